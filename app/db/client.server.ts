@@ -1,0 +1,39 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { getEnv } from "~/utils/env.server";
+import * as schema from "./schema";
+
+export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+/** Open a database file with the pragmas every connection of ours uses. */
+export function openDatabase(filePath: string): DB {
+  fs.mkdirSync(path.dirname(filePath), { recursive: true });
+  const sqlite = new Database(filePath);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  return drizzle(sqlite, { schema }) as DB;
+}
+
+/** The migrations folder: `drizzle/` at the project root, wherever the code runs from. */
+export function migrationsFolder(): string {
+  return path.resolve(process.cwd(), "drizzle");
+}
+
+export function migrateDatabase(db: DB): void {
+  migrate(db, { migrationsFolder: migrationsFolder() });
+}
+
+// One connection per process; kept on globalThis so development reloads reuse it.
+const globalForDb = globalThis as unknown as { __kalloDb?: DB };
+
+export function getDb(): DB {
+  if (!globalForDb.__kalloDb) {
+    globalForDb.__kalloDb = openDatabase(getEnv().databasePath);
+  }
+  return globalForDb.__kalloDb;
+}

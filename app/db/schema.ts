@@ -1,0 +1,362 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * Every table of the service. Times are stored as integer milliseconds since
+ * the epoch (`timestamp_ms`), booleans as 0/1, money in the currency's minor
+ * unit (kobo, cents) so no sum is ever a float.
+ */
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+export const ROLES = ["viewer", "provider", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** Stored lower-cased, so the unique index makes emails case-insensitive. */
+    email: text("email").notNull(),
+    phoneNumber: text("phone_number").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ROLES }).notNull().default("viewer"),
+    providerName: text("provider_name"),
+    /** Provider applications wait as "pending" until an administrator decides. */
+    providerStatus: text("provider_status", { enum: ["pending", "approved", "rejected"] }),
+    blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
+    /** Raised on block, password change and reset: old API tokens stop working. */
+    tokenVersion: integer("token_version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex("accounts_email_unique").on(t.email),
+    index("accounts_role_created_idx").on(t.role, t.createdAt),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    userAgent: text("user_agent"),
+    ipAddress: text("ip_address"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_account_idx").on(t.accountId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** SHA-256 of the token in the link; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("password_resets_token_unique").on(t.tokenHash), index("password_resets_account_idx").on(t.accountId)],
+);
+
+export const categories = sqliteTable(
+  "categories",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    /** File name under STORAGE_DIR/categories, or null for the default tile. */
+    imageFile: text("image_file"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("categories_slug_unique").on(t.slug), uniqueIndex("categories_name_unique").on(t.name)],
+);
+
+export const MOVIE_STATUSES = ["processing", "ready", "failed"] as const;
+export type MovieStatus = (typeof MOVIE_STATUSES)[number];
+
+export const movies = sqliteTable(
+  "movies",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    cast: text("cast").notNull().default(""),
+    categoryId: text("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: MOVIE_STATUSES }).notNull().default("processing"),
+    failureReason: text("failure_reason"),
+    featured: integer("featured", { mode: "boolean" }).notNull().default(false),
+    approved: integer("approved", { mode: "boolean" }).notNull().default(false),
+    access: text("access", { enum: ["free", "premium"] }).notNull().default("free"),
+    /** Server-chosen names inside the title's own folder under STORAGE_DIR/media. */
+    videoFile: text("video_file"),
+    posterFile: text("poster_file"),
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    durationSeconds: integer("duration_seconds").notNull().default(0),
+    width: integer("width"),
+    height: integer("height"),
+    views: integer("views").notNull().default(0),
+    uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    // The public catalogue: published titles, newest first.
+    index("movies_published_idx").on(t.status, t.approved, t.uploadedAt),
+    index("movies_featured_idx").on(t.featured, t.status, t.approved),
+    index("movies_category_idx").on(t.categoryId, t.uploadedAt),
+    index("movies_provider_idx").on(t.providerId, t.updatedAt),
+    index("movies_views_idx").on(t.views),
+  ],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: text("id").primaryKey(),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comments_movie_idx").on(t.movieId, t.createdAt), index("comments_account_idx").on(t.accountId)],
+);
+
+export const ratings = sqliteTable(
+  "ratings",
+  {
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    stars: integer("stars").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [primaryKey({ columns: [t.movieId, t.accountId] }), index("ratings_account_idx").on(t.accountId)],
+);
+
+export const watchEvents = sqliteTable(
+  "watch_events",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+    positionSeconds: integer("position_seconds").notNull().default(0),
+    /** Whether this viewing has been counted in movies.views (once per viewing). */
+    viewCounted: integer("view_counted", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    index("watch_events_account_idx").on(t.accountId, t.updatedAt),
+    index("watch_events_movie_idx").on(t.movieId, t.startedAt),
+  ],
+);
+
+export const SAVED_LISTS = ["watch_later", "saved"] as const;
+
+export const savedMovies = sqliteTable(
+  "saved_movies",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    list: text("list", { enum: SAVED_LISTS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.list, t.movieId] }),
+    index("saved_movies_movie_idx").on(t.movieId, t.list),
+  ],
+);
+
+export const PLAN_CODES = ["FREE", "BASIC", "PRO"] as const;
+export const PLAN_FEATURES = [
+  "hd",
+  "ultraHd",
+  "simultaneousScreens",
+  "multiDevice",
+  "unlimitedTitles",
+  "cancelAnyTime",
+  "firstMonthFree",
+  "support247",
+] as const;
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
+
+export const plans = sqliteTable(
+  "plans",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    name: text("name").notNull(),
+    /** Price of one month, in the currency's minor unit. */
+    monthlyPriceMinor: integer("monthly_price_minor").notNull().default(0),
+    currency: text("currency").notNull().default("USD"),
+    /** Percentage taken off twelve months when billed annually. */
+    annualDiscountPercent: integer("annual_discount_percent").notNull().default(0),
+    screens: integer("screens").notNull().default(1),
+    maxQuality: text("max_quality", { enum: ["sd", "hd", "uhd"] }).notNull().default("hd"),
+    features: text("features", { mode: "json" }).$type<PlanFeature[]>().notNull().default(sql`'[]'`),
+    offered: integer("offered", { mode: "boolean" }).notNull().default(true),
+    sortOrder: integer("sort_order").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("plans_code_unique").on(t.code)],
+);
+
+export const passes = sqliteTable(
+  "passes",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "restrict" }),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }).notNull(),
+    source: text("source", { enum: ["payment", "voucher", "admin"] }).notNull(),
+    paymentId: text("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    redeemCodeId: text("redeem_code_id").references(() => redeemCodes.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("passes_account_idx").on(t.accountId, t.endsAt), index("passes_ends_idx").on(t.endsAt)],
+);
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "restrict" }),
+    periodDays: integer("period_days").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    gateway: text("gateway").notNull().default("paystack"),
+    /** The unique reference sent to the gateway; events are applied once per reference. */
+    reference: text("reference").notNull(),
+    status: text("status", { enum: ["pending", "success", "failed"] }).notNull().default("pending"),
+    paidAt: integer("paid_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_reference_unique").on(t.reference),
+    index("payments_account_idx").on(t.accountId, t.createdAt),
+    index("payments_created_idx").on(t.createdAt),
+  ],
+);
+
+export const redeemCodes = sqliteTable(
+  "redeem_codes",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "restrict" }),
+    periodDays: integer("period_days").notNull(),
+    batchId: text("batch_id").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdBy: text("created_by").references(() => accounts.id, { onDelete: "set null" }),
+    redeemedBy: text("redeemed_by").references(() => accounts.id, { onDelete: "set null" }),
+    redeemedAt: integer("redeemed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("redeem_codes_code_unique").on(t.code),
+    index("redeem_codes_batch_idx").on(t.batchId),
+    index("redeem_codes_created_idx").on(t.createdAt),
+  ],
+);
+
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    /** A message key of the i18n catalogue plus its values, so it shows in the reader's language. */
+    messageKey: text("message_key").notNull(),
+    messageValues: text("message_values", { mode: "json" }).$type<Record<string, string | number>>().notNull().default(sql`'{}'`),
+    link: text("link"),
+    movieId: text("movie_id").references(() => movies.id, { onDelete: "cascade" }),
+    readAt: integer("read_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_account_idx").on(t.accountId, t.readAt, t.createdAt)],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    actorId: text("actor_id").references(() => accounts.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    ipAddress: text("ip_address"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_log_created_idx").on(t.createdAt),
+    index("audit_log_actor_idx").on(t.actorId, t.createdAt),
+    index("audit_log_target_idx").on(t.targetId, t.createdAt),
+    index("audit_log_action_idx").on(t.action, t.createdAt),
+  ],
+);
+
+/** Service-wide switches an administrator can change (for example auto-approval). */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value", { mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});

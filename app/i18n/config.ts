@@ -1,0 +1,43 @@
+import i18next, { type i18n as I18n, type Resource } from "i18next";
+import enCommon from "./locales/en/common";
+import enPages from "./locales/en/pages";
+import haCommon from "./locales/ha/common";
+import haPages from "./locales/ha/pages";
+
+export const LANGUAGES = ["en", "ha"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = "en";
+export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Hausa" };
+
+/**
+ * Both catalogues are small and bundled, so a page renders in one pass on the
+ * server and hydrates without fetching translations. Each area of the app has
+ * its own namespace file; keys missing in Hausa fall back to English.
+ */
+export const resources = {
+  en: { common: enCommon, pages: enPages },
+  ha: { common: haCommon, pages: haPages },
+} satisfies Resource;
+
+export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** A ready i18next instance for one language (synchronous: resources are in memory). */
+export function createI18n(language: Language): I18n {
+  const instance = i18next.createInstance();
+  void instance.init({
+    lng: language,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: NAMESPACES,
+    defaultNS: "common",
+    resources,
+    initAsync: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  return instance;
+}

@@ -1,0 +1,60 @@
+import type en from "../en/common";
+import type { DeepStrings } from "../types";
+
+const common: DeepStrings<typeof en> = {
+  brand: "Kallo",
+  tagline: "Fina-finan Hausa da na Afirka",
+  skipToContent: "Tsallaka zuwa abin da ke ciki",
+  nav: {
+    main: "Babban menu",
+    home: "Gida",
+    contentCreator: "Mai Shirya Fim",
+    plans: "Tsare-tsare",
+    about: "Game da mu",
+    login: "Shiga",
+    notifications: "Sanarwa",
+    account: "Menu na asusu",
+    profile: "Bayanan kai",
+    editProfile: "Gyara bayanan kai",
+    history: "Tarihin kallo",
+    logout: "Fita",
+  },
+  language: {
+    label: "Harshe",
+    switchTo: "Canja harshe zuwa {{language}}",
+    en: "Turanci",
+    ha: "Hausa",
+  },
+  footer: {
+    aboutUs: "Game da Mu",
+    terms: "Sharuɗɗa da Ka'idoji",
+    pricing: "Farashin Tsare-tsare",
+    privacy: "Manufar Sirri",
+    security: "Tsaro",
+    help: "Taimako",
+    downloadApp: "Sauke Manhajarmu",
+    customerCare: "Kula da abokan ciniki",
+    rights: "© {{year}} Kallo. Duk haƙƙoƙi na mu ne.",
+    links: "Ƙasan shafi",
+  },
+  toast: {
+    close: "Rufe",
+    notifications: "Sanarwa",
+  },
+  errors: {
+    notFoundTitle: "Ba a Samu ba",
+    notFoundText: "Ba mu sami shafin da kuka nema ba. Wataƙila an motsa shi, ko adireshin ba daidai ba ne.",
+    goHome: "Je zuwa shafin farko",
+    forbiddenTitle: "Ba a yarda ba",
+    forbiddenText: "Asusunku ba shi da izinin shiga wannan shafi.",
+    serverTitle: "An sami matsala",
+    serverText: "Kuskure a cikin sabar",
+    tryAgain: "Da fatan za a sake gwadawa nan ba da jimawa ba.",
+  },
+  offline: {
+    title: "Ba ku da intanet",
+    text: "Kallo na buƙatar haɗi don buɗe wannan shafi. Shafukan da kuka buɗe a baya na iya aiki.",
+  },
+};
+
+export default common;

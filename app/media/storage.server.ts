@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * Where files live under STORAGE_DIR. Every name is chosen by the server:
+ *
+ *   media/<movieId>/video.mp4          the browser-playable film
+ *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
+ *   categories/<categoryId>.<format>   category tiles
+ *   tmp/                               uploads and jobs in progress (same file system, so rename is atomic)
+ *   mail/                              messages written when no SMTP_URL is set
+ */
+export const POSTER_VARIANTS = {
+  card: { width: 300, height: 200 },
+  hero: { width: 1280, height: 720 },
+} as const;
+export type PosterVariant = keyof typeof POSTER_VARIANTS;
+export const POSTER_FORMATS = ["webp", "jpg"] as const;
+export type PosterFormat = (typeof POSTER_FORMATS)[number];
+
+const MOVIE_ID = /^[a-z0-9]{8,32}$/;
+
+export function storageRoot(): string {
+  return getEnv().storageDir;
+}
+
+export function storagePaths(root = storageRoot()) {
+  return {
+    root,
+    media: path.join(root, "media"),
+    categories: path.join(root, "categories"),
+    tmp: path.join(root, "tmp"),
+    mail: path.join(root, "mail"),
+  };
+}
+
+export function movieDir(movieId: string, root = storageRoot()): string {
+  if (!MOVIE_ID.test(movieId)) throw new Error(`Invalid movie id: ${movieId}`);
+  return path.join(storagePaths(root).media, movieId);
+}
+
+export function movieVideoPath(movieId: string, root = storageRoot()): string {
+  return path.join(movieDir(movieId, root), "video.mp4");
+}
+
+export function moviePosterPath(movieId: string, variant: PosterVariant, format: PosterFormat, root = storageRoot()): string {
+  return path.join(movieDir(movieId, root), `poster-${variant}.${format}`);
+}
+
+/** The public names the pages and the old API use for a title's files. */
+export function publicVideoName(movieId: string): string {
+  return `${movieId}.mp4`;
+}
+export function publicPosterName(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
+  return `${movieId}-${variant}.${format}`;
+}
+export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
+  return `/api/files/thumbnail/${publicPosterName(movieId, variant, format)}`;
+}
+
+/** Map a public poster name back to its file, or null: nothing outside media/ can be named. */
+export function resolvePublicPoster(name: string, root = storageRoot()): { path: string; format: PosterFormat } | null {
+  const match = /^([a-z0-9]{8,32})-(card|hero)\.(webp|jpg)$/.exec(name);
+  if (!match) return null;
+  const [, movieId, variant, format] = match;
+  return { path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root), format: format as PosterFormat };
+}
+
+export function removeMovieFiles(movieId: string, root = storageRoot()): void {
+  fs.rmSync(movieDir(movieId, root), { recursive: true, force: true });
+}

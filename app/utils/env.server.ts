@@ -1,0 +1,122 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place the process environment is read. Parsed once, typed, and
+ * strict: a production start without a session secret stops with a message
+ * that says what to set, instead of running with a guessable key.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    STORAGE_DIR: z.string().trim().min(1).default("storage"),
+    DATABASE_PATH: optionalString,
+    SESSION_SECRET: optionalString,
+    ADMIN_EMAIL: optionalString.pipe(z.string().email("ADMIN_EMAIL must be an email address").optional()),
+    ADMIN_PASSWORD: optionalString.pipe(
+      z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional(),
+    ),
+    SMTP_URL: optionalString.pipe(z.string().url("SMTP_URL must be a URL such as smtp://user:pass@host:587").optional()),
+    MAIL_FROM: z.string().trim().default("Kallo <no-reply@kallo.local>"),
+    PUBLIC_URL: optionalString.pipe(z.string().url("PUBLIC_URL must be a full URL such as https://kallo.example").optional()),
+    CUSTOMER_CARE_EMAIL: z.string().trim().email().default("care@kallo.local"),
+    CUSTOMER_CARE_PHONE: z.string().trim().default("+234 800 000 0000"),
+    MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
+    FFMPEG_PATH: optionalString,
+    FFPROBE_PATH: optionalString,
+    MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
+    LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SESSION_SECRET"],
+        message:
+          "SESSION_SECRET is required in production: set it to a long random string (for example the output of `openssl rand -hex 32`); a comma-separated list rotates secrets, newest first",
+      });
+    }
+    if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["ADMIN_EMAIL"],
+        message: "ADMIN_EMAIL and ADMIN_PASSWORD go together: set both or neither",
+      });
+    }
+  });
+
+export type Env = {
+  nodeEnv: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  storageDir: string;
+  databasePath: string;
+  sessionSecrets: string[];
+  adminEmail?: string;
+  adminPassword?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  publicUrl?: string;
+  customerCare: { email: string; phone: string };
+  maxUploadBytes: number;
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  mediaJobs: number;
+  logLevel: "silent" | "error" | "info" | "debug";
+};
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+const DEVELOPMENT_SECRET = "kallo-development-secret-not-for-production";
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`));
+  }
+  const raw = result.data;
+  const storageDir = path.resolve(raw.STORAGE_DIR);
+  const sessionSecrets = (raw.SESSION_SECRET ?? DEVELOPMENT_SECRET)
+    .split(",")
+    .map((secret) => secret.trim())
+    .filter(Boolean);
+  return {
+    nodeEnv: raw.NODE_ENV,
+    isProduction: raw.NODE_ENV === "production",
+    port: raw.PORT,
+    storageDir,
+    databasePath: raw.DATABASE_PATH ? path.resolve(raw.DATABASE_PATH) : path.join(storageDir, "data.db"),
+    sessionSecrets,
+    adminEmail: raw.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: raw.ADMIN_PASSWORD,
+    smtpUrl: raw.SMTP_URL,
+    mailFrom: raw.MAIL_FROM,
+    publicUrl: raw.PUBLIC_URL,
+    customerCare: { email: raw.CUSTOMER_CARE_EMAIL, phone: raw.CUSTOMER_CARE_PHONE },
+    maxUploadBytes: raw.MAX_UPLOAD_MB * 1024 * 1024,
+    ffmpegPath: raw.FFMPEG_PATH,
+    ffprobePath: raw.FFPROBE_PATH,
+    mediaJobs: raw.MEDIA_JOBS,
+    logLevel: raw.LOG_LEVEL,
+  };
+}
+
+let cached: Env | undefined;
+
+/** The parsed environment of this process; the first call validates it. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm start` (production) and `npm run demo`: apply migrations, make sure an
+ * administrator exists, optionally add the demo content, then hand the port
+ * to remix-serve. Runs the same steps in the Docker image and in CI.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+const demo = process.argv.includes("--demo");
+process.env.NODE_ENV ??= "production";
+
+if (demo && !process.env.SESSION_SECRET) {
+  // The demo keeps its own random secret in storage/, so sign-ins survive restarts.
+  const storageDir = path.resolve(process.env.STORAGE_DIR ?? "storage");
+  const secretFile = path.join(storageDir, ".demo-session-secret");
+  fs.mkdirSync(storageDir, { recursive: true });
+  if (!fs.existsSync(secretFile)) fs.writeFileSync(secretFile, randomBytes(32).toString("hex"), { mode: 0o600 });
+  process.env.SESSION_SECRET = fs.readFileSync(secretFile, "utf8").trim();
+}
+
+const { EnvError, getEnv } = await import("../app/utils/env.server");
+let env;
+try {
+  env = getEnv();
+} catch (error) {
+  if (error instanceof EnvError) {
+    console.error(`\nKallo cannot start.\n${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const serverBuild = path.resolve("build/index.js");
+if (!fs.existsSync(serverBuild)) {
+  console.error("Kallo cannot start: build/index.js is missing. Run `npm run build` first.");
+  process.exit(1);
+}
+
+const { openDatabase, migrateDatabase } = await import("../app/db/client.server");
+const { ensureAdministrator } = await import("../app/services/bootstrap.server");
+
+const db = openDatabase(env.databasePath);
+migrateDatabase(db);
+console.log(`[start] database ready at ${env.databasePath}`);
+
+const admin = await ensureAdministrator(db, { email: env.adminEmail, password: env.adminPassword });
+if (admin.created && admin.oneTimePassword) {
+  console.log("\n[start] First administrator created. This password is shown once; sign in and change it:");
+  console.log(`        email:    ${admin.email}\n        password: ${admin.oneTimePassword}\n`);
+} else if (admin.created) {
+  console.log(`[start] administrator ${admin.email} created from ADMIN_EMAIL`);
+}
+
+if (demo) {
+  const { seedDemo, DEMO_ACCOUNTS } = await import("../app/db/seed-demo.server");
+  const summary = await seedDemo(db, { storageDir: env.storageDir });
+  console.log(`[demo] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans ready`);
+  console.log("[demo] sign in with:");
+  for (const account of DEMO_ACCOUNTS) {
+    console.log(`        ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);
+  }
+}
+db.$client.close();
+
+const require = createRequire(import.meta.url);
+const serveCli = require.resolve("@remix-run/serve/dist/cli.js");
+console.log(`[start] serving on http://localhost:${env.port}`);
+const child = spawn(process.execPath, [serveCli, serverBuild], {
+  stdio: "inherit",
+  env: { ...process.env, PORT: String(env.port) },
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
