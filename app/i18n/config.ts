@@ -1,8 +1,12 @@
 import i18next, { type i18n as I18n, type Resource } from "i18next";
+import enAuth from "./locales/en/auth";
 import enCommon from "./locales/en/common";
 import enPages from "./locales/en/pages";
+import enPlans from "./locales/en/plans";
+import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
+import haPlans from "./locales/ha/plans";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -15,8 +19,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages },
-  ha: { common: haCommon, pages: haPages },
+  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth },
+  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

@@ -24,7 +24,7 @@ const toastStorage = createCookieSessionStorage({
     httpOnly: true,
     sameSite: "lax",
     get secure() {
-      return getEnv().isProduction && !process.env.INSECURE_COOKIES;
+      return getEnv().isProduction;
     },
     get secrets() {
       return getEnv().sessionSecrets;

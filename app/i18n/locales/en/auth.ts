@@ -1,0 +1,3 @@
+const auth = {} as const;
+
+export default auth;

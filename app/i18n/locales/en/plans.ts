@@ -1,0 +1,3 @@
+const plans = {} as const;
+
+export default plans;
