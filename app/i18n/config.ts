@@ -42,6 +42,7 @@ export function createI18n(language: Language): I18n {
     initAsync: false,
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   return instance;
 }

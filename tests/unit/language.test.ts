@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createI18n, LANGUAGES, resources } from "~/i18n/config";
+import { getLanguage, languageCookie, languageFromAcceptLanguage } from "~/i18n/language.server";
+
+describe("choosing the reader's language", () => {
+  it("follows Accept-Language weights and falls back past unsupported languages", () => {
+    expect(languageFromAcceptLanguage("ha-NG,ha;q=0.9,en;q=0.8")).toBe("ha");
+    expect(languageFromAcceptLanguage("fr-FR,fr;q=0.9,ha;q=0.5,en;q=0.4")).toBe("ha");
+    expect(languageFromAcceptLanguage("en;q=0.2, ha;q=0.8")).toBe("ha");
+    expect(languageFromAcceptLanguage("fr, de")).toBeUndefined();
+    expect(languageFromAcceptLanguage("ha;q=0")).toBeUndefined();
+    expect(languageFromAcceptLanguage(null)).toBeUndefined();
+  });
+
+  it("prefers the language cookie over the browser's header", async () => {
+    const cookie = await languageCookie.serialize("ha");
+    const request = new Request("http://localhost/", {
+      headers: { Cookie: cookie.split(";")[0], "Accept-Language": "en" },
+    });
+    expect(await getLanguage(request)).toBe("ha");
+    expect(await getLanguage(new Request("http://localhost/", { headers: { "Accept-Language": "ha" } }))).toBe("ha");
+    expect(await getLanguage(new Request("http://localhost/"))).toBe("en");
+  });
+});
+
+type Tree = { [key: string]: string | Tree };
+function leafKeys(tree: Tree, prefix = ""): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === "string" ? [`${prefix}${key}`] : leafKeys(value, `${prefix}${key}.`),
+  );
+}
+
+describe("the catalogues", () => {
+  it("have the same keys in English and Hausa, with no empty strings", () => {
+    for (const namespace of Object.keys(resources.en) as Array<keyof typeof resources.en>) {
+      const en = leafKeys(resources.en[namespace] as Tree).sort();
+      const ha = leafKeys(resources.ha[namespace] as Tree).sort();
+      expect(ha, `namespace ${namespace}`).toEqual(en);
+      for (const language of LANGUAGES) {
+        const t = createI18n(language).getFixedT(language, namespace);
+        for (const key of en) expect(t(key), `${language}:${namespace}:${key}`).not.toBe("");
+      }
+    }
+  });
+
+  it("translate a shared string into Hausa", () => {
+    expect(createI18n("ha").t("nav.login")).toBe("Shiga");
+    expect(createI18n("en").t("nav.login")).toBe("Login");
+  });
+});
