@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { createId } from "~/utils/ids.server";
 import { SNIFF_BYTES } from "./file-types.server";
@@ -157,7 +158,7 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
     );
   });
 
-  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  const body = Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
   // Bodies without (or lying about) Content-Length are cut off at the same limit.
   let bodyBytes = 0;
   const countBody = new Transform({
