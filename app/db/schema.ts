@@ -360,3 +360,27 @@ export const settings = sqliteTable("settings", {
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`),
 });
+
+/**
+ * Background work that must survive a restart (processing an upload). A job
+ * that was running when the process stopped is queued again at start.
+ */
+export const JOB_STATUSES = ["queued", "running", "done", "failed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    movieId: text("movie_id").references(() => movies.id, { onDelete: "cascade" }),
+    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("jobs_status_idx").on(t.status, t.createdAt), index("jobs_movie_idx").on(t.movieId)],
+);

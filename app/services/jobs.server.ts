@@ -1,0 +1,138 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { jobs } from "~/db/schema";
+import { createId } from "~/utils/ids.server";
+
+/**
+ * A small job queue persisted in SQLite. Jobs are rows; a runner in the
+ * server process claims queued rows one at a time (up to `concurrency` at
+ * once), runs the handler for their kind and records the outcome. Because the
+ * state is in the database, a restart loses nothing: `recoverInterruptedJobs`
+ * puts jobs that were running back in the queue.
+ */
+export type JobHandler = (job: { id: string; movieId: string | null; payload: Record<string, unknown> }) => Promise<void>;
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export const MAX_ATTEMPTS = 3;
+
+export function enqueueJob(db: DB, kind: string, options: { movieId?: string; payload?: Record<string, unknown> } = {}): string {
+  const id = createId();
+  db.insert(jobs).values({ id, kind, movieId: options.movieId ?? null, payload: options.payload ?? {} }).run();
+  return id;
+}
+
+/** At start: jobs left "running" by a stopped process are queued again. Returns how many. */
+export function recoverInterruptedJobs(db: DB): number {
+  return db.update(jobs).set({ status: "queued", startedAt: null }).where(eq(jobs.status, "running")).run().changes;
+}
+
+/** Atomically take the oldest queued job of the given kinds, or null. */
+export function claimNextJob(db: DB, kinds: string[]): JobRow | null {
+  return db.transaction((tx) => {
+    const next = tx
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds)))
+      .orderBy(asc(jobs.createdAt))
+      .limit(1)
+      .get();
+    if (!next) return null;
+    tx.update(jobs)
+      .set({ status: "running", startedAt: new Date(), attempts: sql`${jobs.attempts} + 1` })
+      .where(eq(jobs.id, next.id))
+      .run();
+    return { ...next, status: "running" as const, attempts: next.attempts + 1 };
+  });
+}
+
+export function finishJob(db: DB, id: string, outcome: { ok: true } | { ok: false; error: string; retry: boolean }): void {
+  if (outcome.ok) {
+    db.update(jobs).set({ status: "done", finishedAt: new Date(), error: null }).where(eq(jobs.id, id)).run();
+  } else {
+    db.update(jobs)
+      .set({ status: outcome.retry ? "queued" : "failed", finishedAt: outcome.retry ? null : new Date(), error: outcome.error })
+      .where(eq(jobs.id, id))
+      .run();
+  }
+}
+
+export type JobRunner = {
+  /** Look for work now (call after enqueueing). */
+  poke: () => void;
+  /** Stop taking new jobs and wait for the running ones. */
+  stop: () => Promise<void>;
+  /** Resolves when no job is queued or running (for tests and the seed). */
+  idle: () => Promise<void>;
+};
+
+export function startJobRunner(
+  db: DB,
+  handlers: Record<string, JobHandler>,
+  options: { concurrency: number; pollMs?: number; onFailure?: (job: JobRow, error: unknown, final: boolean) => void },
+): JobRunner {
+  const kinds = Object.keys(handlers);
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let idleWaiters: Array<() => void> = [];
+
+  recoverInterruptedJobs(db);
+
+  const checkIdle = () => {
+    if (running.size > 0) return;
+    const queued = db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds))).limit(1).get();
+    if (queued) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    waiters.forEach((resolve) => resolve());
+  };
+
+  const fill = () => {
+    while (!stopped && running.size < options.concurrency) {
+      const job = claimNextJob(db, kinds);
+      if (!job) break;
+      const task = (async () => {
+        try {
+          await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
+          finishJob(db, job.id, { ok: true });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
+          finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });
+          options.onFailure?.(job, error, final);
+        }
+      })().finally(() => {
+        running.delete(task);
+        fill();
+        checkIdle();
+      });
+      running.add(task);
+    }
+  };
+
+  const timer = setInterval(fill, options.pollMs ?? 2000);
+  timer.unref();
+  queueMicrotask(fill);
+
+  return {
+    poke: () => queueMicrotask(fill),
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await Promise.allSettled([...running]);
+    },
+    idle: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        queueMicrotask(() => {
+          fill();
+          checkIdle();
+        });
+      }),
+  };
+}
+
+/** An error that retrying will not fix (a file ffmpeg cannot read, say). */
+export class PermanentJobError extends Error {
+  readonly permanent = true;
+}

@@ -1,0 +1,104 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
+import { jobs } from "~/db/schema";
+import { claimNextJob, enqueueJob, PermanentJobError, recoverInterruptedJobs, startJobRunner } from "~/services/jobs.server";
+
+let dir: string;
+let db: DB;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-jobs-"));
+  db = openDatabase(path.join(dir, "data.db"));
+  migrateDatabase(db);
+});
+afterEach(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const statusOf = (id: string) => db.select().from(jobs).where(eq(jobs.id, id)).get();
+
+describe("the persisted job queue", () => {
+  it("runs queued jobs oldest first and records success", async () => {
+    const order: string[] = [];
+    const first = enqueueJob(db, "process", { payload: { n: 1 } });
+    const second = enqueueJob(db, "process", { payload: { n: 2 } });
+    const runner = startJobRunner(db, { process: async (job) => void order.push(String(job.payload.n)) }, { concurrency: 1, pollMs: 50 });
+    await runner.idle();
+    await runner.stop();
+    expect(order).toEqual(["1", "2"]);
+    expect(statusOf(first)?.status).toBe("done");
+    expect(statusOf(second)?.status).toBe("done");
+  });
+
+  it("puts a job that was running when the process stopped back in the queue, and runs it at the next start", async () => {
+    const id = enqueueJob(db, "process");
+    // A process claims the job, then dies before finishing.
+    expect(claimNextJob(db, ["process"])?.id).toBe(id);
+    expect(statusOf(id)?.status).toBe("running");
+    expect(claimNextJob(db, ["process"])).toBeNull();
+
+    // Reopen the database as a new process would.
+    db.$client.close();
+    db = openDatabase(path.join(dir, "data.db"));
+    let ran = 0;
+    const runner = startJobRunner(db, { process: async () => void ran++ }, { concurrency: 1, pollMs: 50 });
+    await runner.idle();
+    await runner.stop();
+    expect(ran).toBe(1);
+    expect(statusOf(id)).toMatchObject({ status: "done", attempts: 2 });
+    expect(recoverInterruptedJobs(db)).toBe(0);
+  });
+
+  it("retries a failing job, then records the reason; a permanent error is not retried", async () => {
+    const flaky = enqueueJob(db, "flaky");
+    const broken = enqueueJob(db, "broken");
+    let flakyRuns = 0;
+    let brokenRuns = 0;
+    const runner = startJobRunner(
+      db,
+      {
+        flaky: async () => {
+          flakyRuns++;
+          throw new Error("disk hiccup");
+        },
+        broken: async () => {
+          brokenRuns++;
+          throw new PermanentJobError("not a video");
+        },
+      },
+      { concurrency: 1, pollMs: 20 },
+    );
+    await runner.idle();
+    await runner.stop();
+    expect(flakyRuns).toBe(3);
+    expect(statusOf(flaky)).toMatchObject({ status: "failed", error: "disk hiccup", attempts: 3 });
+    expect(brokenRuns).toBe(1);
+    expect(statusOf(broken)).toMatchObject({ status: "failed", error: "not a video" });
+  });
+
+  it("never runs more jobs at once than allowed", async () => {
+    for (let i = 0; i < 5; i++) enqueueJob(db, "slow");
+    let active = 0;
+    let peak = 0;
+    const runner = startJobRunner(
+      db,
+      {
+        slow: async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          active--;
+        },
+      },
+      { concurrency: 2, pollMs: 10 },
+    );
+    await runner.idle();
+    await runner.stop();
+    expect(peak).toBe(2);
+    expect(db.select().from(jobs).all().every((job) => job.status === "done")).toBe(true);
+  });
+});
