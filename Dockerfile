@@ -10,6 +10,7 @@ WORKDIR /app
 # Node's headers live under /usr/local in this image (the project .npmrc points at /usr for Debian's Node).
 ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm install --no-audit --no-fund
 
 FROM deps AS build
