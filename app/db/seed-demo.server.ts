@@ -478,7 +478,7 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
     const frameAt = Math.max(titleCardSeconds(title.durationSeconds) + 1, title.durationSeconds * 0.7);
     const frame = await extractFramePng(videoPath, frameAt);
     const poster = await composeDemoPoster(frame, { title: title.name, category: context.categoryName, accent: context.accent });
-    await writeMoviePosters(title.id, poster, { root });
+    await writeMoviePosters(title.id, poster, { root, only: missingPosters });
     context.created.files += missingPosters.length;
   }
 

@@ -26,6 +26,8 @@ export type PosterOptions = {
    * portrait posters, where the face or title is rarely in the exact centre.
    */
   position?: "centre" | "attention";
+  /** Write only these files (for example the ones that went missing); all of them when absent. */
+  only?: readonly Pick<PosterFile, "variant" | "format">[];
 };
 
 // Sizes against quality: posters are photographs or gradients, where these settings show no artefacts at card size.
@@ -60,6 +62,7 @@ export async function writeMoviePosters(
   for (const [variant, size] of Object.entries(POSTER_VARIANTS) as [PosterVariant, { width: number; height: number }][]) {
     const resized = decoded.clone().resize(size.width, size.height, { fit: "cover", position }).flatten({ background: "#000000" });
     for (const format of POSTER_FORMATS) {
+      if (options.only && !options.only.some((wanted) => wanted.variant === variant && wanted.format === format)) continue;
       const destination = moviePosterPath(movieId, variant, format, root);
       jobs.push(
         writeAtomically(destination, tmpDir, (temporaryFile) => ENCODERS[format](resized.clone()).toFile(temporaryFile)).then(
