@@ -376,7 +376,8 @@ async function ensureCategories(db: DB, paths: ReturnType<typeof storagePaths>, 
     const existing = db
       .select({ id: categories.id, imageFile: categories.imageFile })
       .from(categories)
-      .where(or(eq(categories.slug, category.slug), eq(categories.name, category.name)))
+      // The seed's own row even if an administrator renamed it, else one an administrator made with this name.
+      .where(or(eq(categories.id, id), eq(categories.slug, category.slug), eq(categories.name, category.name)))
       .get();
     // Tiles are the seed's own only for the seed's own rows; an administrator's category keeps its image.
     const tileFile = `${id}.jpg`;
@@ -396,7 +397,8 @@ async function ensureCategories(db: DB, paths: ReturnType<typeof storagePaths>, 
 
 function ensurePlans(db: DB, created: Created): void {
   for (const plan of DEMO_PLANS) {
-    const result = db.insert(plans).values(plan).onConflictDoNothing({ target: plans.code }).run();
+    // No conflict target: a plan whose id or code is taken is the administrator's and stays as it is.
+    const result = db.insert(plans).values(plan).onConflictDoNothing().run();
     created.plans += result.changes;
   }
 }
@@ -405,14 +407,19 @@ async function ensureAccounts(db: DB, created: Created): Promise<Record<Role, st
   const entries = await Promise.all(
     DEMO_ACCOUNTS.map(async (account) => {
       const email = account.email.toLowerCase();
-      const existing = db.select({ id: accounts.id, role: accounts.role }).from(accounts).where(eq(accounts.email, email)).get();
+      const id = DEMO_ACCOUNT_IDS[account.role];
+      // By id too: a demo user may have changed the email on the profile page.
+      const existing = db
+        .select({ id: accounts.id, role: accounts.role })
+        .from(accounts)
+        .where(or(eq(accounts.id, id), eq(accounts.email, email)))
+        .get();
       if (existing) {
         if (existing.role !== account.role) {
           throw new Error(`Cannot seed the demo: ${email} already belongs to a ${existing.role} account, not a ${account.role}`);
         }
         return [account.role, existing.id] as const;
       }
-      const id = DEMO_ACCOUNT_IDS[account.role];
       const passwordHash = await hashPassword(account.password);
       db.insert(accounts)
         .values({

@@ -192,4 +192,13 @@ describe("the demo seed", () => {
     const filesAfter = fileTimes(storageDir);
     for (const [file, mtime] of Object.entries(filesBefore)) expect(filesAfter[file]).toBe(mtime);
   });
+
+  it("keeps working after a demo user changes their email and an administrator renames a category", async () => {
+    db.update(accounts).set({ email: "zainab@example.com" }).where(eq(accounts.email, "viewer@kallo.demo")).run();
+    db.update(categories).set({ name: "Action & Thrillers", slug: "action-thrillers" }).where(eq(categories.slug, "action")).run();
+    const rowsBefore = tableSnapshot(db);
+    const run = await seedDemo(db, { storageDir, log: quiet });
+    expect(run.created).toEqual({ movies: 0, categories: 0, plans: 0, accounts: 0, files: 0 });
+    expect(tableSnapshot(db)).toEqual(rowsBefore);
+  });
 });
