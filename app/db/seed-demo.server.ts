@@ -1,0 +1,573 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq, or } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { accounts, categories, movies, plans, watchEvents, type PlanFeature, type Role } from "~/db/schema";
+import { composeDemoPoster, titleCardSeconds, writeCategoryTile, writeDemoFilm, type TileColors } from "~/media/demo-media.server";
+import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
+import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
+import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
+import { hashPassword } from "~/services/passwords.server";
+
+/**
+ * The demo catalogue: categories with tiles, the three plans, one account per
+ * role, and a dozen titles with real, playable films and posters made by
+ * ffmpeg and sharp. Safe to repeat: every row has a fixed id or unique key and
+ * is only inserted when missing (an administrator's edits are never undone),
+ * and a file is only generated when it is missing.
+ */
+
+export type DemoAccount = {
+  role: Role;
+  name: string;
+  email: string;
+  password: string;
+  phoneNumber: string;
+  providerName?: string;
+};
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { role: "admin", name: "Amina Bello", email: "admin@kallo.demo", password: "kallo-admin-demo", phoneNumber: "+234 803 100 0001" },
+  {
+    role: "provider",
+    name: "Sani Abdullahi",
+    email: "provider@kallo.demo",
+    password: "kallo-provider-demo",
+    phoneNumber: "+234 803 100 0002",
+    providerName: "Arewa Screen Studios",
+  },
+  { role: "viewer", name: "Zainab Yusuf", email: "viewer@kallo.demo", password: "kallo-viewer-demo", phoneNumber: "+234 803 100 0003" },
+];
+
+const DEMO_ACCOUNT_IDS: Record<Role, string> = { admin: "demoadmin", provider: "demoprovider", viewer: "demoviewer" };
+
+type DemoCategory = { name: string; slug: string; colors: TileColors; accent: string };
+
+const DEMO_CATEGORIES: readonly DemoCategory[] = [
+  { name: "Action", slug: "action", colors: ["#7f1d1d", "#ea580c"], accent: "#dc2626" },
+  { name: "Romantic", slug: "romantic", colors: ["#831843", "#db2777"], accent: "#db2777" },
+  { name: "Comedy", slug: "comedy", colors: ["#854d0e", "#eab308"], accent: "#ca8a04" },
+  { name: "Horror", slug: "horror", colors: ["#0c0a09", "#7f1d1d"], accent: "#991b1b" },
+  { name: "Adventure", slug: "adventure", colors: ["#064e3b", "#10b981"], accent: "#059669" },
+  { name: "Mystery", slug: "mystery", colors: ["#1e1b4b", "#6366f1"], accent: "#4f46e5" },
+  { name: "TV Show", slug: "tv-show", colors: ["#0c4a6e", "#0ea5e9"], accent: "#0284c7" },
+  { name: "Others", slug: "others", colors: ["#27272a", "#71717a"], accent: "#52525b" },
+];
+
+function demoCategoryId(slug: string): string {
+  return `democat${slug.replace(/[^a-z0-9]/g, "")}`;
+}
+
+type DemoPlan = typeof plans.$inferInsert & { features: PlanFeature[] };
+
+const DEMO_PLANS: readonly DemoPlan[] = [
+  {
+    id: "planfree",
+    code: "FREE",
+    name: "Free",
+    monthlyPriceMinor: 0,
+    currency: "USD",
+    annualDiscountPercent: 0,
+    screens: 1,
+    maxQuality: "hd",
+    features: ["hd"],
+    offered: true,
+    sortOrder: 0,
+  },
+  {
+    id: "planbasic",
+    code: "BASIC",
+    name: "Basic",
+    monthlyPriceMinor: 1400,
+    currency: "USD",
+    annualDiscountPercent: 15,
+    screens: 1,
+    maxQuality: "uhd",
+    features: ["hd", "ultraHd", "simultaneousScreens", "multiDevice"],
+    offered: true,
+    sortOrder: 1,
+  },
+  {
+    id: "planpro",
+    code: "PRO",
+    name: "Pro",
+    monthlyPriceMinor: 3000,
+    currency: "USD",
+    annualDiscountPercent: 20,
+    screens: 4,
+    maxQuality: "uhd",
+    features: ["hd", "ultraHd", "simultaneousScreens", "multiDevice", "unlimitedTitles", "cancelAnyTime", "firstMonthFree", "support247"],
+    offered: true,
+    sortOrder: 2,
+  },
+];
+
+type DemoTitle = {
+  id: string;
+  name: string;
+  categorySlug: string;
+  description: string;
+  cast: string;
+  featured: boolean;
+  access: "free" | "premium";
+  uploadedDaysAgo: number;
+  views: number;
+  /** Viewings in the last seven days, so "trending" has something to rank. */
+  recentViewings: number;
+  durationSeconds: number;
+  /** The film's picture: a lavfi source drawing 640×360 frames at 25 fps. */
+  visual: string;
+  toneHz: number;
+};
+
+const DEMO_TITLES: readonly DemoTitle[] = [
+  {
+    id: "demomovie01",
+    name: "Jarumin Kauye",
+    categorySlug: "action",
+    description:
+      "When raiders threaten his farming village near Katsina, a quiet blacksmith takes up the sword his father buried. He must unite feuding neighbours before the harvest moon. A story of courage, loyalty and the price of peace.",
+    cast: "Abubakar Garba, Hauwa Musa, Ibrahim Lawal, Rabi Tanko",
+    featured: true,
+    access: "free",
+    uploadedDaysAgo: 3,
+    views: 2480,
+    recentViewings: 6,
+    durationSeconds: 8,
+    visual: "testsrc2=s=640x360:r=25,hue=h=20:s=1.3",
+    toneHz: 196,
+  },
+  {
+    id: "demomovie02",
+    name: "Sarkin Yaki",
+    categorySlug: "action",
+    description:
+      "A disgraced general returns from exile to defend the emirate that banished him. Between palace intrigue and open war, he learns who his true allies are. An epic of honour set in the old Hausa kingdoms.",
+    cast: "Musa Danjuma, Fatima Idris, Yakubu Shehu",
+    featured: true,
+    access: "premium",
+    uploadedDaysAgo: 12,
+    views: 1935,
+    recentViewings: 4,
+    durationSeconds: 9,
+    visual: "mandelbrot=s=640x360:r=25:end_scale=0.05,hue=h=-25",
+    toneHz: 174.6,
+  },
+  {
+    id: "demomovie03",
+    name: "Gudun Hijira",
+    categorySlug: "action",
+    description:
+      "Three friends witness a crime at a Kano bus park and must flee across the north with the culprits close behind. Every town on the road brings a new danger and a new ally.",
+    cast: "Aliyu Sani, Khadija Bala, Nasiru Aminu",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 27,
+    views: 1210,
+    recentViewings: 2,
+    durationSeconds: 7,
+    visual: "cellauto=s=640x360:r=25:rule=30,lutrgb=r='val':g='val*0.45':b='val*0.12'",
+    toneHz: 220,
+  },
+  {
+    id: "demomovie04",
+    name: "Soyayya Da Kudi",
+    categorySlug: "romantic",
+    description:
+      "A young tailor in Zaria falls for the daughter of a wealthy merchant who wants her to marry for money. Their love is tested by family, pride and a wedding that almost happens. A warm romance about what truly makes a good life.",
+    cast: "Maryam Usman, Bashir Yahaya, Halima Sule",
+    featured: true,
+    access: "free",
+    uploadedDaysAgo: 6,
+    views: 3120,
+    recentViewings: 5,
+    durationSeconds: 8,
+    visual: "color=c=black:s=160x90:r=25,geq=r='150+90*sin(X/14+T*1.5)':g='60+40*sin(Y/9+T)':b='120+80*sin((X+Y)/16+T*2)',scale=640:360",
+    toneHz: 261.6,
+  },
+  {
+    id: "demomovie05",
+    name: "Zuciyar Masoyi",
+    categorySlug: "romantic",
+    description:
+      "Two students from rival families meet at a poetry evening in Sokoto. Their letters, written in secret, become the talk of the town. A tender story of first love and forgiveness.",
+    cast: "Aisha Lawan, Umar Faruk, Zulai Ibrahim",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 41,
+    views: 860,
+    recentViewings: 1,
+    durationSeconds: 6,
+    visual: "life=s=640x360:r=25:mold=20:ratio=0.08:life_color=#ff6fa5:death_color=#2a0618:mold_color=#5c1037",
+    toneHz: 293.7,
+  },
+  {
+    id: "demomovie06",
+    name: "Dan Kasuwa",
+    categorySlug: "comedy",
+    description:
+      "A fast-talking trader promises his whole market a fortune from one lorry of tomatoes. Nothing goes to plan, and the lorry goes missing. A comedy of schemes, debts and very loud aunties.",
+    cast: "Garba Dogo, Saratu Adamu, Lawal Kabir",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 9,
+    views: 1655,
+    recentViewings: 3,
+    durationSeconds: 7,
+    visual: "smptehdbars=s=640x360:r=25,hue=H=2*PI*t/6:s=1.2",
+    toneHz: 329.6,
+  },
+  {
+    id: "demomovie07",
+    name: "Mai Gadi",
+    categorySlug: "comedy",
+    description:
+      "A retired soldier becomes the night watchman of a busy Abuja estate and runs it like a barracks. The residents plot to get rid of him, until he saves the day. Light-hearted fun for the whole family.",
+    cast: "Idris Mohammed, Binta Sale, Yusuf Auwal",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 55,
+    views: 540,
+    recentViewings: 0,
+    durationSeconds: 6,
+    visual: "testsrc2=s=640x360:r=25,hue=h=140:s=0.9",
+    toneHz: 349.2,
+  },
+  {
+    id: "demomovie08",
+    name: "Inuwar Dare",
+    categorySlug: "horror",
+    description:
+      "A family moves into an old house outside Bauchi where the shadows move on their own after sunset. The grandmother knows the story behind it, but no one will listen. A slow, chilling tale for brave viewers.",
+    cast: "Hadiza Baba, Suleiman Ali, Rukayya Musa",
+    featured: false,
+    access: "premium",
+    uploadedDaysAgo: 18,
+    views: 1420,
+    recentViewings: 3,
+    durationSeconds: 8,
+    visual: "life=s=640x360:r=25:mold=40:ratio=0.05:life_color=#c81e1e:death_color=#050505:mold_color=#2b0000",
+    toneHz: 110,
+  },
+  {
+    id: "demomovie09",
+    name: "Hanyar Sahara",
+    categorySlug: "adventure",
+    description:
+      "A young cameleer joins a salt caravan from Agadez to find the brother who vanished on the same route. Sandstorms, bandits and old legends stand in the way. A sweeping journey across the desert.",
+    cast: "Abdulrahman Ibrahim, Salamatu Garba, Haruna Bello",
+    featured: true,
+    access: "free",
+    uploadedDaysAgo: 1,
+    views: 980,
+    recentViewings: 7,
+    durationSeconds: 10,
+    visual: "mandelbrot=s=640x360:r=25:start_scale=2:end_scale=0.02:start_x=-0.7436:start_y=0.1318,hue=h=35:s=1.1",
+    toneHz: 146.8,
+  },
+  {
+    id: "demomovie10",
+    name: "Asirin Gida",
+    categorySlug: "mystery",
+    description:
+      "After her father's sudden death, a lawyer returns home to Kaduna and finds a will that no one has seen before. Every relative has a secret to keep. A gripping family mystery.",
+    cast: "Amina Shuaibu, Kabiru Tijjani, Safiya Danladi",
+    featured: true,
+    access: "premium",
+    uploadedDaysAgo: 15,
+    views: 2210,
+    recentViewings: 4,
+    durationSeconds: 9,
+    visual: "cellauto=s=640x360:r=25:rule=110,lutrgb=r='val*0.3':g='val*0.5':b='val'",
+    toneHz: 130.8,
+  },
+  {
+    id: "demomovie11",
+    name: "Unguwar Mu",
+    categorySlug: "tv-show",
+    description:
+      "The everyday lives of neighbours on one busy street in Kano: weddings, rivalries, small businesses and big dreams. A warm drama series told one household at a time.",
+    cast: "Hajara Yusuf, Ahmad Kabir, Nafisa Umar, Sani Dauda",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 22,
+    views: 2790,
+    recentViewings: 5,
+    durationSeconds: 8,
+    visual: "testsrc2=s=640x360:r=25,hue=h=210:s=0.8",
+    toneHz: 246.9,
+  },
+  {
+    id: "demomovie12",
+    name: "Wakokin Arewa",
+    categorySlug: "others",
+    description:
+      "A musical portrait of northern Nigeria, from kalangu drummers at a Durbar to young singers recording in a Kano studio. Old songs and new voices meet in one celebration of Hausa culture.",
+    cast: "Kalangu Ensemble of Zaria, Rahama Sadiq, Danladi Haruna",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 34,
+    views: 730,
+    recentViewings: 2,
+    durationSeconds: 7,
+    visual: "color=c=black:s=160x90:r=25,geq=r='140+80*sin(X/11+T*2)':g='120+70*sin(Y/12+T*1.3)':b='40+30*sin((X-Y)/14+T)',scale=640:360",
+    toneHz: 392,
+  },
+];
+
+export type SeedDemoOptions = {
+  storageDir: string;
+  /** Where progress goes; console.log by default. */
+  log?: (message: string) => void;
+};
+
+export type SeedDemoSummary = {
+  movies: number;
+  categories: number;
+  plans: number;
+  /** What this run added, files or rows; all zero when there was nothing to do. */
+  created: { movies: number; categories: number; plans: number; accounts: number; files: number };
+};
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDemoSummary> {
+  const log = options.log ?? ((message: string) => console.log(`[seed] ${message}`));
+  const root = path.resolve(options.storageDir);
+  const paths = storagePaths(root);
+  for (const folder of [paths.media, paths.categories, paths.tmp]) fs.mkdirSync(folder, { recursive: true });
+  const created = { movies: 0, categories: 0, plans: 0, accounts: 0, files: 0 };
+
+  const categoryIds = await ensureCategories(db, paths, created);
+  ensurePlans(db, created);
+  const accountIds = await ensureAccounts(db, created);
+
+  const started = Date.now();
+  await forEachConcurrently(DEMO_TITLES, 2, async (title) => {
+    const category = DEMO_CATEGORIES.find((candidate) => candidate.slug === title.categorySlug)!;
+    await ensureTitle(db, root, title, {
+      categoryId: categoryIds.get(title.categorySlug)!,
+      categoryName: category.name,
+      accent: category.accent,
+      providerId: accountIds.provider,
+      viewerId: accountIds.viewer,
+      created,
+      log,
+    });
+  });
+  if (created.files > 0) log(`media ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const nothingNew = Object.values(created).every((count) => count === 0);
+  log(
+    nothingNew
+      ? "demo content already complete: nothing added"
+      : `added ${created.movies} titles, ${created.categories} categories, ${created.plans} plans, ${created.accounts} accounts, ${created.files} files`,
+  );
+  return { movies: DEMO_TITLES.length, categories: DEMO_CATEGORIES.length, plans: DEMO_PLANS.length, created };
+}
+
+type Created = SeedDemoSummary["created"];
+
+/** Each demo category's id: the existing row with its slug or name if there is one, else a new row with a tile. */
+async function ensureCategories(db: DB, paths: ReturnType<typeof storagePaths>, created: Created): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const [index, category] of DEMO_CATEGORIES.entries()) {
+    const id = demoCategoryId(category.slug);
+    const existing = db
+      .select({ id: categories.id, imageFile: categories.imageFile })
+      .from(categories)
+      // The seed's own row even if an administrator renamed it, else one an administrator made with this name.
+      .where(or(eq(categories.id, id), eq(categories.slug, category.slug), eq(categories.name, category.name)))
+      .get();
+    // Tiles are the seed's own only for the seed's own rows; an administrator's category keeps its image.
+    const tileFile = `${id}.jpg`;
+    const ownsTile = !existing || (existing.id === id && existing.imageFile === tileFile);
+    if (ownsTile && !fs.existsSync(path.join(paths.categories, tileFile))) {
+      await writeCategoryTile(category.name, category.colors, path.join(paths.categories, tileFile), paths.tmp);
+      created.files++;
+    }
+    if (!existing) {
+      db.insert(categories).values({ id, name: category.name, slug: category.slug, imageFile: tileFile, sortOrder: index }).run();
+      created.categories++;
+    }
+    ids.set(category.slug, existing?.id ?? id);
+  }
+  return ids;
+}
+
+function ensurePlans(db: DB, created: Created): void {
+  for (const plan of DEMO_PLANS) {
+    // No conflict target: a plan whose id or code is taken is the administrator's and stays as it is.
+    const result = db.insert(plans).values(plan).onConflictDoNothing().run();
+    created.plans += result.changes;
+  }
+}
+
+async function ensureAccounts(db: DB, created: Created): Promise<Record<Role, string>> {
+  const entries = await Promise.all(
+    DEMO_ACCOUNTS.map(async (account) => {
+      const email = account.email.toLowerCase();
+      const id = DEMO_ACCOUNT_IDS[account.role];
+      // By id too: a demo user may have changed the email on the profile page.
+      const existing = db
+        .select({ id: accounts.id, role: accounts.role })
+        .from(accounts)
+        .where(or(eq(accounts.id, id), eq(accounts.email, email)))
+        .get();
+      if (existing) {
+        if (existing.role !== account.role) {
+          throw new Error(`Cannot seed the demo: ${email} already belongs to a ${existing.role} account, not a ${account.role}`);
+        }
+        return [account.role, existing.id] as const;
+      }
+      const passwordHash = await hashPassword(account.password);
+      db.insert(accounts)
+        .values({
+          id,
+          name: account.name,
+          email,
+          phoneNumber: account.phoneNumber,
+          passwordHash,
+          role: account.role,
+          providerName: account.providerName ?? null,
+          providerStatus: account.role === "provider" ? "approved" : null,
+        })
+        .run();
+      created.accounts++;
+      return [account.role, id] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Role, string>;
+}
+
+type TitleContext = {
+  categoryId: string;
+  categoryName: string;
+  accent: string;
+  providerId: string;
+  viewerId: string;
+  created: Created;
+  log: (message: string) => void;
+};
+
+/** Make sure a demo title's film and posters exist, then its row; the row is only ever written after its files. */
+async function ensureTitle(db: DB, root: string, title: DemoTitle, context: TitleContext): Promise<void> {
+  const { tmp } = storagePaths(root);
+  const videoPath = movieVideoPath(title.id, root);
+  const existing = db
+    .select({ id: movies.id, sizeBytes: movies.sizeBytes, durationSeconds: movies.durationSeconds })
+    .from(movies)
+    .where(eq(movies.id, title.id))
+    .get();
+
+  let videoWritten = false;
+  if (!fs.existsSync(videoPath)) {
+    context.log(`generating the film of ${title.id} "${title.name}"`);
+    await writeDemoFilm(
+      {
+        title: title.name,
+        subtitle: `${context.categoryName} · Kallo demo`,
+        accent: context.accent,
+        visual: title.visual,
+        toneHz: title.toneHz,
+        durationSeconds: title.durationSeconds,
+      },
+      videoPath,
+      tmp,
+    );
+    videoWritten = true;
+    context.created.files++;
+  }
+
+  const missingPosters = moviePosterPaths(title.id, root).filter((poster) => !fs.existsSync(poster.path));
+  if (missingPosters.length > 0) {
+    // After the title card has left the picture, so the poster's own lettering is the only text.
+    const frameAt = Math.max(titleCardSeconds(title.durationSeconds) + 1, title.durationSeconds * 0.7);
+    const frame = await extractFramePng(videoPath, frameAt);
+    const poster = await composeDemoPoster(frame, { title: title.name, category: context.categoryName, accent: context.accent });
+    await writeMoviePosters(title.id, poster, { root, only: missingPosters });
+    context.created.files += missingPosters.length;
+  }
+
+  if (existing && !videoWritten) return;
+  const probe = await probeMedia(videoPath);
+  const sizeBytes = fs.statSync(videoPath).size;
+  const durationSeconds = Math.round(probe.durationSeconds);
+
+  if (existing) {
+    // The film was missing and has been made again: the row describes the new file.
+    if (existing.sizeBytes !== sizeBytes || existing.durationSeconds !== durationSeconds) {
+      db.update(movies)
+        .set({ sizeBytes, durationSeconds, width: probe.width, height: probe.height })
+        .where(eq(movies.id, title.id))
+        .run();
+    }
+    return;
+  }
+
+  const now = Date.now();
+  const uploadedHoursAgo = title.uploadedDaysAgo * 24 + (title.views % 11);
+  const uploadedAt = new Date(now - uploadedHoursAgo * HOUR_MS);
+  // Viewings fall in the last week, after the upload, at different hours for each title and viewing.
+  const viewingWindowHours = Math.max(1, Math.min(7 * 24, uploadedHoursAgo) - 1);
+  db.transaction((tx) => {
+    tx.insert(movies)
+      .values({
+        id: title.id,
+        name: title.name,
+        description: title.description,
+        cast: title.cast,
+        categoryId: context.categoryId,
+        providerId: context.providerId,
+        status: "ready",
+        featured: title.featured,
+        approved: true,
+        access: title.access,
+        videoFile: publicVideoName(title.id),
+        posterFile: publicPosterName(title.id),
+        sizeBytes,
+        durationSeconds,
+        width: probe.width,
+        height: probe.height,
+        views: title.views,
+        uploadedAt,
+        updatedAt: uploadedAt,
+      })
+      .run();
+    for (let viewing = 0; viewing < title.recentViewings; viewing++) {
+      const hoursAgo = 0.5 + ((Number(title.id.slice(-2)) * 17 + viewing * 29) % viewingWindowHours);
+      const startedAt = new Date(now - hoursAgo * HOUR_MS);
+      const position = Math.min(durationSeconds, 2 + viewing * 2);
+      tx.insert(watchEvents)
+        .values({
+          id: `${title.id}w${viewing}`,
+          accountId: context.viewerId,
+          movieId: title.id,
+          startedAt,
+          updatedAt: new Date(startedAt.getTime() + position * 1000),
+          positionSeconds: position,
+          viewCounted: true,
+        })
+        .run();
+    }
+  });
+  context.created.movies++;
+}
+
+/** Run `task` over `items`, at most `limit` at a time; the first failure stops new tasks and is thrown once the others settle. */
+async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const item = items[next++];
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw (failure as { error: unknown }).error;
+}

@@ -1,0 +1,126 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  extractFramePng,
+  findNpmBinary,
+  MediaBinaryNotFoundError,
+  MediaToolError,
+  probeMedia,
+  resolveMediaBinary,
+  runFfmpeg,
+} from "~/media/ffmpeg.server";
+
+let workDir: string;
+let fakeBinDir: string;
+let fakeFfmpeg: string;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-ffmpeg-"));
+  fakeBinDir = path.join(workDir, "bin");
+  fs.mkdirSync(fakeBinDir);
+  fakeFfmpeg = path.join(fakeBinDir, "ffmpeg");
+  fs.writeFileSync(fakeFfmpeg, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+});
+
+afterAll(() => {
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+describe("finding the ffmpeg and ffprobe binaries", () => {
+  it("uses FFMPEG_PATH from the environment when it is set", async () => {
+    vi.stubEnv("FFMPEG_PATH", fakeFfmpeg);
+    vi.resetModules();
+    // A fresh module graph, so the environment module reads the stubbed variable.
+    const media = await import("~/media/ffmpeg.server");
+    expect(media.mediaBinary("ffmpeg")).toEqual({ tool: "ffmpeg", path: fakeFfmpeg, source: "configured" });
+  });
+
+  it("prefers a configured path over the one on PATH", () => {
+    const resolved = resolveMediaBinary("ffmpeg", { configuredPath: fakeFfmpeg, searchPath: "/usr/bin:/bin" });
+    expect(resolved).toEqual({ tool: "ffmpeg", path: fakeFfmpeg, source: "configured" });
+  });
+
+  it("refuses a configured path that is not an executable file, naming the variable", () => {
+    const missing = path.join(workDir, "no-such-ffmpeg");
+    expect(() => resolveMediaBinary("ffmpeg", { configuredPath: missing })).toThrow(MediaBinaryNotFoundError);
+    expect(() => resolveMediaBinary("ffprobe", { configuredPath: missing })).toThrow(/FFPROBE_PATH/);
+    const notExecutable = path.join(workDir, "ffmpeg-not-executable");
+    fs.writeFileSync(notExecutable, "", { mode: 0o644 });
+    expect(() => resolveMediaBinary("ffmpeg", { configuredPath: notExecutable })).toThrow(/not an executable file/);
+  });
+
+  it("takes the system's binary from PATH when nothing is configured", () => {
+    expect(resolveMediaBinary("ffmpeg", { searchPath: `${path.join(workDir, "empty")}${path.delimiter}${fakeBinDir}` })).toEqual({
+      tool: "ffmpeg",
+      path: fakeFfmpeg,
+      source: "system",
+    });
+  });
+
+  it("falls back to the npm packages when PATH has none", () => {
+    const ffmpeg = resolveMediaBinary("ffmpeg", { searchPath: "" });
+    const ffprobe = resolveMediaBinary("ffprobe", { searchPath: "" });
+    expect(ffmpeg.source).toBe("npm");
+    expect(ffmpeg.path).toContain("@ffmpeg-installer");
+    expect(ffprobe.source).toBe("npm");
+    expect(ffprobe.path).toContain("@ffprobe-installer");
+    expect(findNpmBinary("ffprobe")).toBe(ffprobe.path);
+    fs.accessSync(ffprobe.path, fs.constants.X_OK);
+  });
+
+  it("says what to do when no binary can be found anywhere", () => {
+    expect(() => resolveMediaBinary("ffprobe", { searchPath: "", useNpmPackage: false })).toThrow(/ffprobe was not found.*FFPROBE_PATH/);
+  });
+});
+
+describe("running ffmpeg and ffprobe", () => {
+  it("encodes, probes and takes a frame from a short clip", async () => {
+    const clip = path.join(workDir, "clip.mp4");
+    await runFfmpeg([
+      "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25",
+      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+      "-t", "1.5",
+      "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+      "-c:a", "aac",
+      "-movflags", "+faststart",
+      clip,
+    ]);
+    const probe = await probeMedia(clip);
+    expect(probe).toMatchObject({ width: 320, height: 180, videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p" });
+    expect(probe.formatName).toContain("mp4");
+    expect(probe.durationSeconds).toBeGreaterThan(1.3);
+    expect(probe.durationSeconds).toBeLessThan(1.8);
+    expect(probe.sizeBytes).toBe(fs.statSync(clip).size);
+
+    const frame = await extractFramePng(clip, 0.5);
+    expect(frame.subarray(1, 4).toString("ascii")).toBe("PNG");
+  });
+
+  it("rejects with ffmpeg's own words when it fails", async () => {
+    const missing = path.join(workDir, "missing.mp4");
+    const failure = await runFfmpeg(["-i", missing, "-f", "null", "-"]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MediaToolError);
+    expect((failure as MediaToolError).exitCode).not.toBe(0);
+    expect((failure as MediaToolError).message).toMatch(/ffmpeg exited with code \d+: .*No such file or directory/s);
+  });
+
+  it("rejects for a file ffprobe cannot read", async () => {
+    const notMedia = path.join(workDir, "not-media.mp4");
+    fs.writeFileSync(notMedia, "this is not a video");
+    await expect(probeMedia(notMedia)).rejects.toThrow(/ffprobe exited with code/);
+  });
+
+  it("stops a run that takes too long", async () => {
+    const failure = await runFfmpeg(["-re", "-f", "lavfi", "-i", "testsrc2=s=64x64:r=25", "-t", "30", "-f", "null", "-"], {
+      timeoutMs: 300,
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/timed out after 300 ms/);
+  });
+});

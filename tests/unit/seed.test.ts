@@ -1,0 +1,204 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
+import { accounts, categories, movies, plans, watchEvents } from "~/db/schema";
+import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/db/seed-demo.server";
+import { probeMedia } from "~/media/ffmpeg.server";
+import { moviePosterPaths } from "~/media/posters.server";
+import { moviePosterPath, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
+import { verifyPassword } from "~/services/passwords.server";
+
+let workDir: string;
+let storageDir: string;
+let db: DB;
+let firstRun: SeedDemoSummary;
+let firstRunSeconds: number;
+
+const quiet = () => {};
+
+/** Every file under the storage folder with its modification time, except the database's own files. */
+function fileTimes(root: string): Record<string, number> {
+  const times: Record<string, number> = {};
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.startsWith("data.db")) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    times[path.relative(root, file)] = fs.statSync(file).mtimeMs;
+  }
+  return times;
+}
+
+function tableSnapshot(database: DB) {
+  return {
+    accounts: database.select().from(accounts).orderBy(asc(accounts.id)).all(),
+    categories: database.select().from(categories).orderBy(asc(categories.id)).all(),
+    plans: database.select().from(plans).orderBy(asc(plans.id)).all(),
+    movies: database.select().from(movies).orderBy(asc(movies.id)).all(),
+    watchEvents: database.select().from(watchEvents).orderBy(asc(watchEvents.id)).all(),
+  };
+}
+
+beforeAll(async () => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-seed-"));
+  storageDir = path.join(workDir, "storage");
+  db = openDatabase(path.join(storageDir, "data.db"));
+  migrateDatabase(db);
+  const started = performance.now();
+  firstRun = await seedDemo(db, { storageDir, log: quiet });
+  firstRunSeconds = (performance.now() - started) / 1000;
+}, 180_000);
+
+afterAll(() => {
+  db?.$client.close();
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("the demo seed", () => {
+  it("creates the eight categories in order, each with its tile", () => {
+    const rows = db.select().from(categories).orderBy(asc(categories.sortOrder)).all();
+    expect(rows.map((row) => row.name)).toEqual(["Action", "Romantic", "Comedy", "Horror", "Adventure", "Mystery", "TV Show", "Others"]);
+    for (const row of rows) {
+      expect(row.imageFile).toBe(`${row.id}.jpg`);
+      expect(fs.statSync(path.join(storagePaths(storageDir).categories, row.imageFile!)).size).toBeGreaterThan(2000);
+    }
+  });
+
+  it("creates the FREE, BASIC and PRO plans from the original admin table", () => {
+    const rows = db.select().from(plans).orderBy(asc(plans.sortOrder)).all();
+    expect(rows.map(({ code, monthlyPriceMinor, screens, maxQuality, annualDiscountPercent, offered }) => ({
+      code,
+      monthlyPriceMinor,
+      screens,
+      maxQuality,
+      annualDiscountPercent,
+      offered,
+    }))).toEqual([
+      { code: "FREE", monthlyPriceMinor: 0, screens: 1, maxQuality: "hd", annualDiscountPercent: 0, offered: true },
+      { code: "BASIC", monthlyPriceMinor: 1400, screens: 1, maxQuality: "uhd", annualDiscountPercent: 15, offered: true },
+      { code: "PRO", monthlyPriceMinor: 3000, screens: 4, maxQuality: "uhd", annualDiscountPercent: 20, offered: true },
+    ]);
+    expect(rows[0].features).toEqual(["hd"]);
+    expect(rows[1].features).toEqual(["hd", "ultraHd", "simultaneousScreens", "multiDevice"]);
+    expect(rows[2].features).toHaveLength(8);
+  });
+
+  it("creates one account per role that signs in with the printed password", async () => {
+    const rows = db.select().from(accounts).all();
+    expect(rows).toHaveLength(3);
+    for (const demo of DEMO_ACCOUNTS) {
+      const row = rows.find((candidate) => candidate.email === demo.email.toLowerCase());
+      expect(row?.role).toBe(demo.role);
+      expect(demo.password.length).toBeGreaterThanOrEqual(8);
+      expect(await verifyPassword(demo.password, row!.passwordHash)).toBe(true);
+    }
+    const provider = rows.find((row) => row.role === "provider")!;
+    expect(provider.providerStatus).toBe("approved");
+    expect(provider.providerName).toBeTruthy();
+  });
+
+  it("creates at least twelve published titles owned by the demo provider, spread over the categories", () => {
+    const rows = db.select().from(movies).all();
+    const provider = db.select().from(accounts).where(eq(accounts.role, "provider")).get()!;
+    expect(rows.length).toBeGreaterThanOrEqual(12);
+    expect(firstRun.movies).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.id).toMatch(/^[a-z0-9]{8,32}$/);
+      expect(row).toMatchObject({ status: "ready", approved: true, providerId: provider.id });
+      expect(row.description.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1).length).toBeGreaterThanOrEqual(2);
+      expect(row.cast).not.toBe("");
+      expect(Date.now() - row.uploadedAt.getTime()).toBeLessThanOrEqual(61 * 24 * 60 * 60 * 1000);
+    }
+    expect(rows.filter((row) => row.categoryId === "democataction").length).toBeGreaterThanOrEqual(3);
+    expect(new Set(rows.map((row) => row.categoryId)).size).toBe(8);
+    expect(rows.filter((row) => row.featured).length).toBeGreaterThanOrEqual(4);
+    expect(rows.filter((row) => row.access === "premium")).toHaveLength(3);
+    expect(new Set(rows.map((row) => row.views)).size).toBe(rows.length);
+  });
+
+  it("gives every title a browser-playable H.264/AAC film and its posters", async () => {
+    const rows = db.select().from(movies).all();
+    for (const row of rows) {
+      const videoPath = movieVideoPath(row.id, storageDir);
+      expect(row.videoFile).toBe(publicVideoName(row.id));
+      expect(row.posterFile).toBe(publicPosterName(row.id));
+      expect(row.sizeBytes).toBe(fs.statSync(videoPath).size);
+      for (const poster of moviePosterPaths(row.id, storageDir)) expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
+
+      const probe = await probeMedia(videoPath);
+      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p", width: 640, height: 360 });
+      expect(probe.formatName).toContain("mp4");
+      expect(probe.durationSeconds).toBeGreaterThanOrEqual(6);
+      expect(probe.durationSeconds).toBeLessThanOrEqual(10.2);
+      expect(row.durationSeconds).toBe(Math.round(probe.durationSeconds));
+      expect({ width: row.width, height: row.height }).toEqual({ width: 640, height: 360 });
+    }
+  });
+
+  it("moves the moov atom to the front, so playback starts before the download ends", () => {
+    const head = fs.readFileSync(movieVideoPath("demomovie01", storageDir)).subarray(0, 64 * 1024).toString("latin1");
+    expect(head.indexOf("moov")).toBeGreaterThan(-1);
+    expect(head.indexOf("moov")).toBeLessThan(head.indexOf("mdat"));
+  });
+
+  it("records recent viewings, after each upload, so trending has signal", () => {
+    const events = db.select().from(watchEvents).all();
+    const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
+    expect(events.length).toBeGreaterThanOrEqual(10);
+    const uploaded = new Map(db.select({ id: movies.id, uploadedAt: movies.uploadedAt }).from(movies).all().map((row) => [row.id, row.uploadedAt]));
+    for (const event of events) {
+      expect(event.startedAt.getTime()).toBeGreaterThan(weekAgo);
+      expect(event.startedAt.getTime()).toBeLessThan(Date.now());
+      expect(event.startedAt.getTime()).toBeGreaterThan(uploaded.get(event.movieId)!.getTime());
+    }
+  });
+
+  it("leaves no temporary files behind", () => {
+    expect(fs.readdirSync(storagePaths(storageDir).tmp)).toEqual([]);
+  });
+
+  it(`finishes the first run quickly`, () => {
+    // Generous for slow CI; on a two-core machine the first run takes about 15 s.
+    expect(firstRunSeconds).toBeLessThan(90);
+  });
+
+  it("changes nothing when run again: same rows, same ids, same files", async () => {
+    const rowsBefore = tableSnapshot(db);
+    const filesBefore = fileTimes(storageDir);
+    const started = performance.now();
+    const secondRun = await seedDemo(db, { storageDir, log: quiet });
+    expect((performance.now() - started) / 1000).toBeLessThan(2);
+    expect(secondRun.created).toEqual({ movies: 0, categories: 0, plans: 0, accounts: 0, files: 0 });
+    expect(tableSnapshot(db)).toEqual(rowsBefore);
+    expect(fileTimes(storageDir)).toEqual(filesBefore);
+  });
+
+  it("makes again only the files that went missing, and keeps an administrator's edits", async () => {
+    const heroPoster = moviePosterPath("demomovie03", "hero", "webp", storageDir);
+    const tile = path.join(storagePaths(storageDir).categories, "democathorror.jpg");
+    fs.rmSync(heroPoster);
+    fs.rmSync(tile);
+    db.update(plans).set({ monthlyPriceMinor: 1250 }).where(eq(plans.code, "BASIC")).run();
+    db.update(movies).set({ featured: false }).where(eq(movies.id, "demomovie01")).run();
+    const rowsBefore = tableSnapshot(db);
+    const filesBefore = fileTimes(storageDir);
+
+    const run = await seedDemo(db, { storageDir, log: quiet });
+    expect(run.created).toEqual({ movies: 0, categories: 0, plans: 0, accounts: 0, files: 2 });
+    expect(fs.existsSync(heroPoster)).toBe(true);
+    expect(fs.existsSync(tile)).toBe(true);
+    expect(tableSnapshot(db)).toEqual(rowsBefore);
+    const filesAfter = fileTimes(storageDir);
+    for (const [file, mtime] of Object.entries(filesBefore)) expect(filesAfter[file]).toBe(mtime);
+  });
+
+  it("keeps working after a demo user changes their email and an administrator renames a category", async () => {
+    db.update(accounts).set({ email: "zainab@example.com" }).where(eq(accounts.email, "viewer@kallo.demo")).run();
+    db.update(categories).set({ name: "Action & Thrillers", slug: "action-thrillers" }).where(eq(categories.slug, "action")).run();
+    const rowsBefore = tableSnapshot(db);
+    const run = await seedDemo(db, { storageDir, log: quiet });
+    expect(run.created).toEqual({ movies: 0, categories: 0, plans: 0, accounts: 0, files: 0 });
+    expect(tableSnapshot(db)).toEqual(rowsBefore);
+  });
+});
