@@ -46,14 +46,7 @@ const db = openDatabase(env.databasePath);
 migrateDatabase(db);
 console.log(`[start] database ready at ${env.databasePath}`);
 
-const admin = await ensureAdministrator(db, { email: env.adminEmail, password: env.adminPassword });
-if (admin.created && admin.oneTimePassword) {
-  console.log("\n[start] First administrator created. This password is shown once; sign in and change it:");
-  console.log(`        email:    ${admin.email}\n        password: ${admin.oneTimePassword}\n`);
-} else if (admin.created) {
-  console.log(`[start] administrator ${admin.email} created from ADMIN_EMAIL`);
-}
-
+// Demo content first: its administrator then counts as the first one.
 if (demo) {
   const { seedDemo, DEMO_ACCOUNTS } = await import("../app/db/seed-demo.server");
   const summary = await seedDemo(db, { storageDir: env.storageDir });
@@ -63,6 +56,15 @@ if (demo) {
     console.log(`        ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);
   }
 }
+
+const admin = await ensureAdministrator(db, { email: env.adminEmail, password: env.adminPassword });
+if (admin.created && admin.oneTimePassword) {
+  console.log("\n[start] First administrator created. This password is shown once; sign in and change it:");
+  console.log(`        email:    ${admin.email}\n        password: ${admin.oneTimePassword}\n`);
+} else if (admin.created) {
+  console.log(`[start] administrator ${admin.email} created from ADMIN_EMAIL`);
+}
+
 db.$client.close();
 
 const require = createRequire(import.meta.url);

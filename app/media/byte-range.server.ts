@@ -87,15 +87,26 @@ export type ServeFileOptions = {
   extraHeaders?: Record<string, string>;
 };
 
-/** Answer a GET or HEAD for one file on disk, honouring Range, If-Range and conditional headers. */
-export async function serveFileWithRanges(request: Request, filePath: string, options: ServeFileOptions): Promise<Response> {
-  let stat: fs.Stats;
+/** Stat a file, or null when it does not exist (or is not a regular file). Other errors are thrown. */
+export async function statFile(filePath: string): Promise<fs.Stats | null> {
   try {
-    stat = await fs.promises.stat(filePath);
-    if (!stat.isFile()) throw new Error("not a file");
-  } catch {
-    return Response.json({ success: false, message: "File not found" }, { status: 404 });
+    const stats = await fs.promises.stat(filePath);
+    return stats.isFile() ? stats : null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw error;
   }
+}
+
+/**
+ * Answer a GET or HEAD for one file on disk, honouring Range, If-Range and
+ * conditional headers; null when the file does not exist (the caller says
+ * what was not found). Posters and films both go through here.
+ */
+export async function serveFileWithRanges(request: Request, filePath: string, options: ServeFileOptions): Promise<Response | null> {
+  const stat = await statFile(filePath);
+  if (!stat) return null;
   const size = stat.size;
   const etag = strongEtag(stat);
   const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000);

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fileResponse } from "~/media/file-response.server";
+import { serveFileWithRanges } from "~/media/byte-range.server";
 import { POSTER_MIME_TYPES } from "~/media/posters.server";
 import { resolvePublicPoster } from "~/media/storage.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const poster = resolvePublicPoster(params.name ?? "");
   if (!poster) return posterNotFound();
   try {
-    const response = await fileResponse(request, poster.path, {
+    const response = await serveFileWithRanges(request, poster.path, {
       contentType: POSTER_MIME_TYPES[poster.format],
       cacheControl: "public, max-age=31536000, immutable",
     });
