@@ -1,0 +1,52 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { categories, movies, type Role } from "~/db/schema";
+import { removeMovieFiles } from "~/media/storage.server";
+
+/** Titles as their provider (or an administrator) manages them: every status, newest change first. */
+export function listProviderMovies(db: DB, providerId: string, options: { page: number; pageSize: number }) {
+  const page = Math.max(1, Math.floor(options.page));
+  const rows = db
+    .select({
+      id: movies.id,
+      name: movies.name,
+      categoryName: categories.name,
+      status: movies.status,
+      failureReason: movies.failureReason,
+      approved: movies.approved,
+      views: movies.views,
+      sizeBytes: movies.sizeBytes,
+      durationSeconds: movies.durationSeconds,
+      updatedAt: movies.updatedAt,
+      uploadedAt: movies.uploadedAt,
+    })
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(eq(movies.providerId, providerId))
+    .orderBy(desc(movies.updatedAt), desc(movies.id))
+    .limit(options.pageSize)
+    .offset((page - 1) * options.pageSize)
+    .all();
+  const total = db.select({ value: count() }).from(movies).where(eq(movies.providerId, providerId)).get()?.value ?? 0;
+  return { rows, total, page, pageCount: Math.max(1, Math.ceil(total / options.pageSize)) };
+}
+
+export type DeleteMovieOutcome = "deleted" | "notFound" | "forbidden";
+
+/**
+ * Delete a title: its row (comments, ratings, history and jobs go with it by
+ * foreign key) and every file it owned. Its owner or an administrator only.
+ */
+export function deleteMovie(db: DB, movieId: string, actor: { id: string; role: Role }, root?: string): DeleteMovieOutcome {
+  const movie = db.select({ id: movies.id, providerId: movies.providerId }).from(movies).where(eq(movies.id, movieId)).get();
+  if (!movie) return "notFound";
+  if (actor.role !== "admin" && movie.providerId !== actor.id) return "forbidden";
+  const deleted = db
+    .delete(movies)
+    .where(actor.role === "admin" ? eq(movies.id, movieId) : and(eq(movies.id, movieId), eq(movies.providerId, actor.id)))
+    .run();
+  if (deleted.changes === 0) return "notFound";
+  // Files after the row: a crash in between leaves an orphan folder, never a row without its files.
+  removeMovieFiles(movieId, root);
+  return "deleted";
+}

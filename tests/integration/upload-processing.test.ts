@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
+import { accounts, categories, jobs, movies } from "~/db/schema";
+import { probeMedia } from "~/media/ffmpeg.server";
+import { isMoovBeforeMdat, markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
+import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
+import { startJobRunner } from "~/services/jobs.server";
+import { deleteMovie } from "~/services/movies.server";
+import { acceptMovieUpload } from "~/services/uploads.server";
+import { makeVideoFixture } from "../fixtures/media";
+
+let root: string;
+let fixtures: string;
+let db: DB;
+const providerId = "provider0000001";
+const otherProviderId = "provider0000002";
+const categoryId = "category0000001";
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-upload-it-"));
+  fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-fixtures-"));
+  db = openDatabase(path.join(root, "data.db"));
+  migrateDatabase(db);
+  for (const id of [providerId, otherProviderId]) {
+    db.insert(accounts).values({ id, name: "P", email: `${id}@example.com`, phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" }).run();
+  }
+  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(fixtures, { recursive: true, force: true });
+});
+
+async function uploadRequest(fields: Record<string, string>, files: Array<{ field: string; file: string }>): Promise<Request> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const { field, file } of files) form.append(field, new Blob([fs.readFileSync(file)]), path.basename(file));
+  return new Request("http://localhost/provider/Movieupload", { method: "POST", body: form });
+}
+
+async function runJobs() {
+  const runner = startJobRunner(
+    db,
+    {
+      [MOVIE_JOB]: async (job) => {
+        await processMovie(db, job.movieId!, job.payload as ProcessMoviePayload, root);
+      },
+    },
+    { concurrency: 1, pollMs: 50, onFailure: (job, error, final) => final && markMovieFailed(db, job.movieId!, String(error)) },
+  );
+  await runner.idle();
+  await runner.stop();
+}
+
+const upload = (request: Request, layout: "form" | "legacy" = "form", owner = providerId) =>
+  acceptMovieUpload(db, request, { providerId: owner, layout, root, maxFileBytes: 50 * 1024 * 1024 });
+
+describe("uploading and processing a film", () => {
+  it("fixes an MP4 with its index at the end and transcodes an AVI; both become Ready and browser-playable", async () => {
+    const lateIndex = await makeVideoFixture(fixtures, "mp4-moov-at-end");
+    const avi = await makeVideoFixture(fixtures, "avi");
+    expect(await isMoovBeforeMdat(lateIndex)).toBe(false);
+    const poster = path.join(fixtures, "poster.png");
+    await sharp({ create: { width: 600, height: 900, channels: 3, background: "#aa5500" } }).png().toFile(poster);
+
+    const first = await upload(await uploadRequest({ name: "Late Index", Description: "d", Category: categoryId, cast: "A, B" }, [
+      { field: "movie", file: lateIndex },
+      { field: "poster", file: poster },
+    ]));
+    const second = await upload(await uploadRequest({ name: "Old Tape", Category: categoryId }, [{ field: "movie", file: avi }]));
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect(db.select().from(movies).where(eq(movies.id, first.movieId)).get()?.status).toBe("processing");
+
+    await runJobs();
+
+    for (const movieId of [first.movieId, second.movieId]) {
+      const movie = db.select().from(movies).where(eq(movies.id, movieId)).get()!;
+      expect(movie).toMatchObject({ status: "ready", videoFile: `${movieId}.mp4`, posterFile: `${movieId}-card.jpg` });
+      const video = movieVideoPath(movieId, root);
+      const probe = await probeMedia(video);
+      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p" });
+      expect(await isMoovBeforeMdat(video)).toBe(true);
+      expect(movie.durationSeconds).toBeGreaterThanOrEqual(2);
+      expect(movie.sizeBytes).toBe(fs.statSync(video).size);
+      for (const format of ["jpg", "webp"] as const) {
+        const meta = await sharp(moviePosterPath(movieId, "card", format, root)).metadata();
+        expect([meta.width, meta.height]).toEqual([300, 200]);
+      }
+      // Only the final files remain in the title's folder.
+      expect(fs.readdirSync(path.dirname(video)).sort()).toEqual(["poster-card.jpg", "poster-card.webp", "poster-hero.jpg", "poster-hero.webp", "video.mp4"]);
+    }
+    expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("accepts the old clients' layout: text parts, then the movie and the poster both named file", async () => {
+    const clip = await makeVideoFixture(fixtures, "mp4-faststart");
+    const poster = path.join(fixtures, "legacy-poster.jpg");
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: "#0055aa" } }).jpeg().toFile(poster);
+    const result = await upload(
+      await uploadRequest({ uploadedByUser: otherProviderId, name: "Legacy", Category: categoryId, Description: "x" }, [
+        { field: "file", file: clip },
+        { field: "file", file: poster },
+      ]),
+      "legacy",
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const row = db.select().from(movies).where(eq(movies.id, result.movieId)).get()!;
+    expect(row.providerId).toBe(providerId); // uploadedByUser is ignored
+    await runJobs();
+    expect(db.select().from(movies).where(eq(movies.id, result.movieId)).get()?.status).toBe("ready");
+  });
+
+  it("refuses a missing title and a renamed executable, storing nothing", async () => {
+    const clip = await makeVideoFixture(fixtures, "mp4-faststart");
+    const before = db.select().from(movies).all().length;
+    const noTitle = await upload(await uploadRequest({ name: "  ", Category: categoryId }, [{ field: "movie", file: clip }]));
+    expect(noTitle).toMatchObject({ ok: false, status: 400, fieldErrors: { name: ["studio:errors.titleRequired"] } });
+
+    const fake = path.join(fixtures, "fake.mp4");
+    fs.writeFileSync(fake, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01"), Buffer.alloc(4096)]));
+    const exe = await upload(await uploadRequest({ name: "Virus", Category: categoryId }, [{ field: "movie", file: fake }]));
+    expect(exe).toMatchObject({ ok: false, status: 400, fieldErrors: { movie: ["studio:errors.contentMismatch"] } });
+
+    const wrongExtension = path.join(fixtures, "film.mkv");
+    fs.copyFileSync(clip, wrongExtension);
+    const mkv = await upload(await uploadRequest({ name: "Mkv", Category: categoryId }, [{ field: "movie", file: wrongExtension }]));
+    expect(mkv).toMatchObject({ ok: false, fieldErrors: { movie: ["studio:errors.wrongExtension"] } });
+
+    const unknownCategory = await upload(await uploadRequest({ name: "Lost", Category: "nope" }, [{ field: "movie", file: clip }]));
+    expect(unknownCategory).toMatchObject({ ok: false, fieldErrors: { Category: ["studio:errors.categoryUnknown"] } });
+
+    expect(db.select().from(movies).all().length).toBe(before);
+    expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("marks a file ffmpeg cannot read as Failed with the reason", async () => {
+    const broken = path.join(fixtures, "broken.avi");
+    fs.writeFileSync(broken, Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("AVI LIST"), Buffer.alloc(2048, 9)]));
+    const result = await upload(await uploadRequest({ name: "Broken", Category: categoryId }, [{ field: "movie", file: broken }]));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    await runJobs();
+    const row = db.select().from(movies).where(eq(movies.id, result.movieId)).get()!;
+    expect(row.status).toBe("failed");
+    expect(row.failureReason).toMatch(/could not be read|no video|no duration/);
+    expect(db.select().from(jobs).where(eq(jobs.movieId, result.movieId)).get()?.status).toBe("failed");
+  });
+
+  it("lets only the owner or an administrator delete a title, and removes every file", async () => {
+    const clip = await makeVideoFixture(fixtures, "mp4-faststart");
+    const result = await upload(await uploadRequest({ name: "Short", Category: categoryId }, [{ field: "movie", file: clip }]));
+    if (!result.ok) throw new Error("upload failed");
+    await runJobs();
+    const folder = path.dirname(movieVideoPath(result.movieId, root));
+    expect(fs.existsSync(folder)).toBe(true);
+    expect(deleteMovie(db, result.movieId, { id: otherProviderId, role: "provider" }, root)).toBe("forbidden");
+    expect(deleteMovie(db, result.movieId, { id: "viewer", role: "viewer" }, root)).toBe("forbidden");
+    expect(fs.existsSync(folder)).toBe(true);
+    expect(deleteMovie(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
+    expect(fs.existsSync(folder)).toBe(false);
+    expect(db.select().from(movies).where(eq(movies.id, result.movieId)).get()).toBeUndefined();
+    expect(deleteMovie(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("notFound");
+  });
+});
