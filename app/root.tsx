@@ -17,7 +17,10 @@ import { ErrorPage } from "~/components/layout/error-page";
 import { Footer } from "~/components/layout/footer";
 import { TopBar } from "~/components/layout/top-bar";
 import { Toaster } from "~/components/ui/toaster";
+import { getOptionalUser } from "~/auth/guards.server";
+import { getDb } from "~/db/client.server";
 import { getLanguage } from "~/i18n/language.server";
+import { countUnreadNotifications } from "~/services/notifications.server";
 import { getEnv } from "~/utils/env.server";
 import { useNonce } from "~/utils/nonce";
 import { getToasts } from "~/utils/toast.server";
@@ -34,9 +37,12 @@ export const meta: MetaFunction = () => [{ title: "Kallo" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
-  const [language, { toasts, headers }] = await Promise.all([getLanguage(request), getToasts(request)]);
+  const [language, { toasts, headers }, account] = await Promise.all([getLanguage(request), getToasts(request), getOptionalUser(request)]);
+  // Only what the top bar needs about the signed-in person reaches every page.
+  const user = account ? { id: account.id, name: account.name, role: account.role } : null;
+  const unreadNotifications = account ? countUnreadNotifications(getDb(), account.id) : 0;
   return data(
-    { language, toasts, customerCare: env.customerCare },
+    { language, toasts, customerCare: env.customerCare, user, unreadNotifications },
     { headers: headers ?? undefined },
   );
 }
@@ -68,7 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           {t("skipToContent")}
         </a>
-        <TopBar />
+        <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -1,0 +1,99 @@
+import { data, redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { getDb } from "~/db/client.server";
+import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
+import { clientAddress, consumeRateLimit, refundRateLimit } from "~/services/rate-limit.server";
+import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
+import { safeRedirectPath } from "~/utils/redirect";
+import { startSession } from "./session.server";
+
+/**
+ * remix-auth 4 with the form strategy, once per door: "member" (/login, viewers
+ * and administrators) and "provider" (/cp). remix-auth 4 only answers "who is
+ * this?"; the session is started by the route (see session.server.ts).
+ */
+export class SignInError extends Error {
+  constructor(
+    public readonly status: 400 | 401 | 403 | 429,
+    public readonly messageKey: string,
+    public readonly fieldErrors?: FieldErrors,
+    public readonly retryAfterSeconds?: number,
+  ) {
+    super(messageKey);
+    this.name = "SignInError";
+  }
+}
+
+const REASON_MESSAGES = {
+  invalid: { status: 401, key: "auth:errors.incorrectCredentials" },
+  blocked: { status: 403, key: "auth:errors.blocked" },
+  pending: { status: 403, key: "auth:errors.pending" },
+} as const;
+
+function doorStrategy(door: Door) {
+  return new FormStrategy<Account>(async ({ form, request }) => {
+    if (isHoneypotFilled(form)) throw new SignInError(400, "auth:validation.spam");
+    const parsed = parseForm(signInSchema, form);
+    if (!parsed.success) throw new SignInError(400, "auth:errors.incorrectCredentials", parsed.fieldErrors);
+
+    const db = getDb();
+    const keys = { address: clientAddress(request), account: parsed.data.email };
+    const limit = await consumeRateLimit("signIn", keys, db);
+    if (!limit.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, limit.retryAfterSeconds);
+
+    const result = await authenticateAtDoor(db, { ...parsed.data, door }, { ipAddress: keys.address });
+    if (!result.ok) {
+      const { status, key } = REASON_MESSAGES[result.reason];
+      throw new SignInError(status, key);
+    }
+    // Only failed tries count against the budget.
+    await refundRateLimit("signIn", keys, db);
+    return result.account;
+  });
+}
+
+export const authenticator = new Authenticator<Account>();
+authenticator.use(doorStrategy("member"), "member");
+authenticator.use(doorStrategy("provider"), "provider");
+
+/** Where each role starts after signing in. */
+export function landingPath(role: Account["role"]): string {
+  if (role === "admin") return "/admin/providerslist";
+  if (role === "provider") return "/provider/Movieupload";
+  return "/movies";
+}
+
+export type SignInFailure = {
+  formError: string;
+  retryAfterSeconds?: number;
+  fieldErrors?: FieldErrors;
+  values: { email: string };
+};
+
+/**
+ * The whole sign-in action of a door: authenticate, start a session, go on to
+ * `redirectTo` (same-site only) or the role's landing page. Failures come back
+ * as data with the right status for the page to show.
+ */
+export async function signInAtDoor(request: Request, door: Door) {
+  const form = await request.clone().formData();
+  const email = String(form.get("email") ?? "").slice(0, 254);
+  try {
+    const account = await authenticator.authenticate(door, request);
+    const cookie = await startSession(account.id, { userAgent: request.headers.get("User-Agent"), ipAddress: clientAddress(request) });
+    const target = safeRedirectPath(form.get("redirectTo"), landingPath(account.role));
+    return redirect(target, { status: 303, headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (!(error instanceof SignInError)) throw error;
+    const headers = new Headers();
+    if (error.retryAfterSeconds) headers.set("Retry-After", String(error.retryAfterSeconds));
+    const failure: SignInFailure = {
+      formError: error.messageKey,
+      retryAfterSeconds: error.retryAfterSeconds,
+      fieldErrors: error.fieldErrors,
+      values: { email },
+    };
+    return data(failure, { status: error.status, headers });
+  }
+}

@@ -1,0 +1,61 @@
+import { data, redirect } from "@remix-run/node";
+import { getDb } from "~/db/client.server";
+import { getAccountById, type Account } from "~/services/accounts.server";
+import { getSession } from "./session.server";
+
+/**
+ * Role checks in one place, used by every loader and action. Each guard
+ * returns the signed-in account or throws: a redirect to the right door
+ * (with `redirectTo` to come back) when signed out, a 403 when the role is
+ * wrong. An administrator may use viewer pages; a provider may not.
+ */
+export type SignedInAccount = Account;
+
+/** The signed-in account, or null (no cookie, unknown or expired session, blocked account). */
+export async function getOptionalUser(request: Request): Promise<SignedInAccount | null> {
+  const session = await getSession(request);
+  const accountId = session.get("accountId");
+  if (!accountId) return null;
+  const account = getAccountById(getDb(), accountId);
+  // Blocking deletes sessions; this also covers a row that slipped through.
+  if (!account || account.blocked) return null;
+  return account;
+}
+
+function doorFor(request: Request, door: "/login" | "/cp"): never {
+  const url = new URL(request.url);
+  // The page to come back to; a data request's own `.data` suffix is not part of it.
+  const path = url.pathname.replace(/\.data$/, "") || "/";
+  for (const internal of ["_data", "_routes", "index"]) url.searchParams.delete(internal);
+  const back = `${path}${url.search}`;
+  throw redirect(`${door}?${new URLSearchParams({ redirectTo: back })}`);
+}
+
+function forbidden(): never {
+  throw data(null, { status: 403, statusText: "Forbidden" });
+}
+
+export async function requireUser(request: Request, options: { door?: "/login" | "/cp" } = {}): Promise<SignedInAccount> {
+  const user = await getOptionalUser(request);
+  if (!user) doorFor(request, options.door ?? "/login");
+  return user;
+}
+
+/** Viewer pages: viewers and administrators. */
+export async function requireViewer(request: Request): Promise<SignedInAccount> {
+  const user = await requireUser(request, { door: "/login" });
+  if (user.role !== "viewer" && user.role !== "admin") forbidden();
+  return user;
+}
+
+export async function requireAdmin(request: Request): Promise<SignedInAccount> {
+  const user = await requireUser(request, { door: "/login" });
+  if (user.role !== "admin") forbidden();
+  return user;
+}
+
+export async function requireProvider(request: Request): Promise<SignedInAccount> {
+  const user = await requireUser(request, { door: "/cp" });
+  if (user.role !== "provider") forbidden();
+  return user;
+}

@@ -1,0 +1,44 @@
+import type { SignedInAccount } from "./guards.server";
+import { startSession } from "./session.server";
+import { getDb } from "~/db/client.server";
+import { changePassword, updateProfile } from "~/services/accounts.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
+import { formFailure, pickValues } from "~/utils/form-response.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+/**
+ * The two forms of a profile page (viewer /editprofile, provider
+ * /provider/profile), told apart by `intent`. Kept here so both pages save
+ * the same way.
+ */
+export const PROFILE_FIELDS = ["name", "email", "phoneNumber", "providerName"] as const;
+
+export async function handleProfileForms(
+  request: Request,
+  user: SignedInAccount,
+  options: { successPath: string; passwordPath: string },
+) {
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const address = clientAddress(request);
+  const db = getDb();
+
+  if (intent === "password") {
+    const parsed = parseForm(changePasswordSchema, form);
+    if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values: { intent: "password" } });
+    const result = await changePassword(db, user.id, parsed.data, { actorId: user.id, ipAddress: address });
+    if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values: { intent: "password" } });
+    // Every session ended with the old password; this one continues under a new id.
+    const cookie = await startSession(user.id, { userAgent: request.headers.get("User-Agent"), ipAddress: address });
+    return redirectWithToast(options.passwordPath, { type: "success", key: "auth:profile.passwordChanged" }, { status: 303, headers: { "Set-Cookie": cookie } });
+  }
+
+  const values = { ...pickValues(form, PROFILE_FIELDS), intent: "profile" };
+  const schema = user.role === "provider" ? providerProfileSchema : profileSchema;
+  const parsed = parseForm(schema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const result = updateProfile(db, user.id, parsed.data, { actorId: user.id, ipAddress: address });
+  if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
+  return redirectWithToast(options.successPath, { type: "success", key: "auth:profile.changed" }, { status: 303 });
+}

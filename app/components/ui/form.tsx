@@ -1,0 +1,130 @@
+import { useNavigation } from "@remix-run/react";
+import { useEffect, useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { HONEYPOT_FIELD } from "~/utils/honeypot";
+import { showToast } from "./toaster";
+
+/**
+ * Form pieces that work before JavaScript: errors come from the server in the
+ * action's data and render beside each field; with JavaScript each message
+ * also shows once as an error toast.
+ */
+export type FormErrors = { formError?: string; fieldErrors?: Record<string, string[]>; retryAfterSeconds?: number };
+
+export function Field({
+  label,
+  name,
+  errors,
+  hint,
+  ...input
+}: { label: string; name: string; errors?: string[]; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  const { t } = useTranslation();
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const invalid = Boolean(errors?.length);
+  const describedBy = [invalid ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="grid gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-brand-500 read-only:opacity-70 ${
+          invalid ? "border-red-400" : "border-white/15"
+        }`}
+        {...input}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      {invalid ? (
+        <ul id={errorId} className="text-sm text-red-300" data-field-error={name}>
+          {errors!.map((message) => (
+            <li key={message}>{t(message)}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** A message about the whole form (wrong credentials, blocked account, too many tries). */
+export function FormError({ errors }: { errors?: FormErrors | null }) {
+  const { t } = useTranslation();
+  if (!errors?.formError) return null;
+  return (
+    <p role="alert" className="rounded border border-red-400/40 bg-red-950 px-3 py-2 text-sm text-red-50">
+      {t(errors.formError, { seconds: errors.retryAfterSeconds ?? 60 })}
+    </p>
+  );
+}
+
+/** Submit button that says what it does, and what it is doing while the form is in flight. */
+export function SubmitButton({
+  children,
+  pendingText,
+  intent,
+  className,
+}: {
+  children: ReactNode;
+  pendingText: ReactNode;
+  intent?: string;
+  className?: string;
+}) {
+  const navigation = useNavigation();
+  const pending =
+    navigation.state !== "idle" &&
+    navigation.formMethod?.toLowerCase() === "post" &&
+    (intent === undefined || navigation.formData?.get("intent") === intent);
+  return (
+    <button
+      type="submit"
+      name={intent ? "intent" : undefined}
+      value={intent}
+      aria-disabled={pending || undefined}
+      className={
+        className ??
+        "rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-500 aria-disabled:cursor-wait aria-disabled:opacity-70"
+      }
+      onClick={(event) => {
+        if (pending) event.preventDefault();
+      }}
+    >
+      {pending ? pendingText : children}
+    </button>
+  );
+}
+
+/** Hidden from people (and screen readers); robots that fill every field give themselves away. */
+export function Honeypot() {
+  const { t } = useTranslation("auth");
+  return (
+    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label>
+        {t("fields.honeypot")}
+        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
+      </label>
+    </div>
+  );
+}
+
+/** With JavaScript: one error toast per message of the latest failed submission. */
+export function useErrorToasts(errors: FormErrors | null | undefined) {
+  useEffect(() => {
+    if (!errors) return;
+    const messages = [
+      ...(errors.formError ? [errors.formError] : []),
+      ...Object.values(errors.fieldErrors ?? {}).flat(),
+    ].filter((message, index, all) => all.indexOf(message) === index);
+    for (const key of messages) {
+      showToast({ type: "error", key, values: errors.retryAfterSeconds ? { seconds: errors.retryAfterSeconds } : undefined });
+    }
+  }, [errors]);
+}

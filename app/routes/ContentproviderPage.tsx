@@ -1,0 +1,87 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth/sign-in-form";
+import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { applyAsProvider } from "~/services/accounts.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { isHoneypotFilled, parseForm, providerRegistrationSchema } from "~/services/validation";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const FIELDS = ["providerName", "email", "phoneNumber"] as const;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { t } = await getRequestT(request, "auth");
+  return { metaTitle: t("apply.metaTitle") };
+}
+
+/** An application to become a content creator: stored pending (and blocked) until an administrator approves it. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const values = pickValues(form, FIELDS);
+  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit("register", { address, account: String(form.get("email") ?? "") });
+  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
+
+  const parsed = parseForm(providerRegistrationSchema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const result = await applyAsProvider(getDb(), parsed.data, { ipAddress: address });
+  if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
+  return redirectWithToast("/cp", { type: "success", key: "auth:apply.success" }, { status: 303 });
+}
+
+export default function ContentProviderApplication() {
+  const { t } = useTranslation("auth");
+  const actionData = useActionData<FormFailure<Record<(typeof FIELDS)[number], string>>>();
+  useErrorToasts(actionData);
+  const errors = actionData?.fieldErrors;
+  const values = actionData?.values;
+  return (
+    <AuthCard title={t("apply.title")} intro={t("apply.intro")}>
+      <Form method="post" className="grid gap-4" noValidate>
+        <FormError errors={actionData} />
+        <Honeypot />
+        <Field
+          label={t("fields.providerName")}
+          name="providerName"
+          autoComplete="organization"
+          required
+          defaultValue={values?.providerName}
+          errors={errors?.providerName}
+        />
+        <Field
+          label={t("fields.businessEmail")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={values?.email}
+          errors={errors?.email}
+        />
+        <Field
+          label={t("fields.phoneNumber")}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          required
+          defaultValue={values?.phoneNumber}
+          errors={errors?.phoneNumber}
+        />
+        <Field label={t("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
+        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <SubmitButton pendingText={t("apply.pending")}>{t("apply.submit")}</SubmitButton>
+        <p className="text-sm text-slate-300">
+          <Link to="/cp" className="text-brand-300 hover:underline">
+            {t("cp.signInTitle")}
+          </Link>
+        </p>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useOutlet } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { SideNav } from "~/components/layout/side-nav";
+import { getRequestT } from "~/i18n/translate.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/** Layout of every /admin/* page: administrators only (others get 403, signed-out visitors go to /login). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const { t } = await getRequestT(request, "auth");
+  return { metaTitle: t("admin.metaTitle") };
+}
+
+export default function AdminLayout() {
+  const { t } = useTranslation("auth");
+  const outlet = useOutlet();
+  const links = [
+    { to: "/admin/providerslist", label: t("admin.providers") },
+    { to: "/admin/userlist", label: t("admin.users") },
+    { to: "/admin/moviecategory", label: t("admin.categories") },
+    { to: "/admin/movies", label: t("admin.movies") },
+    { to: "/admin/userpayment", label: t("admin.payment") },
+    { to: "/admin/registercontentprovider", label: t("admin.registerProvider") },
+    { to: "/admin/Selectplan", label: t("admin.selectPlan") },
+  ];
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 md:flex-row">
+      <SideNav label={t("admin.navLabel")} links={links} />
+      <div className="min-w-0 flex-1">
+        {outlet ?? (
+          <section>
+            <h1 className="text-3xl font-bold">{t("admin.title")}</h1>
+            <p className="mt-2 text-slate-300">{t("admin.intro")}</p>
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard, SignInForm } from "~/components/auth/sign-in-form";
+import { landingPath, signInAtDoor } from "~/auth/authenticator.server";
+import { getOptionalUser } from "~/auth/guards.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { safeRedirectPath } from "~/utils/redirect";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/** Viewers and administrators sign in here; someone already signed in goes on to their page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) {
+    const redirectTo = new URL(request.url).searchParams.get("redirectTo");
+    throw redirect(safeRedirectPath(redirectTo, landingPath(user.role)));
+  }
+  const { t } = await getRequestT(request, "auth");
+  return { metaTitle: t("login.metaTitle") };
+}
+
+export function action({ request }: ActionFunctionArgs) {
+  return signInAtDoor(request, "member");
+}
+
+export default function Login() {
+  const { t } = useTranslation("auth");
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo");
+  return (
+    <AuthCard title={t("login.title")} intro={t("login.intro")}>
+      <SignInForm
+        footer={
+          <div className="grid gap-2 text-sm text-slate-300">
+            <p>
+              <Link to="/reset" className="text-brand-300 hover:underline">
+                {t("login.forgot")}
+              </Link>
+            </p>
+            <p>
+              {t("login.noAccount")}{" "}
+              <Link to={redirectTo ? `/register?${new URLSearchParams({ redirectTo })}` : "/register"} className="text-brand-300 hover:underline">
+                {t("login.registerLink")}
+              </Link>
+            </p>
+            <p>
+              {t("login.providerHint")}{" "}
+              <Link to="/cp" className="text-brand-300 hover:underline">
+                {t("login.providerLink")}
+              </Link>
+            </p>
+          </div>
+        }
+      />
+    </AuthCard>
+  );
+}

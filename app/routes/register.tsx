@@ -1,0 +1,83 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { landingPath } from "~/auth/authenticator.server";
+import { getOptionalUser } from "~/auth/guards.server";
+import { AuthCard } from "~/components/auth/sign-in-form";
+import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { registerViewer } from "~/services/accounts.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { isHoneypotFilled, parseForm, registrationSchema } from "~/services/validation";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { safeRedirectPath } from "~/utils/redirect";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const FIELDS = ["name", "phoneNumber", "email"] as const;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) throw redirect(landingPath(user.role));
+  const { t } = await getRequestT(request, "auth");
+  return { metaTitle: t("register.metaTitle") };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const values = pickValues(form, FIELDS);
+  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit("register", { address, account: String(form.get("email") ?? "") });
+  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
+
+  const parsed = parseForm(registrationSchema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const result = await registerViewer(getDb(), parsed.data, { ipAddress: address });
+  if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
+
+  const redirectTo = safeRedirectPath(form.get("redirectTo"), "");
+  const login = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login";
+  return redirectWithToast(login, { type: "success", key: "auth:register.success" }, { status: 303 });
+}
+
+export default function Register() {
+  const { t } = useTranslation("auth");
+  const actionData = useActionData<FormFailure<Record<(typeof FIELDS)[number], string>>>();
+  const [searchParams] = useSearchParams();
+  useErrorToasts(actionData);
+  const errors = actionData?.fieldErrors;
+  const values = actionData?.values;
+  return (
+    <AuthCard title={t("register.title")} intro={t("register.intro")}>
+      <Form method="post" className="grid gap-4" noValidate>
+        <FormError errors={actionData} />
+        <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+        <Honeypot />
+        <Field label={t("fields.name")} name="name" autoComplete="name" required defaultValue={values?.name} errors={errors?.name} />
+        <Field
+          label={t("fields.phoneNumber")}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="tel"
+          required
+          defaultValue={values?.phoneNumber}
+          errors={errors?.phoneNumber}
+        />
+        <Field label={t("fields.email")} name="email" type="email" autoComplete="email" required defaultValue={values?.email} errors={errors?.email} />
+        <Field label={t("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
+        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <SubmitButton pendingText={t("register.pending")}>{t("register.submit")}</SubmitButton>
+        <p className="text-sm text-slate-300">
+          {t("register.haveAccount")}{" "}
+          <Link to="/login" className="text-brand-300 hover:underline">
+            {t("register.loginLink")}
+          </Link>
+        </p>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,67 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth/sign-in-form";
+import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { checkResetToken, resetPasswordWithToken } from "~/services/password-reset.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { newPasswordSchema, parseForm } from "~/services/validation";
+import { formFailure, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.metaTitle ?? "Kallo" },
+  // The token is in the address: keep it out of other sites' logs.
+  { name: "referrer", content: "no-referrer" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { t } = await getRequestT(request, "auth");
+  const status = checkResetToken(getDb(), params.token ?? "");
+  return data({ metaTitle: t("reset.metaTitle"), valid: status.valid }, { status: status.valid ? 200 : 404 });
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit("passwordReset", { address });
+  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds });
+  const form = await request.formData();
+  const parsed = parseForm(newPasswordSchema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors });
+  const result = await resetPasswordWithToken(getDb(), params.token ?? "", parsed.data.password, { ipAddress: address });
+  if (!result.ok) return formFailure(400, { formError: "auth:reset.invalidLink" });
+  return redirectWithToast("/login", { type: "success", key: "auth:reset.done" }, { status: 303 });
+}
+
+export default function ResetWithToken() {
+  const { t } = useTranslation("auth");
+  const { valid } = useLoaderData<typeof loader>();
+  const actionData = useActionData<FormFailure>();
+  useErrorToasts(actionData);
+  if (!valid || actionData?.formError === "auth:reset.invalidLink") {
+    return (
+      <AuthCard title={t("reset.newTitle")}>
+        <p role="alert" className="text-slate-100">
+          {t("reset.invalidLink")}
+        </p>
+        <Link to="/reset" className="mt-4 inline-block text-brand-300 hover:underline">
+          {t("reset.requestAnother")}
+        </Link>
+      </AuthCard>
+    );
+  }
+  const errors = actionData?.fieldErrors;
+  return (
+    <AuthCard title={t("reset.newTitle")} intro={t("reset.newIntro")}>
+      <Form method="post" className="grid gap-4" noValidate>
+        <FormError errors={actionData} />
+        <Field label={t("fields.newPassword")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
+        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <SubmitButton pendingText={t("reset.newPending")}>{t("reset.newSubmit")}</SubmitButton>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,84 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "~/components/auth/sign-in-form";
+import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { requestPasswordReset } from "~/services/password-reset.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { isHoneypotFilled, parseForm, resetRequestSchema } from "~/services/validation";
+import { getEnv } from "~/utils/env.server";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { t } = await getRequestT(request, "auth");
+  return { metaTitle: t("reset.metaTitle") };
+}
+
+/** Ask for a reset link. The answer is the same whether or not an account uses the email. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const values = pickValues(form, ["email"] as const);
+  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit("passwordReset", { address, account: values.email });
+  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
+
+  const parsed = parseForm(resetRequestSchema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const { language } = await getRequestT(request, "auth");
+  try {
+    await requestPasswordReset(getDb(), parsed.data.email, {
+      baseUrl: getEnv().publicUrl ?? new URL(request.url).origin,
+      language,
+      ipAddress: address,
+    });
+  } catch (error) {
+    // A mail server that is down must not reveal which emails have accounts; the log tells the operator.
+    console.error("[reset] could not send the reset mail", error);
+  }
+  return { sent: true as const };
+}
+
+export default function ResetRequest() {
+  const { t } = useTranslation("auth");
+  const actionData = useActionData<typeof action>();
+  const failure = actionData && "sent" in actionData ? null : (actionData as FormFailure<{ email: string }> | undefined);
+  useErrorToasts(failure);
+  if (actionData && "sent" in actionData) {
+    return (
+      <AuthCard title={t("reset.title")}>
+        <p role="status" className="text-slate-100">
+          {t("reset.sent")}
+        </p>
+        <Link to="/login" className="mt-4 inline-block text-brand-300 hover:underline">
+          {t("reset.backToLogin")}
+        </Link>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard title={t("reset.title")} intro={t("reset.intro")}>
+      <Form method="post" className="grid gap-4" noValidate>
+        <FormError errors={failure} />
+        <Honeypot />
+        <Field
+          label={t("fields.email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={failure?.values?.email}
+          errors={failure?.fieldErrors?.email}
+        />
+        <SubmitButton pendingText={t("reset.pending")}>{t("reset.submit")}</SubmitButton>
+        <Link to="/login" className="text-sm text-brand-300 hover:underline">
+          {t("reset.backToLogin")}
+        </Link>
+      </Form>
+    </AuthCard>
+  );
+}

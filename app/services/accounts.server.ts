@@ -1,0 +1,366 @@
+import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { accounts, sessions, type Role } from "~/db/schema";
+import { createId } from "~/utils/ids.server";
+import { recordAudit } from "./audit.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import type {
+  ChangePasswordInput,
+  FieldErrors,
+  ProfileInput,
+  ProviderProfileInput,
+  ProviderRegistrationInput,
+  RegistrationInput,
+} from "./validation";
+
+/**
+ * Accounts: registration, the two sign-in doors, profile, passwords, blocking
+ * and provider applications. Plain functions over the database, used by the
+ * pages, the administrator's tables and the /api router alike.
+ */
+
+export type Account = {
+  id: string;
+  name: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  providerName: string | null;
+  providerStatus: "pending" | "approved" | "rejected" | null;
+  blocked: boolean;
+  tokenVersion: number;
+  createdAt: Date;
+};
+
+/** Viewers and administrators sign in at /login; providers at /cp. One email, one door. */
+export type Door = "member" | "provider";
+export const DOOR_ROLES: Record<Door, readonly Role[]> = { member: ["viewer", "admin"], provider: ["provider"] };
+
+export const EMAIL_TAKEN = "auth:validation.emailTaken";
+export const CURRENT_PASSWORD_WRONG = "auth:validation.currentPasswordWrong";
+
+const publicColumns = {
+  id: accounts.id,
+  name: accounts.name,
+  email: accounts.email,
+  phoneNumber: accounts.phoneNumber,
+  role: accounts.role,
+  providerName: accounts.providerName,
+  providerStatus: accounts.providerStatus,
+  blocked: accounts.blocked,
+  tokenVersion: accounts.tokenVersion,
+  createdAt: accounts.createdAt,
+};
+
+type Context = { actorId?: string | null; ipAddress?: string | null };
+
+export type WriteResult<T> = { ok: true; value: T } | { ok: false; fieldErrors: FieldErrors };
+
+export function getAccountById(db: DB, id: string): Account | undefined {
+  return db.select(publicColumns).from(accounts).where(eq(accounts.id, id)).get();
+}
+
+export function findAccountByEmail(db: DB, email: string): Account | undefined {
+  return db.select(publicColumns).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get();
+}
+
+function emailTaken(db: DB, email: string, exceptId?: string): boolean {
+  const found = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email)).get();
+  return Boolean(found && found.id !== exceptId);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT");
+}
+
+async function insertAccount(
+  db: DB,
+  values: { name: string; email: string; phoneNumber: string; password: string; role: Role; providerName?: string; providerStatus?: "pending" | "approved"; blocked?: boolean },
+  audit: { action: "account.register" | "account.provider_apply" | "account.provider_create"; context: Context },
+): Promise<WriteResult<Account>> {
+  if (emailTaken(db, values.email)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  const passwordHash = await hashPassword(values.password);
+  const id = createId();
+  try {
+    db.transaction((tx) => {
+      tx.insert(accounts)
+        .values({
+          id,
+          name: values.name,
+          email: values.email,
+          phoneNumber: values.phoneNumber,
+          passwordHash,
+          role: values.role,
+          providerName: values.providerName ?? null,
+          providerStatus: values.providerStatus ?? null,
+          blocked: values.blocked ?? false,
+        })
+        .run();
+      recordAudit(tx, {
+        actorId: audit.context.actorId ?? id,
+        action: audit.action,
+        targetType: "account",
+        targetId: id,
+        ipAddress: audit.context.ipAddress,
+      });
+    });
+  } catch (error) {
+    // Two registrations racing for one email: the unique index decides.
+    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+    throw error;
+  }
+  return { ok: true, value: getAccountById(db, id)! };
+}
+
+export function registerViewer(db: DB, input: RegistrationInput, context: Context = {}) {
+  return insertAccount(
+    db,
+    { name: input.name, email: input.email, phoneNumber: input.phoneNumber, password: input.password, role: "viewer" },
+    { action: "account.register", context },
+  );
+}
+
+/** A provider application waits, pending and blocked, until an administrator approves it. */
+export function applyAsProvider(db: DB, input: ProviderRegistrationInput, context: Context = {}) {
+  return insertAccount(
+    db,
+    {
+      name: input.providerName,
+      providerName: input.providerName,
+      email: input.email,
+      phoneNumber: input.phoneNumber,
+      password: input.password,
+      role: "provider",
+      providerStatus: "pending",
+      blocked: true,
+    },
+    { action: "account.provider_apply", context },
+  );
+}
+
+/** An administrator registers a provider directly: approved and able to sign in at once. */
+export function createProvider(db: DB, input: ProviderRegistrationInput, context: Context & { actorId: string }) {
+  return insertAccount(
+    db,
+    {
+      name: input.providerName,
+      providerName: input.providerName,
+      email: input.email,
+      phoneNumber: input.phoneNumber,
+      password: input.password,
+      role: "provider",
+      providerStatus: "approved",
+    },
+    { action: "account.provider_create", context },
+  );
+}
+
+export type SignInFailureReason = "invalid" | "blocked" | "pending";
+export type SignInResult = { ok: true; account: Account } | { ok: false; reason: SignInFailureReason };
+
+// Verified against when the email is unknown, so a wrong email costs as long as a wrong password.
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Check a password at one door. The password is checked before anything else
+ * is said about the account, so "blocked" never tells a stranger an email exists.
+ */
+export async function authenticateAtDoor(
+  db: DB,
+  input: { email: string; password: string; door: Door },
+  context: Context = {},
+): Promise<SignInResult> {
+  const email = input.email.trim().toLowerCase();
+  const row = db.select({ ...publicColumns, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, email)).get();
+  decoyHash ??= hashPassword("decoy-password-never-used");
+  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash));
+
+  const fail = (reason: SignInFailureReason): SignInResult => {
+    recordAudit(db, {
+      actorId: row && passwordOk ? row.id : null,
+      action: "auth.sign_in_failed",
+      targetType: "account",
+      targetId: row?.id ?? null,
+      details: { door: input.door, reason },
+      ipAddress: context.ipAddress,
+    });
+    return { ok: false, reason };
+  };
+
+  if (!row || !passwordOk || !DOOR_ROLES[input.door].includes(row.role)) return fail("invalid");
+  if (row.role === "provider" && row.providerStatus !== "approved") return fail(row.providerStatus === "pending" ? "pending" : "blocked");
+  if (row.blocked) return fail("blocked");
+
+  recordAudit(db, { actorId: row.id, action: "auth.sign_in", targetType: "account", targetId: row.id, details: { door: input.door }, ipAddress: context.ipAddress });
+  const { passwordHash: _passwordHash, ...account } = row;
+  return { ok: true, account };
+}
+
+export function updateProfile(
+  db: DB,
+  accountId: string,
+  input: ProfileInput | ProviderProfileInput,
+  context: Context = {},
+): WriteResult<Account> {
+  if (emailTaken(db, input.email, accountId)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  const before = getAccountById(db, accountId);
+  if (!before) throw new Error(`No account ${accountId}`);
+  try {
+    db.transaction((tx) => {
+      tx.update(accounts)
+        .set({
+          name: input.name,
+          email: input.email,
+          phoneNumber: input.phoneNumber,
+          ...("providerName" in input && before.role === "provider" ? { providerName: input.providerName } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(accounts.id, accountId))
+        .run();
+      const changed = (["name", "email", "phoneNumber", "providerName"] as const).filter(
+        (field) => field in input && (input as Record<string, string>)[field] !== before[field],
+      );
+      recordAudit(tx, {
+        actorId: context.actorId ?? accountId,
+        action: "account.profile_update",
+        targetType: "account",
+        targetId: accountId,
+        details: { changed },
+        ipAddress: context.ipAddress,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+    throw error;
+  }
+  return { ok: true, value: getAccountById(db, accountId)! };
+}
+
+/** End every session of an account (all devices), or every one but `exceptSessionId`. */
+export function endSessions(db: Pick<DB, "delete">, accountId: string, exceptSessionId?: string): void {
+  const condition: SQL | undefined = exceptSessionId
+    ? and(eq(sessions.accountId, accountId), sql`${sessions.id} <> ${exceptSessionId}`)
+    : eq(sessions.accountId, accountId);
+  db.delete(sessions).where(condition).run();
+}
+
+/**
+ * Store a new password and end every session (and, through tokenVersion,
+ * every API token) of the account. The caller starts a fresh session if the
+ * person should stay signed in here.
+ */
+export async function setPassword(
+  db: DB,
+  accountId: string,
+  newPassword: string,
+  audit: { action: "account.password_change" | "account.password_reset" } & Context,
+): Promise<void> {
+  const passwordHash = await hashPassword(newPassword);
+  db.transaction((tx) => {
+    tx.update(accounts)
+      .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(accounts.id, accountId))
+      .run();
+    endSessions(tx, accountId);
+    recordAudit(tx, { actorId: audit.actorId ?? accountId, action: audit.action, targetType: "account", targetId: accountId, ipAddress: audit.ipAddress });
+  });
+}
+
+export async function changePassword(
+  db: DB,
+  accountId: string,
+  input: Pick<ChangePasswordInput, "currentPassword" | "password">,
+  context: Context = {},
+): Promise<WriteResult<null>> {
+  const row = db.select({ passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, accountId)).get();
+  if (!row || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
+    return { ok: false, fieldErrors: { currentPassword: [CURRENT_PASSWORD_WRONG] } };
+  }
+  await setPassword(db, accountId, input.password, { action: "account.password_change", ...context });
+  return { ok: true, value: null };
+}
+
+/** Block: the account is refused at its door, its sessions end and its API tokens stop working. */
+export function blockAccount(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+  db.transaction((tx) => {
+    tx.update(accounts)
+      .set({ blocked: true, tokenVersion: sql`${accounts.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(accounts.id, accountId))
+      .run();
+    endSessions(tx, accountId);
+    recordAudit(tx, { actorId: context.actorId, action: "account.block", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+  });
+  return getAccountById(db, accountId);
+}
+
+export function unblockAccount(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+  db.transaction((tx) => {
+    tx.update(accounts).set({ blocked: false, updatedAt: new Date() }).where(eq(accounts.id, accountId)).run();
+    recordAudit(tx, { actorId: context.actorId, action: "account.unblock", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+  });
+  return getAccountById(db, accountId);
+}
+
+/** Approve a waiting provider application: the provider can sign in at /cp from now on. */
+export function approveProviderApplication(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+  db.transaction((tx) => {
+    tx.update(accounts)
+      .set({ providerStatus: "approved", blocked: false, updatedAt: new Date() })
+      .where(and(eq(accounts.id, accountId), eq(accounts.role, "provider")))
+      .run();
+    recordAudit(tx, { actorId: context.actorId, action: "account.provider_approve", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+  });
+  return getAccountById(db, accountId);
+}
+
+export function rejectProviderApplication(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+  db.transaction((tx) => {
+    tx.update(accounts)
+      .set({ providerStatus: "rejected", blocked: true, updatedAt: new Date() })
+      .where(and(eq(accounts.id, accountId), eq(accounts.role, "provider")))
+      .run();
+    endSessions(tx, accountId);
+    recordAudit(tx, { actorId: context.actorId, action: "account.provider_reject", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+  });
+  return getAccountById(db, accountId);
+}
+
+export type AccountListQuery = {
+  role: Role;
+  search?: string;
+  providerStatus?: "pending" | "approved" | "rejected";
+  page?: number;
+  pageSize?: number;
+};
+
+/** One page of accounts of a role, newest first, optionally searched by name, email, phone or provider name. */
+export function listAccounts(db: DB, query: AccountListQuery): { rows: Account[]; total: number; page: number; pageSize: number } {
+  const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 100);
+  const page = Math.max(query.page ?? 1, 1);
+  const conditions: SQL[] = [eq(accounts.role, query.role)];
+  if (query.providerStatus) conditions.push(eq(accounts.providerStatus, query.providerStatus));
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const matches = (column: SQL) => sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+    conditions.push(
+      or(
+        matches(sql`${accounts.name}`),
+        matches(sql`${accounts.email}`),
+        matches(sql`${accounts.phoneNumber}`),
+        matches(sql`coalesce(${accounts.providerName}, '')`),
+      )!,
+    );
+  }
+  const where = and(...conditions);
+  const total = db.select({ value: count() }).from(accounts).where(where).get()?.value ?? 0;
+  const rows = db
+    .select(publicColumns)
+    .from(accounts)
+    .where(where)
+    .orderBy(desc(accounts.createdAt), accounts.id)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { rows, total, page, pageSize };
+}
