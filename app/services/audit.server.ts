@@ -19,7 +19,9 @@ export type AuditAction =
   | "account.password_reset"
   | "auth.sign_in"
   | "auth.sign_in_failed"
-  | "auth.sign_out";
+  | "auth.sign_out"
+  | "movie.upload"
+  | "movie.delete";
 
 export type AuditEntry = {
   actorId: string | null;

@@ -10,6 +10,7 @@ import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/
 import { movieDir, storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
 import { enqueueJob } from "./jobs.server";
+import { recordAudit } from "./audit.server";
 import { getSetting } from "./settings.server";
 
 /**
@@ -154,4 +155,18 @@ export async function acceptMovieUpload(
   }
   await upload.discard();
   return { ok: true, movieId };
+}
+
+/** The studio's upload, as both the page action and the progress-reporting endpoint run it. */
+export async function receiveProviderUpload(
+  db: DB,
+  request: Request,
+  provider: { id: string },
+  options: { layout: UploadLayout; root: string; maxFileBytes: number; ipAddress?: string | null },
+): Promise<MovieUploadResult> {
+  const result = await acceptMovieUpload(db, request, { providerId: provider.id, layout: options.layout, root: options.root, maxFileBytes: options.maxFileBytes });
+  if (result.ok) {
+    recordAudit(db, { actorId: provider.id, action: "movie.upload", targetType: "movie", targetId: result.movieId, ipAddress: options.ipAddress });
+  }
+  return result;
 }

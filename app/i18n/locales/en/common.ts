@@ -49,6 +49,12 @@ const common = {
     serverText: "Internal server error",
     tryAgain: "Please try again in a moment.",
   },
+  pagination: {
+    label: "Pages",
+    previous: "Previous page",
+    next: "Next page",
+    status: "Page {{page}} of {{pageCount}}",
+  },
   offline: {
     title: "You are offline",
     text: "Kallo needs a connection to load this page. Pages you opened before may still work.",

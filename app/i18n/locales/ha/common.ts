@@ -51,6 +51,12 @@ const common: DeepStrings<typeof en> = {
     serverText: "Kuskure a cikin sabar",
     tryAgain: "Da fatan za a sake gwadawa nan ba da jimawa ba.",
   },
+  pagination: {
+    label: "Shafuka",
+    previous: "Shafin baya",
+    next: "Shafi na gaba",
+    status: "Shafi {{page}} cikin {{pageCount}}",
+  },
   offline: {
     title: "Ba ku da intanet",
     text: "Kallo na buƙatar haɗi don buɗe wannan shafi. Shafukan da kuka buɗe a baya na iya aiki.",

@@ -1,0 +1,164 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { requireProvider } from "~/auth/guards.server";
+import { Pagination } from "~/components/ui/pagination";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { recordAudit } from "~/services/audit.server";
+import { deleteMovie, listProviderMovies } from "~/services/movies.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const provider = await requireProvider(request);
+  const url = new URL(request.url);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const { t } = await getRequestT(request, "studio");
+  const list = listProviderMovies(getDb(), provider.id, { page, pageSize: PAGE_SIZE });
+  const confirmId = url.searchParams.get("confirm");
+  const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
+  return {
+    metaTitle: t("list.metaTitle"),
+    ...list,
+    rows: list.rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString(), sizeMb: Math.round((row.sizeBytes / (1024 * 1024)) * 10) / 10 })),
+    confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const provider = await requireProvider(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const movieId = String(form.get("movieId") ?? "");
+  const back = `/provider/movielist${form.get("page") ? `?page=${encodeURIComponent(String(form.get("page")))}` : ""}`;
+  if (intent !== "delete" || !movieId) return data({ formError: "studio:errors.unknownAction" }, { status: 400 });
+  const db = getDb();
+  const outcome = deleteMovie(db, movieId, provider);
+  if (outcome === "forbidden") throw data(null, { status: 403 });
+  if (outcome === "notFound") return redirectWithToast(back, { type: "error", key: "studio:list.deleteMissing" }, { status: 303 });
+  recordAudit(db, { actorId: provider.id, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: clientAddress(request) });
+  return redirectWithToast(back, { type: "success", key: "studio:list.deleted" }, { status: 303 });
+}
+
+export default function MovieList() {
+  const { t, i18n } = useTranslation("studio");
+  const { rows, page, pageCount, total, confirming } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const processing = rows.some((row) => row.status === "processing");
+
+  // While something is processing, look again every few seconds so Ready or Failed shows without a reload.
+  useEffect(() => {
+    if (!processing) return;
+    const timer = window.setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, 4000);
+    return () => window.clearInterval(timer);
+  }, [processing, revalidator]);
+
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const pageQuery = searchParams.get("page");
+  const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-3xl font-bold">{t("list.title")}</h1>
+          <p className="mt-1 text-sm text-slate-300">{t("list.count", { count: total })}</p>
+        </div>
+        <Link to="/provider/Movieupload" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-500">
+          {t("list.newUpload")}
+        </Link>
+      </div>
+
+      {confirming ? (
+        <div role="alertdialog" aria-labelledby="confirm-title" className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5">
+          <h2 id="confirm-title" className="text-lg font-semibold">
+            {t("list.confirmTitle", { name: confirming.name })}
+          </h2>
+          <p className="mt-1 text-sm text-red-100">{t("list.confirmText")}</p>
+          <div className="mt-4 flex gap-3">
+            <Form method="post" action="/provider/movielist">
+              <input type="hidden" name="movieId" value={confirming.id} />
+              {pageQuery ? <input type="hidden" name="page" value={pageQuery} /> : null}
+              <button type="submit" name="intent" value="delete" className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500">
+                {deleting ? t("list.deleting") : t("list.confirmDelete")}
+              </button>
+            </Form>
+            <Link to={pageQuery ? `?page=${pageQuery}` : "."} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+              {t("list.cancel")}
+            </Link>
+          </div>
+        </div>
+      ) : null}
+
+      {rows.length === 0 ? (
+        <p className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("list.empty")}</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-lg border border-white/10">
+          <table className="w-full min-w-[640px] text-left text-sm">
+            <thead className="bg-ink-800 text-slate-300">
+              <tr>
+                <th scope="col" className="px-4 py-3">{t("list.columns.name")}</th>
+                <th scope="col" className="px-4 py-3">{t("list.columns.lastModified")}</th>
+                <th scope="col" className="px-4 py-3 text-right">{t("list.columns.views")}</th>
+                <th scope="col" className="px-4 py-3 text-right">{t("list.columns.size")}</th>
+                <th scope="col" className="px-4 py-3">{t("list.columns.status")}</th>
+                <th scope="col" className="px-4 py-3">{t("list.columns.delete")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-white/5">
+              {rows.map((row) => (
+                <tr key={row.id} data-movie-id={row.id}>
+                  <td className="px-4 py-3 font-medium">{row.name}</td>
+                  <td className="px-4 py-3 text-slate-300">
+                    <time dateTime={row.updatedAt}>{dateFormat.format(new Date(row.updatedAt))}</time>
+                  </td>
+                  <td className="px-4 py-3 text-right tabular-nums">{row.views}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{row.sizeMb.toFixed(1)}</td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={row.status} approved={row.approved} reason={row.failureReason} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <Link to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`} className="text-red-300 hover:underline" aria-label={t("list.deleteNamed", { name: row.name })}>
+                      {t("list.delete")}
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} />
+    </section>
+  );
+}
+
+function StatusBadge({ status, approved, reason }: { status: "processing" | "ready" | "failed"; approved: boolean; reason: string | null }) {
+  const { t } = useTranslation("studio");
+  if (status === "failed") {
+    return (
+      <span data-status="failed" className="text-red-300">
+        {t("list.status.failed")}
+        {reason ? <span className="block text-xs text-red-200/80">{reason}</span> : null}
+      </span>
+    );
+  }
+  if (status === "processing") return <span data-status="processing" className="text-amber-300">{t("list.status.processing")}</span>;
+  return (
+    <span data-status="ready" className="text-emerald-300">
+      {t("list.status.ready")}
+      {!approved ? <span className="block text-xs text-slate-300">{t("list.status.waitingApproval")}</span> : null}
+    </span>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireProvider } from "~/auth/guards.server";
+import { getDb } from "~/db/client.server";
+import { storageRoot } from "~/media/storage.server";
+import { pokeMediaJobs } from "~/services/media-jobs.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { receiveProviderUpload } from "~/services/uploads.server";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * POST /provider/uploads — the upload form's endpoint when JavaScript is on:
+ * the page sends the form with XMLHttpRequest to show progress, and this
+ * answers JSON only after the files are stored. Without JavaScript the form
+ * posts to /provider/Movieupload itself.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const provider = await requireProvider(request);
+  const result = await receiveProviderUpload(getDb(), request, provider, {
+    layout: "form",
+    root: storageRoot(),
+    maxFileBytes: getEnv().maxUploadBytes,
+    ipAddress: clientAddress(request),
+  });
+  if (!result.ok) {
+    return Response.json({ success: false, fieldErrors: result.fieldErrors, formError: result.formError }, { status: result.status });
+  }
+  pokeMediaJobs();
+  return Response.json({ success: true, movieId: result.movieId }, { status: 201 });
+}
+
+export function loader() {
+  return Response.json({ success: false, message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
+}

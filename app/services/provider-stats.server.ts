@@ -1,0 +1,78 @@
+import { and, count, desc, eq, gte, sql, sum } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { movies, payments, savedMovies, watchEvents, type SAVED_LISTS } from "~/db/schema";
+
+/**
+ * What a provider sees about how their titles are watched. Every figure is
+ * computed from the rows, per provider, through indexed joins.
+ */
+
+/** Recent plays of this provider's titles, newest first. Viewers are not named. */
+export function listRecentPlays(db: DB, providerId: string, options: { limit: number; offset?: number }) {
+  return db
+    .select({ movieId: movies.id, movieName: movies.name, startedAt: watchEvents.startedAt, positionSeconds: watchEvents.positionSeconds, durationSeconds: movies.durationSeconds })
+    .from(watchEvents)
+    .innerJoin(movies, eq(movies.id, watchEvents.movieId))
+    .where(eq(movies.providerId, providerId))
+    .orderBy(desc(watchEvents.startedAt))
+    .limit(options.limit)
+    .offset(options.offset ?? 0)
+    .all();
+}
+
+/** How many viewers keep each title on a list (watch later or saved), most kept first. */
+export function listKeptCounts(db: DB, providerId: string, list: (typeof SAVED_LISTS)[number]) {
+  return db
+    .select({ movieId: movies.id, movieName: movies.name, viewers: count(savedMovies.accountId), lastAddedAt: sql<number>`max(${savedMovies.createdAt})` })
+    .from(savedMovies)
+    .innerJoin(movies, eq(movies.id, savedMovies.movieId))
+    .where(and(eq(movies.providerId, providerId), eq(savedMovies.list, list)))
+    .groupBy(movies.id)
+    .orderBy(desc(count(savedMovies.accountId)), movies.name)
+    .all();
+}
+
+/** The share of pass revenue paid out to providers, pro rata to the time their titles are watched. */
+export const PROVIDER_REVENUE_SHARE = 0.5;
+const EARNINGS_WINDOW_DAYS = 30;
+
+/**
+ * Views and earnings for the provider's payment page. Earnings over the last
+ * 30 days: providers' share of successful payments in that window, split by
+ * each provider's part of all seconds watched in it.
+ */
+export function providerEarnings(db: DB, providerId: string, now = new Date()) {
+  const since = new Date(now.getTime() - EARNINGS_WINDOW_DAYS * 24 * 3600 * 1000);
+  const titles = db
+    .select({ movieId: movies.id, movieName: movies.name, views: movies.views, status: movies.status })
+    .from(movies)
+    .where(eq(movies.providerId, providerId))
+    .orderBy(desc(movies.views))
+    .all();
+  const watched = (providerOnly: boolean) =>
+    Number(
+      db
+        .select({ seconds: sum(watchEvents.positionSeconds) })
+        .from(watchEvents)
+        .innerJoin(movies, eq(movies.id, watchEvents.movieId))
+        .where(providerOnly ? and(gte(watchEvents.startedAt, since), eq(movies.providerId, providerId)) : gte(watchEvents.startedAt, since))
+        .get()?.seconds ?? 0,
+    );
+  const providerSeconds = watched(true);
+  const allSeconds = watched(false);
+  const revenue = db
+    .select({ currency: payments.currency, amount: sum(payments.amountMinor) })
+    .from(payments)
+    .where(and(eq(payments.status, "success"), gte(payments.paidAt, since)))
+    .groupBy(payments.currency)
+    .all();
+  const share = allSeconds > 0 ? providerSeconds / allSeconds : 0;
+  return {
+    windowDays: EARNINGS_WINDOW_DAYS,
+    totalViews: titles.reduce((total, title) => total + title.views, 0),
+    titles,
+    watchedSeconds: providerSeconds,
+    watchShare: share,
+    earnings: revenue.map((row) => ({ currency: row.currency, amountMinor: Math.floor(Number(row.amount ?? 0) * PROVIDER_REVENUE_SHARE * share) })),
+  };
+}
