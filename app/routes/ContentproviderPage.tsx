@@ -8,10 +8,12 @@ import { getRequestT } from "~/i18n/translate.server";
 import { applyAsProvider } from "~/services/accounts.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { isHoneypotFilled, parseForm, providerRegistrationSchema } from "~/services/validation";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;
+
+export const headers = passRetryAfter;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

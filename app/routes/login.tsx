@@ -6,7 +6,10 @@ import { AuthCard, SignInForm } from "~/components/auth/sign-in-form";
 import { landingPath, signInAtDoor } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
+import { passRetryAfter } from "~/utils/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
+
+export const headers = passRetryAfter;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

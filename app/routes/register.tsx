@@ -11,11 +11,13 @@ import { getRequestT } from "~/i18n/translate.server";
 import { registerViewer } from "~/services/accounts.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { isHoneypotFilled, parseForm, registrationSchema } from "~/services/validation";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const FIELDS = ["name", "phoneNumber", "email"] as const;
+
+export const headers = passRetryAfter;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -9,7 +9,9 @@ import { requestPasswordReset } from "~/services/password-reset.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { isHoneypotFilled, parseForm, resetRequestSchema } from "~/services/validation";
 import { getEnv } from "~/utils/env.server";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+
+export const headers = passRetryAfter;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

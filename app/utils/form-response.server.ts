@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data, type HeadersFunction } from "@remix-run/node";
 import type { FieldErrors } from "~/services/validation";
 
 export type FormFailure<Values extends Record<string, string> = Record<string, string>> = {
@@ -22,3 +22,14 @@ export function pickValues<Name extends string>(form: FormData, names: readonly 
 
 export const TOO_MANY_TRIES = "auth:errors.tooManyTries";
 export const SPAM = "auth:validation.spam";
+
+/**
+ * Route `headers` for pages whose actions can answer 429: a document request
+ * only carries the headers a route's `headers` function passes on.
+ */
+export const passRetryAfter: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};

@@ -9,14 +9,15 @@ import { getRequestT } from "~/i18n/translate.server";
 import { checkResetToken, resetPasswordWithToken } from "~/services/password-reset.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { newPasswordSchema, parseForm } from "~/services/validation";
-import { formFailure, TOO_MANY_TRIES, type FormFailure } from "~/utils/form-response.server";
+import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.metaTitle ?? "Kallo" },
-  // The token is in the address: keep it out of other sites' logs.
-  { name: "referrer", content: "no-referrer" },
-];
+export const headers = passRetryAfter;
+
+// The token is in the address; the site-wide Referrer-Policy (strict-origin-when-cross-origin)
+// keeps it out of other sites' logs. A no-referrer policy here would make the browser send
+// `Origin: null` with the form, which Remix refuses as cross-site.
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");
