@@ -1,4 +1,5 @@
-import { Form, Link, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { Role } from "~/db/schema";
 
@@ -55,6 +56,12 @@ function SignedOutLinks() {
 function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
   const { t } = useTranslation();
   const { t: tAuth } = useTranslation("auth");
+  const menuRef = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  // With JavaScript, pages change without a reload: close the menu after each navigation.
+  useEffect(() => {
+    if (menuRef.current) menuRef.current.open = false;
+  }, [location.key]);
   const initials =
     user.name
       .split(/\s+/)
@@ -97,7 +104,7 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
       </li>
       <li className="relative">
         {/* <details> opens and closes without JavaScript. */}
-        <details className="group">
+        <details className="group" ref={menuRef}>
           <summary
             className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white hover:bg-brand-500 [&::-webkit-details-marker]:hidden"
             aria-label={t("nav.account")}
