@@ -24,7 +24,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
   const categoryOptions = getDb().select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.sortOrder), asc(categories.name)).all();
-  return { metaTitle: t("upload.metaTitle"), categories: categoryOptions, maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024) };
+  return {
+    metaTitle: t("upload.metaTitle"),
+    categories: categoryOptions,
+    maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
+    accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
+  };
 }
 
 /** The form's plain (no JavaScript) submission: stored, then on to the movie list with the message. */
@@ -45,7 +50,7 @@ type UploadState = { phase: "idle" } | { phase: "sending"; percent: number } | {
 
 export default function MovieUpload() {
   const { t } = useTranslation("studio");
-  const { categories: categoryOptions, maxUploadMb } = useLoaderData<typeof loader>();
+  const { categories: categoryOptions, maxUploadMb, accept } = useLoaderData<typeof loader>();
   const serverErrors = useActionData<typeof action>();
   const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
   const [state, setState] = useState<UploadState>({ phase: "idle" });
@@ -133,8 +138,8 @@ export default function MovieUpload() {
           <FieldMessages id="upload-category-error" messages={fieldErrors.Category} />
         </div>
         <TextField name="cast" label={t("upload.cast")} errors={fieldErrors.cast} maxLength={1000} hint={t("upload.castHint")} />
-        <FileField name="poster" label={t("upload.poster")} accept={POSTER_EXTENSIONS.join(",")} hint={t("upload.posterHint")} errors={fieldErrors.poster} />
-        <FileField name="movie" label={t("upload.movie")} accept={MOVIE_EXTENSIONS.join(",")} hint={t("upload.movieHint")} errors={fieldErrors.movie} required />
+        <FileField name="poster" label={t("upload.poster")} accept={accept.poster} hint={t("upload.posterHint")} errors={fieldErrors.poster} />
+        <FileField name="movie" label={t("upload.movie")} accept={accept.movie} hint={t("upload.movieHint")} errors={fieldErrors.movie} required />
         {busy ? (
           <div className="grid gap-1" aria-live="polite">
             <progress max={100} value={percent} className="h-3 w-full accent-brand-500" aria-label={t("upload.progressLabel")} />
