@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { movies } from "../../app/db/schema";
 import { movieDir } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
+import type { Page } from "@playwright/test";
 import { createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
 
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-e2e-fixtures-"));
@@ -19,12 +20,12 @@ test.beforeAll(async () => {
 const movieByName = (name: string) => e2eDb().select().from(movies).where(eq(movies.name, name)).get();
 const storageRoot = () => process.env.E2E_STORAGE_DIR!;
 
-async function openStudio(page: import("@playwright/test").Page, provider: TestAccount) {
+async function openStudio(page: Page, provider: TestAccount) {
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await expect(page).toHaveURL(/\/provider\/Movieupload$/);
 }
 
-async function fillUpload(page: import("@playwright/test").Page, details: { title: string; file: string; category?: string }) {
+async function fillUpload(page: Page, details: { title: string; file: string; category?: string }) {
   await page.getByLabel("Movie Title").fill(details.title);
   await page.getByLabel("Description").fill(`${details.title} — a film uploaded by the end-to-end tests.`);
   await page.getByLabel("Category").selectOption({ label: details.category ?? "Action" });
@@ -33,7 +34,7 @@ async function fillUpload(page: import("@playwright/test").Page, details: { titl
 }
 
 /** Wait until the list shows the title as Ready (the list refreshes itself with JavaScript; without, reload). */
-async function waitUntilReady(page: import("@playwright/test").Page, title: string) {
+async function waitUntilReady(page: Page, title: string) {
   const row = page.getByRole("row").filter({ hasText: title });
   await expect(async () => {
     await page.goto("/provider/movielist");
@@ -42,7 +43,7 @@ async function waitUntilReady(page: import("@playwright/test").Page, title: stri
 }
 
 /** Play the title in a browser as its owner: the element must decode frames and advance. */
-async function expectPlays(page: import("@playwright/test").Page, movieId: string) {
+async function expectPlays(page: Page, movieId: string) {
   await page.goto("/provider/movielist");
   const playing = await page.evaluate(async (src) => {
     const video = document.createElement("video");
