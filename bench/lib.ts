@@ -1,0 +1,122 @@
+/**
+ * Shared pieces of the benchmarks: a throwaway storage folder with accounts,
+ * the built server started on it, sign-in, and process memory readings.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { migrateDatabase, openDatabase, type DB } from "../app/db/client.server";
+import { accounts, categories } from "../app/db/schema";
+import { hashPassword } from "../app/services/passwords.server";
+
+export const PASSWORD = "bench-password-1";
+
+export async function prepareStorage(label: string): Promise<{ root: string; db: DB }> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-bench-${label}-`));
+  const db = openDatabase(path.join(root, "data.db"));
+  migrateDatabase(db);
+  const passwordHash = await hashPassword(PASSWORD);
+  db.insert(accounts)
+    .values([
+      { id: "benchviewer0001", name: "Bench Viewer", email: "viewer@bench.test", phoneNumber: "1", passwordHash, role: "viewer" },
+      { id: "benchprovider01", name: "Bench Provider", email: "provider@bench.test", phoneNumber: "1", passwordHash, role: "provider", providerName: "Bench", providerStatus: "approved" },
+    ])
+    .run();
+  db.insert(categories).values({ id: "benchcategory01", name: "Action", slug: "action" }).run();
+  return { root, db };
+}
+
+export type RunningServer = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
+
+export async function startServer(root: string, port: number): Promise<RunningServer> {
+  if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
+  const require = createRequire(import.meta.url);
+  const child = spawn(process.execPath, [require.resolve("@remix-run/serve/dist/cli.js"), "build/index.js"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  // If the benchmark itself fails, never leave its server behind.
+  process.once("exit", () => child.kill("SIGTERM"));
+  for (let i = 0; i < 100; i++) {
+    if (exited) throw new Error(`the server on port ${port} exited at start (is the port taken?)`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    port,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Sign in at a door and return the session cookie. */
+export async function signIn(url: string, door: "/login" | "/cp", email: string): Promise<string> {
+  const response = await fetch(`${url}${door}`, {
+    method: "POST",
+    body: new URLSearchParams({ email, password: PASSWORD }),
+    redirect: "manual",
+    headers: { "X-Forwarded-For": `127.0.0.${Math.floor(Math.random() * 200) + 2}` },
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith("kallo_session="));
+  if (!cookie) throw new Error(`sign-in at ${door} failed with ${response.status}`);
+  return cookie.split(";")[0];
+}
+
+/** Resident memory of a process in MiB, from /proc. */
+export function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+/** Sample a process's memory until stopped; returns the peak. */
+export function sampleMemory(pid: number, everyMs = 50) {
+  let peak = rssMiB(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssMiB(pid));
+    } catch {
+      // process gone
+    }
+  }, everyMs);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+/** GET a URL and throw the body away; resolves with bytes, total time and time to first byte (ms). */
+export function download(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; ms: number; ttfbMs: number; status: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const request = http.get(url, { headers, agent: false }, (response) => {
+      let first = 0;
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        if (bytes === 0) first = Number(process.hrtime.bigint() - started) / 1e6;
+        bytes += chunk.length;
+      });
+      response.on("end", () => resolve({ bytes, ms: Number(process.hrtime.bigint() - started) / 1e6, ttfbMs: first, status: response.statusCode ?? 0 }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+  });
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
