@@ -65,7 +65,7 @@ export async function isMoovBeforeMdat(file: string): Promise<boolean | null> {
   }
 }
 
-function transcodeArguments(source: string, output: string, probe: MediaProbe): string[] {
+export function transcodeArguments(source: string, output: string, probe: MediaProbe): string[] {
   const args = ["-y", "-hide_banner", "-nostdin", "-i", source, "-map", "0:v:0"];
   if (probe.audioCodec) args.push("-map", "0:a:0");
   // Fit inside 1080p, keep the aspect ratio, and round to even sizes as yuv420p requires.
