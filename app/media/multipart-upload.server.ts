@@ -153,7 +153,7 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
     fileWrites.push(
       pipeline(stream, sniff, fs.createWriteStream(tempPath, { flags: "wx" })).catch((error: unknown) => {
         fail(new UploadError(400, "aborted", `The upload of ${received.originalName} did not complete`, { field }));
-        if (!(error instanceof UploadError)) console.warn("[upload] file stream failed", error);
+        if (!(error instanceof UploadError)) console.warn(`[upload] ${received.originalName} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
       }),
     );
   });
