@@ -55,6 +55,11 @@ const common = {
     next: "Next page",
     status: "Page {{page}} of {{pageCount}}",
   },
+  watchLater: {
+    added: "Added to your watch-later list",
+    removed: "Removed from your watch-later list",
+    unknown: "That title is not available",
+  },
   offline: {
     title: "You are offline",
     text: "Kallo needs a connection to load this page. Pages you opened before may still work.",

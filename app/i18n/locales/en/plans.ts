@@ -1,3 +1,42 @@
-const plans = {} as const;
+/** Plans and prices: the plan table, the plans section and their feature labels. */
+const plans = {
+  perMonth: "/mo",
+  perYear: "/yr",
+  billedMonthly: "Billed monthly",
+  billedAnnually: "Billed annually",
+  billingToggle: "Billing period",
+  monthly: "Monthly",
+  annually: "Billed Annually",
+  save: "Save {{percent}}%",
+  annualEquivalent: "or {{price}} a year, billed annually",
+  noRenewal: "A pass for the period you pick; it never renews by itself.",
+  choose: "Choose {{plan}}",
+  feature: "Feature",
+  price: "Price",
+  included: "Included",
+  notIncluded: "Not included",
+  screens_one: "{{count}} screen at a time",
+  screens_other: "{{count}} screens at a time",
+  screensLabel: "Screens at a time",
+  maxQualityLabel: "Best picture quality",
+  quality: {
+    sd: "SD",
+    hd: "HD (720p+)",
+    uhd: "Ultra HD",
+  },
+  features: {
+    hd: "HD available",
+    ultraHd: "Ultra HD available",
+    simultaneousScreens: "Watch on several screens at once",
+    multiDevice: "Laptop, TV, phone and tablet",
+    unlimitedTitles: "Unlimited films and TV shows",
+    cancelAnyTime: "Cancel any time",
+    firstMonthFree: "First month free",
+    support247: "24/7 support",
+  },
+  streamGuidance: "Streaming needs at least 0.5 Mbps for SD, 5 Mbps for HD and 25 Mbps for Ultra HD.",
+  empty: "No plans are offered at the moment.",
+  comparison: "Plan comparison",
+} as const;
 
 export default plans;

@@ -57,6 +57,11 @@ const common: DeepStrings<typeof en> = {
     next: "Shafi na gaba",
     status: "Shafi {{page}} cikin {{pageCount}}",
   },
+  watchLater: {
+    added: "An ƙara shi cikin jerin kallo-daga-baya",
+    removed: "An cire shi daga jerin kallo-daga-baya",
+    unknown: "Babu wannan fim a yanzu",
+  },
   offline: {
     title: "Ba ku da intanet",
     text: "Kallo na buƙatar haɗi don buɗe wannan shafi. Shafukan da kuka buɗe a baya na iya aiki.",

@@ -1,0 +1,65 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AboutKallo } from "~/components/about-kallo";
+import { HeroCarousel } from "~/components/catalogue/hero-carousel";
+import { MovieCarouselSection, MovieGridSection } from "~/components/catalogue/movie-row";
+import { PlansSection } from "~/components/plans/plans-section";
+import { getRequestT } from "~/i18n/translate.server";
+import { loadLandingCatalogue } from "~/services/catalogue.server";
+import { listOfferedPlans } from "~/services/plans.server";
+import { titleMeta } from "~/utils/meta";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { t } = await getRequestT(request, "pages");
+  const catalogue = loadLandingCatalogue();
+  return {
+    title: t("home.title"),
+    description: t("home.description"),
+    hero: catalogue.featured.slice(0, 5),
+    ...catalogue,
+    plans: listOfferedPlans(),
+  };
+}
+
+export default function Landing() {
+  const { hero, suggested, action, featured, trending, plans } = useLoaderData<typeof loader>();
+  const { t } = useTranslation("pages");
+  const hasTitles = hero.length + suggested.length + trending.length > 0;
+  return (
+    <>
+      <h1 className="sr-only">{t("home.title")}</h1>
+      {hero.length > 0 ? (
+        <section aria-labelledby="hero-heading" className="mx-auto max-w-7xl px-4 pt-6" data-section="hero">
+          <h2 id="hero-heading" className="sr-only">
+            {t("home.heroLabel")}
+          </h2>
+          <HeroCarousel movies={hero} headingId="hero-heading" />
+        </section>
+      ) : null}
+      {hasTitles ? (
+        <>
+          <MovieGridSection id="suggested" title={t("home.suggested")} intro={t("home.suggestedIntro")} movies={suggested} />
+          <MovieGridSection id="action" title={t("home.action")} intro={t("home.actionIntro")} movies={action} />
+          <MovieCarouselSection id="featured" title={t("home.featured")} intro={t("home.featuredIntro")} movies={featured} />
+          <MovieCarouselSection id="trending" title={t("home.trending")} intro={t("home.trendingIntro")} movies={trending} />
+        </>
+      ) : (
+        <section className="mx-auto max-w-3xl px-4 py-16 text-center" data-section="empty">
+          <h2 className="text-2xl font-bold text-white">{t("home.emptyTitle")}</h2>
+          <p className="mt-3 text-slate-300">{t("home.emptyText")}</p>
+          <Link
+            to="/ContentproviderPage"
+            className="mt-6 inline-block rounded-md bg-brand-500 px-5 py-2.5 text-sm font-bold text-ink-950 hover:bg-brand-400"
+          >
+            {t("home.becomeCreator")}
+          </Link>
+        </section>
+      )}
+      <PlansSection plans={plans} />
+      <AboutKallo />
+    </>
+  );
+}

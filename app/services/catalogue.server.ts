@@ -1,0 +1,233 @@
+import { and, desc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { getDb, type DB } from "~/db/client.server";
+import { categories, movies, ratings, watchEvents } from "~/db/schema";
+import { posterUrl } from "~/media/storage.server";
+
+/**
+ * The public catalogue: the lists the landing page, /movies and the API show.
+ * Only published titles appear anywhere here — processed ("ready") AND approved
+ * by an administrator. Every query is bounded by a LIMIT and uses an index of
+ * schema.ts; ratings are aggregated for the returned titles in one grouped query.
+ */
+
+export type CatalogueMovie = {
+  id: string;
+  name: string;
+  description: string;
+  categoryName: string;
+  /** 300×200 card poster (jpg) and its webp twin; null when the title has no poster. */
+  posterCard: string | null;
+  posterCardWebp: string | null;
+  /** 1280×720 hero poster (jpg) and its webp twin. */
+  posterHero: string | null;
+  posterHeroWebp: string | null;
+  /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
+  averageRating: number | null;
+  ratingCount: number;
+  durationSeconds: number;
+  access: "free" | "premium";
+};
+
+export const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+const MAX_LIMIT = 100;
+
+/** The published-title condition, shared by every list. */
+export function isPublished(): SQL {
+  return and(eq(movies.status, "ready"), eq(movies.approved, true)) as SQL;
+}
+
+const movieColumns = {
+  id: movies.id,
+  name: movies.name,
+  description: movies.description,
+  categoryName: categories.name,
+  posterFile: movies.posterFile,
+  durationSeconds: movies.durationSeconds,
+  access: movies.access,
+};
+
+type MovieRow = {
+  id: string;
+  name: string;
+  description: string;
+  categoryName: string;
+  posterFile: string | null;
+  durationSeconds: number;
+  access: "free" | "premium";
+};
+
+function clampLimit(limit: number): number {
+  if (!Number.isFinite(limit)) return 12;
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
+}
+
+/** Average and count of stars for these titles, in one grouped query over the ratings primary key. */
+export function ratingSummaries(db: DB, movieIds: string[]): Map<string, { average: number; count: number }> {
+  const summaries = new Map<string, { average: number; count: number }>();
+  if (movieIds.length === 0) return summaries;
+  const rows = db
+    .select({
+      movieId: ratings.movieId,
+      average: sql<number>`avg(${ratings.stars})`,
+      count: sql<number>`count(*)`,
+    })
+    .from(ratings)
+    .where(inArray(ratings.movieId, movieIds))
+    .groupBy(ratings.movieId)
+    .all();
+  for (const row of rows) summaries.set(row.movieId, { average: Number(row.average), count: Number(row.count) });
+  return summaries;
+}
+
+/** Turn rows (already in display order) into cards, with their ratings. */
+function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
+  const summaries = ratingSummaries(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const summary = summaries.get(row.id);
+    const hasPoster = Boolean(row.posterFile);
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      categoryName: row.categoryName,
+      posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
+      posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
+      posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
+      posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
+      averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
+      ratingCount: summary?.count ?? 0,
+      durationSeconds: row.durationSeconds,
+      access: row.access,
+    };
+  });
+}
+
+/** Titles an administrator has featured, newest first (movies_featured_idx). */
+export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(and(eq(movies.featured, true), isPublished()))
+    .orderBy(desc(movies.uploadedAt), desc(movies.id))
+    .limit(clampLimit(limit))
+    .all();
+  return toCards(db, rows);
+}
+
+/** The newest published titles (movies_published_idx). */
+export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(isPublished())
+    .orderBy(desc(movies.uploadedAt), desc(movies.id))
+    .limit(clampLimit(limit))
+    .all();
+  return toCards(db, rows);
+}
+
+/** The newest published titles of one category, by its slug (categories_slug_unique, movies_category_idx). */
+export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueMovie[] {
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(and(eq(categories.slug, slug), isPublished()))
+    .orderBy(desc(movies.uploadedAt), desc(movies.id))
+    .limit(clampLimit(limit))
+    .all();
+  return toCards(db, rows);
+}
+
+/**
+ * What people are watching now: the titles with the most viewings started in the
+ * last seven days (watch_events_movie_idx), ties broken by all-time views, then
+ * by the newest upload. When fewer than `limit` titles were watched this week
+ * (always true on a new install), the rest of the row is filled with the most
+ * viewed titles of all time, so the row is never empty while titles exist.
+ */
+export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueMovie[] {
+  const max = clampLimit(limit);
+  const since = new Date(now.getTime() - TRENDING_WINDOW_MS);
+  const recent = db
+    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
+    .from(watchEvents)
+    .where(gte(watchEvents.startedAt, since))
+    .groupBy(watchEvents.movieId)
+    .as("recent");
+  const trending = db
+    .select(movieColumns)
+    .from(recent)
+    .innerJoin(movies, eq(movies.id, recent.movieId))
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(isPublished())
+    .orderBy(desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
+    .limit(max)
+    .all();
+  if (trending.length >= max) return toCards(db, trending);
+
+  const taken = trending.map((row) => row.id);
+  const mostViewed = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(taken.length > 0 ? and(isPublished(), notInArray(movies.id, taken)) : isPublished())
+    .orderBy(desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
+    .limit(max - trending.length)
+    .all();
+  return toCards(db, [...trending, ...mostViewed]);
+}
+
+/**
+ * The weight of the prior in the suggested ranking: every title is treated as if
+ * it also had this many ratings of PRIOR_STARS, so a single 5-star vote does not
+ * outrank a title that fifty viewers rate 4.6 (a Bayesian average).
+ */
+export const SUGGESTION_PRIOR_COUNT = 3;
+export const SUGGESTION_PRIOR_STARS = 3;
+
+/**
+ * Suggested for everyone (the landing page has no viewer to personalise for):
+ * published titles ranked by their Bayesian average rating
+ *   (sum of stars + PRIOR_COUNT × PRIOR_STARS) / (count + PRIOR_COUNT),
+ * then by all-time views, then newest first. Unrated titles score exactly the
+ * prior, so well-rated titles come first, badly rated ones last, and among the
+ * unrated the most watched lead.
+ */
+export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+  const rated = db
+    .select({
+      movieId: ratings.movieId,
+      total: sql<number>`sum(${ratings.stars})`.as("total"),
+      votes: sql<number>`count(*)`.as("votes"),
+    })
+    .from(ratings)
+    .groupBy(ratings.movieId)
+    .as("rated");
+  const score = sql`(coalesce(${rated.total}, 0) + ${SUGGESTION_PRIOR_COUNT * SUGGESTION_PRIOR_STARS}) * 1.0 / (coalesce(${rated.votes}, 0) + ${SUGGESTION_PRIOR_COUNT})`;
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .leftJoin(rated, eq(rated.movieId, movies.id))
+    .where(isPublished())
+    .orderBy(desc(score), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
+    .limit(clampLimit(limit))
+    .all();
+  return toCards(db, rows);
+}
+
+/** Everything the landing page shows from the catalogue, in one call. */
+export function loadLandingCatalogue(db: DB = getDb()) {
+  return {
+    featured: listFeaturedMovies(8, db),
+    suggested: listSuggestedMovies(8, db),
+    action: listMoviesInCategory("action", 8, db),
+    trending: listTrendingMovies(12, db),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Kallo's service worker: keeps the app shell so the site opens on a bad connection.
+ *
+ * - On install it precaches the offline page, the home page, the manifest and
+ *   icons, and the fingerprinted CSS/JS those pages load (read from their HTML).
+ * - /build/ assets are fingerprinted, so they are served cache-first and cached
+ *   on first use.
+ * - Page navigations are network-first; when the network fails the last copy of
+ *   that page (public pages only) or the offline page is shown.
+ * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
+ *   requests and single-fetch `.data` requests always go to the network.
+ *
+ * Bump VERSION when this file's behaviour changes: activate deletes older caches.
+ */
+const VERSION = "v1";
+const SHELL_CACHE = `kallo-shell-${VERSION}`;
+const ASSET_CACHE = `kallo-assets-${VERSION}`;
+const PAGE_CACHE = `kallo-pages-${VERSION}`;
+const CURRENT_CACHES = [SHELL_CACHE, ASSET_CACHE, PAGE_CACHE];
+
+const OFFLINE_URL = "/offline";
+const SHELL_URLS = [OFFLINE_URL, "/", "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
+
+/** Public pages whose last copy may be shown offline. Personal pages (profile, history…) are never stored. */
+const CACHEABLE_PAGES = new Set(["/", "/about", "/terms", "/plans", "/privacy", "/security", "/help", "/download", OFFLINE_URL]);
+
+/** The /build/ files a page's HTML links to (stylesheets, module scripts, modulepreloads). */
+function buildAssetsIn(html) {
+  const urls = new Set();
+  for (const match of html.matchAll(/(?:href|src)="(\/build\/[^"]+)"/g)) urls.add(match[1]);
+  return [...urls];
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const shell = await caches.open(SHELL_CACHE);
+      await shell.addAll(SHELL_URLS.map((url) => new Request(url, { cache: "reload", credentials: "same-origin" })));
+      const assets = new Set();
+      for (const page of [OFFLINE_URL, "/"]) {
+        const response = await shell.match(page);
+        if (response) for (const url of buildAssetsIn(await response.text())) assets.add(url);
+      }
+      const assetCache = await caches.open(ASSET_CACHE);
+      await assetCache.addAll([...assets]);
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(
+        names.filter((name) => name.startsWith("kallo-") && !CURRENT_CACHES.includes(name)).map((name) => caches.delete(name)),
+      );
+      await self.clients.claim();
+    })(),
+  );
+});
+
+async function cacheFirst(request) {
+  const cached = await caches.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.status === 200) {
+    const cache = await caches.open(ASSET_CACHE);
+    await cache.put(request, response.clone());
+  }
+  return response;
+}
+
+async function networkFirstPage(request, url) {
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.status === 200 && CACHEABLE_PAGES.has(url.pathname) && !url.search) {
+      const cache = await caches.open(PAGE_CACHE);
+      await cache.put(url.pathname, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const cached = (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ?? (url.pathname === "/" ? await caches.match("/") : undefined);
+    if (cached) return cached;
+    const offline = await caches.match(OFFLINE_URL);
+    if (offline) return offline;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" || request.headers.has("range")) return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith("/api/") || url.pathname.endsWith(".data")) return;
+
+  if (url.pathname.startsWith("/build/")) {
+    event.respondWith(cacheFirst(request));
+    return;
+  }
+  if (request.mode === "navigate") {
+    event.respondWith(networkFirstPage(request, url));
+    return;
+  }
+  if (SHELL_URLS.includes(url.pathname)) {
+    event.respondWith(caches.match(url.pathname).then((cached) => cached ?? fetch(request)));
+  }
+});
