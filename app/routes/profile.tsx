@@ -31,7 +31,7 @@ export default function Profile() {
         <dt className="text-sm text-slate-400">{t("profile.role")}</dt>
         <dd>{t(`profile.roles.${profile.role}`)}</dd>
       </dl>
-      <Link to="/editprofile" className="mt-6 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-500">
+      <Link to="/editprofile" className="mt-6 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
         {t("profile.edit")}
       </Link>
     </section>

@@ -149,7 +149,7 @@ export default function MovieUpload() {
           </div>
         ) : null}
         <div>
-          <button type="submit" disabled={busy} className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-500 disabled:cursor-wait disabled:opacity-70">
+          <button type="submit" disabled={busy} className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70">
             {busy ? t("upload.uploading") : t("upload.submit")}
           </button>
         </div>

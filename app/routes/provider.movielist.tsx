@@ -75,7 +75,7 @@ export default function MovieList() {
           <h1 className="text-3xl font-bold">{t("list.title")}</h1>
           <p className="mt-1 text-sm text-slate-300">{t("list.count", { count: total })}</p>
         </div>
-        <Link to="/provider/Movieupload" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-500">
+        <Link to="/provider/Movieupload" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
           {t("list.newUpload")}
         </Link>
       </div>

@@ -18,7 +18,7 @@ export function ErrorPage({ kind, status }: { kind: keyof typeof KINDS; status: 
       <h1 className="mt-4 text-3xl font-bold">{t(copy.title)}</h1>
       <p className="mt-3 text-slate-300">{t(copy.text)}</p>
       {kind === "server" ? <p className="mt-1 text-slate-400">{t("errors.tryAgain")}</p> : null}
-      <Link to="/" className="mt-8 rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-500">
+      <Link to="/" className="mt-8 rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
         {t("errors.goHome")}
       </Link>
     </section>

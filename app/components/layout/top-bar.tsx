@@ -45,7 +45,7 @@ function SignedOutLinks() {
         </NavLink>
       </li>
       <li>
-        <Link to="/login" className="ml-2 rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-500">
+        <Link to="/login" className="ml-2 rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
           {t("nav.login")}
         </Link>
       </li>
@@ -106,7 +106,7 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
         {/* <details> opens and closes without JavaScript. */}
         <details className="group" ref={menuRef}>
           <summary
-            className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white hover:bg-brand-500 [&::-webkit-details-marker]:hidden"
+            className="flex h-10 w-10 cursor-pointer list-none items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white hover:bg-brand-700 [&::-webkit-details-marker]:hidden"
             aria-label={t("nav.account")}
           >
             <span aria-hidden="true">{initials}</span>

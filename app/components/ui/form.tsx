@@ -91,7 +91,7 @@ export function SubmitButton({
       aria-disabled={pending || undefined}
       className={
         className ??
-        "rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-500 aria-disabled:cursor-wait aria-disabled:opacity-70"
+        "rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-70"
       }
       onClick={(event) => {
         if (pending) event.preventDefault();

@@ -1,0 +1,164 @@
+import AxeBuilder from "@axe-core/playwright";
+import { and, asc, desc, eq } from "drizzle-orm";
+import { movies, plans } from "../../app/db/schema";
+import { createViewer, e2eDb, expect, signInThroughForm, test } from "./fixtures/accounts";
+
+/** What the landing page must show, read from the same database the server uses. */
+function expectedCatalogue() {
+  const published = and(eq(movies.status, "ready"), eq(movies.approved, true));
+  const featured = e2eDb().select({ name: movies.name }).from(movies).where(and(published, eq(movies.featured, true))).orderBy(desc(movies.uploadedAt)).all();
+  const offered = e2eDb().select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder)).all();
+  return { featured: featured.map((row) => row.name), plans: offered };
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+  test.describe(`the landing page ${mode}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test(`a visitor sees featured titles, suggestions, action, trending, plans and the about text from the database — ${mode}`, async ({ page }) => {
+      const { featured, plans: offered } = expectedCatalogue();
+      expect(featured.length).toBeGreaterThan(0);
+      const response = await page.goto("/");
+      expect(response?.status()).toBe(200);
+
+      const hero = page.locator('[data-section="hero"]');
+      await expect(hero.getByRole("heading", { level: 3 }).first()).toHaveText(featured[0]);
+      await expect(hero.getByRole("link", { name: "Watch Now" }).first()).toHaveAttribute("href", /\/WatchMovie\?id=/);
+      await expect(hero.getByRole("button", { name: /playlist|watch later/i }).first()).toBeVisible();
+
+      for (const section of ["suggested", "action", "featured", "trending"]) {
+        const cards = page.locator(`[data-section="${section}"] a[href^="/WatchMovie?id="]`);
+        expect(await cards.count(), section).toBeGreaterThan(0);
+      }
+      const featuredSection = page.locator('[data-section="featured"]');
+      for (const name of featured) await expect(featuredSection.getByText(name, { exact: true }).first()).toBeAttached();
+
+      const plansSection = page.locator('[data-section="plans"]');
+      for (const plan of offered) await expect(plansSection.locator(`[data-plan="${plan.code}"]`)).toBeVisible();
+      await expect(page.locator('[data-section="about"]').getByRole("heading", { name: "About Kallo" })).toBeVisible();
+
+      // Posters are real images served by the poster route.
+      const poster = page.locator('[data-section="suggested"] img').first();
+      await expect(poster).toHaveAttribute("width", "300");
+      const posterResponse = await page.request.get((await poster.getAttribute("src"))!);
+      expect(posterResponse.status()).toBe(200);
+      expect(posterResponse.headers()["content-type"]).toBe("image/jpeg");
+
+      const carousel = page.locator('[data-carousel]').first();
+      await expect(carousel).toHaveAttribute("data-enhanced", javaScriptEnabled ? "true" : "false");
+    });
+  });
+}
+
+test("the featured carousel moves by itself and with Next", async ({ page }) => {
+  await page.goto("/");
+  const hero = page.locator('[data-section="hero"] [data-carousel]');
+  await expect(hero).toHaveAttribute("data-enhanced", "true");
+  const first = await hero.getAttribute("data-selected");
+  // Autoplay advances every 3000 ms.
+  await expect(hero).not.toHaveAttribute("data-selected", first ?? "0", { timeout: 6000 });
+  const trending = page.locator('[data-section="trending"] [data-carousel]');
+  await trending.getByRole("button", { name: "Pause automatic sliding" }).click().catch(() => undefined);
+  const before = await trending.getAttribute("data-selected");
+  await trending.getByRole("button", { name: "Next" }).click();
+  await expect(trending).not.toHaveAttribute("data-selected", before ?? "0");
+});
+
+test("every footer link opens a real page", async ({ page }) => {
+  await page.goto("/");
+  const footer = page.getByRole("contentinfo");
+  for (const label of ["About Us", "Terms and Conditions", "Pricing Plan", "Privacy Policy", "Security", "Help", "Download Our App"]) {
+    const href = await footer.getByRole("link", { name: label, exact: true }).getAttribute("href");
+    const response = await page.goto(href!);
+    expect(response?.status(), label).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 }).first(), label).toBeVisible();
+    await page.goto("/");
+  }
+  await expect(footer.getByRole("link", { name: /care@/ })).toHaveAttribute("href", /^mailto:/);
+});
+
+test("the terms say who may join, how passes and changes work, and when they were updated", async ({ page }) => {
+  await page.goto("/terms");
+  const main = page.getByRole("main");
+  await expect(main).toContainText("18");
+  await expect(main).toContainText(/30 days/);
+  await expect(main).toContainText(/refund/i);
+  await expect(main).toContainText(/Last updated/i);
+});
+
+test("an unknown address answers 404 with the Not Found page", async ({ page, request }) => {
+  const response = await page.goto("/does-not-exist");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not Found" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to the home page" })).toBeVisible();
+  expect((await request.get("/WatchMovie/nothing/here")).status()).toBe(404);
+});
+
+test.describe("languages", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a visitor switches to Hausa without JavaScript, and it stays on other pages", async ({ page }) => {
+    await page.goto("/about");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByRole("link", { name: "Login" })).toBeVisible();
+    await page.getByRole("button", { name: "Switch language to Hausa" }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "ha");
+    await expect(page.getByRole("link", { name: "Shiga" })).toBeVisible();
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("lang", "ha");
+    await expect(page.getByRole("contentinfo").getByRole("link", { name: "Game da Mu" })).toBeVisible();
+    await page.getByRole("button", { name: /Canja harshe zuwa Turanci/ }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  });
+
+  test("a browser that prefers Hausa gets Hausa by default", async ({ browser }) => {
+    const context = await browser.newContext({ locale: "ha-NG", extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" }, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("lang", "ha");
+    await expect(page.getByRole("link", { name: "Shiga" })).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("plans", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a visitor compares the plans from the database and switches to annual billing without JavaScript", async ({ page }) => {
+    const { plans: offered } = expectedCatalogue();
+    await page.goto("/plans");
+    const paid = offered.find((plan) => plan.monthlyPriceMinor > 0)!;
+    const card = page.locator(`[data-plan="${paid.code}"]`).first();
+    await expect(card.locator("[data-price]")).toHaveText(`$${paid.monthlyPriceMinor / 100}`);
+    await page.getByRole("link", { name: "Billed Annually" }).click();
+    await expect(page).toHaveURL(/billing=annual/);
+    const annual = Math.round((paid.monthlyPriceMinor * 12 * (100 - paid.annualDiscountPercent)) / 100) / 100;
+    await expect(page.locator(`[data-plan="${paid.code}"]`).first().locator("[data-price]")).toContainText(String(Math.floor(annual)));
+  });
+});
+
+test("the landing page has no serious accessibility problems", async ({ page }) => {
+  await page.goto("/");
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+});
+
+test.describe("Playlist without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a signed-out visitor is asked to sign in; a viewer adds the title to watch later", async ({ page }) => {
+    await page.goto("/");
+    await page.locator('[data-section="hero"]').getByRole("button", { name: /Playlist|watch later/i }).first().click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2F/);
+    const viewer = await createViewer("playlist");
+    await signInThroughForm(page, "/login", viewer.email, viewer.password);
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.locator('[data-section="hero"]').getByRole("button", { name: /Playlist|watch later/i }).first().click();
+    await expect(page.getByText("Added to your watch-later list")).toBeVisible();
+    const { savedMovies } = await import("../../app/db/schema");
+    expect(e2eDb().select().from(savedMovies).where(eq(savedMovies.accountId, viewer.id)).all()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "~/db/client.server";
+import { accounts, categories, movies, plans, ratings, watchEvents } from "~/db/schema";
+import { listFeaturedMovies, listMoviesInCategory, listNewMovies, listSuggestedMovies, listTrendingMovies } from "~/services/catalogue.server";
+import { listOfferedPlans } from "~/services/plans.server";
+import { annualPriceMinor, formatPrice, parseBilling } from "~/utils/money";
+import { createTestDatabase } from "./helpers/test-db";
+
+let db: DB;
+let close: () => void;
+const now = new Date("2026-11-20T12:00:00Z");
+const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
+
+function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
+  db.insert(movies)
+    .values({ id, name: id, categoryId: "catactionaaa", providerId: "provider0001", status: "ready", approved: true, posterFile: `${id}-card.jpg`, uploadedAt: daysAgo(10), ...values })
+    .run();
+}
+function addViewer(id: string) {
+  db.insert(accounts).values({ id, name: id, email: `${id}@t.test`, phoneNumber: "1", passwordHash: "x" }).run();
+}
+
+beforeEach(() => {
+  ({ db, close } = createTestDatabase());
+  db.insert(accounts).values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
+  db.insert(categories).values([
+    { id: "catactionaaa", name: "Action", slug: "action" },
+    { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
+  ]).run();
+});
+afterEach(() => close());
+
+describe("the public catalogue", () => {
+  it("shows only published titles (ready and approved) in every list", () => {
+    addMovie("published01", { featured: true, views: 5 });
+    addMovie("processing1", { status: "processing", featured: true });
+    addMovie("failed00001", { status: "failed", featured: true });
+    addMovie("unapproved1", { approved: false, featured: true, views: 100 });
+    const lists = [listFeaturedMovies(10, db), listNewMovies(10, db), listMoviesInCategory("action", 10, db), listTrendingMovies(10, db, now), listSuggestedMovies(10, db)];
+    for (const list of lists) expect(list.map((movie) => movie.id)).toEqual(["published01"]);
+  });
+
+  it("orders new titles newest first and limits the lists", () => {
+    addMovie("older000001", { uploadedAt: daysAgo(30) });
+    addMovie("newest00001", { uploadedAt: daysAgo(1) });
+    addMovie("middle00001", { uploadedAt: daysAgo(5), categoryId: "catcomedyaaa" });
+    expect(listNewMovies(10, db).map((m) => m.id)).toEqual(["newest00001", "middle00001", "older000001"]);
+    expect(listNewMovies(2, db)).toHaveLength(2);
+    expect(listMoviesInCategory("comedy", 10, db).map((m) => m.id)).toEqual(["middle00001"]);
+  });
+
+  it("ranks trending by plays in the last seven days, not all-time views", () => {
+    addMovie("oldfavour01", { views: 1000 });
+    addMovie("hotthisweek", { views: 3 });
+    addViewer("viewer000001");
+    for (let i = 0; i < 4; i++) {
+      db.insert(watchEvents).values({ id: `we${i}aaaaaaaaa`, accountId: "viewer000001", movieId: "hotthisweek", startedAt: daysAgo(i + 1), updatedAt: daysAgo(i + 1) }).run();
+    }
+    db.insert(watchEvents).values({ id: "weoldaaaaaaaa", accountId: "viewer000001", movieId: "oldfavour01", startedAt: daysAgo(20), updatedAt: daysAgo(20) }).run();
+    expect(listTrendingMovies(10, db, now).map((m) => m.id)).toEqual(["hotthisweek", "oldfavour01"]);
+  });
+
+  it("gives the real average rating and count", () => {
+    addMovie("rated000001");
+    addMovie("unrated0001");
+    for (const [viewer, stars] of [["viewera00001", 5], ["viewerb00001", 4]] as const) {
+      addViewer(viewer);
+      db.insert(ratings).values({ movieId: "rated000001", accountId: viewer, stars }).run();
+    }
+    const byId = new Map(listNewMovies(10, db).map((movie) => [movie.id, movie]));
+    expect(byId.get("rated000001")).toMatchObject({ averageRating: 4.5, ratingCount: 2 });
+    expect(byId.get("unrated0001")).toMatchObject({ averageRating: null, ratingCount: 0 });
+    expect(listSuggestedMovies(10, db)[0].id).toBe("rated000001");
+  });
+});
+
+describe("plans and prices", () => {
+  it("takes the annual discount off twelve months, in whole minor units", () => {
+    expect(annualPriceMinor(1400, 15)).toBe(14280);
+    expect(annualPriceMinor(3000, 20)).toBe(28800);
+    expect(annualPriceMinor(499, 0)).toBe(5988);
+    expect(annualPriceMinor(1000, 150)).toBe(0);
+    expect(parseBilling("annual")).toBe("annual");
+    expect(parseBilling("yearly")).toBe("monthly");
+  });
+
+  it("formats prices without needless cents", () => {
+    expect(formatPrice(1400, "USD")).toBe("$14");
+    expect(formatPrice(1099, "USD")).toBe("$10.99");
+    expect(formatPrice(0, "USD")).toBe("$0");
+  });
+
+  it("lists only offered plans, in their order", () => {
+    db.insert(plans).values([
+      { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, sortOrder: 2, features: ["hd", "ultraHd"] },
+      { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, sortOrder: 0, features: ["hd"] },
+      { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, sortOrder: 1, offered: false },
+    ]).run();
+    expect(listOfferedPlans(db).map((plan) => plan.code)).toEqual(["FREE", "PRO"]);
+  });
+});
