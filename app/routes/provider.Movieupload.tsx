@@ -5,15 +5,12 @@ import { asc } from "drizzle-orm";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
-import { FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { Field, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
 import { getDb } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
-import { storageRoot } from "~/media/storage.server";
-import { pokeMediaJobs } from "~/services/media-jobs.server";
-import { clientAddress } from "~/services/rate-limit.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -35,14 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The form's plain (no JavaScript) submission: stored, then on to the movie list with the message. */
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
-  const result = await receiveProviderUpload(getDb(), request, provider, {
-    layout: "form",
-    root: storageRoot(),
-    maxFileBytes: getEnv().maxUploadBytes,
-    ipAddress: clientAddress(request),
-  });
+  const result = await receiveProviderUpload(request, provider, "form");
   if (!result.ok) return data({ fieldErrors: result.fieldErrors, formError: result.formError } satisfies FormErrors, { status: result.status });
-  pokeMediaJobs();
   return redirectWithToast("/provider/movielist", { type: "success", key: "studio:upload.success" }, { status: 303 });
 }
 
@@ -116,7 +107,7 @@ export default function MovieUpload() {
         className="mt-6 grid gap-5 rounded-lg border border-white/10 bg-ink-900/60 p-6"
       >
         <FormError errors={errors} />
-        <TextField name="name" label={t("upload.movieTitle")} errors={fieldErrors.name} required maxLength={200} />
+        <Field name="name" label={t("upload.movieTitle")} errors={fieldErrors.name} required maxLength={200} />
         <div className="grid gap-1">
           <label htmlFor="upload-description" className="text-sm font-medium text-slate-200">
             {t("upload.description")}
@@ -137,7 +128,7 @@ export default function MovieUpload() {
           </select>
           <FieldMessages id="upload-category-error" messages={fieldErrors.Category} />
         </div>
-        <TextField name="cast" label={t("upload.cast")} errors={fieldErrors.cast} maxLength={1000} hint={t("upload.castHint")} />
+        <Field name="cast" label={t("upload.cast")} errors={fieldErrors.cast} maxLength={1000} hint={t("upload.castHint")} />
         <FileField name="poster" label={t("upload.poster")} accept={accept.poster} hint={t("upload.posterHint")} errors={fieldErrors.poster} />
         <FileField name="movie" label={t("upload.movie")} accept={accept.movie} hint={t("upload.movieHint")} errors={fieldErrors.movie} required />
         {busy ? (
@@ -170,25 +161,6 @@ function FieldMessages({ id, messages }: { id: string; messages?: string[] }) {
         <li key={message}>{t(message)}</li>
       ))}
     </ul>
-  );
-}
-
-function TextField({ name, label, errors, hint, ...input }: { name: string; label: string; errors?: string[]; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const id = `upload-${name}`;
-  const describedBy = [errors?.length ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div className="grid gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {label}
-      </label>
-      <input id={id} name={name} type="text" className={inputClass(Boolean(errors?.length))} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy} {...input} />
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      <FieldMessages id={`${id}-error`} messages={errors} />
-    </div>
   );
 }
 

@@ -1,11 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireProvider } from "~/auth/guards.server";
-import { getDb } from "~/db/client.server";
-import { storageRoot } from "~/media/storage.server";
-import { pokeMediaJobs } from "~/services/media-jobs.server";
-import { clientAddress } from "~/services/rate-limit.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
-import { getEnv } from "~/utils/env.server";
 
 /**
  * POST /provider/uploads — the upload form's endpoint when JavaScript is on:
@@ -15,16 +10,10 @@ import { getEnv } from "~/utils/env.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
-  const result = await receiveProviderUpload(getDb(), request, provider, {
-    layout: "form",
-    root: storageRoot(),
-    maxFileBytes: getEnv().maxUploadBytes,
-    ipAddress: clientAddress(request),
-  });
+  const result = await receiveProviderUpload(request, provider, "form");
   if (!result.ok) {
     return Response.json({ success: false, fieldErrors: result.fieldErrors, formError: result.formError }, { status: result.status });
   }
-  pokeMediaJobs();
   return Response.json({ success: true, movieId: result.movieId }, { status: 201 });
 }
 

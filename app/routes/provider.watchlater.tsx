@@ -1,39 +1,19 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
-import { DataTable } from "~/components/ui/data-table";
+import { KeptCountsPage } from "~/components/studio/kept-counts";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { listKeptCounts } from "~/services/provider-stats.server";
+import { keptCountsForPage } from "~/services/provider-stats.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
-  const rows = listKeptCounts(getDb(), provider.id, "watch_later");
-  return { metaTitle: t("watchLater.metaTitle"), rows: rows.map((row) => ({ ...row, lastAddedAt: new Date(row.lastAddedAt).toISOString() })) };
+  return { metaTitle: t("watchLater.metaTitle"), rows: keptCountsForPage(getDb(), provider.id, "watch_later") };
 }
 
 export default function WatchLaterCounts() {
-  const { t, i18n } = useTranslation("studio");
-  const { rows } = useLoaderData<typeof loader>();
-  const date = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium" });
-  return (
-    <section>
-      <h1 className="text-3xl font-bold">{t("watchLater.title")}</h1>
-      <p className="mt-1 text-sm text-slate-300">{t("watchLater.intro")}</p>
-      <DataTable
-        rows={rows}
-        rowKey={(row) => row.movieId}
-        empty={t("watchLater.empty")}
-        columns={[
-          { header: t("columns.movieName"), cell: (row) => row.movieName },
-          { header: t("columns.viewers"), align: "right", cell: (row) => row.viewers },
-          { header: t("columns.lastAdded"), cell: (row) => date.format(new Date(row.lastAddedAt)) },
-        ]}
-      />
-    </section>
-  );
+  return <KeptCountsPage copy="watchLater" rows={useLoaderData<typeof loader>().rows} />;
 }

@@ -76,3 +76,8 @@ export function providerEarnings(db: DB, providerId: string, now = new Date()) {
     earnings: revenue.map((row) => ({ currency: row.currency, amountMinor: Math.floor(Number(row.amount ?? 0) * PROVIDER_REVENUE_SHARE * share) })),
   };
 }
+
+/** The watch-later / saved page's data for a provider, with dates ready for the page. */
+export function keptCountsForPage(db: DB, providerId: string, list: (typeof SAVED_LISTS)[number]) {
+  return listKeptCounts(db, providerId, list).map((row) => ({ ...row, lastAddedAt: new Date(row.lastAddedAt).toISOString() }));
+}

@@ -2,15 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { DB } from "~/db/client.server";
+import { getDb, type DB } from "~/db/client.server";
 import { categories, movies } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { MOVIE_JOB, type ProcessMoviePayload } from "~/media/process-movie.server";
 import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
-import { movieDir, storagePaths } from "~/media/storage.server";
+import { movieDir, storagePaths, storageRoot } from "~/media/storage.server";
+import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { enqueueJob } from "./jobs.server";
 import { recordAudit } from "./audit.server";
+import { pokeMediaJobs } from "./media-jobs.server";
+import { clientAddress } from "./rate-limit.server";
 import { getSetting } from "./settings.server";
 
 /**
@@ -157,16 +160,17 @@ export async function acceptMovieUpload(
   return { ok: true, movieId };
 }
 
-/** The studio's upload, as both the page action and the progress-reporting endpoint run it. */
-export async function receiveProviderUpload(
-  db: DB,
-  request: Request,
-  provider: { id: string },
-  options: { layout: UploadLayout; root: string; maxFileBytes: number; ipAddress?: string | null },
-): Promise<MovieUploadResult> {
-  const result = await acceptMovieUpload(db, request, { providerId: provider.id, layout: options.layout, root: options.root, maxFileBytes: options.maxFileBytes });
+/**
+ * A signed-in provider's upload as the studio page, its progress endpoint and
+ * the old clients' endpoint run it: stored with this server's limits, audited,
+ * and handed to the media jobs.
+ */
+export async function receiveProviderUpload(request: Request, provider: { id: string }, layout: UploadLayout): Promise<MovieUploadResult> {
+  const db = getDb();
+  const result = await acceptMovieUpload(db, request, { providerId: provider.id, layout, root: storageRoot(), maxFileBytes: getEnv().maxUploadBytes });
   if (result.ok) {
-    recordAudit(db, { actorId: provider.id, action: "movie.upload", targetType: "movie", targetId: result.movieId, ipAddress: options.ipAddress });
+    recordAudit(db, { actorId: provider.id, action: "movie.upload", targetType: "movie", targetId: result.movieId, ipAddress: clientAddress(request) });
+    pokeMediaJobs();
   }
   return result;
 }

@@ -1,0 +1,26 @@
+import { useTranslation } from "react-i18next";
+import { DataTable } from "~/components/ui/data-table";
+
+export type KeptCountRow = { movieId: string; movieName: string; viewers: number; lastAddedAt: string };
+
+/** How many viewers keep each of a provider's titles on a list: the watch-later and saved pages. */
+export function KeptCountsPage({ copy, rows }: { copy: "watchLater" | "saved"; rows: KeptCountRow[] }) {
+  const { t, i18n } = useTranslation("studio");
+  const date = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium" });
+  return (
+    <section>
+      <h1 className="text-3xl font-bold">{t(`${copy}.title`)}</h1>
+      <p className="mt-1 text-sm text-slate-300">{t(`${copy}.intro`)}</p>
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.movieId}
+        empty={t(`${copy}.empty`)}
+        columns={[
+          { header: t("columns.movieName"), cell: (row) => row.movieName },
+          { header: t("columns.viewers"), align: "right", cell: (row) => row.viewers },
+          { header: t("columns.lastAdded"), cell: (row) => date.format(new Date(row.lastAddedAt)) },
+        ]}
+      />
+    </section>
+  );
+}
