@@ -6,9 +6,8 @@ import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/comp
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { applyAsProvider } from "~/services/accounts.server";
-import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
-import { isHoneypotFilled, parseForm, providerRegistrationSchema } from "~/services/validation";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { providerRegistrationSchema } from "~/services/validation";
+import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;
@@ -24,16 +23,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** An application to become a content creator: stored pending (and blocked) until an administrator approves it. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const values = pickValues(form, FIELDS);
-  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
-  const address = clientAddress(request);
-  const limit = await consumeRateLimit("register", { address, account: String(form.get("email") ?? "") });
-  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
-
-  const parsed = parseForm(providerRegistrationSchema, form);
-  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
-  const result = await applyAsProvider(getDb(), parsed.data, { ipAddress: address });
+  const checked = await checkPublicForm(request, await request.formData(), { limit: "register", schema: providerRegistrationSchema, fields: FIELDS });
+  if (!checked.ok) return checked.response;
+  const { data: details, values, address } = checked;
+  const result = await applyAsProvider(getDb(), details, { ipAddress: address });
   if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
   return redirectWithToast("/cp", { type: "success", key: "auth:apply.success" }, { status: 303 });
 }

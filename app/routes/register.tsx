@@ -9,9 +9,8 @@ import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/comp
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { registerViewer } from "~/services/accounts.server";
-import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
-import { isHoneypotFilled, parseForm, registrationSchema } from "~/services/validation";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { registrationSchema } from "~/services/validation";
+import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -30,15 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
-  const values = pickValues(form, FIELDS);
-  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
-  const address = clientAddress(request);
-  const limit = await consumeRateLimit("register", { address, account: String(form.get("email") ?? "") });
-  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
-
-  const parsed = parseForm(registrationSchema, form);
-  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
-  const result = await registerViewer(getDb(), parsed.data, { ipAddress: address });
+  const checked = await checkPublicForm(request, form, { limit: "register", schema: registrationSchema, fields: FIELDS });
+  if (!checked.ok) return checked.response;
+  const { data: details, values, address } = checked;
+  const result = await registerViewer(getDb(), details, { ipAddress: address });
   if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
 
   const redirectTo = safeRedirectPath(form.get("redirectTo"), "");

@@ -6,10 +6,9 @@ import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/comp
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
-import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
-import { isHoneypotFilled, parseForm, resetRequestSchema } from "~/services/validation";
+import { resetRequestSchema } from "~/services/validation";
 import { getEnv } from "~/utils/env.server";
-import { formFailure, pickValues, SPAM, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { checkPublicForm, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 
 export const headers = passRetryAfter;
 
@@ -22,18 +21,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Ask for a reset link. The answer is the same whether or not an account uses the email. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const values = pickValues(form, ["email"] as const);
-  if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
-  const address = clientAddress(request);
-  const limit = await consumeRateLimit("passwordReset", { address, account: values.email });
-  if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values });
-
-  const parsed = parseForm(resetRequestSchema, form);
-  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const checked = await checkPublicForm(request, await request.formData(), { limit: "passwordReset", schema: resetRequestSchema, fields: ["email"] as const });
+  if (!checked.ok) return checked.response;
+  const { data: wanted, address } = checked;
   const { language } = await getRequestT(request, "auth");
   try {
-    await requestPasswordReset(getDb(), parsed.data.email, {
+    await requestPasswordReset(getDb(), wanted.email, {
       baseUrl: getEnv().publicUrl ?? new URL(request.url).origin,
       language,
       ipAddress: address,

@@ -1,5 +1,8 @@
 import { data, type HeadersFunction } from "@remix-run/node";
 import type { FieldErrors } from "~/services/validation";
+import type { z } from "zod";
+import { clientAddress, consumeRateLimit, type RateLimitName } from "~/services/rate-limit.server";
+import { isHoneypotFilled, parseForm } from "~/services/validation";
 
 export type FormFailure<Values extends Record<string, string> = Record<string, string>> = {
   formError?: string;
@@ -33,3 +36,29 @@ export const passRetryAfter: HeadersFunction = ({ actionHeaders }) => {
   if (retryAfter) headers.set("Retry-After", retryAfter);
   return headers;
 };
+
+type PublicFormCheck<T, Name extends string> =
+  | { ok: true; data: T; values: Record<Name, string>; address: string }
+  | { ok: false; response: ReturnType<typeof formFailure> };
+
+/**
+ * The checks every public account form makes before its own work, in order:
+ * the honeypot, the rate limit (per address and per the email tried), then
+ * the form's schema. A failure comes back as the response to return.
+ */
+export async function checkPublicForm<T, Name extends string>(
+  request: Request,
+  form: FormData,
+  options: { limit: RateLimitName; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
+): Promise<PublicFormCheck<T, Name>> {
+  const values = pickValues(form, options.fields);
+  if (isHoneypotFilled(form)) return { ok: false, response: formFailure(400, { formError: SPAM, values }) };
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
+  if (!limit.ok) {
+    return { ok: false, response: formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values }) };
+  }
+  const parsed = parseForm(options.schema, form);
+  if (!parsed.success) return { ok: false, response: formFailure(400, { fieldErrors: parsed.fieldErrors, values }) };
+  return { ok: true, data: parsed.data, values, address };
+}
