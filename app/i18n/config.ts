@@ -4,11 +4,15 @@ import enCommon from "./locales/en/common";
 import enPages from "./locales/en/pages";
 import enPlans from "./locales/en/plans";
 import enStudio from "./locales/en/studio";
+import enWatch from "./locales/en/watch";
+import enAdmin from "./locales/en/admin";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
 import haPlans from "./locales/ha/plans";
 import haStudio from "./locales/ha/studio";
+import haWatch from "./locales/ha/watch";
+import haAdmin from "./locales/ha/admin";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -21,8 +25,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio },
-  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio },
+  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin },
+  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

@@ -1,0 +1,3 @@
+const admin = {} as const;
+
+export default admin;

@@ -1,0 +1,3 @@
+const watch = {} as const;
+
+export default watch;
