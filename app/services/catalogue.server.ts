@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, ratings, watchEvents } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
@@ -230,4 +230,96 @@ export function loadLandingCatalogue(db: DB = getDb()) {
     action: listMoviesInCategory("action", 8, db),
     trending: listTrendingMovies(12, db),
   };
+}
+
+export const CATALOGUE_SORTS = ["new", "old"] as const;
+export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
+export const CATALOGUE_FILTERS = ["featured", "new", "trending"] as const;
+export type CatalogueFilter = (typeof CATALOGUE_FILTERS)[number];
+/** "New" titles in the New Movies menu: uploaded within this window. */
+export const NEW_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function parseCatalogueSort(value: string | null): CatalogueSort | null {
+  return (CATALOGUE_SORTS as readonly string[]).includes(value ?? "") ? (value as CatalogueSort) : null;
+}
+export function parseCatalogueFilter(value: string | null): CatalogueFilter | null {
+  return (CATALOGUE_FILTERS as readonly string[]).includes(value ?? "") ? (value as CatalogueFilter) : null;
+}
+
+export type CataloguePage = { movies: CatalogueMovie[]; total: number; page: number; pageCount: number; pageSize: number };
+
+/**
+ * One page of the /movies grid. `sort` orders by upload date (new: newest
+ * first, old: oldest first); `filter` narrows to featured titles, titles
+ * uploaded in the last 30 days, or titles played in the last seven days
+ * (which, unless a sort is asked for, come most played first). Bounded by
+ * LIMIT/OFFSET over movies_published_idx / movies_featured_idx.
+ */
+export function listCatalogue(
+  options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
+  db: DB = getDb(),
+  now: Date = new Date(),
+): CataloguePage {
+  const pageSize = clampLimit(options.pageSize ?? 24);
+  const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
+  const conditions: SQL[] = [isPublished()];
+  if (options.filter === "featured") conditions.push(eq(movies.featured, true));
+  if (options.filter === "new") conditions.push(gte(movies.uploadedAt, new Date(now.getTime() - NEW_WINDOW_MS)));
+  const recent = db
+    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
+    .from(watchEvents)
+    .where(gte(watchEvents.startedAt, new Date(now.getTime() - TRENDING_WINDOW_MS)))
+    .groupBy(watchEvents.movieId)
+    .as("recent");
+  const where = and(...conditions);
+  const byDate = options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
+
+  if (options.filter === "trending") {
+    const total = Number(
+      db.select({ count: sql<number>`count(*)` }).from(recent).innerJoin(movies, eq(movies.id, recent.movieId)).where(where).get()?.count ?? 0,
+    );
+    const pageCount = Math.max(1, Math.ceil(total / pageSize));
+    const page = Math.min(requestedPage, pageCount);
+    const rows = db
+      .select(movieColumns)
+      .from(recent)
+      .innerJoin(movies, eq(movies.id, recent.movieId))
+      .innerJoin(categories, eq(categories.id, movies.categoryId))
+      .where(where)
+      .orderBy(...(options.sort ? byDate : [desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id)]))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .all();
+    return { movies: toCards(db, rows), total, page, pageCount, pageSize };
+  }
+
+  const total = Number(db.select({ count: sql<number>`count(*)` }).from(movies).where(where).get()?.count ?? 0);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(requestedPage, pageCount);
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(where)
+    .orderBy(...byDate)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { movies: toCards(db, rows), total, page, pageCount, pageSize };
+}
+
+/** Cards for these titles (published only), in the order given. */
+export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .select(movieColumns)
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .where(and(inArray(movies.id, ids.slice(0, MAX_LIMIT)), isPublished()))
+    .all();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return toCards(
+    db,
+    ids.map((id) => byId.get(id)).filter((row): row is MovieRow => Boolean(row)),
+  );
 }

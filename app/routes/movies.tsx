@@ -1,0 +1,106 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { MovieCard } from "~/components/catalogue/movie-card";
+import { Pagination } from "~/components/ui/pagination";
+import { getRequestT } from "~/i18n/translate.server";
+import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+const PAGE_SIZE = 24;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireViewer(request);
+  const url = new URL(request.url);
+  const sort = parseCatalogueSort(url.searchParams.get("sort"));
+  const filter = parseCatalogueFilter(url.searchParams.get("filter"));
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const { t } = await getRequestT(request, "watch");
+  return { metaTitle: t("movies.metaTitle"), sort, filter, ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }) };
+}
+
+export default function Movies() {
+  const { t } = useTranslation("watch");
+  const { movies, total, page, pageCount, sort, filter } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+
+  /** The same list with one choice changed; paging starts again at page 1. */
+  const hrefWith = (key: "sort" | "filter", value: string | null) => {
+    const next = new URLSearchParams(searchParams);
+    next.delete("page");
+    if (value) next.set(key, value);
+    else next.delete(key);
+    const query = next.toString();
+    return query ? `/movies?${query}` : "/movies";
+  };
+
+  return (
+    <section className="mx-auto w-full max-w-7xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">{t("movies.title")}</h1>
+          <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
+        </div>
+        <div className="flex flex-wrap gap-6 text-sm">
+          <Menu
+            label={t("movies.releaseDate")}
+            items={[
+              { href: hrefWith("sort", "old"), text: t("movies.oldUpload"), current: sort === "old" },
+              { href: hrefWith("sort", "new"), text: t("movies.newUpload"), current: sort === "new" },
+            ]}
+          />
+          <Menu
+            label={t("movies.newMovies")}
+            items={[
+              { href: hrefWith("filter", null), text: t("movies.all"), current: filter === null },
+              { href: hrefWith("filter", "featured"), text: t("movies.featured"), current: filter === "featured" },
+              { href: hrefWith("filter", "new"), text: t("movies.new"), current: filter === "new" },
+              { href: hrefWith("filter", "trending"), text: t("movies.trending"), current: filter === "trending" },
+            ]}
+          />
+        </div>
+      </div>
+
+      {movies.length === 0 ? (
+        <div className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">
+          <p>{t("movies.empty")}</p>
+          <Link to="/movies" className="mt-3 inline-block text-brand-300 hover:underline">
+            {t("movies.showAll")}
+          </Link>
+        </div>
+      ) : (
+        <ul className="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6" data-testid="movie-grid">
+          {movies.map((movie, index) => (
+            <li key={movie.id} data-movie-id={movie.id}>
+              <MovieCard movie={movie} eager={index < 6} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} />
+    </section>
+  );
+}
+
+function Menu({ label, items }: { label: string; items: { href: string; text: string; current: boolean }[] }) {
+  return (
+    <nav aria-label={label}>
+      <p className="mb-1 font-semibold text-slate-200">{label}</p>
+      <ul className="flex flex-wrap gap-2">
+        {items.map((item) => (
+          <li key={item.href}>
+            <Link
+              to={item.href}
+              aria-current={item.current ? "page" : undefined}
+              className="rounded-full border border-white/15 px-3 py-1 hover:bg-white/5 aria-[current=page]:border-brand-400 aria-[current=page]:bg-brand-600/30"
+            >
+              {item.text}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
