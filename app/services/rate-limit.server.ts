@@ -11,6 +11,7 @@ export const RATE_LIMITS = {
   signIn: { points: 10, duration: 60 },
   register: { points: 10, duration: 60 },
   passwordReset: { points: 10, duration: 60 },
+  comment: { points: 10, duration: 60 },
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 

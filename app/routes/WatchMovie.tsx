@@ -1,0 +1,278 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { MovieCard, Rating } from "~/components/catalogue/movie-card";
+import { ResumingPlayer } from "~/components/watch/resuming-player";
+import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
+import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+function movieIdOf(request: Request): string {
+  return (new URL(request.url).searchParams.get("id") ?? "").trim();
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const watch = getWatchPage(getDb(), movieIdOf(request), viewer);
+  if (!watch) throw data(null, { status: 404 });
+  const { t } = await getRequestT(request, "watch");
+  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch };
+}
+
+type ActionErrors = FormErrors & { section?: "comments" | "rating" };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const movieId = movieIdOf(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const db = getDb();
+  const back = (section: string) => `/WatchMovie?${new URLSearchParams({ id: movieId })}#${section}`;
+  const unavailable = () => redirectWithToast(back("about"), { type: "error", key: "watch:errors.notAvailable" }, { status: 303 });
+
+  switch (intent) {
+    case "comment": {
+      const limit = await consumeRateLimit("comment", { address: clientAddress(request), account: viewer.id });
+      if (!limit.ok) {
+        return data<ActionErrors>({ section: "comments", formError: "watch:errors.tooMany", retryAfterSeconds: limit.retryAfterSeconds }, { status: 429 });
+      }
+      const result = addComment(db, { movieId, accountId: viewer.id, body: form.get("body") });
+      if (!result.ok && "fieldErrors" in result) return data<ActionErrors>({ section: "comments", fieldErrors: result.fieldErrors }, { status: 400 });
+      if (!result.ok) return unavailable();
+      return redirectWithToast(back("comments"), { type: "success", key: "watch:comments.posted" }, { status: 303 });
+    }
+    case "deleteComment": {
+      const outcome = deleteComment(db, String(form.get("commentId") ?? ""), viewer);
+      if (outcome === "forbidden") throw data(null, { status: 403 });
+      const key = outcome === "deleted" ? "watch:comments.deleted" : "watch:comments.missing";
+      return redirectWithToast(back("comments"), { type: outcome === "deleted" ? "success" : "error", key }, { status: 303 });
+    }
+    case "rate": {
+      const outcome = rateMovie(db, { movieId, accountId: viewer.id, stars: form.get("stars") });
+      if (outcome === "invalid") return data<ActionErrors>({ section: "rating", fieldErrors: { stars: ["watch:errors.ratingInvalid"] } }, { status: 400 });
+      if (outcome === "notFound") return unavailable();
+      return redirectWithToast(back("rating"), { type: "success", key: "watch:rating.saved" }, { status: 303 });
+    }
+    case "addWatchLater":
+    case "addSaved": {
+      const list = intent === "addSaved" ? "saved" : "watch_later";
+      if (!addToSavedList(db, viewer.id, movieId, list)) return unavailable();
+      return redirectWithToast(back("lists"), { type: "success", key: list === "saved" ? "watch:lists.savedAdded" : "watch:lists.watchLaterAdded" }, { status: 303 });
+    }
+    case "removeWatchLater":
+    case "removeSaved": {
+      const list = intent === "removeSaved" ? "saved" : "watch_later";
+      removeFromSavedList(db, viewer.id, movieId, list);
+      return redirectWithToast(back("lists"), { type: "success", key: list === "saved" ? "watch:lists.savedRemoved" : "watch:lists.watchLaterRemoved" }, { status: 303 });
+    }
+    default:
+      return data<ActionErrors>({ formError: "watch:errors.unknownAction" }, { status: 400 });
+  }
+}
+
+const SECTIONS = ["about", "cast", "comments", "provider"] as const;
+
+export default function WatchMovie() {
+  const { t, i18n } = useTranslation("watch");
+  const watch = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as ActionErrors | undefined;
+  useErrorToasts(actionData);
+  const { movie } = watch;
+  const formAction = `/WatchMovie?${new URLSearchParams({ id: movie.id })}`;
+  const commentId = useId();
+  const commentErrors = actionData?.section === "comments" ? actionData.fieldErrors?.body : undefined;
+  const ratingErrors = actionData?.section === "rating" ? actionData.fieldErrors?.stars : undefined;
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    // One zone on server and client, so the page hydrates without a mismatch.
+    timeZone: "Africa/Lagos",
+  });
+
+  return (
+    <article className="mx-auto w-full max-w-6xl px-4 py-8">
+      <ResumingPlayer
+        movieId={movie.id}
+        src={movie.videoUrl}
+        poster={movie.posterHero}
+        resumeSeconds={watch.resumeSeconds}
+        label={t("page.playerLabel", { name: movie.name })}
+        fallback={t("page.noVideo")}
+      />
+
+      <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">{movie.name}</h1>
+          <p className="mt-1 text-sm text-slate-300">{movie.categoryName}</p>
+          <Rating average={watch.averageRating} count={watch.ratingCount} className="mt-2" />
+        </div>
+        <div id="lists" className="flex flex-wrap gap-2">
+          <Form method="post" action={formAction}>
+            <SubmitButton
+              intent={watch.onWatchLater ? "removeWatchLater" : "addWatchLater"}
+              pendingText="…"
+              className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+            >
+              {watch.onWatchLater ? t("lists.removeWatchLater") : t("lists.addWatchLater")}
+            </SubmitButton>
+          </Form>
+          <Form method="post" action={formAction}>
+            <SubmitButton
+              intent={watch.onSaved ? "removeSaved" : "addSaved"}
+              pendingText="…"
+              className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+            >
+              {watch.onSaved ? t("lists.removeSaved") : t("lists.addSaved")}
+            </SubmitButton>
+          </Form>
+        </div>
+      </header>
+
+      <Form method="post" action={formAction} id="rating" className="mt-4">
+        <fieldset aria-describedby={ratingErrors ? "rating-error" : undefined}>
+          <legend className="text-sm font-semibold">{t("rating.legend")}</legend>
+          {watch.myRating ? <p className="text-xs text-slate-400">{t("rating.yours", { stars: watch.myRating })}</p> : null}
+          <div className="mt-2 flex flex-wrap items-center gap-3">
+            {[1, 2, 3, 4, 5].map((stars) => (
+              <label key={stars} className="flex items-center gap-1 text-sm">
+                <input type="radio" name="stars" value={stars} defaultChecked={watch.myRating === stars} required />
+                {t("rating.star", { count: stars })}
+              </label>
+            ))}
+            <SubmitButton intent="rate" pendingText={t("rating.submitting")} className="rounded bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+              {t("rating.submit")}
+            </SubmitButton>
+          </div>
+          {ratingErrors ? (
+            <p id="rating-error" className="mt-1 text-sm text-red-300" data-field-error="stars">
+              {t(ratingErrors[0])}
+            </p>
+          ) : null}
+        </fieldset>
+      </Form>
+
+      <nav aria-label={t("page.tabsLabel")} className="mt-8 border-b border-white/10">
+        <ul className="flex flex-wrap gap-1 text-sm">
+          {SECTIONS.map((section) => (
+            <li key={section}>
+              <a href={`#${section}`} className="inline-block rounded-t px-4 py-2 hover:bg-white/5">
+                {t(`page.${section}`)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <section id="about" aria-labelledby="about-title" className="mt-6 scroll-mt-20">
+        <h2 id="about-title" className="text-xl font-semibold">{t("page.about")}</h2>
+        <p className="mt-2 whitespace-pre-line text-slate-200">{movie.description || t("page.noDescription")}</p>
+      </section>
+
+      <section id="cast" aria-labelledby="cast-title" className="mt-8 scroll-mt-20">
+        <h2 id="cast-title" className="text-xl font-semibold">{t("page.cast")}</h2>
+        <p className="mt-2 whitespace-pre-line text-slate-200">{movie.cast || t("page.noCast")}</p>
+      </section>
+
+      <section id="comments" aria-labelledby="comments-title" className="mt-8 scroll-mt-20">
+        <h2 id="comments-title" className="text-xl font-semibold">{t("page.comments")}</h2>
+        <Form method="post" action={formAction} className="mt-3 grid max-w-2xl gap-2">
+          {actionData?.section === "comments" ? <FormError errors={actionData} /> : null}
+          <label htmlFor={commentId} className="text-sm font-medium text-slate-200">
+            {t("comments.label")}
+          </label>
+          <textarea
+            id={commentId}
+            name="body"
+            rows={3}
+            maxLength={COMMENT_MAX_LENGTH}
+            aria-invalid={commentErrors ? true : undefined}
+            aria-describedby={`${commentId}-hint${commentErrors ? ` ${commentId}-error` : ""}`}
+            className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500 ${commentErrors ? "border-red-400" : "border-white/15"}`}
+          />
+          <p id={`${commentId}-hint`} className="text-xs text-slate-400">
+            {t("comments.hint")}
+          </p>
+          {commentErrors ? (
+            <ul id={`${commentId}-error`} className="text-sm text-red-300" data-field-error="body">
+              {commentErrors.map((message) => (
+                <li key={message}>{t(message)}</li>
+              ))}
+            </ul>
+          ) : null}
+          <div>
+            <SubmitButton intent="comment" pendingText={t("comments.sending")}>
+              {t("comments.send")}
+            </SubmitButton>
+          </div>
+        </Form>
+        {watch.comments.length === 0 ? (
+          <p className="mt-4 text-slate-400">{t("comments.empty")}</p>
+        ) : (
+          <ol className="mt-4 grid gap-3" data-testid="comments">
+            {watch.comments.map((comment) => (
+              <li key={comment.id} data-comment-id={comment.id} className="rounded-lg border border-white/10 bg-ink-900/60 p-4">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <p className="text-sm">
+                    <span className="font-semibold">{comment.authorName}</span>{" "}
+                    <time dateTime={comment.createdAt} className="text-slate-400">
+                      {dateFormat.format(new Date(comment.createdAt))}
+                    </time>
+                  </p>
+                  {comment.canDelete ? (
+                    <Form method="post" action={formAction}>
+                      <input type="hidden" name="commentId" value={comment.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="deleteComment"
+                        aria-label={t("comments.deleteLabel", { name: comment.authorName })}
+                        className="text-sm text-red-300 hover:underline"
+                      >
+                        {t("comments.delete")}
+                      </button>
+                    </Form>
+                  ) : null}
+                </div>
+                <p className="mt-2 whitespace-pre-line break-words text-slate-100">{comment.body}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section id="provider" aria-labelledby="provider-title" className="mt-8 scroll-mt-20">
+        <h2 id="provider-title" className="text-xl font-semibold">{t("page.provider")}</h2>
+        <p className="mt-2 text-slate-200">{t("page.providerBy", { name: movie.providerName })}</p>
+        <h3 className="mt-4 font-semibold">{t("page.providerOther", { name: movie.providerName })}</h3>
+        <CardRow movies={watch.providerTitles} empty={t("page.providerNone")} testId="provider-titles" />
+      </section>
+
+      <section id="related" aria-labelledby="related-title" className="mt-10">
+        <h2 id="related-title" className="text-xl font-semibold">{t("page.related")}</h2>
+        <CardRow movies={watch.related} empty={t("page.relatedNone")} testId="related-titles" />
+      </section>
+    </article>
+  );
+}
+
+function CardRow({ movies, empty, testId }: { movies: ReturnType<typeof useLoaderData<typeof loader>>["related"]; empty: string; testId: string }) {
+  if (movies.length === 0) return <p className="mt-2 text-slate-400">{empty}</p>;
+  return (
+    <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-testid={testId}>
+      {movies.map((movie) => (
+        <li key={movie.id} data-movie-id={movie.id}>
+          <MovieCard movie={movie} />
+        </li>
+      ))}
+    </ul>
+  );
+}

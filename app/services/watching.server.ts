@@ -1,0 +1,248 @@
+import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DB } from "~/db/client.server";
+import { accounts, categories, comments, movies, ratings, savedMovies, watchEvents, type Role } from "~/db/schema";
+import { posterUrl } from "~/media/storage.server";
+import { createId } from "~/utils/ids.server";
+import { isPublished, listCatalogueByIds, ratingSummaries, type CatalogueMovie } from "./catalogue.server";
+
+/**
+ * The watch page and what a viewer does there: comments, ratings, lists and
+ * the resume position. Only published titles (ready and approved) can be
+ * watched, commented on, rated or reported as played.
+ */
+
+/** A viewing that has not moved for this long is over; the next play is a new viewing (and a new view). */
+export const VIEWING_IDLE_MS = 30 * 60 * 1000;
+export const COMMENT_MAX_LENGTH = 1000;
+const SIDE_LIST_LIMIT = 8;
+const COMMENTS_LIMIT = 100;
+
+/**
+ * How close to the end counts as "watched to the end": 10 s, or a tenth of a
+ * short title (the demo films last 6–10 s, where 10 s would be the whole film).
+ */
+export function endMargin(durationSeconds: number): number {
+  return Math.min(10, durationSeconds * 0.1);
+}
+
+export function isFinished(positionSeconds: number, durationSeconds: number): boolean {
+  return durationSeconds > 0 && positionSeconds >= durationSeconds - endMargin(durationSeconds);
+}
+
+/** Where the player should start: the last position, unless the viewer had (nearly) finished. */
+export function resumePosition(positionSeconds: number | null | undefined, durationSeconds: number): number {
+  if (!positionSeconds || positionSeconds <= 0) return 0;
+  return isFinished(positionSeconds, durationSeconds) ? 0 : positionSeconds;
+}
+
+type Actor = { id: string; role: Role };
+
+function findPublishedMovie(db: DB, movieId: string) {
+  if (!movieId) return undefined;
+  return db
+    .select({ id: movies.id, durationSeconds: movies.durationSeconds })
+    .from(movies)
+    .where(and(eq(movies.id, movieId), isPublished()))
+    .get();
+}
+
+export type WatchComment = { id: string; body: string; authorName: string; createdAt: string; canDelete: boolean };
+
+export type WatchPage = {
+  movie: {
+    id: string;
+    name: string;
+    description: string;
+    cast: string;
+    categoryName: string;
+    providerName: string;
+    posterHero: string | null;
+    durationSeconds: number;
+    videoUrl: string;
+  };
+  averageRating: number | null;
+  ratingCount: number;
+  myRating: number | null;
+  comments: WatchComment[];
+  providerTitles: CatalogueMovie[];
+  related: CatalogueMovie[];
+  onWatchLater: boolean;
+  onSaved: boolean;
+  resumeSeconds: number;
+};
+
+/** Everything /WatchMovie shows, or null when there is no such published title. */
+export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
+  if (!movieId) return null;
+  const movie = db
+    .select({
+      id: movies.id,
+      name: movies.name,
+      description: movies.description,
+      cast: movies.cast,
+      categoryId: movies.categoryId,
+      categoryName: categories.name,
+      providerId: movies.providerId,
+      providerName: sql<string>`coalesce(${accounts.providerName}, ${accounts.name})`,
+      posterFile: movies.posterFile,
+      durationSeconds: movies.durationSeconds,
+    })
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .innerJoin(accounts, eq(accounts.id, movies.providerId))
+    .where(and(eq(movies.id, movieId), isPublished()))
+    .get();
+  if (!movie) return null;
+
+  const summary = ratingSummaries(db, [movie.id]).get(movie.id);
+  const mine = db
+    .select({ stars: ratings.stars })
+    .from(ratings)
+    .where(and(eq(ratings.movieId, movie.id), eq(ratings.accountId, viewer.id)))
+    .get();
+  const commentRows = db
+    .select({ id: comments.id, body: comments.body, accountId: comments.accountId, authorName: accounts.name, createdAt: comments.createdAt })
+    .from(comments)
+    .innerJoin(accounts, eq(accounts.id, comments.accountId))
+    .where(eq(comments.movieId, movie.id))
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(COMMENTS_LIMIT)
+    .all();
+  const lists = db
+    .select({ list: savedMovies.list })
+    .from(savedMovies)
+    .where(and(eq(savedMovies.accountId, viewer.id), eq(savedMovies.movieId, movie.id)))
+    .all()
+    .map((row) => row.list);
+  const lastEvent = db
+    .select({ positionSeconds: watchEvents.positionSeconds })
+    .from(watchEvents)
+    .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movie.id)))
+    .orderBy(desc(watchEvents.updatedAt))
+    .limit(1)
+    .get();
+
+  const otherIds = (condition: ReturnType<typeof eq>) =>
+    db
+      .select({ id: movies.id })
+      .from(movies)
+      .where(and(condition, ne(movies.id, movie.id), isPublished()))
+      .orderBy(desc(movies.uploadedAt), desc(movies.id))
+      .limit(SIDE_LIST_LIMIT)
+      .all()
+      .map((row) => row.id);
+
+  return {
+    movie: {
+      id: movie.id,
+      name: movie.name,
+      description: movie.description,
+      cast: movie.cast,
+      categoryName: movie.categoryName,
+      providerName: movie.providerName,
+      posterHero: movie.posterFile ? posterUrl(movie.id, "hero", "jpg") : null,
+      durationSeconds: movie.durationSeconds,
+      videoUrl: `/api/files/${movie.id}.mp4`,
+    },
+    averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
+    ratingCount: summary?.count ?? 0,
+    myRating: mine?.stars ?? null,
+    comments: commentRows.map((row) => ({
+      id: row.id,
+      body: row.body,
+      authorName: row.authorName,
+      createdAt: row.createdAt.toISOString(),
+      canDelete: row.accountId === viewer.id || viewer.role === "admin",
+    })),
+    providerTitles: listCatalogueByIds(db, otherIds(eq(movies.providerId, movie.providerId))),
+    related: listCatalogueByIds(db, otherIds(eq(movies.categoryId, movie.categoryId))),
+    onWatchLater: lists.includes("watch_later"),
+    onSaved: lists.includes("saved"),
+    resumeSeconds: resumePosition(lastEvent?.positionSeconds, movie.durationSeconds),
+  };
+}
+
+export const commentSchema = z.object({
+  body: z
+    .string({ required_error: "watch:errors.commentRequired" })
+    .trim()
+    .min(1, "watch:errors.commentRequired")
+    .max(COMMENT_MAX_LENGTH, "watch:errors.commentTooLong"),
+});
+
+export type CommentResult = { ok: true; id: string } | { ok: false; notFound: true } | { ok: false; fieldErrors: Record<string, string[]> };
+
+export function addComment(db: DB, input: { movieId: string; accountId: string; body: unknown }, now: Date = new Date()): CommentResult {
+  const parsed = commentSchema.safeParse({ body: typeof input.body === "string" ? input.body : undefined });
+  if (!parsed.success) return { ok: false, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
+  if (!findPublishedMovie(db, input.movieId)) return { ok: false, notFound: true };
+  const id = createId();
+  db.insert(comments).values({ id, movieId: input.movieId, accountId: input.accountId, body: parsed.data.body, createdAt: now }).run();
+  return { ok: true, id };
+}
+
+/** The author may delete their comment; an administrator any comment. */
+export function deleteComment(db: DB, commentId: string, actor: Actor): "deleted" | "forbidden" | "notFound" {
+  if (!commentId) return "notFound";
+  const comment = db.select({ accountId: comments.accountId }).from(comments).where(eq(comments.id, commentId)).get();
+  if (!comment) return "notFound";
+  if (comment.accountId !== actor.id && actor.role !== "admin") return "forbidden";
+  db.delete(comments).where(eq(comments.id, commentId)).run();
+  return "deleted";
+}
+
+export const starsSchema = z.coerce.number().int().min(1).max(5);
+
+/** One rating per viewer and title; rating again changes it. */
+export function rateMovie(db: DB, input: { movieId: string; accountId: string; stars: unknown }, now: Date = new Date()): "rated" | "invalid" | "notFound" {
+  const stars = starsSchema.safeParse(input.stars);
+  if (!stars.success || input.stars === "" || input.stars === null || input.stars === undefined) return "invalid";
+  if (!findPublishedMovie(db, input.movieId)) return "notFound";
+  db.insert(ratings)
+    .values({ movieId: input.movieId, accountId: input.accountId, stars: stars.data, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [ratings.movieId, ratings.accountId], set: { stars: stars.data, updatedAt: now } })
+    .run();
+  return "rated";
+}
+
+export const progressSchema = z.object({
+  movieId: z.string().min(1).max(64),
+  positionSeconds: z.coerce.number().finite().min(0).max(24 * 60 * 60),
+});
+
+export type ProgressResult = { ok: true; eventId: string; newViewing: boolean; positionSeconds: number } | { ok: false; notFound: true };
+
+/**
+ * The player reports where the viewer is. The viewer's latest event for this
+ * title is updated unless it is a finished viewing or has been idle for
+ * VIEWING_IDLE_MS; then a new viewing starts, and only a new viewing adds one
+ * to movies.views (so reloads, seeks and beacons never count twice).
+ */
+export function recordProgress(db: DB, input: { accountId: string; movieId: string; positionSeconds: number }, now: Date = new Date()): ProgressResult {
+  return db.transaction((tx) => {
+    const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
+    if (!movie) return { ok: false, notFound: true } as const;
+    const position = Math.max(0, Math.floor(movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds));
+    const last = tx
+      .select({ id: watchEvents.id, updatedAt: watchEvents.updatedAt, positionSeconds: watchEvents.positionSeconds, viewCounted: watchEvents.viewCounted })
+      .from(watchEvents)
+      .where(and(eq(watchEvents.accountId, input.accountId), eq(watchEvents.movieId, movie.id)))
+      .orderBy(desc(watchEvents.updatedAt))
+      .limit(1)
+      .get();
+    const continues =
+      last && now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS && !isFinished(last.positionSeconds, movie.durationSeconds);
+    if (continues) {
+      tx.update(watchEvents).set({ positionSeconds: position, updatedAt: now, viewCounted: true }).where(eq(watchEvents.id, last.id)).run();
+      if (!last.viewCounted) tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+      return { ok: true, eventId: last.id, newViewing: false, positionSeconds: position } as const;
+    }
+    const id = createId();
+    tx.insert(watchEvents)
+      .values({ id, accountId: input.accountId, movieId: movie.id, startedAt: now, updatedAt: now, positionSeconds: position, viewCounted: true })
+      .run();
+    tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+    return { ok: true, eventId: id, newViewing: true, positionSeconds: position } as const;
+  });
+}
