@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
 import { progressSchema, recordProgress } from "~/services/watching.server";
@@ -8,26 +7,27 @@ import { progressSchema, recordProgress } from "~/services/watching.server";
  * POST /watch-progress — the player's beacons (FormData: movieId,
  * positionSeconds). Callers are scripts, not people: a missing or wrong
  * sign-in gets 401/403 JSON instead of a redirect to the sign-in page.
+ * A resource route answers with its own Response, so the status reaches the caller.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const user = await getOptionalUser(request);
-  if (!user) return data({ error: "Sign in to watch" }, { status: 401 });
-  if (user.role !== "viewer" && user.role !== "admin") return data({ error: "Not allowed" }, { status: 403 });
+  if (!user) return Response.json({ error: "Sign in to watch" }, { status: 401 });
+  if (user.role !== "viewer" && user.role !== "admin") return Response.json({ error: "Not allowed" }, { status: 403 });
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return data({ error: "Send movieId and positionSeconds as form data" }, { status: 400 });
+    return Response.json({ error: "Send movieId and positionSeconds as form data" }, { status: 400 });
   }
-  const parsed = progressSchema.safeParse({ movieId: form.get("movieId") ?? undefined, positionSeconds: form.get("positionSeconds") ?? undefined });
-  if (!parsed.success) return data({ error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 });
+  const parsed = progressSchema.safeParse({ movieId: form.get("movieId") || undefined, positionSeconds: form.get("positionSeconds") || undefined });
+  if (!parsed.success) return Response.json({ error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 });
   const result = recordProgress(getDb(), { accountId: user.id, ...parsed.data });
-  if (!result.ok) return data({ error: "Video not found" }, { status: 404 });
-  return data({ ok: true, positionSeconds: result.positionSeconds, newViewing: result.newViewing });
+  if (!result.ok) return Response.json({ error: "Video not found" }, { status: 404 });
+  return Response.json({ ok: true, positionSeconds: result.positionSeconds, newViewing: result.newViewing });
 }
 
 /** Nothing to read here. */
 export function loader() {
-  return data({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
 }

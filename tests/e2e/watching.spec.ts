@@ -1,0 +1,195 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Page } from "@playwright/test";
+import { movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
+import { createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+
+/**
+ * A viewer browses /movies, opens a title, comments, rates, keeps it for
+ * later and comes back to where they stopped — with and without JavaScript
+ * where a person could do it either way.
+ */
+
+const published = () => and(eq(movies.status, "ready"), eq(movies.approved, true));
+const publishedIds = (order: "old" | "new", featuredOnly = false) =>
+  e2eDb()
+    .select({ id: movies.id })
+    .from(movies)
+    .where(featuredOnly ? and(published(), eq(movies.featured, true)) : published())
+    .orderBy(...(order === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)]))
+    .all()
+    .map((row) => row.id);
+const cardIds = (page: Page) => page.locator("[data-testid=movie-grid] > li").evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
+
+/** A published title for this test, spread so parallel tests rarely share one. */
+function pickTitle(offset: number) {
+  const ids = publishedIds("old");
+  return ids[offset % ids.length];
+}
+
+async function signIn(page: Page, viewer: TestAccount) {
+  await signInThroughForm(page, "/login", viewer.email, viewer.password);
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test.describe(`watching ${mode}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test(`a viewer browses /movies, sorts by Old Upload and filters Featured — ${mode}`, async ({ page }) => {
+      const viewer = await createViewer("browse");
+      await signIn(page, viewer);
+      await page.goto("/movies");
+      const all = publishedIds("new");
+      expect(await cardIds(page)).toEqual(all.slice(0, 24));
+      await expect(page.getByText(`${all.length} titles`)).toBeVisible();
+
+      await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
+      await expect(page).toHaveURL(/\/movies\?sort=old$/);
+      expect(await cardIds(page)).toEqual(publishedIds("old").slice(0, 24));
+
+      await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
+      await expect(page).toHaveURL(/sort=old&filter=featured/);
+      const featured = publishedIds("old", true);
+      expect(featured.length).toBeGreaterThan(0);
+      expect(await cardIds(page)).toEqual(featured.slice(0, 24));
+
+      // Paging: a next page only when there are more than 24 titles.
+      await page.goto("/movies");
+      const next = page.getByRole("link", { name: "Next page" });
+      if (all.length > 24) {
+        await next.click();
+        await expect(page).toHaveURL(/page=2/);
+        expect(await cardIds(page)).toEqual(all.slice(24, 48));
+      } else {
+        await expect(next).toHaveCount(0);
+      }
+    });
+
+    test(`a viewer opens a title from a card, posts a comment and deletes it — ${mode}`, async ({ page }) => {
+      const viewer = await createViewer("comment");
+      await signIn(page, viewer);
+      await page.goto("/movies");
+      const first = page.locator("[data-testid=movie-grid] > li").first();
+      const movieId = await first.getAttribute("data-movie-id");
+      const name = e2eDb().select({ name: movies.name }).from(movies).where(eq(movies.id, movieId!)).get()!.name;
+      await first.getByRole("link").click();
+      await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}`));
+      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+      const video = page.locator("video");
+      await expect(video).toHaveAttribute("src", `/api/files/${movieId}.mp4`);
+      await expect(video).toHaveAttribute("controls", "");
+      expect(await video.getAttribute("loop")).toBeNull();
+
+      // An empty comment is refused beside the field.
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect(page.locator("[data-field-error=body]")).toContainText("Write a comment first.");
+
+      const text = `<script>alert(1)</script> Madalla ${Date.now()}`;
+      await page.getByLabel("Your comment").fill(text);
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect(page).toHaveURL(/#comments$/);
+      const comment = page.locator("[data-comment-id]").filter({ hasText: text });
+      await expect(comment).toContainText(viewer.name);
+      await comment.getByRole("button", { name: `Delete the comment by ${viewer.name}` }).click();
+      await expect(page.locator("[data-comment-id]").filter({ hasText: text })).toHaveCount(0);
+    });
+
+    test(`a viewer rates a title 4 and adds it to watch later — ${mode}`, async ({ page }) => {
+      const viewer = await createViewer("rate");
+      const movieId = pickTitle(javaScriptEnabled ? 3 : 7);
+      await signIn(page, viewer);
+      await page.goto(`/WatchMovie?id=${movieId}`);
+      await page.getByLabel("4 stars").check();
+      await page.getByRole("button", { name: "Rate", exact: true }).click();
+      await expect(page).toHaveURL(/#rating$/);
+      await expect(page.getByText("Your rating: 4 of 5")).toBeVisible();
+      const row = e2eDb().select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.movieId, movieId), eq(ratings.accountId, viewer.id))).get();
+      expect(row?.stars).toBe(4);
+      const summary = e2eDb()
+        .select({ average: sql<number>`avg(${ratings.stars})`, count: sql<number>`count(*)` })
+        .from(ratings)
+        .where(eq(ratings.movieId, movieId))
+        .get()!;
+      const shown = (Math.round(Number(summary.average) * 10) / 10).toFixed(1);
+      await expect(page.locator("header").getByText(`Rated ${shown} out of 5 by ${summary.count} viewer`)).toBeAttached();
+
+      await page.getByRole("button", { name: "Add to watch later" }).click();
+      await expect(page.getByRole("button", { name: "Remove from watch later" })).toBeVisible();
+      const saved = e2eDb()
+        .select()
+        .from(savedMovies)
+        .where(and(eq(savedMovies.accountId, viewer.id), eq(savedMovies.movieId, movieId), eq(savedMovies.list, "watch_later")))
+        .all();
+      expect(saved).toHaveLength(1);
+    });
+  });
+}
+
+test("an unknown or unpublished title is a 404", async ({ page }) => {
+  const viewer = await createViewer("missing");
+  await signIn(page, viewer);
+  expect((await page.goto("/WatchMovie?id=nosuchtitle0001"))?.status()).toBe(404);
+  expect((await page.goto("/WatchMovie"))?.status()).toBe(404);
+});
+
+test("a provider is refused the viewer pages", async ({ page }) => {
+  const provider = await createApprovedProvider("watching");
+  await signInThroughForm(page, "/cp", provider.email, provider.password);
+  await expect(page).not.toHaveURL(/\/cp/);
+  expect((await page.goto("/movies"))?.status()).toBe(403);
+  expect((await page.goto(`/WatchMovie?id=${pickTitle(0)}`))?.status()).toBe(403);
+  const beacon = await page.request.post("/watch-progress", { multipart: { movieId: pickTitle(0), positionSeconds: "3" } });
+  expect(beacon.status()).toBe(403);
+});
+
+test("a signed-out visitor is sent to sign in and back", async ({ page, request }) => {
+  await page.goto("/movies?sort=old");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmovies%3Fsort%3Dold$/);
+  const movieId = pickTitle(1);
+  await page.goto(`/WatchMovie?id=${movieId}`);
+  expect(new URL(page.url()).searchParams.get("redirectTo")).toBe(`/WatchMovie?id=${movieId}`);
+  const beacon = await request.post("/watch-progress", { multipart: { movieId, positionSeconds: "3" } });
+  expect(beacon.status()).toBe(401);
+});
+
+test("a viewer plays a title, leaves, and comes back to the same place — with JavaScript", async ({ page }) => {
+  const viewer = await createViewer("resume");
+  const movieId = pickTitle(5);
+  await signIn(page, viewer);
+  const viewsBefore = e2eDb().select({ views: movies.views }).from(movies).where(eq(movies.id, movieId)).get()!.views;
+
+  await page.goto(`/WatchMovie?id=${movieId}`);
+  const video = page.locator("video");
+  await video.evaluate(async (element: HTMLVideoElement) => {
+    element.muted = true;
+    await element.play();
+  });
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(2);
+  const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
+    element.pause();
+    return element.currentTime;
+  });
+  // The pause beacon records this viewing and counts one view.
+  await expect
+    .poll(() => e2eDb().select().from(watchEvents).where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movieId))).all())
+    .toHaveLength(1);
+  await page.goto("/movies");
+  await page.goto(`/WatchMovie?id=${movieId}`);
+  await expect.poll(() => page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(stoppedAt - 3);
+  expect(await page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeLessThan(stoppedAt + 3);
+  expect(e2eDb().select({ views: movies.views }).from(movies).where(eq(movies.id, movieId)).get()!.views).toBe(viewsBefore + 1);
+
+  // A position reported by the player's endpoint is where the next visit starts.
+  const reported = await page.request.post("/watch-progress", { multipart: { movieId, positionSeconds: "4" } });
+  expect(reported.status()).toBe(200);
+  await page.goto("/movies");
+  await page.goto(`/WatchMovie?id=${movieId}`);
+  await expect(page.locator("video")).toHaveAttribute("data-resume-seconds", "4");
+  await expect.poll(() => page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(1);
+  expect(await page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeLessThan(7);
+
+  const bad = await page.request.post("/watch-progress", { multipart: { movieId, positionSeconds: "soon" } });
+  expect(bad.status()).toBe(400);
+});
