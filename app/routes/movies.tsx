@@ -48,7 +48,8 @@ export default function Movies() {
             label={t("movies.releaseDate")}
             items={[
               { href: hrefWith("sort", "old"), text: t("movies.oldUpload"), current: sort === "old" },
-              { href: hrefWith("sort", "new"), text: t("movies.newUpload"), current: sort === "new" },
+              // Newest first is also the order when no sort is chosen (except Trending: most played first).
+              { href: hrefWith("sort", "new"), text: t("movies.newUpload"), current: sort === "new" || (sort === null && filter !== "trending") },
             ]}
           />
           <Menu

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Page } from "@playwright/test";
-import { movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
-import { createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import { comments, movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
+import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
 
 /**
  * A viewer browses /movies, opens a title, comments, rates, keeps it for
@@ -129,7 +129,12 @@ for (const javaScriptEnabled of [true, false]) {
 
 test("an unknown or unpublished title is a 404", async ({ page }) => {
   const viewer = await createViewer("missing");
+  const provider = await createApprovedProvider("unapproved");
+  const template = e2eDb().select({ categoryId: movies.categoryId }).from(movies).where(eq(movies.id, pickTitle(0))).get()!;
+  const hiddenId = `hidden${Date.now().toString(36)}`;
+  e2eDb().insert(movies).values({ id: hiddenId, name: "Not approved yet", categoryId: template.categoryId, providerId: provider.id, status: "ready", approved: false }).run();
   await signIn(page, viewer);
+  expect((await page.goto(`/WatchMovie?id=${hiddenId}`))?.status()).toBe(404);
   expect((await page.goto("/WatchMovie?id=nosuchtitle0001"))?.status()).toBe(404);
   expect((await page.goto("/WatchMovie"))?.status()).toBe(404);
 });
@@ -192,4 +197,44 @@ test("a viewer plays a title, leaves, and comes back to the same place — with 
 
   const bad = await page.request.post("/watch-progress", { multipart: { movieId, positionSeconds: "soon" } });
   expect(bad.status()).toBe(400);
+});
+
+test("an administrator deletes another viewer's comment — without JavaScript", async ({ browser }) => {
+  const viewer = await createViewer("commenter");
+  const admin = await createAdmin("moderator");
+  const movieId = pickTitle(2);
+  const text = `Spam from a viewer ${Date.now()}`;
+
+  const viewerContext = await browser.newContext({ javaScriptEnabled: false });
+  const viewerPage = await viewerContext.newPage();
+  await signIn(viewerPage, viewer);
+  await viewerPage.goto(`/WatchMovie?id=${movieId}`);
+  await viewerPage.getByLabel("Your comment").fill(text);
+  await viewerPage.getByRole("button", { name: "Send" }).click();
+  await expect(viewerPage.locator("[data-comment-id]").filter({ hasText: text })).toBeVisible();
+  await viewerContext.close();
+
+  const adminContext = await browser.newContext({ javaScriptEnabled: false });
+  const adminPage = await adminContext.newPage();
+  await signIn(adminPage, admin);
+  await adminPage.goto(`/WatchMovie?id=${movieId}`);
+  const comment = adminPage.locator("[data-comment-id]").filter({ hasText: text });
+  await comment.getByRole("button", { name: `Delete the comment by ${viewer.name}` }).click();
+  await expect(adminPage.locator("[data-comment-id]").filter({ hasText: text })).toHaveCount(0);
+  expect(e2eDb().select().from(comments).where(eq(comments.body, text)).all()).toHaveLength(0);
+  await adminContext.close();
+});
+
+test("another viewer cannot delete someone else's comment", async ({ page }) => {
+  const author = await createViewer("author");
+  const other = await createViewer("other");
+  const movieId = pickTitle(4);
+  const commentId = `e2ecomment${Date.now().toString(36)}`.slice(0, 16);
+  e2eDb().insert(comments).values({ id: commentId, movieId, accountId: author.id, body: "Keep me" }).run();
+  await signIn(page, other);
+  await page.goto(`/WatchMovie?id=${movieId}`);
+  await expect(page.locator(`[data-comment-id="${commentId}"]`).getByRole("button")).toHaveCount(0);
+  const response = await page.request.post(`/WatchMovie?id=${movieId}`, { form: { intent: "deleteComment", commentId }, maxRedirects: 0 });
+  expect(response.status()).toBe(403);
+  expect(e2eDb().select().from(comments).where(eq(comments.id, commentId)).all()).toHaveLength(1);
 });
