@@ -32,7 +32,6 @@ const watch = {
     providerNone: "No other titles from this provider yet.",
     related: "Related titles",
     relatedNone: "No other titles in this category yet.",
-    resumeFrom: "You stopped at {{time}}; the player continues from there.",
   },
   lists: {
     addWatchLater: "Add to watch later",

@@ -34,7 +34,6 @@ const watch: DeepStrings<typeof en> = {
     providerNone: "Babu wasu fina-finai daga wannan mai bayarwa tukuna.",
     related: "Fina-finai masu alaƙa",
     relatedNone: "Babu wasu fina-finai a wannan rukuni tukuna.",
-    resumeFrom: "Ka tsaya a {{time}}; bidiyon zai ci gaba daga nan.",
   },
   lists: {
     addWatchLater: "Ƙara cikin kallo daga baya",
