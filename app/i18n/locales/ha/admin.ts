@@ -1,6 +1,75 @@
 import type en from "../en/admin";
 import type { DeepStrings } from "../types";
 
-const admin: DeepStrings<typeof en> = {};
+const admin: DeepStrings<typeof en> = {
+  accounts: {
+    search: "Nema da suna, imel ko waya",
+    searchButton: "Nema",
+    empty: "Ba a sami asusu ba.",
+    count_one: "Asusu {{count}}",
+    count_other: "Asusu {{count}}",
+    columns: {
+      name: "Suna",
+      providerName: "Sunan mai bayarwa",
+      email: "Imel",
+      phone: "Waya",
+      status: "Matsayi",
+      joined: "Ranar shiga",
+      titles: "Fina-finai",
+      lastActivity: "Shiga na ƙarshe",
+      actions: "Ayyuka",
+    },
+    status: { active: "Yana aiki", blocked: "An toshe" },
+    block: "Toshe",
+    unblock: "Buɗe",
+    blockNamed: "Toshe {{name}}",
+    unblockNamed: "Buɗe {{name}}",
+    reset: "Sake saiti",
+    resetNamed: "Aika wa {{name}} hanyar sake saita kalmar sirri",
+    blockedToast: "An toshe mai amfani",
+    unblockedToast: "An buɗe mai amfani",
+    blockError: "Kuskure wajen toshe mai amfani",
+    unblockError: "Kuskure wajen buɗe mai amfani",
+    resetSent: "An aika hanyar sake saita kalmar sirri",
+  },
+  users: { metaTitle: "Masu amfani · Kallo admin", title: "Masu amfani" },
+  providers: { metaTitle: "Masu bayar da abun ciki · Kallo admin", title: "Masu bayar da abun ciki", auditLink: "Rajistar ayyuka" },
+  applications: {
+    title: "Buƙatun da ke jiran amincewa",
+    empty: "Babu buƙatar da ke jira.",
+    approve: "Amince",
+    reject: "Ƙi",
+    approveNamed: "Amince da {{name}}",
+    rejectNamed: "Ƙi {{name}}",
+    approved: "An amince da mai bayarwa: zai iya shiga yanzu",
+    rejected: "An ƙi buƙatar",
+  },
+  registerProvider: {
+    metaTitle: "Ƙirƙiri mai ƙirƙirar abun ciki · Kallo admin",
+    title: "Ƙirƙiri sabon mai ƙirƙirar abun ciki",
+    intro: "Mai bayarwa zai iya shiga a /cp nan take da wannan imel da kalmar sirri.",
+    submit: "Ƙirƙiri mai bayarwa",
+    pending: "Ana ƙirƙira…",
+    created: "An ƙirƙiri mai bayarwa: zai iya shiga a /cp",
+  },
+  audit: {
+    metaTitle: "Rajistar ayyuka · Kallo admin",
+    title: "Rajistar ayyuka",
+    action: "Aiki",
+    anyAction: "Duk ayyuka",
+    actor: "Imel na wanda ya yi",
+    filter: "Tace",
+    empty: "Babu abubuwa.",
+    columns: { when: "Lokaci", actor: "Wanda ya yi", action: "Aiki", target: "Abin da aka shafa", address: "Adireshi" },
+    system: "Tsarin",
+  },
+  errors: {
+    unknownAction: "Ba a san wannan aikin ba.",
+    accountNotFound: "Wannan asusun ba ya nan kuma.",
+    selfBlock: "Ba za ka iya toshe asusunka ba.",
+    lastAdmin: "Ba za a iya toshe mai gudanarwa na ƙarshe ba.",
+    notPending: "Wannan buƙatar ba ta jira kuma.",
+  },
+};
 
 export default admin;

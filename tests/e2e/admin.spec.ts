@@ -1,0 +1,176 @@
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { applyAsProvider } from "../../app/services/accounts.server";
+import {
+  accountByEmail,
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  sessionCount,
+  signInThroughForm,
+  test,
+  uniqueEmail,
+  type TestAccount,
+} from "./fixtures/accounts";
+
+/**
+ * The admin console: blocking and unblocking accounts (with and without
+ * JavaScript), provider applications, creating providers, and the role
+ * checks on every admin page and action.
+ */
+
+async function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled });
+  const page = await context.newPage();
+  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
+  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
+  return { context, page };
+}
+
+const BLOCKED_MESSAGE = "Your account is blocked contact the Administrator";
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+  for (const kind of ["viewer", "provider"] as const) {
+    test(`block then unblock a ${kind} ${mode}`, async ({ browser, baseURL }) => {
+      const admin = await createAdmin("blocker");
+      const target = kind === "viewer" ? await createViewer("blockme") : await createApprovedProvider("blockme");
+      const door = kind === "viewer" ? "/login" : "/cp";
+      const ownPage = kind === "viewer" ? "/profile" : "/provider/profile";
+      const listPath = kind === "viewer" ? "/admin/userlist" : "/admin/providerslist";
+
+      const victim = await signedIn(browser, baseURL!, target, false);
+      expect((await victim.page.goto(ownPage))?.status()).toBe(200);
+      expect(sessionCount(target.id)).toBeGreaterThan(0);
+
+      const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
+      await page.goto(`${listPath}?q=${encodeURIComponent(target.email)}`);
+      const row = page.locator(`tr[data-account-id="${target.id}"]`);
+      await expect(row).toHaveAttribute("data-blocked", "false");
+      await row.getByRole("button", { name: `Block ${target.name}` }).click();
+      await expect(page.getByRole("status").filter({ hasText: "User blocked" })).toBeVisible();
+      await expect(row).toHaveAttribute("data-blocked", "true");
+      await expect(row.getByRole("button", { name: `Unblock ${target.name}` })).toBeVisible();
+      expect(accountByEmail(target.email)?.blocked).toBe(true);
+      expect(sessionCount(target.id)).toBe(0);
+
+      // The open session stops working, and the door refuses the account.
+      await victim.page.goto(ownPage);
+      await expect(victim.page).toHaveURL(new RegExp(`${door}\\?`));
+      await signInThroughForm(victim.page, door, target.email, target.password);
+      await expect(victim.page.getByText(BLOCKED_MESSAGE)).toBeVisible();
+
+      await row.getByRole("button", { name: `Unblock ${target.name}` }).click();
+      await expect(page.getByRole("status").filter({ hasText: "User unblocked" })).toBeVisible();
+      await expect(row).toHaveAttribute("data-blocked", "false");
+      expect(accountByEmail(target.email)?.blocked).toBe(false);
+
+      await signInThroughForm(victim.page, door, target.email, target.password);
+      await expect(victim.page).not.toHaveURL(/\/(login|cp)(\?|$)/);
+
+      // Both actions are in the audit log, under the administrator's email.
+      await page.goto(`/admin/audit?actor=${encodeURIComponent(admin.email)}`);
+      await expect(page.locator('tr[data-audit-action="account.block"]')).toHaveCount(1);
+      await expect(page.locator('tr[data-audit-action="account.unblock"]')).toHaveCount(1);
+      await context.close();
+      await victim.context.close();
+    });
+  }
+}
+
+test("Reset sends the account a password reset link", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("resetter");
+  const viewer = await createViewer("resetme");
+  const { context, page } = await signedIn(browser, baseURL!, admin, false);
+  await page.goto(`/admin/userlist?q=${encodeURIComponent(viewer.email)}`);
+  await page.getByRole("button", { name: `Send ${viewer.name} a password reset link` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "A password reset link has been sent" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/admin/userlist\\?q=`));
+  await context.close();
+});
+
+test("approve a provider application; the provider then signs in at /cp", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("approver");
+  const email = uniqueEmail("applicant");
+  const password = "applicant-pass-1";
+  const providerName = `Applicant ${Date.now().toString(36)}`;
+  const applied = await applyAsProvider(e2eDb(), { providerName, email, phoneNumber: "0803 111 2222", password, password2: password });
+  expect(applied.ok).toBe(true);
+
+  const { context, page } = await signedIn(browser, baseURL!, admin, true);
+  await page.goto("/admin/providerslist");
+  const applications = page.locator('[data-section="applications"]');
+  await applications.getByRole("button", { name: `Approve ${providerName}` }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Provider approved" })).toBeVisible();
+  await expect(applications.getByText(providerName)).toHaveCount(0);
+  expect(accountByEmail(email)?.providerStatus).toBe("approved");
+
+  const provider = await browser.newContext({ baseURL: baseURL! });
+  const providerPage = await provider.newPage();
+  await signInThroughForm(providerPage, "/cp", email, password);
+  await expect(providerPage).toHaveURL(/\/provider\//);
+  await provider.close();
+  await context.close();
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`register a content provider ${javaScriptEnabled ? "with" : "without"} JavaScript; they sign in at /cp at once`, async ({ browser, baseURL }) => {
+    const admin = await createAdmin("registrar");
+    const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
+    const email = uniqueEmail("created");
+    const providerName = `Created ${Date.now().toString(36)}`;
+    await page.goto("/admin/registercontentprovider");
+    await page.getByLabel("Provider name").fill(providerName);
+    await page.getByLabel("Business email").fill(email);
+    await page.getByLabel("Phone number").fill("0803 333 4444");
+    await page.getByLabel("Password", { exact: true }).fill("created-pass-1");
+    await page.getByLabel("Confirm password").fill("created-pass-2");
+    await page.getByRole("button", { name: "Create provider" }).click();
+    await expect(page.locator('[data-field-error="password2"]')).toHaveText("Passwords must match");
+    expect(accountByEmail(email)).toBeUndefined();
+
+    await page.getByLabel("Password", { exact: true }).fill("created-pass-1");
+    await page.getByLabel("Confirm password").fill("created-pass-1");
+    await page.getByRole("button", { name: "Create provider" }).click();
+    await expect(page).toHaveURL(/\/admin\/providerslist$/);
+    await expect(page.getByRole("status").filter({ hasText: "Provider created" })).toBeVisible();
+    expect(accountByEmail(email)?.providerStatus).toBe("approved");
+
+    const provider = await browser.newContext({ baseURL: baseURL! });
+    const providerPage = await provider.newPage();
+    await signInThroughForm(providerPage, "/cp", email, "created-pass-1");
+    await expect(providerPage).toHaveURL(/\/provider\//);
+    await provider.close();
+    await context.close();
+  });
+}
+
+const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit"];
+
+for (const role of ["viewer", "provider"] as const) {
+  test(`a ${role} gets 403 from every admin page and action, which change nothing`, async ({ browser, baseURL }) => {
+    const account = role === "viewer" ? await createViewer("intruder") : await createApprovedProvider("intruder");
+    const victim = await createViewer("untouched");
+    const pendingEmail = uniqueEmail("pending");
+    const pending = await applyAsProvider(e2eDb(), { providerName: "Pending Studio", email: pendingEmail, phoneNumber: "0803 555 6666", password: "pending-pass-1", password2: "pending-pass-1" });
+    expect(pending.ok).toBe(true);
+    const { context, page } = await signedIn(browser, baseURL!, account, false);
+    for (const path of ADMIN_PAGES) {
+      expect((await page.goto(path))?.status(), `${role} GET ${path}`).toBe(403);
+    }
+    const posts: Array<[string, Record<string, string>]> = [
+      ["/admin/userlist", { intent: "block", accountId: victim.id }],
+      ["/admin/userlist", { intent: "reset", accountId: victim.id }],
+      ["/admin/providerslist", { intent: "approve", accountId: pending.ok ? pending.value.id : "" }],
+      ["/admin/registercontentprovider", { providerName: "Sneaky", email: uniqueEmail("sneaky"), phoneNumber: "0803 777 8888", password: "sneaky-pass-1", password2: "sneaky-pass-1" }],
+    ];
+    for (const [path, form] of posts) {
+      const response = await context.request.post(path, { form, maxRedirects: 0 });
+      expect(response.status(), `${role} POST ${path}`).toBe(403);
+    }
+    expect(accountByEmail(victim.email)?.blocked).toBe(false);
+    expect(accountByEmail(pendingEmail)?.providerStatus).toBe("pending");
+    await context.close();
+  });
+}
