@@ -1,4 +1,7 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { and, desc, eq } from "drizzle-orm";
+import { categories, movies } from "../../app/db/schema";
+import { createId } from "../../app/utils/ids.server";
 import { applyAsProvider } from "../../app/services/accounts.server";
 import {
   accountByEmail,
@@ -146,7 +149,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit"];
+const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies"];
 
 for (const role of ["viewer", "provider"] as const) {
   test(`a ${role} gets 403 from every admin page and action, which change nothing`, async ({ browser, baseURL }) => {
@@ -155,6 +158,7 @@ for (const role of ["viewer", "provider"] as const) {
     const pendingEmail = uniqueEmail("pending");
     const pending = await applyAsProvider(e2eDb(), { providerName: "Pending Studio", email: pendingEmail, phoneNumber: "0803 555 6666", password: "pending-pass-1", password2: "pending-pass-1" });
     expect(pending.ok).toBe(true);
+    const featureTarget = e2eDb().select({ id: movies.id }).from(movies).where(eq(movies.featured, false)).get()!.id;
     const { context, page } = await signedIn(browser, baseURL!, account, false);
     for (const path of ADMIN_PAGES) {
       expect((await page.goto(path))?.status(), `${role} GET ${path}`).toBe(403);
@@ -163,6 +167,8 @@ for (const role of ["viewer", "provider"] as const) {
       ["/admin/userlist", { intent: "block", accountId: victim.id }],
       ["/admin/userlist", { intent: "reset", accountId: victim.id }],
       ["/admin/providerslist", { intent: "approve", accountId: pending.ok ? pending.value.id : "" }],
+      ["/admin/movies", { intent: "feature", movieId: featureTarget }],
+      ["/admin/movies", { intent: "autoApprove", value: "on" }],
       ["/admin/registercontentprovider", { providerName: "Sneaky", email: uniqueEmail("sneaky"), phoneNumber: "0803 777 8888", password: "sneaky-pass-1", password2: "sneaky-pass-1" }],
     ];
     for (const [path, form] of posts) {
@@ -171,6 +177,64 @@ for (const role of ["viewer", "provider"] as const) {
     }
     expect(accountByEmail(victim.email)?.blocked).toBe(false);
     expect(accountByEmail(pendingEmail)?.providerStatus).toBe("pending");
+    expect(e2eDb().select({ featured: movies.featured }).from(movies).where(eq(movies.id, featureTarget)).get()?.featured).toBe(false);
     await context.close();
   });
 }
+
+test("feature a title: it shows in the landing page's Featured carousel; unfeature takes it out", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("featurer");
+  const db = e2eDb();
+  const candidate = db
+    .select({ id: movies.id, name: movies.name })
+    .from(movies)
+    .where(and(eq(movies.featured, false), eq(movies.approved, true), eq(movies.status, "ready")))
+    .orderBy(desc(movies.uploadedAt))
+    .get();
+  expect(candidate, "a published title that is not featured").toBeTruthy();
+  const { context, page } = await signedIn(browser, baseURL!, admin, false);
+  try {
+    await page.goto("/admin/movies?status=approved");
+    const row = page.locator(`tr[data-movie-id="${candidate!.id}"]`);
+    await expect(row.getByRole("link", { name: candidate!.name, exact: true })).toHaveAttribute("href", `/WatchMovie?id=${candidate!.id}`);
+    await row.getByRole("button", { name: `Feature ${candidate!.name}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Title featured" })).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/movies\?status=approved$/);
+    await expect(row).toHaveAttribute("data-featured", "true");
+
+    await page.goto("/");
+    await expect(page.locator('[data-section="featured"]').getByText(candidate!.name).first()).toBeAttached();
+
+    await page.goto("/admin/movies?status=approved");
+    await row.getByRole("button", { name: `Unfeature ${candidate!.name}` }).click();
+    await expect(row).toHaveAttribute("data-featured", "false");
+    await page.goto("/");
+    await expect(page.locator('[data-section="featured"]').getByText(candidate!.name)).toHaveCount(0);
+  } finally {
+    db.update(movies).set({ featured: false }).where(eq(movies.id, candidate!.id)).run();
+    await context.close();
+  }
+});
+
+test("delete a title after confirming, without JavaScript", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("deleter");
+  const provider = await createApprovedProvider("owner");
+  const db = e2eDb();
+  const category = db.select({ id: categories.id }).from(categories).get()!;
+  const movieId = createId();
+  const name = `Doomed ${movieId}`;
+  db.insert(movies).values({ id: movieId, name, categoryId: category.id, providerId: provider.id, status: "ready" }).run();
+
+  const { context, page } = await signedIn(browser, baseURL!, admin, false);
+  await page.goto(`/admin/movies?provider=${provider.id}`);
+  const row = page.locator(`tr[data-movie-id="${movieId}"]`);
+  await expect(row).toContainText("Waiting for approval");
+  await row.getByRole("link", { name: `Delete ${name}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText(name);
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Title deleted" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/admin/movies\\?provider=${provider.id}$`));
+  expect(db.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).get()).toBeUndefined();
+  await context.close();
+});
