@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { and, desc, eq } from "drizzle-orm";
+import sharp from "sharp";
 import { categories, movies } from "../../app/db/schema";
 import { createId } from "../../app/utils/ids.server";
 import { applyAsProvider } from "../../app/services/accounts.server";
@@ -149,7 +150,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies"];
+const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies", "/admin/moviecategory"];
 
 for (const role of ["viewer", "provider"] as const) {
   test(`a ${role} gets 403 from every admin page and action, which change nothing`, async ({ browser, baseURL }) => {
@@ -169,6 +170,7 @@ for (const role of ["viewer", "provider"] as const) {
       ["/admin/providerslist", { intent: "approve", accountId: pending.ok ? pending.value.id : "" }],
       ["/admin/movies", { intent: "feature", movieId: featureTarget }],
       ["/admin/movies", { intent: "autoApprove", value: "on" }],
+      ["/admin/moviecategory", { intent: "create", name: "Sneaky category" }],
       ["/admin/registercontentprovider", { providerName: "Sneaky", email: uniqueEmail("sneaky"), phoneNumber: "0803 777 8888", password: "sneaky-pass-1", password2: "sneaky-pass-1" }],
     ];
     for (const [path, form] of posts) {
@@ -177,6 +179,7 @@ for (const role of ["viewer", "provider"] as const) {
     }
     expect(accountByEmail(victim.email)?.blocked).toBe(false);
     expect(accountByEmail(pendingEmail)?.providerStatus).toBe("pending");
+    expect(e2eDb().select({ id: categories.id }).from(categories).where(eq(categories.name, "Sneaky category")).get()).toBeUndefined();
     expect(e2eDb().select({ featured: movies.featured }).from(movies).where(eq(movies.id, featureTarget)).get()?.featured).toBe(false);
     await context.close();
   });
@@ -238,3 +241,51 @@ test("delete a title after confirming, without JavaScript", async ({ browser, ba
   expect(db.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).get()).toBeUndefined();
   await context.close();
 });
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`create, rename, re-image and delete a category ${javaScriptEnabled ? "with" : "without"} JavaScript; one in use is refused`, async ({ browser, baseURL }) => {
+    const admin = await createAdmin("curator");
+    const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
+    const suffix = Date.now().toString(36);
+    const name = `Tarihi ${suffix}`;
+    await page.goto("/admin/moviecategory");
+    await page.getByLabel("New category name").fill(name);
+    await page.getByRole("button", { name: "Create category" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Category created" })).toBeVisible();
+    const item = page.locator("li[data-category-id]").filter({ has: page.getByRole("heading", { name, exact: true }) });
+    await expect(item).toContainText("0 titles");
+
+    // The same name again is refused with a message, not an error page.
+    await page.getByLabel("New category name").fill(name);
+    await page.getByRole("button", { name: "Create category" }).click();
+    await expect(page.locator('[data-category-error="create"]')).toHaveText("A category with that name already exists");
+
+    const renamed = `Tarihi renamed ${suffix}`;
+    await item.getByLabel(`New name for ${name}`).fill(renamed);
+    await item.getByRole("button", { name: "Rename" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Category renamed" })).toBeVisible();
+    const renamedItem = page.locator("li[data-category-id]").filter({ has: page.getByRole("heading", { name: renamed, exact: true }) });
+    await expect(renamedItem).toContainText("no image yet");
+
+    await renamedItem.getByLabel(`Image for ${renamed}`).setInputFiles({ name: "tile.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
+    await renamedItem.getByRole("button", { name: "Upload image" }).click();
+    await expect(page.locator('[data-category-error="image"]')).toHaveText("Only .jpg and .png images are accepted");
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#225588" } }).png().toBuffer();
+    await renamedItem.getByLabel(`Image for ${renamed}`).setInputFiles({ name: "tile.png", mimeType: "image/png", buffer: png });
+    await renamedItem.getByRole("button", { name: "Upload image" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Category image updated" })).toBeVisible();
+    await expect(renamedItem).toContainText("has an image");
+
+    // A demo category with titles: refused, and nothing changes.
+    const inUse = page.locator("li[data-category-id]").filter({ hasNot: page.getByText("0 titles") }).first();
+    const inUseName = (await inUse.getByRole("heading").textContent())!;
+    await inUse.getByRole("button", { name: `Delete ${inUseName}` }).click();
+    await expect(page.locator('[data-category-error="delete"]')).toContainText("move them to another category first");
+    await expect(page.getByRole("heading", { name: inUseName, exact: true })).toBeVisible();
+
+    await renamedItem.getByRole("button", { name: `Delete ${renamed}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Category deleted" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: renamed, exact: true })).toHaveCount(0);
+    await context.close();
+  });
+}
