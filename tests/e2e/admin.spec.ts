@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { and, desc, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { categories, movies } from "../../app/db/schema";
+import { categories, movies, plans } from "../../app/db/schema";
+import { annualPriceMinor, formatPrice } from "../../app/utils/money";
 import { createId } from "../../app/utils/ids.server";
 import { applyAsProvider } from "../../app/services/accounts.server";
 import {
@@ -150,7 +151,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies", "/admin/moviecategory"];
+const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies", "/admin/moviecategory", "/admin/Selectplan"];
 
 for (const role of ["viewer", "provider"] as const) {
   test(`a ${role} gets 403 from every admin page and action, which change nothing`, async ({ browser, baseURL }) => {
@@ -159,6 +160,7 @@ for (const role of ["viewer", "provider"] as const) {
     const pendingEmail = uniqueEmail("pending");
     const pending = await applyAsProvider(e2eDb(), { providerName: "Pending Studio", email: pendingEmail, phoneNumber: "0803 555 6666", password: "pending-pass-1", password2: "pending-pass-1" });
     expect(pending.ok).toBe(true);
+    const basic = e2eDb().select({ id: plans.id }).from(plans).where(eq(plans.code, "BASIC")).get()!;
     const featureTarget = e2eDb().select({ id: movies.id }).from(movies).where(eq(movies.featured, false)).get()!.id;
     const { context, page } = await signedIn(browser, baseURL!, account, false);
     for (const path of ADMIN_PAGES) {
@@ -171,6 +173,7 @@ for (const role of ["viewer", "provider"] as const) {
       ["/admin/movies", { intent: "feature", movieId: featureTarget }],
       ["/admin/movies", { intent: "autoApprove", value: "on" }],
       ["/admin/moviecategory", { intent: "create", name: "Sneaky category" }],
+      ["/admin/Selectplan", { intent: "offered", planId: basic.id, offered: "off" }],
       ["/admin/registercontentprovider", { providerName: "Sneaky", email: uniqueEmail("sneaky"), phoneNumber: "0803 777 8888", password: "sneaky-pass-1", password2: "sneaky-pass-1" }],
     ];
     for (const [path, form] of posts) {
@@ -179,6 +182,7 @@ for (const role of ["viewer", "provider"] as const) {
     }
     expect(accountByEmail(victim.email)?.blocked).toBe(false);
     expect(accountByEmail(pendingEmail)?.providerStatus).toBe("pending");
+    expect(e2eDb().select({ offered: plans.offered }).from(plans).where(eq(plans.id, basic.id)).get()?.offered).toBe(true);
     expect(e2eDb().select({ id: categories.id }).from(categories).where(eq(categories.name, "Sneaky category")).get()).toBeUndefined();
     expect(e2eDb().select({ featured: movies.featured }).from(movies).where(eq(movies.id, featureTarget)).get()?.featured).toBe(false);
     await context.close();
@@ -289,3 +293,37 @@ for (const javaScriptEnabled of [true, false]) {
     await context.close();
   });
 }
+
+test("edit a plan's price: /plans shows it; a bad price is refused; Billed Annually shows annual prices", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("pricer");
+  const db = e2eDb();
+  const before = db.select().from(plans).where(eq(plans.code, "BASIC")).get()!;
+  const { context, page } = await signedIn(browser, baseURL!, admin, false);
+  try {
+    await page.goto("/admin/Selectplan");
+    const card = page.locator('[data-admin-plan="BASIC"]');
+    const priceField = card.getByLabel(`Monthly price of ${before.name}`);
+    await priceField.fill("-5");
+    await card.getByRole("button", { name: `Save ${before.name}` }).click();
+    await expect(page.locator('[data-admin-plan="BASIC"] [data-field-error="price"]')).toHaveText("Enter a price of 0 or more, like 14 or 10.99");
+    expect(db.select({ price: plans.monthlyPriceMinor }).from(plans).where(eq(plans.id, before.id)).get()?.price).toBe(before.monthlyPriceMinor);
+
+    await priceField.fill("7.25");
+    await card.getByRole("button", { name: `Save ${before.name}` }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Plan saved" })).toBeVisible();
+    const stored = db.select().from(plans).where(eq(plans.id, before.id)).get()!;
+    expect(stored.monthlyPriceMinor).toBe(725);
+    const monthly = formatPrice(725, stored.currency);
+    await expect(card.locator("[data-price]")).toContainText(monthly);
+
+    await page.getByRole("link", { name: "Billed Annually" }).click();
+    await expect(page).toHaveURL(/billing=annual/);
+    await expect(page.locator('[data-admin-plan="BASIC"] [data-price]')).toContainText(formatPrice(annualPriceMinor(725, stored.annualDiscountPercent), stored.currency));
+
+    await page.goto("/plans");
+    await expect(page.locator('[data-plan="BASIC"] [data-price]').first()).toContainText(monthly);
+  } finally {
+    db.update(plans).set({ monthlyPriceMinor: before.monthlyPriceMinor, currency: before.currency, features: before.features, screens: before.screens, maxQuality: before.maxQuality, annualDiscountPercent: before.annualDiscountPercent, offered: before.offered }).where(eq(plans.id, before.id)).run();
+    await context.close();
+  }
+});
