@@ -90,10 +90,15 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
   const location = useLocation();
   const back = `${location.pathname}${location.search}`;
 
-  // Optimistic: while the request is out, the row already shows the new state.
+  // Optimistic: while the request is out the row already shows the new state; while the
+  // list reloads it shows what the server answered; then the list's own value.
   const pendingIntent = fetcher.formData?.get("intent");
   const blocked =
-    pendingIntent === "block" ? true : pendingIntent === "unblock" ? false : fetcher.data?.accountId === row.id && fetcher.data.blocked !== undefined && fetcher.state === "idle" && !fetcher.data.ok ? fetcher.data.blocked : row.blocked;
+    fetcher.state === "loading" && fetcher.data?.blocked !== undefined
+      ? fetcher.data.blocked
+      : pendingIntent === "block" || pendingIntent === "unblock"
+        ? pendingIntent === "block"
+        : row.blocked;
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data) return;
