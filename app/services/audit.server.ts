@@ -1,5 +1,6 @@
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { auditLog } from "~/db/schema";
+import { accounts, auditLog } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 
 /** Anything with Drizzle's insert: the connection or a transaction inside it. */
@@ -21,7 +22,50 @@ export type AuditAction =
   | "auth.sign_in_failed"
   | "auth.sign_out"
   | "movie.upload"
-  | "movie.delete";
+  | "movie.delete"
+  | "movie.approve"
+  | "movie.unapprove"
+  | "movie.feature"
+  | "movie.unfeature"
+  | "movie.access"
+  | "category.create"
+  | "category.rename"
+  | "category.image"
+  | "category.move"
+  | "category.delete"
+  | "plan.update"
+  | "setting.update";
+
+export const AUDIT_ACTIONS: readonly AuditAction[] = [
+  "account.register",
+  "account.provider_apply",
+  "account.provider_create",
+  "account.provider_approve",
+  "account.provider_reject",
+  "account.profile_update",
+  "account.block",
+  "account.unblock",
+  "account.password_change",
+  "account.password_reset_request",
+  "account.password_reset",
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_out",
+  "movie.upload",
+  "movie.delete",
+  "movie.approve",
+  "movie.unapprove",
+  "movie.feature",
+  "movie.unfeature",
+  "movie.access",
+  "category.create",
+  "category.rename",
+  "category.image",
+  "category.move",
+  "category.delete",
+  "plan.update",
+  "setting.update",
+];
 
 export type AuditEntry = {
   actorId: string | null;
@@ -45,4 +89,36 @@ export function recordAudit(db: Writer, entry: AuditEntry): void {
       ipAddress: entry.ipAddress ?? null,
     })
     .run();
+}
+
+export type AuditListQuery = { action?: string; actorEmail?: string; page?: number; pageSize?: number };
+
+/** The latest audit entries, newest first, optionally of one action and/or by the actor with this email. */
+export function listAudit(db: DB, query: AuditListQuery) {
+  const pageSize = Math.min(Math.max(query.pageSize ?? 50, 1), 200);
+  const page = Math.max(query.page ?? 1, 1);
+  const conditions: SQL[] = [];
+  if (query.action) conditions.push(eq(auditLog.action, query.action));
+  const email = query.actorEmail?.trim().toLowerCase();
+  if (email) conditions.push(sql`lower(${accounts.email}) = ${email}`);
+  const where = conditions.length ? and(...conditions) : undefined;
+  const total = db.select({ value: count() }).from(auditLog).leftJoin(accounts, eq(accounts.id, auditLog.actorId)).where(where).get()?.value ?? 0;
+  const rows = db
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      ipAddress: auditLog.ipAddress,
+      createdAt: auditLog.createdAt,
+      actorEmail: accounts.email,
+    })
+    .from(auditLog)
+    .leftJoin(accounts, eq(accounts.id, auditLog.actorId))
+    .where(where)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  return { rows, total, page, pageSize };
 }

@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { PLAN_FEATURES, plans, type PlanFeature } from "~/db/schema";
 import { annualPriceMinor, formatPrice } from "~/utils/money";
+import { recordAudit } from "./audit.server";
 
 export { annualPriceMinor, formatPrice, parseBilling, type Billing } from "~/utils/money";
 
@@ -54,4 +55,129 @@ export function loadPlanComparison(db: DB = getDb()): { plans: OfferedPlan[]; fe
   const offered = listOfferedPlans(db);
   const features = PLAN_FEATURES.filter((feature) => offered.some((plan) => plan.features.includes(feature)));
   return { plans: offered, features };
+}
+
+/** Every plan, offered or not, for the administrator's table. */
+export function listAllPlans(db: DB = getDb()) {
+  return db
+    .select()
+    .from(plans)
+    .orderBy(asc(plans.sortOrder), asc(plans.code))
+    .all()
+    .map((plan) => {
+      const annual = annualPriceMinor(plan.monthlyPriceMinor, plan.annualDiscountPercent);
+      return {
+        id: plan.id,
+        code: plan.code,
+        name: plan.name,
+        currency: plan.currency,
+        monthlyPriceMinor: plan.monthlyPriceMinor,
+        annualPriceMinor: annual,
+        annualDiscountPercent: plan.annualDiscountPercent,
+        monthlyPrice: formatPrice(plan.monthlyPriceMinor, plan.currency),
+        annualPrice: formatPrice(annual, plan.currency),
+        screens: plan.screens,
+        maxQuality: plan.maxQuality,
+        features: knownFeatures(plan.features),
+        offered: plan.offered,
+      };
+    });
+}
+
+export const PLAN_ERRORS = {
+  price: "admin:plans.errors.price",
+  priceDigits: "admin:plans.errors.priceDigits",
+  currency: "admin:plans.errors.currency",
+  screens: "admin:plans.errors.screens",
+  quality: "admin:plans.errors.quality",
+  discount: "admin:plans.errors.discount",
+  notFound: "admin:plans.errors.notFound",
+} as const;
+
+export const PLAN_MAX_PRICE_MAJOR = 1_000_000;
+
+function isCurrency(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  try {
+    new Intl.NumberFormat("en", { style: "currency", currency: code });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A price typed in major units ("14", "10.99", "1,500") as whole minor units,
+ * or an error key: never negative, never more digits than the currency has.
+ */
+export function parsePriceToMinor(raw: string, currency: string): { ok: true; value: number } | { ok: false; error: string } {
+  const text = raw.trim().replace(/,/g, "");
+  const match = /^(\d{1,9})(?:\.(\d+))?$/.exec(text);
+  if (!match) return { ok: false, error: PLAN_ERRORS.price };
+  const digits = minorUnitDigitsSafe(currency);
+  const fraction = match[2] ?? "";
+  if (fraction.length > digits) return { ok: false, error: PLAN_ERRORS.priceDigits };
+  const major = Number(match[1]);
+  if (major > PLAN_MAX_PRICE_MAJOR) return { ok: false, error: PLAN_ERRORS.price };
+  return { ok: true, value: major * 10 ** digits + Number(fraction.padEnd(digits, "0") || "0") };
+}
+
+function minorUnitDigitsSafe(currency: string): number {
+  return isCurrency(currency) ? new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2 : 2;
+}
+
+export type PlanEditInput = {
+  price: string;
+  currency: string;
+  screens: string;
+  maxQuality: string;
+  annualDiscountPercent: string;
+  features: string[];
+};
+
+type Actor = { actorId: string; ipAddress?: string | null };
+
+/** Check and store an administrator's edit of one plan (prices typed in major units). */
+export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: Actor): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
+  const existing = db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId)).get();
+  if (!existing) return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
+  const fieldErrors: Record<string, string[]> = {};
+  const currency = input.currency.trim().toUpperCase();
+  if (!isCurrency(currency)) fieldErrors.currency = [PLAN_ERRORS.currency];
+  const price = parsePriceToMinor(input.price, currency);
+  if (!price.ok) fieldErrors.price = [price.error];
+  const screens = Number(input.screens.trim());
+  if (!Number.isInteger(screens) || screens < 1 || screens > 10) fieldErrors.screens = [PLAN_ERRORS.screens];
+  const maxQuality = input.maxQuality;
+  if (maxQuality !== "sd" && maxQuality !== "hd" && maxQuality !== "uhd") fieldErrors.maxQuality = [PLAN_ERRORS.quality];
+  const discountText = input.annualDiscountPercent.trim() || "0";
+  const discount = Number(discountText);
+  if (!/^\d{1,3}$/.test(discountText) || discount > 100) fieldErrors.annualDiscountPercent = [PLAN_ERRORS.discount];
+  if (Object.keys(fieldErrors).length > 0 || !price.ok) return { ok: false, fieldErrors };
+  const features = knownFeatures(input.features);
+  db.transaction((tx) => {
+    tx.update(plans)
+      .set({ monthlyPriceMinor: price.value, currency, screens, maxQuality: maxQuality as "sd" | "hd" | "uhd", annualDiscountPercent: discount, features })
+      .where(eq(plans.id, planId))
+      .run();
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "plan.update",
+      targetType: "plan",
+      targetId: planId,
+      details: { monthlyPriceMinor: price.value, currency, screens, maxQuality, annualDiscountPercent: discount, features },
+      ipAddress: actor.ipAddress,
+    });
+  });
+  return { ok: true };
+}
+
+/** Offer a plan to viewers or withdraw it ('Active Plan'). */
+export function setPlanOffered(db: DB, planId: string, offered: boolean, actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const updated = tx.update(plans).set({ offered }).where(eq(plans.id, planId)).run();
+    if (updated.changes === 0) return false;
+    recordAudit(tx, { actorId: actor.actorId, action: "plan.update", targetType: "plan", targetId: planId, details: { offered }, ipAddress: actor.ipAddress });
+    return true;
+  });
 }

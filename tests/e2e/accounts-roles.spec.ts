@@ -25,14 +25,21 @@ const PAGES: Array<{ path: string; expected: Record<Persona, Expected> }> = [
     path: "/provider/profile",
     expected: { anonymous: "/cp", viewer: 403, provider: 200, admin: 403, "blocked viewer": "/cp", "blocked provider": "/cp" },
   },
-  {
-    path: "/admin",
-    expected: { anonymous: "/login", viewer: 403, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },
-  },
+  ...["/admin", "/admin/providerslist", "/admin/userlist", "/admin/moviecategory", "/admin/movies", "/admin/registercontentprovider", "/admin/Selectplan", "/admin/audit"].map(
+    (path) => ({
+      path,
+      expected: { anonymous: "/login", viewer: 403, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
+    }),
+  ),
 ];
 
 /** Form posts to the same pages are guarded the same way. */
 const ACTIONS: Array<{ path: string; form: Record<string, string>; expected: Record<Persona, Expected> }> = [
+  ...["/admin/providerslist", "/admin/userlist", "/admin/moviecategory", "/admin/movies", "/admin/Selectplan"].map((path) => ({
+    path,
+    form: { intent: "nothing" },
+    expected: { anonymous: "/login", viewer: 403, provider: 403, admin: 400, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
+  })),
   {
     path: "/editprofile",
     form: { intent: "profile" },

@@ -1,0 +1,174 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { PLAN_FEATURES } from "~/db/schema";
+import { getRequestT } from "~/i18n/translate.server";
+import { listAllPlans, parseBilling, setPlanOffered, updatePlan } from "~/services/plans.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { minorUnitDigits } from "~/utils/money";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const billing = parseBilling(new URL(request.url).searchParams.get("billing"));
+  const { t } = await getRequestT(request, "admin");
+  return { metaTitle: t("plans.metaTitle"), billing, plans: listAllPlans(getDb()) };
+}
+
+type Failure = { planId: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const planId = String(form.get("planId") ?? "");
+  const billing = parseBilling(String(form.get("billing") ?? ""));
+  const back = billing === "annual" ? "/admin/Selectplan?billing=annual" : "/admin/Selectplan";
+  const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
+  const db = getDb();
+  if (intent === "offered") {
+    const offered = form.get("offered") === "on";
+    if (!setPlanOffered(db, planId, offered, actor)) return data({ formError: "admin:plans.errors.notFound" }, { status: 400 });
+    return redirectWithToast(back, { type: "success", key: offered ? "admin:plans.nowOffered" : "admin:plans.notOffered" }, { status: 303 });
+  }
+  if (intent !== "update") return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
+  const text = (name: string) => String(form.get(name) ?? "").slice(0, 50);
+  const input = {
+    price: text("price"),
+    currency: text("currency"),
+    screens: text("screens"),
+    maxQuality: text("maxQuality"),
+    annualDiscountPercent: text("annualDiscountPercent"),
+    features: form.getAll("features").map(String),
+  };
+  const result = updatePlan(db, planId, input, actor);
+  if (!result.ok) {
+    const { features: _features, ...values } = input;
+    return data<Failure>({ planId, fieldErrors: result.fieldErrors, values }, { status: 400 });
+  }
+  return redirectWithToast(back, { type: "success", key: "admin:plans.saved" }, { status: 303 });
+}
+
+const input = "w-full rounded border bg-ink-900 px-2 py-1.5 text-sm text-slate-50";
+
+export default function SelectPlan() {
+  const { t } = useTranslation("admin");
+  const { t: tPlans } = useTranslation("plans");
+  const { plans, billing } = useLoaderData<typeof loader>();
+  const failure = useActionData<Failure>();
+  useErrorToasts(failure && "fieldErrors" in failure ? { fieldErrors: failure.fieldErrors } : null);
+  const annual = billing === "annual";
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-3xl font-bold">{t("plans.title")}</h1>
+        <nav aria-label={t("plans.billingLabel")} className="flex gap-1 rounded-full border border-white/15 p-1 text-sm">
+          <Link to="?billing=monthly" aria-current={!annual ? "page" : undefined} className={`rounded-full px-3 py-1 ${!annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}>
+            {t("plans.billedMonthly")}
+          </Link>
+          <Link to="?billing=annual" aria-current={annual ? "page" : undefined} className={`rounded-full px-3 py-1 ${annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}>
+            {t("plans.billedAnnually")}
+          </Link>
+        </nav>
+      </div>
+
+      <div className="mt-6 grid gap-4 lg:grid-cols-3">
+        {plans.map((plan) => {
+          const errors = failure?.planId === plan.id ? failure.fieldErrors : undefined;
+          const values = failure?.planId === plan.id ? failure.values : undefined;
+          const majorPrice = (plan.monthlyPriceMinor / 10 ** minorUnitDigits(plan.currency)).toFixed(minorUnitDigits(plan.currency));
+          const fieldError = (name: string) =>
+            errors?.[name]?.length ? (
+              <span className="text-xs text-red-300" data-field-error={name}>
+                {t(errors[name][0])}
+              </span>
+            ) : null;
+          const border = (name: string) => (errors?.[name]?.length ? "border-red-400" : "border-white/15");
+          return (
+            <article key={plan.id} data-admin-plan={plan.code} className="rounded-lg border border-white/10 bg-ink-900/60 p-4">
+              <header className="flex items-baseline justify-between gap-2">
+                <h2 className="text-xl font-bold">{plan.name}</h2>
+                <span className="text-xs text-slate-300">{plan.offered ? t("plans.offered") : t("plans.notOfferedLabel")}</span>
+              </header>
+              <p className="mt-2 text-2xl font-extrabold" data-price>
+                {annual ? plan.annualPrice : plan.monthlyPrice}
+                <span className="ml-1 text-sm font-normal text-slate-300">{annual ? t("plans.perYear") : t("plans.perMonth")}</span>
+              </p>
+              {annual && plan.annualDiscountPercent > 0 ? <p className="text-xs text-emerald-300">{t("plans.discountNote", { percent: plan.annualDiscountPercent })}</p> : null}
+
+              <Form method="post" className="mt-4 grid gap-3" noValidate>
+                <input type="hidden" name="planId" value={plan.id} />
+                <input type="hidden" name="billing" value={billing} />
+                <label className="grid gap-1 text-sm">
+                  <span>{t("plans.fields.price", { plan: plan.name })}</span>
+                  <input name="price" inputMode="decimal" defaultValue={values?.price ?? majorPrice} className={`${input} ${border("price")}`} />
+                  {fieldError("price")}
+                </label>
+                <div className="grid grid-cols-2 gap-2">
+                  <label className="grid gap-1 text-sm">
+                    <span>{t("plans.fields.currency")}</span>
+                    <input name="currency" maxLength={3} defaultValue={values?.currency ?? plan.currency} className={`${input} ${border("currency")}`} />
+                    {fieldError("currency")}
+                  </label>
+                  <label className="grid gap-1 text-sm">
+                    <span>{t("plans.fields.screens")}</span>
+                    <input name="screens" type="number" min={1} max={10} defaultValue={values?.screens ?? plan.screens} className={`${input} ${border("screens")}`} />
+                    {fieldError("screens")}
+                  </label>
+                  <label className="grid gap-1 text-sm">
+                    <span>{t("plans.fields.maxQuality")}</span>
+                    <select name="maxQuality" defaultValue={values?.maxQuality ?? plan.maxQuality} className={`${input} ${border("maxQuality")}`}>
+                      <option value="sd">{t("plans.quality.sd")}</option>
+                      <option value="hd">{t("plans.quality.hd")}</option>
+                      <option value="uhd">{t("plans.quality.uhd")}</option>
+                    </select>
+                    {fieldError("maxQuality")}
+                  </label>
+                  <label className="grid gap-1 text-sm">
+                    <span>{t("plans.fields.discount")}</span>
+                    <input
+                      name="annualDiscountPercent"
+                      type="number"
+                      min={0}
+                      max={100}
+                      defaultValue={values?.annualDiscountPercent ?? plan.annualDiscountPercent}
+                      className={`${input} ${border("annualDiscountPercent")}`}
+                    />
+                    {fieldError("annualDiscountPercent")}
+                  </label>
+                </div>
+                <fieldset className="grid gap-1 text-sm">
+                  <legend className="mb-1">{t("plans.fields.features")}</legend>
+                  {PLAN_FEATURES.map((feature) => (
+                    <label key={feature} className="flex items-center gap-2">
+                      <input type="checkbox" name="features" value={feature} defaultChecked={plan.features.includes(feature)} />
+                      {tPlans(`features.${feature}`)}
+                    </label>
+                  ))}
+                </fieldset>
+                <button type="submit" name="intent" value="update" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                  {t("plans.save", { plan: plan.name })}
+                </button>
+              </Form>
+              <Form method="post" className="mt-3">
+                <input type="hidden" name="planId" value={plan.id} />
+                <input type="hidden" name="billing" value={billing} />
+                <input type="hidden" name="offered" value={plan.offered ? "off" : "on"} />
+                <button type="submit" name="intent" value="offered" aria-pressed={plan.offered} className="w-full rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+                  {plan.offered ? t("plans.activePlanOn") : t("plans.activePlanOff")}
+                </button>
+              </Form>
+            </article>
+          );
+        })}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { Pagination } from "~/components/ui/pagination";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { AUDIT_ACTIONS, listAudit } from "~/services/audit.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const wanted = url.searchParams.get("action") ?? "";
+  const action = (AUDIT_ACTIONS as readonly string[]).includes(wanted) ? wanted : "";
+  const actor = (url.searchParams.get("actor") ?? "").slice(0, 200);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const list = listAudit(getDb(), { action: action || undefined, actorEmail: actor || undefined, page });
+  const { t } = await getRequestT(request, "admin");
+  return {
+    metaTitle: t("audit.metaTitle"),
+    action,
+    actor,
+    actions: AUDIT_ACTIONS,
+    page: list.page,
+    pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
+    rows: list.rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+  };
+}
+
+export default function AuditLog() {
+  const { t, i18n } = useTranslation("admin");
+  const { rows, action, actor, actions, page, pageCount } = useLoaderData<typeof loader>();
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "medium" });
+  return (
+    <section>
+      <h1 className="text-3xl font-bold">{t("audit.title")}</h1>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <label className="grid gap-1 text-sm">
+          <span className="text-slate-200">{t("audit.action")}</span>
+          <select name="action" defaultValue={action} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+            <option value="">{t("audit.anyAction")}</option>
+            {actions.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          <span className="text-slate-200">{t("audit.actor")}</span>
+          <input type="search" name="actor" defaultValue={actor} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50" />
+        </label>
+        <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          {t("audit.filter")}
+        </button>
+      </Form>
+      {rows.length === 0 ? (
+        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("audit.empty")}</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
+          <table className="w-full min-w-[720px] text-left text-sm">
+            <thead className="bg-ink-800 text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-3">{t("audit.columns.when")}</th>
+                <th scope="col" className="px-3 py-3">{t("audit.columns.actor")}</th>
+                <th scope="col" className="px-3 py-3">{t("audit.columns.action")}</th>
+                <th scope="col" className="px-3 py-3">{t("audit.columns.target")}</th>
+                <th scope="col" className="px-3 py-3">{t("audit.columns.address")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-white/5">
+              {rows.map((row) => (
+                <tr key={row.id} data-audit-action={row.action}>
+                  <td className="px-3 py-2">
+                    <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
+                  </td>
+                  <td className="px-3 py-2">{row.actorEmail ?? t("audit.system")}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{row.action}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}</td>
+                  <td className="px-3 py-2">{row.ipAddress ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} />
+    </section>
+  );
+}

@@ -1,0 +1,231 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { Pagination } from "~/components/ui/pagination";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import {
+  ADMIN_MOVIE_FILTERS,
+  adminDeleteMovie,
+  changeMovie,
+  getAutoApprove,
+  listAllMovies,
+  parseMovieFilter,
+  providersWithMovies,
+  setAutoApprove,
+  type MovieChange,
+} from "~/services/admin-movies.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { safeRedirectPath } from "~/utils/redirect";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const status = parseMovieFilter(url.searchParams.get("status"));
+  const providerId = url.searchParams.get("provider") || undefined;
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const db = getDb();
+  const list = listAllMovies(db, { status, providerId, page, pageSize: PAGE_SIZE });
+  const confirmId = url.searchParams.get("confirm");
+  const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
+  const { t } = await getRequestT(request, "admin");
+  return {
+    metaTitle: t("movies.metaTitle"),
+    status: status ?? "",
+    providerId: providerId ?? "",
+    providers: providersWithMovies(db),
+    autoApprove: getAutoApprove(db),
+    page: list.page,
+    total: list.total,
+    pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
+    rows: list.rows.map((row) => ({ ...row, uploadedAt: row.uploadedAt.toISOString() })),
+    confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
+  };
+}
+
+const CHANGES: Record<string, MovieChange> = {
+  approve: { approved: true },
+  unapprove: { approved: false },
+  feature: { featured: true },
+  unfeature: { featured: false },
+  free: { access: "free" },
+  premium: { access: "premium" },
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = safeRedirectPath(form.get("back"), "/admin/movies").replace(/([?&])confirm=[^&]*&?/, "$1").replace(/[?&]$/, "");
+  const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
+  const db = getDb();
+
+  if (intent === "autoApprove") {
+    const value = form.get("value") === "on";
+    setAutoApprove(db, value, actor);
+    return redirectWithToast(back, { type: "success", key: value ? "admin:movies.autoApproveOn" : "admin:movies.autoApproveOff" }, { status: 303 });
+  }
+  const movieId = String(form.get("movieId") ?? "");
+  if (!movieId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
+  if (intent === "delete") {
+    const deleted = adminDeleteMovie(db, movieId, actor);
+    return redirectWithToast(back, deleted ? { type: "success", key: "admin:movies.deleted" } : { type: "error", key: "admin:movies.missing" }, { status: 303 });
+  }
+  const change = CHANGES[intent];
+  if (!change) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
+  const changed = changeMovie(db, movieId, change, actor);
+  return redirectWithToast(back, changed ? { type: "success", key: `admin:movies.changed.${intent}` } : { type: "error", key: "admin:movies.missing" }, { status: 303 });
+}
+
+function RowAction({ movieId, intent, name, back }: { movieId: string; intent: string; name: string; back: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <Form method="post">
+      <input type="hidden" name="movieId" value={movieId} />
+      <input type="hidden" name="back" value={back} />
+      <button type="submit" name="intent" value={intent} aria-label={t(`movies.named.${intent}`, { name })} className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5">
+        {t(`movies.actions.${intent}`)}
+      </button>
+    </Form>
+  );
+}
+
+export default function AdminMovies() {
+  const { t } = useTranslation("admin");
+  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const backParams = new URLSearchParams(searchParams);
+  backParams.delete("confirm");
+  const back = `/admin/movies${backParams.size ? `?${backParams}` : ""}`;
+  const confirmHref = (id: string) => {
+    const next = new URLSearchParams(backParams);
+    next.set("confirm", id);
+    return `?${next}`;
+  };
+
+  return (
+    <section>
+      <h1 className="text-3xl font-bold">{t("movies.title")}</h1>
+      <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
+
+      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-white/10 bg-ink-900/60 p-4" data-section="auto-approve">
+        <input type="hidden" name="back" value={back} />
+        <input type="hidden" name="value" value={autoApprove ? "off" : "on"} />
+        <p className="text-sm">{autoApprove ? t("movies.autoApproveIsOn") : t("movies.autoApproveIsOff")}</p>
+        <button type="submit" name="intent" value="autoApprove" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+          {autoApprove ? t("movies.turnAutoApproveOff") : t("movies.turnAutoApproveOn")}
+        </button>
+      </Form>
+
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
+        <label className="grid gap-1 text-sm">
+          <span className="text-slate-200">{t("movies.statusFilter")}</span>
+          <select name="status" defaultValue={status} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+            <option value="">{t("movies.allStatuses")}</option>
+            {ADMIN_MOVIE_FILTERS.map((name) => (
+              <option key={name} value={name}>
+                {t(`movies.filters.${name}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          <span className="text-slate-200">{t("movies.providerFilter")}</span>
+          <select name="provider" defaultValue={providerId} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+            <option value="">{t("movies.allProviders")}</option>
+            {providers.map((provider) => (
+              <option key={provider.id} value={provider.id}>
+                {provider.name ?? provider.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          {t("movies.filter")}
+        </button>
+      </Form>
+
+      {confirming ? (
+        <div role="alertdialog" aria-labelledby="confirm-title" className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5">
+          <h2 id="confirm-title" className="text-lg font-semibold">
+            {t("movies.confirmTitle", { name: confirming.name })}
+          </h2>
+          <p className="mt-1 text-sm text-red-100">{t("movies.confirmText")}</p>
+          <div className="mt-4 flex gap-3">
+            <Form method="post">
+              <input type="hidden" name="movieId" value={confirming.id} />
+              <input type="hidden" name="back" value={back} />
+              <button type="submit" name="intent" value="delete" className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500">
+                {t("movies.confirmDelete")}
+              </button>
+            </Form>
+            <Link to={back} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+              {t("movies.cancel")}
+            </Link>
+          </div>
+        </div>
+      ) : null}
+
+      {rows.length === 0 ? (
+        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("movies.empty")}</p>
+      ) : (
+        <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
+          <table className="w-full min-w-[860px] text-left text-sm">
+            <thead className="bg-ink-800 text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-3">{t("movies.columns.title")}</th>
+                <th scope="col" className="px-3 py-3">{t("movies.columns.provider")}</th>
+                <th scope="col" className="px-3 py-3">{t("movies.columns.status")}</th>
+                <th scope="col" className="px-3 py-3 text-right">{t("movies.columns.views")}</th>
+                <th scope="col" className="px-3 py-3">{t("movies.columns.actions")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-white/5">
+              {rows.map((row) => (
+                <tr key={row.id} data-movie-id={row.id} data-featured={row.featured ? "true" : "false"} data-approved={row.approved ? "true" : "false"} data-access={row.access}>
+                  <td className="px-3 py-2">
+                    <Link to={`/WatchMovie?id=${encodeURIComponent(row.id)}`} className="flex items-center gap-3 hover:underline">
+                      {row.poster ? (
+                        <img src={row.poster} alt="" width={48} height={72} loading="lazy" className="h-18 w-12 rounded object-cover" />
+                      ) : (
+                        <span className="block h-18 w-12 rounded bg-ink-800" aria-hidden="true" />
+                      )}
+                      <span className="font-medium">{row.name}</span>
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">{row.providerName ?? "—"}</td>
+                  <td className="px-3 py-2">
+                    <span className="block">{t(`movies.status.${row.status}`)}</span>
+                    <span className="block text-xs text-slate-300">
+                      {row.approved ? t("movies.approvedLabel") : t("movies.waitingLabel")}
+                      {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
+                    </span>
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
+                  <td className="px-3 py-2">
+                    <div className="flex flex-wrap gap-1.5">
+                      <RowAction movieId={row.id} back={back} intent={row.approved ? "unapprove" : "approve"} name={row.name} />
+                      <RowAction movieId={row.id} back={back} intent={row.featured ? "unfeature" : "feature"} name={row.name} />
+                      <RowAction movieId={row.id} back={back} intent={row.access === "free" ? "premium" : "free"} name={row.name} />
+                      <Link to={confirmHref(row.id)} aria-label={t("movies.deleteNamed", { name: row.name })} className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950">
+                        {t("movies.delete")}
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pageCount={pageCount} />
+    </section>
+  );
+}

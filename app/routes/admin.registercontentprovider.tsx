@@ -1,0 +1,58 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { createProvider } from "~/services/accounts.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { parseForm, providerRegistrationSchema } from "~/services/validation";
+import { formFailure, pickValues, type FormFailure } from "~/utils/form-response.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const FIELDS = ["providerName", "email", "phoneNumber"] as const;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const { t } = await getRequestT(request, "admin");
+  return { metaTitle: t("registerProvider.metaTitle") };
+}
+
+/** An administrator registers a provider directly: approved, able to sign in at /cp at once. */
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const form = await request.formData();
+  const values = pickValues(form, FIELDS);
+  const parsed = parseForm(providerRegistrationSchema, form);
+  if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
+  const result = await createProvider(getDb(), parsed.data, { actorId: admin.id, ipAddress: clientAddress(request) });
+  if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
+  return redirectWithToast("/admin/providerslist", { type: "success", key: "admin:registerProvider.created" }, { status: 303 });
+}
+
+export default function RegisterContentProvider() {
+  const { t } = useTranslation("admin");
+  const { t: tAuth } = useTranslation("auth");
+  const actionData = useActionData<FormFailure<Record<(typeof FIELDS)[number], string>>>();
+  useErrorToasts(actionData);
+  const errors = actionData?.fieldErrors;
+  const values = actionData?.values;
+  return (
+    <section className="max-w-xl">
+      <h1 className="text-3xl font-bold">{t("registerProvider.title")}</h1>
+      <p className="mt-2 text-sm text-slate-300">{t("registerProvider.intro")}</p>
+      <Form method="post" className="mt-6 grid gap-4" noValidate>
+        <FormError errors={actionData} />
+        <Field label={tAuth("fields.providerName")} name="providerName" autoComplete="off" required defaultValue={values?.providerName} errors={errors?.providerName} />
+        <Field label={tAuth("fields.businessEmail")} name="email" type="email" autoComplete="off" required defaultValue={values?.email} errors={errors?.email} />
+        <Field label={tAuth("fields.phoneNumber")} name="phoneNumber" type="tel" autoComplete="off" required defaultValue={values?.phoneNumber} errors={errors?.phoneNumber} />
+        <Field label={tAuth("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
+        <Field label={tAuth("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <SubmitButton pendingText={t("registerProvider.pending")}>{t("registerProvider.submit")}</SubmitButton>
+      </Form>
+    </section>
+  );
+}

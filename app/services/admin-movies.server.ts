@@ -1,0 +1,99 @@
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { accounts, movies } from "~/db/schema";
+import { posterUrl } from "~/media/storage.server";
+import { recordAudit, type AuditAction } from "./audit.server";
+import { deleteMovie } from "./movies.server";
+import { getSetting, setSetting } from "./settings.server";
+
+/**
+ * The administrator's view of every title (all providers, all statuses) and
+ * the changes only an administrator makes: approval, featuring, access, delete.
+ */
+export const ADMIN_MOVIE_FILTERS = ["processing", "ready", "failed", "waiting", "approved"] as const;
+export type AdminMovieFilter = (typeof ADMIN_MOVIE_FILTERS)[number];
+
+export function parseMovieFilter(value: string | null): AdminMovieFilter | undefined {
+  return (ADMIN_MOVIE_FILTERS as readonly string[]).includes(value ?? "") ? (value as AdminMovieFilter) : undefined;
+}
+
+export function listAllMovies(db: DB, query: { status?: AdminMovieFilter; providerId?: string; page?: number; pageSize?: number }) {
+  const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 100);
+  const page = Math.max(query.page ?? 1, 1);
+  const conditions: SQL[] = [];
+  if (query.status === "waiting") conditions.push(eq(movies.status, "ready"), eq(movies.approved, false));
+  else if (query.status === "approved") conditions.push(eq(movies.approved, true));
+  else if (query.status) conditions.push(eq(movies.status, query.status));
+  if (query.providerId) conditions.push(eq(movies.providerId, query.providerId));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const total = db.select({ value: count() }).from(movies).where(where).get()?.value ?? 0;
+  const rows = db
+    .select({
+      id: movies.id,
+      name: movies.name,
+      status: movies.status,
+      approved: movies.approved,
+      featured: movies.featured,
+      access: movies.access,
+      views: movies.views,
+      posterFile: movies.posterFile,
+      providerId: movies.providerId,
+      providerName: accounts.providerName,
+      uploadedAt: movies.uploadedAt,
+    })
+    .from(movies)
+    .innerJoin(accounts, eq(accounts.id, movies.providerId))
+    .where(where)
+    .orderBy(desc(movies.uploadedAt), movies.id)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all()
+    .map(({ posterFile, ...row }) => ({ ...row, poster: posterFile ? posterUrl(row.id, "card", "jpg") : null }));
+  return { rows, total, page, pageSize };
+}
+
+/** Providers that have at least one title, for the filter. */
+export function providersWithMovies(db: DB) {
+  return db
+    .selectDistinct({ id: accounts.id, name: accounts.providerName })
+    .from(accounts)
+    .innerJoin(movies, eq(movies.providerId, accounts.id))
+    .orderBy(accounts.providerName)
+    .all();
+}
+
+export type MovieChange = { approved: boolean } | { featured: boolean } | { access: "free" | "premium" };
+type Actor = { actorId: string; ipAddress?: string | null };
+
+function actionFor(change: MovieChange): AuditAction {
+  if ("approved" in change) return change.approved ? "movie.approve" : "movie.unapprove";
+  if ("featured" in change) return change.featured ? "movie.feature" : "movie.unfeature";
+  return "movie.access";
+}
+
+/** One change to a title, audited. False when there is no such title. */
+export function changeMovie(db: DB, movieId: string, change: MovieChange, actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
+    if (updated.changes === 0) return false;
+    recordAudit(tx, { actorId: actor.actorId, action: actionFor(change), targetType: "movie", targetId: movieId, details: { ...change }, ipAddress: actor.ipAddress });
+    return true;
+  });
+}
+
+/** Delete any title with its files, audited. */
+export function adminDeleteMovie(db: DB, movieId: string, actor: Actor, root?: string): boolean {
+  const outcome = deleteMovie(db, movieId, { id: actor.actorId, role: "admin" }, root);
+  if (outcome !== "deleted") return false;
+  recordAudit(db, { actorId: actor.actorId, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: actor.ipAddress });
+  return true;
+}
+
+export function getAutoApprove(db: DB): boolean {
+  return getSetting(db, "autoApproveMovies");
+}
+
+export function setAutoApprove(db: DB, value: boolean, actor: Actor): void {
+  setSetting(db, "autoApproveMovies", value);
+  recordAudit(db, { actorId: actor.actorId, action: "setting.update", details: { autoApproveMovies: value }, ipAddress: actor.ipAddress });
+}
