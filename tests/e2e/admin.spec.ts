@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { and, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, like } from "drizzle-orm";
 import sharp from "sharp";
 import { categories, movies, plans } from "../../app/db/schema";
 import { annualPriceMinor, formatPrice } from "../../app/utils/money";
@@ -161,7 +161,13 @@ for (const role of ["viewer", "provider"] as const) {
     const pending = await applyAsProvider(e2eDb(), { providerName: "Pending Studio", email: pendingEmail, phoneNumber: "0803 555 6666", password: "pending-pass-1", password2: "pending-pass-1" });
     expect(pending.ok).toBe(true);
     const basic = e2eDb().select({ id: plans.id }).from(plans).where(eq(plans.code, "BASIC")).get()!;
-    const featureTarget = e2eDb().select({ id: movies.id }).from(movies).where(eq(movies.featured, false)).get()!.id;
+    // The oldest unfeatured demo title: the feature test takes the newest, the studio tests their own uploads.
+    const featureTarget = e2eDb()
+      .select({ id: movies.id })
+      .from(movies)
+      .where(and(eq(movies.featured, false), like(movies.id, "demomovie%")))
+      .orderBy(asc(movies.uploadedAt))
+      .get()!.id;
     const { context, page } = await signedIn(browser, baseURL!, account, false);
     for (const path of ADMIN_PAGES) {
       expect((await page.goto(path))?.status(), `${role} GET ${path}`).toBe(403);

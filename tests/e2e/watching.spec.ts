@@ -20,6 +20,18 @@ const publishedIds = (order: "old" | "new", featuredOnly = false) =>
     .map((row) => row.id);
 const cardIds = (page: Page) => page.locator("[data-testid=movie-grid] > li").evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
 
+/** The grid shows exactly these titles (polled: the page may still be arriving after a navigation). */
+async function expectCards(page: Page, expected: () => string[]) {
+  await page.waitForLoadState();
+  await expect
+    .poll(async () => {
+      const shown = await cardIds(page);
+      const wanted = expected();
+      return JSON.stringify(shown) === JSON.stringify(wanted) ? "same" : JSON.stringify({ shown, wanted });
+    })
+    .toBe("same");
+}
+
 /** A published title for this test, spread so parallel tests rarely share one. */
 function pickTitle(offset: number) {
   const ids = publishedIds("old");
@@ -42,18 +54,18 @@ for (const javaScriptEnabled of [true, false]) {
       await signIn(page, viewer);
       await page.goto("/movies");
       const all = publishedIds("new");
-      expect(await cardIds(page)).toEqual(all.slice(0, 24));
+      await expectCards(page, () => publishedIds("new").slice(0, 24));
       await expect(page.getByText(`${all.length} titles`)).toBeVisible();
 
       await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
       await expect(page).toHaveURL(/\/movies\?sort=old$/);
-      expect(await cardIds(page)).toEqual(publishedIds("old").slice(0, 24));
+      await expectCards(page, () => publishedIds("old").slice(0, 24));
 
       await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
       await expect(page).toHaveURL(/sort=old&filter=featured/);
       const featured = publishedIds("old", true);
       expect(featured.length).toBeGreaterThan(0);
-      expect(await cardIds(page)).toEqual(featured.slice(0, 24));
+      await expectCards(page, () => publishedIds("old", true).slice(0, 24));
 
       // Paging: a next page only when there are more than 24 titles.
       await page.goto("/movies");
@@ -61,7 +73,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (all.length > 24) {
         await next.click();
         await expect(page).toHaveURL(/page=2/);
-        expect(await cardIds(page)).toEqual(all.slice(24, 48));
+        await expectCards(page, () => publishedIds("new").slice(24, 48));
       } else {
         await expect(next).toHaveCount(0);
       }
