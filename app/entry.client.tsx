@@ -19,10 +19,14 @@ startTransition(() => {
 });
 
 // The service worker keeps the app shell for offline use; it is optional, so failures are only logged.
+// This module is loaded by a dynamic import that often finishes after the load event, so only wait
+// for "load" when it has not happened yet.
 if ("serviceWorker" in navigator && window.location.protocol !== "file:") {
-  window.addEventListener("load", () => {
+  const register = () => {
     navigator.serviceWorker.register("/sw.js").catch((error: unknown) => {
       console.warn("Service worker registration failed", error);
     });
-  });
+  };
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
 }

@@ -6,7 +6,7 @@
  * - /build/ assets are fingerprinted, so they are served cache-first and cached
  *   on first use.
  * - Page navigations are network-first; when the network fails the last copy of
- *   that page (public pages only) or the offline page is shown.
+ *   that page (public pages only) is shown, or the browser is sent to the offline page.
  * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
  *   requests and single-fetch `.data` requests always go to the network.
  *
@@ -83,8 +83,10 @@ async function networkFirstPage(request, url) {
     const cached = (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ?? (url.pathname === "/" ? await caches.match("/") : undefined);
     if (cached) return cached;
     const offline = await caches.match(OFFLINE_URL);
-    if (offline) return offline;
-    throw error;
+    if (!offline) throw error;
+    // Send the browser to /offline rather than showing its HTML under another URL: the page then
+    // hydrates as the offline route instead of the router looking for a route it cannot load.
+    return url.pathname === OFFLINE_URL ? offline : Response.redirect(OFFLINE_URL, 302);
   }
 }
 

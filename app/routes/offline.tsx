@@ -25,7 +25,7 @@ export default function Offline() {
       </svg>
       <h1 className="mt-6 text-3xl font-bold">{t("offline.title")}</h1>
       <p className="mt-3 text-slate-300">{t("offline.text")}</p>
-      <a href="/" className="mt-8 rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
+      <a href="/" className="mt-8 rounded bg-brand-500 px-5 py-2.5 font-bold text-ink-950 hover:bg-brand-400">
         {tp("offlinePage.retry")}
       </a>
     </section>

@@ -163,3 +163,20 @@ test.describe("Playlist without JavaScript", () => {
     expect(e2eDb().select().from(savedMovies).where(eq(savedMovies.accountId, viewer.id)).all()).toHaveLength(1);
   });
 });
+
+test("the service worker installs and keeps the app shell for offline use", async ({ page, context }) => {
+  await page.goto("/");
+  const cached = await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    const names = await caches.keys();
+    const urls: string[] = [];
+    for (const name of names) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    return urls;
+  });
+  expect(cached).toContain("/offline");
+  expect(cached.some((url) => url.startsWith("/build/"))).toBe(true);
+  await context.setOffline(true);
+  await page.goto("/about").catch(() => undefined);
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+  await context.setOffline(false);
+});
