@@ -28,26 +28,30 @@ function knownFeatures(value: unknown): PlanFeature[] {
   return PLAN_FEATURES.filter((feature) => value.includes(feature));
 }
 
+type PlanRow = typeof plans.$inferSelect;
+
+/** A plan row as the pages show it: prices in minor units and formatted, monthly and annual. */
+function toPlanView(plan: PlanRow) {
+  const annual = annualPriceMinor(plan.monthlyPriceMinor, plan.annualDiscountPercent);
+  return {
+    id: plan.id,
+    code: plan.code,
+    name: plan.name,
+    currency: plan.currency,
+    monthlyPriceMinor: plan.monthlyPriceMinor,
+    annualPriceMinor: annual,
+    annualDiscountPercent: plan.annualDiscountPercent,
+    monthlyPrice: formatPrice(plan.monthlyPriceMinor, plan.currency),
+    annualPrice: formatPrice(annual, plan.currency),
+    screens: plan.screens,
+    maxQuality: plan.maxQuality,
+    features: knownFeatures(plan.features),
+  };
+}
+
 /** The plans visitors may choose, in the administrator's order (a handful of rows). */
 export function listOfferedPlans(db: DB = getDb()): OfferedPlan[] {
-  const rows = db.select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder), asc(plans.code)).all();
-  return rows.map((plan) => {
-    const annual = annualPriceMinor(plan.monthlyPriceMinor, plan.annualDiscountPercent);
-    return {
-      id: plan.id,
-      code: plan.code,
-      name: plan.name,
-      currency: plan.currency,
-      monthlyPriceMinor: plan.monthlyPriceMinor,
-      annualPriceMinor: annual,
-      annualDiscountPercent: plan.annualDiscountPercent,
-      monthlyPrice: formatPrice(plan.monthlyPriceMinor, plan.currency),
-      annualPrice: formatPrice(annual, plan.currency),
-      screens: plan.screens,
-      maxQuality: plan.maxQuality,
-      features: knownFeatures(plan.features),
-    };
-  });
+  return db.select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder), asc(plans.code)).all().map(toPlanView);
 }
 
 /** The offered plans and the features any of them includes (canonical order): the rows of a comparison. */
@@ -64,24 +68,7 @@ export function listAllPlans(db: DB = getDb()) {
     .from(plans)
     .orderBy(asc(plans.sortOrder), asc(plans.code))
     .all()
-    .map((plan) => {
-      const annual = annualPriceMinor(plan.monthlyPriceMinor, plan.annualDiscountPercent);
-      return {
-        id: plan.id,
-        code: plan.code,
-        name: plan.name,
-        currency: plan.currency,
-        monthlyPriceMinor: plan.monthlyPriceMinor,
-        annualPriceMinor: annual,
-        annualDiscountPercent: plan.annualDiscountPercent,
-        monthlyPrice: formatPrice(plan.monthlyPriceMinor, plan.currency),
-        annualPrice: formatPrice(annual, plan.currency),
-        screens: plan.screens,
-        maxQuality: plan.maxQuality,
-        features: knownFeatures(plan.features),
-        offered: plan.offered,
-      };
-    });
+    .map((plan) => ({ ...toPlanView(plan), offered: plan.offered }));
 }
 
 export const PLAN_ERRORS = {
