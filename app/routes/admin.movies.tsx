@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
+import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -153,24 +154,14 @@ export default function AdminMovies() {
       </Form>
 
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="confirm-title" className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5">
-          <h2 id="confirm-title" className="text-lg font-semibold">
-            {t("movies.confirmTitle", { name: confirming.name })}
-          </h2>
-          <p className="mt-1 text-sm text-red-100">{t("movies.confirmText")}</p>
-          <div className="mt-4 flex gap-3">
-            <Form method="post">
-              <input type="hidden" name="movieId" value={confirming.id} />
-              <input type="hidden" name="back" value={back} />
-              <button type="submit" name="intent" value="delete" className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500">
-                {t("movies.confirmDelete")}
-              </button>
-            </Form>
-            <Link to={back} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
-              {t("movies.cancel")}
-            </Link>
-          </div>
-        </div>
+        <ConfirmDelete
+          title={t("movies.confirmTitle", { name: confirming.name })}
+          text={t("movies.confirmText")}
+          confirmLabel={t("movies.confirmDelete")}
+          cancelLabel={t("movies.cancel")}
+          cancelTo={back}
+          hidden={{ movieId: confirming.id, back }}
+        />
       ) : null}
 
       {rows.length === 0 ? (

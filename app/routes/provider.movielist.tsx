@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
+import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -81,24 +82,15 @@ export default function MovieList() {
       </div>
 
       {confirming ? (
-        <div role="alertdialog" aria-labelledby="confirm-title" className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5">
-          <h2 id="confirm-title" className="text-lg font-semibold">
-            {t("list.confirmTitle", { name: confirming.name })}
-          </h2>
-          <p className="mt-1 text-sm text-red-100">{t("list.confirmText")}</p>
-          <div className="mt-4 flex gap-3">
-            <Form method="post" action="/provider/movielist">
-              <input type="hidden" name="movieId" value={confirming.id} />
-              {pageQuery ? <input type="hidden" name="page" value={pageQuery} /> : null}
-              <button type="submit" name="intent" value="delete" className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500">
-                {deleting ? t("list.deleting") : t("list.confirmDelete")}
-              </button>
-            </Form>
-            <Link to={pageQuery ? `?page=${pageQuery}` : "."} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
-              {t("list.cancel")}
-            </Link>
-          </div>
-        </div>
+        <ConfirmDelete
+          title={t("list.confirmTitle", { name: confirming.name })}
+          text={t("list.confirmText")}
+          confirmLabel={deleting ? t("list.deleting") : t("list.confirmDelete")}
+          cancelLabel={t("list.cancel")}
+          cancelTo={pageQuery ? `?page=${pageQuery}` : "."}
+          action="/provider/movielist"
+          hidden={{ movieId: confirming.id, ...(pageQuery ? { page: pageQuery } : {}) }}
+        />
       ) : null}
 
       {rows.length === 0 ? (
