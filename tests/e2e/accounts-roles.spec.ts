@@ -125,3 +125,25 @@ for (const persona of PERSONAS) {
     await context.close();
   });
 }
+
+test("the original's public /userlist now needs an administrator", async ({ browser, baseURL }) => {
+  const anonymous = await contextFor(browser, "anonymous", baseURL!);
+  const anonymousPage = await anonymous.context.newPage();
+  await anonymousPage.goto("/userlist");
+  expect(new URL(anonymousPage.url()).pathname).toBe("/login");
+  await anonymous.context.close();
+
+  const viewer = await contextFor(browser, "viewer", baseURL!);
+  const viewerPage = await viewer.context.newPage();
+  const refused = await viewerPage.goto("/userlist");
+  expect(refused?.status()).toBe(403);
+  await expect(viewerPage.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+  await viewer.context.close();
+
+  const admin = await contextFor(browser, "admin", baseURL!);
+  const adminPage = await admin.context.newPage();
+  const allowed = await adminPage.goto("/userlist");
+  expect(allowed?.status()).toBe(200);
+  await expect(adminPage).toHaveURL(/\/admin\/userlist$/);
+  await admin.context.close();
+});
