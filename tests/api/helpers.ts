@@ -149,6 +149,7 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, checked field by field by each test
 export type CallResult = { status: number; body: any; headers: Headers; text: string };
 
 /** Call the server. Writes with a cookie send our own Origin unless `origin` says otherwise (null: no Origin). */
