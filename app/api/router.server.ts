@@ -12,6 +12,7 @@ import {
   internalErrorResponse,
   isCrossSiteBrowserRequest,
   isSameOriginRequest,
+  MAX_BODY_BYTES,
   NOT_ALLOWED,
   NOT_FOUND,
   NOT_SIGNED_IN,
@@ -126,11 +127,39 @@ async function dispatch(request: Request): Promise<Response> {
 
 /** Answer any /api request: always JSON, never an HTML page or a stack trace. */
 export async function handleApiRequest(request: Request): Promise<Response> {
+  let response: Response;
   try {
-    return await dispatch(request);
+    response = await dispatch(request);
   } catch (error) {
-    if (error instanceof ApiError) return apiErrorResponse(error);
-    console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed`, error);
-    return internalErrorResponse();
+    if (error instanceof ApiError) response = apiErrorResponse(error);
+    else {
+      console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed`, error);
+      response = internalErrorResponse();
+    }
   }
+  return settleRequestBody(request, response);
+}
+
+/**
+ * A refusal can come before the body was read (401 before an upload, 413 by
+ * Content-Length) or with part of it unread. Left on a kept-alive connection,
+ * those bytes would be taken for the next request: a small rest is read and
+ * dropped; otherwise the connection closes after this answer.
+ */
+async function settleRequestBody(request: Request, response: Response): Promise<Response> {
+  let unread = request.body !== null && request.bodyUsed ? response.status >= 400 : false;
+  if (request.body && !request.bodyUsed) {
+    const declared = Number(request.headers.get("Content-Length") ?? NaN);
+    if (Number.isFinite(declared) && declared <= MAX_BODY_BYTES) {
+      try {
+        await request.arrayBuffer();
+      } catch {
+        unread = true;
+      }
+    } else {
+      unread = true;
+    }
+  }
+  if (unread) response.headers.set("Connection", "close");
+  return response;
 }
