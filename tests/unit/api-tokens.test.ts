@@ -1,5 +1,6 @@
 import { decodeJwt, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type * as ClientModule from "~/db/client.server";
 import type { DB } from "~/db/client.server";
 import { accounts } from "~/db/schema";
 import { blockAccount, setPassword, unblockAccount } from "~/services/accounts.server";
@@ -10,7 +11,7 @@ let db: DB;
 let close: () => void;
 
 vi.mock("~/db/client.server", async (original) => {
-  const actual = await original<typeof import("~/db/client.server")>();
+  const actual = await original<typeof ClientModule>();
   return { ...actual, getDb: () => db };
 });
 
