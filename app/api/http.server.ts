@@ -58,10 +58,10 @@ export function internalErrorResponse(): Response {
 /** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-async function readLimitedText(request: Request): Promise<string> {
+async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > MAX_BODY_BYTES) throw new ApiError(413, "Request body too large");
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -75,22 +75,36 @@ async function readLimitedText(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
+const JSON_TYPES = new Set(["application/json", "text/json"]);
+
 /**
- * A request body as field values. JSON objects and URL-encoded forms are both
- * accepted (old clients sent either). Only strings and finite numbers are
- * kept (a phone number sent as a number still reads); arrays, objects, nulls
- * and booleans read as missing, so the schema says which field is wrong.
+ * A request body as field values. JSON objects, URL-encoded and (small)
+ * multipart forms are accepted (old clients sent any of them). Only strings
+ * and finite numbers are kept (a phone number sent as a number still reads);
+ * arrays, objects, nulls, booleans and file parts read as missing, so the
+ * schema says which field is wrong.
  */
 export async function readFields(request: Request): Promise<Record<string, string>> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
-  const text = await readLimitedText(request);
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  const bytes = await readLimitedBytes(request);
+  const text = new TextDecoder().decode(bytes);
+  const looksLikeJson = /^\s*[{[]/.test(text);
   let raw: unknown;
   if (type === "application/x-www-form-urlencoded") {
     raw = Object.fromEntries(new URLSearchParams(text));
-  } else if (type === "application/json" || type.endsWith("+json") || (type === "" && /^\s*[{[]/.test(text))) {
+  } else if (type === "multipart/form-data") {
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+    } catch {
+      throw new ApiError(400, "The multipart body could not be read");
+    }
+    raw = Object.fromEntries([...form.entries()].filter(([, entry]) => typeof entry === "string"));
+  } else if (JSON_TYPES.has(type) || type.endsWith("+json") || ((type === "" || type === "text/plain") && looksLikeJson)) {
     if (text.trim() === "") raw = {};
     else {
       try {
@@ -105,7 +119,8 @@ export async function readFields(request: Request): Promise<Record<string, strin
     throw new ApiError(400, "Send the fields as JSON or as a URL-encoded form");
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "Send the fields as a JSON object");
-  const fields: Record<string, string> = {};
+  // No prototype: a field named "__proto__" is just a field.
+  const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
     if (typeof value === "string") fields[name] = value;
     else if (typeof value === "number" && Number.isFinite(value)) fields[name] = String(value);

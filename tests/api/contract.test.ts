@@ -94,6 +94,12 @@ describe("POST /api/user/login", () => {
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ success: true, isUser: false, isAdmin: true, isBlocked: false });
     expect(decodeJwt(result.body.token).isAdmin).toBe(true);
+    const multipart = new FormData();
+    multipart.set("email", viewer.account.email);
+    multipart.set("password", PASSWORD);
+    const asMultipart = await call(world, "/api/user/login", { method: "POST", body: multipart });
+    expect(asMultipart.status).toBe(200);
+    expect(asMultipart.body.isUser).toBe(true);
   });
 
   it("refuses a wrong password, a provider at this door, a blocked account, a bad payload and a cross-site page", async () => {
