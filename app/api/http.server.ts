@@ -58,9 +58,48 @@ export function internalErrorResponse(): Response {
 /** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Refused bodies up to this size are still read (and dropped), so the client gets its answer on a kept-alive connection. */
+export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/** Requests whose body was abandoned half read: their connection must close after the answer. */
+const abandoned = new WeakSet<Request>();
+
+export function wasAbandoned(request: Request): boolean {
+  return abandoned.has(request);
+}
+
+/** Read a body to its end, or give up (and remember it) past `limit` bytes. True when read to the end. */
+export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Promise<boolean> {
+  if (!request.body || request.bodyUsed) return !abandoned.has(request);
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  if (declared > limit) {
+    abandoned.add(request);
+    return false;
+  }
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    reader = request.body.getReader();
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      total += value.byteLength;
+      if (total > limit) break;
+    }
+  } catch {
+    // Locked by a reader that stopped, or the client went away: nothing more to read here.
+  }
+  await reader?.cancel().catch(() => {});
+  abandoned.add(request);
+  return false;
+}
+
 async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "Request body too large");
+  if (declared > MAX_BODY_BYTES) {
+    await drainBody(request);
+    throw new ApiError(413, "Request body too large");
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -70,7 +109,18 @@ async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffe
     if (done) break;
     total += value.byteLength;
     if (total > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      // Too large: drop the rest (up to the drain limit) so the 413 reaches the client.
+      let dropped = total;
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) break;
+        dropped += next.value.byteLength;
+        if (dropped > DRAIN_LIMIT_BYTES) {
+          await reader.cancel().catch(() => {});
+          abandoned.add(request);
+          break;
+        }
+      }
       throw new ApiError(413, "Request body too large");
     }
     chunks.push(value);

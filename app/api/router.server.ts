@@ -11,11 +11,12 @@ import {
   apiJson,
   internalErrorResponse,
   isCrossSiteBrowserRequest,
+  drainBody,
   isSameOriginRequest,
-  MAX_BODY_BYTES,
   NOT_ALLOWED,
   NOT_FOUND,
   NOT_SIGNED_IN,
+  wasAbandoned,
 } from "./http.server";
 import { buildOpenApiDocument } from "./openapi.server";
 
@@ -143,23 +144,18 @@ export async function handleApiRequest(request: Request): Promise<Response> {
 /**
  * A refusal can come before the body was read (401 before an upload, 413 by
  * Content-Length) or with part of it unread. Left on a kept-alive connection,
- * those bytes would be taken for the next request: a small rest is read and
- * dropped; otherwise the connection closes after this answer.
+ * those bytes would be taken for the next request: a body up to the drain
+ * limit is read and dropped first; past it (or after an upload stopped half
+ * way) the connection closes after this answer.
  */
 async function settleRequestBody(request: Request, response: Response): Promise<Response> {
-  let unread = request.body !== null && request.bodyUsed ? response.status >= 400 : false;
-  if (request.body && !request.bodyUsed) {
-    const declared = Number(request.headers.get("Content-Length") ?? NaN);
-    if (Number.isFinite(declared) && declared <= MAX_BODY_BYTES) {
-      try {
-        await request.arrayBuffer();
-      } catch {
-        unread = true;
-      }
-    } else {
-      unread = true;
-    }
-  }
-  if (unread) response.headers.set("Connection", "close");
+  let close = wasAbandoned(request);
+  if (request.body && !request.bodyUsed) close = !(await drainBody(request));
+  else if (request.body && response.status >= 400 && isMultipart(request)) close = true;
+  if (close) response.headers.set("Connection", "close");
   return response;
+}
+
+function isMultipart(request: Request): boolean {
+  return (request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("multipart/");
 }

@@ -120,7 +120,7 @@ function fieldsSeen(body: Body): Record<string, string> | null {
   return fields;
 }
 
-type Sent = { status: number; json: { success?: unknown } | undefined };
+type Sent = { status: number; json: { success?: unknown } | undefined; text?: string };
 
 async function send(method: string, pathname: string, body: Body | null, token?: string): Promise<Sent> {
   const headers: Record<string, string> = { "X-Forwarded-For": nextAddress() };
@@ -139,13 +139,13 @@ async function send(method: string, pathname: string, body: Body | null, token?:
   } catch {
     json = undefined;
   }
-  return { status: response.status, json };
+  return { status: response.status, json, text: text.slice(0, 300) };
 }
 
 /** What every answer must be: not a 5xx, JSON, and `success: false` on a refusal. */
 function expectSound(result: Sent, label: string) {
   expect(result.status, label).toBeLessThan(500);
-  expect(result.json, `${label}: JSON body`).toBeDefined();
+  expect(result.json, `${label}: JSON body, got ${result.status} ${result.text}`).toBeDefined();
   if (result.status >= 400) expect(result.json?.success, label).toBe(false);
 }
 
@@ -158,6 +158,7 @@ const plausibleAccount = {
   phoneNumber: fc.constantFrom("+234 801 234 5678", "08012345678", "(080) 123-4567", 8012345678),
   password: fc.constant("fuzz-password-1"),
   password2: fc.constant("fuzz-password-1"),
+  website: fc.constant(""),
 };
 
 // ---- the endpoints ----
