@@ -66,7 +66,7 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(stored!.sizeBytes).toBe(video.length);
 
     let status = stored!.status;
-    for (let i = 0; i < 120 && status === "processing"; i++) {
+    for (let i = 0; i < 240 && status === "processing"; i++) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const list = await call(world, `/api/movies/all/${provider.account.id}`, { token: provider.token });
       status = list.body.find((entry: { _id: string }) => entry._id === movieId)?.status;
