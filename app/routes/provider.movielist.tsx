@@ -8,8 +8,7 @@ import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { recordAudit } from "~/services/audit.server";
-import { deleteMovie, listProviderMovies } from "~/services/movies.server";
+import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -41,10 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = `/provider/movielist${form.get("page") ? `?page=${encodeURIComponent(String(form.get("page")))}` : ""}`;
   if (intent !== "delete" || !movieId) return data({ formError: "studio:errors.unknownAction" }, { status: 400 });
   const db = getDb();
-  const outcome = deleteMovie(db, movieId, provider);
+  const outcome = deleteMovieAudited(db, movieId, provider, { ipAddress: clientAddress(request) });
   if (outcome === "forbidden") throw data(null, { status: 403 });
   if (outcome === "notFound") return redirectWithToast(back, { type: "error", key: "studio:list.deleteMissing" }, { status: 303 });
-  recordAudit(db, { actorId: provider.id, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: clientAddress(request) });
   return redirectWithToast(back, { type: "success", key: "studio:list.deleted" }, { status: 303 });
 }
 

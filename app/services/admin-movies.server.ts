@@ -3,7 +3,7 @@ import type { DB } from "~/db/client.server";
 import { accounts, movies } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { recordAudit, type AuditAction } from "./audit.server";
-import { deleteMovie } from "./movies.server";
+import { deleteMovieAudited } from "./movies.server";
 import { getSetting, setSetting } from "./settings.server";
 
 /**
@@ -83,10 +83,7 @@ export function changeMovie(db: DB, movieId: string, change: MovieChange, actor:
 
 /** Delete any title with its files, audited. */
 export function adminDeleteMovie(db: DB, movieId: string, actor: Actor, root?: string): boolean {
-  const outcome = deleteMovie(db, movieId, { id: actor.actorId, role: "admin" }, root);
-  if (outcome !== "deleted") return false;
-  recordAudit(db, { actorId: actor.actorId, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: actor.ipAddress });
-  return true;
+  return deleteMovieAudited(db, movieId, { id: actor.actorId, role: "admin" }, { ipAddress: actor.ipAddress }, root) === "deleted";
 }
 
 export function getAutoApprove(db: DB): boolean {

@@ -323,3 +323,37 @@ export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
     ids.map((id) => byId.get(id)).filter((row): row is MovieRow => Boolean(row)),
   );
 }
+
+export type PublishedTitle = {
+  id: string;
+  name: string;
+  description: string;
+  posterFile: string | null;
+  views: number;
+  sizeBytes: number;
+  uploadedAt: Date;
+};
+
+/** One page of published titles, newest first (movies_published_idx), with the fields the old clients' list reads. */
+export function listPublishedTitles(db: DB, options: { page: number; pageSize: number }): { rows: PublishedTitle[]; total: number } {
+  const pageSize = clampLimit(options.pageSize);
+  const page = Math.max(1, Math.floor(options.page) || 1);
+  const rows = db
+    .select({
+      id: movies.id,
+      name: movies.name,
+      description: movies.description,
+      posterFile: movies.posterFile,
+      views: movies.views,
+      sizeBytes: movies.sizeBytes,
+      uploadedAt: movies.uploadedAt,
+    })
+    .from(movies)
+    .where(isPublished())
+    .orderBy(desc(movies.uploadedAt), desc(movies.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  const total = db.select({ value: sql<number>`count(*)` }).from(movies).where(isPublished()).get()?.value ?? 0;
+  return { rows, total: Number(total) };
+}

@@ -2,6 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { categories, movies, type Role } from "~/db/schema";
 import { removeMovieFiles } from "~/media/storage.server";
+import { recordAudit } from "./audit.server";
 
 /** Titles as their provider (or an administrator) manages them: every status, newest change first. */
 export function listProviderMovies(db: DB, providerId: string, options: { page: number; pageSize: number }) {
@@ -10,6 +11,8 @@ export function listProviderMovies(db: DB, providerId: string, options: { page: 
     .select({
       id: movies.id,
       name: movies.name,
+      description: movies.description,
+      posterFile: movies.posterFile,
       categoryName: categories.name,
       status: movies.status,
       failureReason: movies.failureReason,
@@ -49,4 +52,19 @@ export function deleteMovie(db: DB, movieId: string, actor: { id: string; role: 
   // Files after the row: a crash in between leaves an orphan folder, never a row without its files.
   removeMovieFiles(movieId, root);
   return "deleted";
+}
+
+/** deleteMovie, written to the audit log when it happened: what the provider's list, the admin's list and /api call. */
+export function deleteMovieAudited(
+  db: DB,
+  movieId: string,
+  actor: { id: string; role: Role },
+  context: { ipAddress?: string | null } = {},
+  root?: string,
+): DeleteMovieOutcome {
+  const outcome = deleteMovie(db, movieId, actor, root);
+  if (outcome === "deleted") {
+    recordAudit(db, { actorId: actor.id, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: context.ipAddress });
+  }
+  return outcome;
 }

@@ -34,7 +34,8 @@ export type MovieUploadResult =
   | { ok: true; movieId: string }
   | { ok: false; status: 400 | 413; fieldErrors: UploadFieldErrors; formError?: string };
 
-const detailsSchema = z.object({
+/** The text parts of an upload (both layouts). */
+export const uploadDetailsSchema = z.object({
   name: z.string({ required_error: "studio:errors.titleRequired" }).trim().min(1, "studio:errors.titleRequired").max(200, "studio:errors.titleTooLong"),
   Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
   cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
@@ -100,7 +101,7 @@ export async function acceptMovieUpload(
   }
 
   const fieldErrors: UploadFieldErrors = {};
-  const parsed = detailsSchema.safeParse(upload.fields);
+  const parsed = uploadDetailsSchema.safeParse(upload.fields);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as keyof UploadFieldErrors;

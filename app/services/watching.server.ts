@@ -224,16 +224,8 @@ export function recordProgress(db: DB, input: { accountId: string; movieId: stri
     const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
     if (!movie) return { ok: false, notFound: true } as const;
     const position = Math.max(0, Math.floor(movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds));
-    const last = tx
-      .select({ id: watchEvents.id, updatedAt: watchEvents.updatedAt, positionSeconds: watchEvents.positionSeconds, viewCounted: watchEvents.viewCounted })
-      .from(watchEvents)
-      .where(and(eq(watchEvents.accountId, input.accountId), eq(watchEvents.movieId, movie.id)))
-      .orderBy(desc(watchEvents.updatedAt))
-      .limit(1)
-      .get();
-    const continues =
-      last && now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS && !isFinished(last.positionSeconds, movie.durationSeconds);
-    if (continues) {
+    const last = currentViewing(tx as unknown as DB, input.accountId, movie, now);
+    if (last) {
       tx.update(watchEvents).set({ positionSeconds: position, updatedAt: now, viewCounted: true }).where(eq(watchEvents.id, last.id)).run();
       if (!last.viewCounted) tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
       return { ok: true, eventId: last.id, newViewing: false, positionSeconds: position } as const;
@@ -244,5 +236,54 @@ export function recordProgress(db: DB, input: { accountId: string; movieId: stri
       .run();
     tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
     return { ok: true, eventId: id, newViewing: true, positionSeconds: position } as const;
+  });
+}
+
+/** The viewer's viewing of a title still going on (not idle for VIEWING_IDLE_MS, not finished), if any. */
+function currentViewing(db: DB, accountId: string, movie: { id: string; durationSeconds: number }, now: Date) {
+  const last = db
+    .select({ id: watchEvents.id, updatedAt: watchEvents.updatedAt, positionSeconds: watchEvents.positionSeconds, viewCounted: watchEvents.viewCounted })
+    .from(watchEvents)
+    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movie.id)))
+    .orderBy(desc(watchEvents.updatedAt))
+    .limit(1)
+    .get();
+  const continues = last && now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS && !isFinished(last.positionSeconds, movie.durationSeconds);
+  return continues ? last : undefined;
+}
+
+export type ViewingResult = { ok: true; eventId: string; viewCounted: boolean; views: number } | { ok: false; notFound: true };
+
+/**
+ * A player that reports "started" or "watched" without a position (the old
+ * clients' PUT /api/files/movies/views/{id} and POST /api/files/watched):
+ * the current viewing goes on, or a new one starts at 0, so it appears in the
+ * history. With `countView` the viewing's view is counted, once per viewing,
+ * by the same rule as recordProgress; the position is never moved.
+ */
+export function markViewing(db: DB, input: { accountId: string; movieId: string; countView: boolean }, now: Date = new Date()): ViewingResult {
+  return db.transaction((tx) => {
+    const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
+    if (!movie) return { ok: false, notFound: true } as const;
+    const current = currentViewing(tx as unknown as DB, input.accountId, movie, now);
+    let eventId: string;
+    let counted = false;
+    if (current) {
+      eventId = current.id;
+      counted = input.countView && !current.viewCounted;
+      tx.update(watchEvents)
+        .set({ updatedAt: now, ...(counted ? { viewCounted: true } : {}) })
+        .where(eq(watchEvents.id, current.id))
+        .run();
+    } else {
+      eventId = createId();
+      counted = input.countView;
+      tx.insert(watchEvents)
+        .values({ id: eventId, accountId: input.accountId, movieId: movie.id, startedAt: now, updatedAt: now, positionSeconds: 0, viewCounted: counted })
+        .run();
+    }
+    if (counted) tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+    const views = tx.select({ views: movies.views }).from(movies).where(eq(movies.id, movie.id)).get()?.views ?? 0;
+    return { ok: true, eventId, viewCounted: counted, views } as const;
   });
 }

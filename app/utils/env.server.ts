@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 
@@ -19,6 +20,7 @@ const envSchema = z
     STORAGE_DIR: z.string().trim().min(1).default("storage"),
     DATABASE_PATH: optionalString,
     SESSION_SECRET: optionalString,
+    JWT_SECRET: optionalString.pipe(z.string().min(32, "JWT_SECRET must be at least 32 characters").optional()),
     ADMIN_EMAIL: optionalString.pipe(z.string().email("ADMIN_EMAIL must be an email address").optional()),
     ADMIN_PASSWORD: optionalString.pipe(
       z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional(),
@@ -59,6 +61,8 @@ export type Env = {
   storageDir: string;
   databasePath: string;
   sessionSecrets: string[];
+  /** Signs the /api tokens (HS256): JWT_SECRET, else derived from the first SESSION_SECRET. */
+  jwtSecret: string;
   adminEmail?: string;
   adminPassword?: string;
   smtpUrl?: string;
@@ -81,6 +85,15 @@ export class EnvError extends Error {
 
 const DEVELOPMENT_SECRET = "kallo-development-secret-not-for-production";
 
+/**
+ * Without JWT_SECRET the token key is an HMAC of the session secret, so an
+ * operator has one secret to keep, and a token key never equals a cookie key.
+ * See docs/decisions/017-api-tokens.md.
+ */
+function deriveJwtSecret(sessionSecret: string): string {
+  return createHmac("sha256", sessionSecret).update("kallo api tokens").digest("hex");
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) {
@@ -99,6 +112,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     storageDir,
     databasePath: raw.DATABASE_PATH ? path.resolve(raw.DATABASE_PATH) : path.join(storageDir, "data.db"),
     sessionSecrets,
+    jwtSecret: raw.JWT_SECRET ?? deriveJwtSecret(sessionSecrets[0]),
     adminEmail: raw.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: raw.ADMIN_PASSWORD,
     smtpUrl: raw.SMTP_URL,

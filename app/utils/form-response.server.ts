@@ -41,24 +41,37 @@ type PublicFormCheck<T, Name extends string> =
   | { ok: true; data: T; values: Record<Name, string>; address: string }
   | { ok: false; response: ReturnType<typeof formFailure> };
 
+export type PublicFormInputCheck<T, Name extends string> =
+  | { ok: true; data: T; values: Record<Name, string>; address: string }
+  | { ok: false; status: 400 | 429; failure: FormFailure<Record<Name, string>> };
+
 /**
  * The checks every public account form makes before its own work, in order:
  * the honeypot, the rate limit (per address and per the email tried), then
- * the form's schema. A failure comes back as the response to return.
+ * the form's schema. The pages and the /api router both use it.
  */
+export async function checkPublicFormInput<T, Name extends string>(
+  request: Request,
+  form: FormData,
+  options: { limit: RateLimitName; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
+): Promise<PublicFormInputCheck<T, Name>> {
+  const values = pickValues(form, options.fields);
+  if (isHoneypotFilled(form)) return { ok: false, status: 400, failure: { formError: SPAM, values } };
+  const address = clientAddress(request);
+  const limit = await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
+  if (!limit.ok) return { ok: false, status: 429, failure: { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values } };
+  const parsed = parseForm(options.schema, form);
+  if (!parsed.success) return { ok: false, status: 400, failure: { fieldErrors: parsed.fieldErrors, values } };
+  return { ok: true, data: parsed.data, values, address };
+}
+
+/** checkPublicFormInput for a page: a failure comes back as the response to return. */
 export async function checkPublicForm<T, Name extends string>(
   request: Request,
   form: FormData,
   options: { limit: RateLimitName; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
 ): Promise<PublicFormCheck<T, Name>> {
-  const values = pickValues(form, options.fields);
-  if (isHoneypotFilled(form)) return { ok: false, response: formFailure(400, { formError: SPAM, values }) };
-  const address = clientAddress(request);
-  const limit = await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
-  if (!limit.ok) {
-    return { ok: false, response: formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values }) };
-  }
-  const parsed = parseForm(options.schema, form);
-  if (!parsed.success) return { ok: false, response: formFailure(400, { fieldErrors: parsed.fieldErrors, values }) };
-  return { ok: true, data: parsed.data, values, address };
+  const checked = await checkPublicFormInput(request, form, options);
+  if (checked.ok) return checked;
+  return { ok: false, response: formFailure(checked.status, checked.failure) };
 }

@@ -6,6 +6,7 @@ import {
   addComment,
   deleteComment,
   getWatchPage,
+  markViewing,
   rateMovie,
   recordProgress,
   resumePosition,
@@ -166,5 +167,35 @@ describe("ratings", () => {
     expect(db.select().from(ratings).all()).toHaveLength(2);
     const page = getWatchPage(db, "film0000001", viewer)!;
     expect(page).toMatchObject({ averageRating: 3.5, ratingCount: 2, myRating: 2 });
+  });
+});
+
+describe("viewings reported without a position (the old clients' views and watched calls)", () => {
+  it("counts one view per viewing and never moves the resume position", () => {
+    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 200 }, start);
+    const again = markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(60_000));
+    expect(again).toMatchObject({ ok: true, viewCounted: false, views: 1 });
+    expect(eventsOf("film0000001")).toHaveLength(1);
+    expect(eventsOf("film0000001")[0].positionSeconds).toBe(200);
+  });
+
+  it("records history without a view, and the first counting call of that viewing counts it once", () => {
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: false }, start)).toMatchObject({ ok: true, viewCounted: false, views: 0 });
+    expect(eventsOf("film0000001")).toHaveLength(1);
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(1_000))).toMatchObject({ viewCounted: true, views: 1 });
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(2_000))).toMatchObject({ viewCounted: false, views: 1 });
+    // A progress report in the same viewing does not count it again either.
+    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 30 }, later(3_000));
+    expect(viewsOf("film0000001")).toBe(1);
+    expect(eventsOf("film0000001")).toHaveLength(1);
+  });
+
+  it("starts a new viewing (and view) after the idle time, and refuses unpublished titles", () => {
+    markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, start);
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(VIEWING_IDLE_MS + 1))).toMatchObject({ viewCounted: true, views: 2 });
+    expect(eventsOf("film0000001")).toHaveLength(2);
+    addMovie("film0000002", { approved: false });
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000002", countView: true }, start)).toEqual({ ok: false, notFound: true });
+    expect(viewsOf("film0000002")).toBe(0);
   });
 });

@@ -1,0 +1,67 @@
+import { getDb } from "~/db/client.server";
+import { getAccountById, listAccounts, type Account } from "~/services/accounts.server";
+import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/admin-accounts.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import type { ApiRoute, HandlerContext } from "../router.server";
+import { ApiError, apiJson, englishText } from "../http.server";
+
+/** The administrator's account lists and block/unblock, over the same service as /admin/providerslist and /admin/userlist. */
+
+export const LIST_PAGE_SIZE = 100;
+
+export function providerRecord(account: Account) {
+  return {
+    _id: account.id,
+    name: account.name,
+    providerName: account.providerName ?? account.name,
+    email: account.email,
+    phoneNumber: account.phoneNumber,
+    isBlocked: account.blocked,
+  };
+}
+
+export function viewerRecord(account: Account) {
+  return { _id: account.id, name: account.name, email: account.email, phoneNumber: account.phoneNumber, isBlocked: account.blocked };
+}
+
+/** `?page=` (1-based), at most LIST_PAGE_SIZE rows each; the total is in X-Total-Count. */
+export function pageParam(request: Request): number {
+  const value = Number(new URL(request.url).searchParams.get("page") ?? 1);
+  return Number.isInteger(value) && value >= 1 && value <= 1_000_000 ? value : 1;
+}
+
+function listOf(role: "provider" | "viewer") {
+  return ({ request }: HandlerContext) => {
+    const page = pageParam(request);
+    const result = listAccounts(getDb(), { role, page, pageSize: LIST_PAGE_SIZE });
+    const rows = result.rows.map(role === "provider" ? providerRecord : viewerRecord);
+    return apiJson(rows, { headers: { "X-Total-Count": String(result.total), "X-Page": String(page) } });
+  };
+}
+
+/** Block or unblock an account of one role: a provider path never touches a viewer, nor the reverse. */
+function setBlocked(role: "provider" | "viewer", blocked: boolean) {
+  return ({ request, params, caller }: HandlerContext) => {
+    const db = getDb();
+    const target = getAccountById(db, params.id);
+    if (!target || target.role !== role) throw new ApiError(404, englishText(ACCOUNT_NOT_FOUND));
+    const outcome = setAccountBlocked(db, target.id, blocked, { actorId: caller!.account.id, ipAddress: clientAddress(request) });
+    if (!outcome.ok) {
+      const status = outcome.error === ACCOUNT_NOT_FOUND ? 404 : 409;
+      throw new ApiError(status, `${englishText(blocked ? "admin:accounts.blockError" : "admin:accounts.unblockError")}: ${englishText(outcome.error)}`);
+    }
+    const record = role === "provider" ? providerRecord(outcome.account) : viewerRecord(outcome.account);
+    const message = englishText(blocked ? "admin:accounts.blockedToast" : "admin:accounts.unblockedToast");
+    // The record's fields at the top, as the original answered with the record itself.
+    return apiJson({ success: true, message, ...record, user: record });
+  };
+}
+
+export const adminHandlers: ApiRoute[] = [
+  { method: "GET", path: "/cp/allusers", access: ["admin"], handle: listOf("provider") },
+  { method: "GET", path: "/cp/user/allusers", access: ["admin"], handle: listOf("viewer") },
+  { method: "PUT", path: "/cp/block/{id}", access: ["admin"], handle: setBlocked("provider", true) },
+  { method: "PUT", path: "/cp/unblock/{id}", access: ["admin"], handle: setBlocked("provider", false) },
+  { method: "PUT", path: "/cp/user/block/{id}", access: ["admin"], handle: setBlocked("viewer", true) },
+  { method: "PUT", path: "/cp/user/unblock/{id}", access: ["admin"], handle: setBlocked("viewer", false) },
+];

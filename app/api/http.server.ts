@@ -1,0 +1,206 @@
+import { getFixedT } from "~/i18n/translate.server";
+import type { FieldErrors } from "~/services/validation";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * What every /api handler shares: JSON answers in the old clients' envelope
+ * (`{ success, message }`), errors thrown as ApiError, request bodies read as
+ * JSON or URL-encoded (bounded), and the same-origin rule for browser writes.
+ */
+export type ApiStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500;
+
+export class ApiError extends Error {
+  constructor(
+    public readonly status: ApiStatus,
+    public readonly body: string | Record<string, string>,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === "string" ? body : "Invalid input");
+    this.name = "ApiError";
+  }
+}
+
+export const NOT_SIGNED_IN = "Sign in first";
+export const NOT_ALLOWED = "Not allowed";
+export const NOT_FOUND = "Not found";
+export const INTERNAL_ERROR_KEY = "auth:errors.internal";
+
+const english = getFixedT("en", "common");
+
+/** The English text of an i18n key ("auth:errors.blocked"): old clients show messages verbatim. */
+export function englishText(key: string, options?: Record<string, unknown>): string {
+  return english(key, options ?? {}) as string;
+}
+
+/** Field errors (i18n keys) as the old clients read them: one English message per field. */
+export function fieldMessages(fieldErrors: FieldErrors | Partial<Record<string, string[]>>): Record<string, string> {
+  const messages: Record<string, string> = {};
+  for (const [field, keys] of Object.entries(fieldErrors)) {
+    if (keys && keys.length > 0) messages[field] = englishText(keys[0]);
+  }
+  return messages;
+}
+
+export function apiJson(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Cache-Control", "no-store");
+  return Response.json(body, { status: init.status ?? 200, headers });
+}
+
+export function apiErrorResponse(error: ApiError): Response {
+  return apiJson({ success: false, message: error.body }, { status: error.status, headers: error.headers });
+}
+
+export function internalErrorResponse(): Response {
+  return apiJson({ success: false, message: englishText(INTERNAL_ERROR_KEY) }, { status: 500 });
+}
+
+/** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Refused bodies up to this size are still read (and dropped), so the client gets its answer on a kept-alive connection. */
+export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+
+/** Requests whose body was abandoned half read: their connection must close after the answer. */
+const abandoned = new WeakSet<Request>();
+
+export function wasAbandoned(request: Request): boolean {
+  return abandoned.has(request);
+}
+
+/** Read a body to its end, or give up (and remember it) past `limit` bytes. True when read to the end. */
+export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Promise<boolean> {
+  if (!request.body || request.bodyUsed) return !abandoned.has(request);
+  const declared = Number(request.headers.get("Content-Length") ?? NaN);
+  if (declared > limit) {
+    abandoned.add(request);
+    return false;
+  }
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    reader = request.body.getReader();
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      total += value.byteLength;
+      if (total > limit) break;
+    }
+  } catch {
+    // Locked by a reader that stopped, or the client went away: nothing more to read here.
+  }
+  await reader?.cancel().catch(() => {});
+  abandoned.add(request);
+  return false;
+}
+
+async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    await drainBody(request);
+    throw new ApiError(413, "Request body too large");
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      // Too large: drop the rest (up to the drain limit) so the 413 reaches the client.
+      let dropped = total;
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) break;
+        dropped += next.value.byteLength;
+        if (dropped > DRAIN_LIMIT_BYTES) {
+          await reader.cancel().catch(() => {});
+          abandoned.add(request);
+          break;
+        }
+      }
+      throw new ApiError(413, "Request body too large");
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+const JSON_TYPES = new Set(["application/json", "text/json"]);
+
+/**
+ * A request body as field values. JSON objects, URL-encoded and (small)
+ * multipart forms are accepted (old clients sent any of them). Only strings
+ * and finite numbers are kept (a phone number sent as a number still reads);
+ * arrays, objects, nulls, booleans and file parts read as missing, so the
+ * schema says which field is wrong.
+ */
+export async function readFields(request: Request): Promise<Record<string, string>> {
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  const bytes = await readLimitedBytes(request);
+  const text = new TextDecoder().decode(bytes);
+  const looksLikeJson = /^\s*[{[]/.test(text);
+  let raw: unknown;
+  if (type === "application/x-www-form-urlencoded") {
+    raw = Object.fromEntries(new URLSearchParams(text));
+  } else if (type === "multipart/form-data") {
+    let form: FormData;
+    try {
+      form = await new Response(bytes, { headers: { "Content-Type": contentType } }).formData();
+    } catch {
+      throw new ApiError(400, "The multipart body could not be read");
+    }
+    raw = Object.fromEntries([...form.entries()].filter(([, entry]) => typeof entry === "string"));
+  } else if (JSON_TYPES.has(type) || type.endsWith("+json") || ((type === "" || type === "text/plain") && looksLikeJson)) {
+    if (text.trim() === "") raw = {};
+    else {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw new ApiError(400, "The body is not valid JSON");
+      }
+    }
+  } else if (text.trim() === "") {
+    raw = {};
+  } else {
+    throw new ApiError(400, "Send the fields as JSON or as a URL-encoded form");
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "Send the fields as a JSON object");
+  // No prototype: a field named "__proto__" is just a field.
+  const fields: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof value === "string") fields[name] = value;
+    else if (typeof value === "number" && Number.isFinite(value)) fields[name] = String(value);
+  }
+  return fields;
+}
+
+export function toFormData(fields: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return form;
+}
+
+function ownOrigins(request: Request): string[] {
+  const origins = [new URL(request.url).origin];
+  const publicUrl = getEnv().publicUrl;
+  if (publicUrl) origins.push(new URL(publicUrl).origin);
+  return origins;
+}
+
+/** Whether the browser says this request comes from one of our own pages. */
+export function isSameOriginRequest(request: Request): boolean {
+  if (request.headers.get("Sec-Fetch-Site") === "same-origin") return true;
+  const origin = request.headers.get("Origin");
+  return origin !== null && ownOrigins(request).includes(origin);
+}
+
+/** A browser request from another site (it sent Origin or Sec-Fetch-Site saying so); scripts and apps send neither. */
+export function isCrossSiteBrowserRequest(request: Request): boolean {
+  if (isSameOriginRequest(request)) return false;
+  const site = request.headers.get("Sec-Fetch-Site");
+  return request.headers.has("Origin") || (site !== null && site !== "none");
+}

@@ -1,0 +1,238 @@
+import { z } from "zod";
+import {
+  changePasswordSchema,
+  profileSchema,
+  providerProfileSchema,
+  providerRegistrationSchema,
+  registrationSchema,
+  signInSchema,
+} from "~/services/validation";
+import { uploadDetailsSchema } from "~/services/uploads.server";
+import type { Access, ApiRoute } from "./router.server";
+import { watchedSchema } from "./handlers/viewings.server";
+
+/**
+ * The OpenAPI 3.1 description served at /api/openapi.json. Request bodies are
+ * converted from the same zod schemas the handlers validate with (a small
+ * converter for the few zod types they use), so the document cannot drift
+ * from the rules; responses are described by hand in the old clients' names.
+ */
+type JsonSchema = Record<string, unknown>;
+
+/** zod (v3) → JSON Schema, for strings, numbers, objects and the wrappers the form schemas use. */
+export function zodToJsonSchema(schema: z.ZodTypeAny): JsonSchema {
+  const def = schema._def as { typeName: z.ZodFirstPartyTypeKind } & Record<string, unknown>;
+  switch (def.typeName) {
+    case z.ZodFirstPartyTypeKind.ZodEffects:
+      return zodToJsonSchema(def.schema as z.ZodTypeAny);
+    case z.ZodFirstPartyTypeKind.ZodPipeline: {
+      // preprocess(...).pipe(rules): the rules on the way out are what a caller must meet.
+      const input = zodToJsonSchema(def.in as z.ZodTypeAny);
+      const output = zodToJsonSchema(def.out as z.ZodTypeAny);
+      return { ...input, ...output };
+    }
+    case z.ZodFirstPartyTypeKind.ZodOptional:
+    case z.ZodFirstPartyTypeKind.ZodNullable:
+      return zodToJsonSchema(def.innerType as z.ZodTypeAny);
+    case z.ZodFirstPartyTypeKind.ZodDefault:
+      return { ...zodToJsonSchema(def.innerType as z.ZodTypeAny), default: (def.defaultValue as () => unknown)() };
+    case z.ZodFirstPartyTypeKind.ZodString: {
+      const out: JsonSchema = { type: "string" };
+      for (const check of def.checks as Array<{ kind: string; value?: number; regex?: RegExp }>) {
+        if (check.kind === "min") out.minLength = Math.max(Number(out.minLength ?? 0), check.value!);
+        if (check.kind === "max") out.maxLength = check.value;
+        if (check.kind === "email") out.format = "email";
+        if (check.kind === "regex") out.pattern = check.regex!.source;
+      }
+      return out;
+    }
+    case z.ZodFirstPartyTypeKind.ZodNumber:
+      return { type: "number" };
+    case z.ZodFirstPartyTypeKind.ZodObject: {
+      const shape = (schema as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      for (const [name, field] of Object.entries(shape)) {
+        properties[name] = zodToJsonSchema(field);
+        if (!field.isOptional() && !(field._def.typeName === z.ZodFirstPartyTypeKind.ZodDefault)) required.push(name);
+      }
+      return { type: "object", properties, required };
+    }
+    default:
+      return {};
+  }
+}
+
+const formBody = (schema: z.ZodTypeAny) => {
+  const json = zodToJsonSchema(schema);
+  return { required: true, content: { "application/json": { schema: json }, "application/x-www-form-urlencoded": { schema: json } } };
+};
+
+const REQUEST_BODIES: Record<string, unknown> = {
+  "POST /user/login": formBody(signInSchema),
+  "POST /cp/login": formBody(signInSchema),
+  "POST /user/register": formBody(registrationSchema),
+  "POST /cp/register": formBody(providerRegistrationSchema),
+  "PUT /user/profile/edit/{userId}": formBody(profileSchema),
+  "PUT /user/profile/password/{userId}": formBody(changePasswordSchema),
+  "PUT /cp/profile/edit/{providerId}": formBody(providerProfileSchema),
+  "POST /files/watched": formBody(watchedSchema),
+  "POST /upload/movies": {
+    required: true,
+    description: "Text parts first (uploadedByUser and other unknown text parts are ignored), then two parts named `file`: the movie, then the poster.",
+    content: {
+      "multipart/form-data": {
+        schema: {
+          ...zodToJsonSchema(uploadDetailsSchema),
+          properties: {
+            ...(zodToJsonSchema(uploadDetailsSchema).properties as object),
+            file: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, minItems: 1, maxItems: 2 },
+          },
+        },
+      },
+    },
+  },
+};
+
+const message = { oneOf: [{ type: "string" }, { type: "object", additionalProperties: { type: "string" } }] };
+const error = { type: "object", properties: { success: { const: false }, message }, required: ["success", "message"] };
+const userDetails = {
+  type: "object",
+  properties: { name: { type: "string" }, email: { type: "string" }, phoneNumber: { type: "string" }, Id: { type: "string" } },
+};
+const title = {
+  type: "object",
+  properties: {
+    _id: { type: "string" },
+    MovieName: { type: "string" },
+    filename: { type: "string", description: "GET /api/files/{filename}" },
+    thumbnail: { type: ["string", "null"], description: "GET /api/files/thumbnail/{thumbnail}" },
+    description: { type: "string" },
+    uploadedDate: { type: "string", format: "date-time" },
+    views: { type: "integer" },
+    size: { type: "number", description: "MB" },
+  },
+};
+const accountRecord = {
+  type: "object",
+  properties: {
+    _id: { type: "string" },
+    name: { type: "string" },
+    providerName: { type: "string" },
+    email: { type: "string" },
+    phoneNumber: { type: "string" },
+    isBlocked: { type: "boolean" },
+  },
+};
+const ok = (properties: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties: { success: { const: true }, message, ...properties },
+});
+
+const RESPONSES: Record<string, unknown> = {
+  "POST /user/login": ok({ token: { type: "string" }, isUser: { type: "boolean" }, isAdmin: { type: "boolean" }, isBlocked: { type: "boolean" }, userDetails }),
+  "POST /cp/login": ok({ token: { type: "string" }, isCp: { type: "boolean" }, isBlocked: { type: "boolean" }, userDetails }),
+  "GET /cp/allusers": { type: "array", items: accountRecord },
+  "GET /cp/user/allusers": { type: "array", items: accountRecord },
+  "GET /user/profile/{userId}": ok({ name: { type: "string" }, email: { type: "string" }, phoneNumber: { type: "string" } }),
+  "PUT /user/profile/password/{userId}": ok({ token: { type: "string" } }),
+  "GET /movies/all": { type: "array", items: title },
+  "GET /movies/all/{providerId}": { type: "array", items: title },
+  "PUT /files/movies/views/{movieId}": ok({ counted: { type: "boolean" }, views: { type: "integer" } }),
+};
+
+const SUMMARIES: Record<string, string> = {
+  "POST /user/login": "Sign in a viewer or administrator; returns a token and sets the session cookie",
+  "POST /cp/login": "Sign in a content provider; returns a token and sets the session cookie",
+  "POST /user/register": "Register a viewer",
+  "POST /cp/register": "Register an approved content provider",
+  "GET /cp/allusers": "List providers (100 a page, ?page=, total in X-Total-Count)",
+  "GET /cp/user/allusers": "List viewers (100 a page, ?page=, total in X-Total-Count)",
+  "PUT /cp/block/{id}": "Block a provider",
+  "PUT /cp/unblock/{id}": "Unblock a provider",
+  "PUT /cp/user/block/{id}": "Block a viewer",
+  "PUT /cp/user/unblock/{id}": "Unblock a viewer",
+  "GET /user/profile/{userId}": "Read a profile (the account itself, or an administrator)",
+  "PUT /user/profile/edit/{userId}": "Edit a profile (the account itself, or an administrator)",
+  "PUT /user/profile/password/{userId}": "Change one's own password; every older token and session ends, a new token is returned",
+  "PUT /cp/profile/edit/{providerId}": "Edit a provider's profile (the provider, or an administrator)",
+  "GET /movies/all": "Published titles, newest first (100 a page, ?page=)",
+  "GET /movies/all/{providerId}": "A provider's own titles, every status (the provider, or an administrator)",
+  "POST /upload/movies": "Upload a title (answered once the files are stored; it then processes)",
+  "DELETE /movies/delete/{movieId}": "Delete a title (its provider, or an administrator)",
+  "PUT /files/movies/views/{movieId}": "Count a view, once per viewing",
+  "POST /files/watched": "Record a title in the caller's history",
+  "GET /openapi.json": "This document",
+};
+
+function who(access: Access): string {
+  if (access === "anyone") return "Anyone.";
+  if (access === "signedIn") return "Signed in (the account named by the path, or an administrator where stated).";
+  return `Roles: ${access.join(", ")}.`;
+}
+
+export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((found) => ({ name: found[1], in: "path", required: true, schema: { type: "string" } }));
+    const responses: Record<string, unknown> = {
+      [route.method === "POST" && /register|upload/.test(route.path) ? "201" : "200"]: {
+        description: "Success",
+        content: { "application/json": { schema: RESPONSES[key] ?? ok() } },
+      },
+      "400": { description: "Bad input", content: { "application/json": { schema: error } } },
+    };
+    if (route.access !== "anyone") {
+      responses["401"] = { description: "No or invalid credentials", content: { "application/json": { schema: error } } };
+    }
+    responses["403"] = { description: "Not allowed (role, owner, blocked, or a cross-site browser write)", content: { "application/json": { schema: error } } };
+    if (parameters.length > 0) responses["404"] = { description: "Unknown id", content: { "application/json": { schema: error } } };
+    if (route.path.endsWith("/login") || route.path.endsWith("/register")) {
+      responses["429"] = { description: "Too many tries (Retry-After)", content: { "application/json": { schema: error } } };
+    }
+    if (route.path === "/upload/movies") responses["413"] = { description: "File too large", content: { "application/json": { schema: error } } };
+    (paths[`/api${route.path}`] ??= {})[route.method.toLowerCase()] = {
+      summary: SUMMARIES[key],
+      description: who(route.access),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(REQUEST_BODIES[key] ? { requestBody: REQUEST_BODIES[key] } : {}),
+      ...(route.access === "anyone" ? { security: [] } : {}),
+      responses,
+    };
+  }
+  paths["/api/files/{filename}"] = {
+    get: {
+      summary: "A title's video (`<id>.mp4`), with HTTP byte ranges (206, 416; HEAD too)",
+      description: "Signed-in viewers (published titles), the owning provider, administrators. The session cookie works, so `<video src>` plays.",
+      parameters: [{ name: "filename", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]{8,32}\\.mp4$" } }],
+      responses: { "200": { description: "video/mp4" }, "206": { description: "A byte range" }, "401": { description: "Not signed in" }, "404": { description: "Unknown" }, "416": { description: "Range not satisfiable" } },
+    },
+  };
+  paths["/api/files/thumbnail/{thumbnail}"] = {
+    get: {
+      summary: "A title's poster",
+      security: [],
+      parameters: [{ name: "thumbnail", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": { description: "image/jpeg or image/webp" }, "404": { description: "Unknown" } },
+    },
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Kallo API for old clients",
+      version: "1.0.0",
+      description:
+        "Sign in at /api/user/login or /api/cp/login to get a token (HS256 JWT; payload userId, exp in seconds, isUser, isAdmin, isCp) and the session cookie. Protected calls accept `Authorization: Bearer <token>` or the cookie; cookie-authenticated writes must come from this site (Origin or Sec-Fetch-Site). Errors are `{ success: false, message }`.",
+    },
+    servers: [{ url: new URL(request.url).origin }],
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        cookie: { type: "apiKey", in: "cookie", name: "kallo_session" },
+      },
+    },
+    security: [{ bearer: [] }, { cookie: [] }],
+    paths,
+  };
+}

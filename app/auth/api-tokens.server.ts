@@ -1,0 +1,75 @@
+import { jwtVerify, SignJWT } from "jose";
+import { getDb } from "~/db/client.server";
+import { getAccountById, type Account } from "~/services/accounts.server";
+import { getEnv } from "~/utils/env.server";
+import { getOptionalUser } from "./guards.server";
+
+/**
+ * Tokens for the old clients of /api: HS256 JWTs signed with the server's
+ * secret. The payload keeps the original's names (`userId`, `exp` in seconds,
+ * `isUser`, `isAdmin`, `isCp`) and adds `ver`, the account's token version.
+ * Blocking an account, changing or resetting its password raise that version
+ * (services/accounts.server.ts), so every token issued before stops working.
+ * See docs/decisions/017-api-tokens.md.
+ */
+export const API_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+const ALGORITHM = "HS256";
+
+type TokenClaims = { userId: string; isUser: boolean; isAdmin: boolean; isCp: boolean; ver: number };
+
+let cachedKey: { secret: string; key: Uint8Array } | undefined;
+function signingKey(): Uint8Array {
+  const secret = getEnv().jwtSecret;
+  if (cachedKey?.secret !== secret) cachedKey = { secret, key: new TextEncoder().encode(secret) };
+  return cachedKey.key;
+}
+
+export function roleFlags(role: Account["role"]) {
+  return { isUser: role === "viewer", isAdmin: role === "admin", isCp: role === "provider" };
+}
+
+export async function createApiToken(account: Pick<Account, "id" | "role" | "tokenVersion">, now = Date.now()): Promise<string> {
+  const issuedAt = Math.floor(now / 1000);
+  const claims: TokenClaims = { userId: account.id, ...roleFlags(account.role), ver: account.tokenVersion };
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setSubject(account.id)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + API_TOKEN_TTL_SECONDS)
+    .sign(signingKey());
+}
+
+/** The account a token speaks for, or null: bad signature, expired, blocked, or issued before the last block or password change. */
+export async function accountFromApiToken(token: string): Promise<Account | null> {
+  if (!token || token.length > 4096) return null;
+  let claims: Partial<TokenClaims>;
+  try {
+    const verified = await jwtVerify(token, signingKey(), { algorithms: [ALGORITHM] });
+    claims = verified.payload as Partial<TokenClaims>;
+  } catch {
+    return null;
+  }
+  if (typeof claims.userId !== "string" || typeof claims.ver !== "number") return null;
+  const account = getAccountById(getDb(), claims.userId);
+  if (!account || account.blocked || account.tokenVersion !== claims.ver) return null;
+  return account;
+}
+
+export type ApiCaller = { account: Account; via: "bearer" | "cookie" };
+
+/**
+ * Who is calling an /api path: the Bearer token when an Authorization header
+ * is sent (a bad token is not rescued by a cookie), else the page session
+ * cookie. Used by the /api router and by the video route, so `<video src>`
+ * works by cookie and a mobile app by token.
+ */
+export async function getApiCaller(request: Request): Promise<ApiCaller | null> {
+  const authorization = request.headers.get("Authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const account = match ? await accountFromApiToken(match[1]) : null;
+    return account ? { account, via: "bearer" } : null;
+  }
+  const account = await getOptionalUser(request);
+  return account ? { account, via: "cookie" } : null;
+}

@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { movies } from "~/db/schema";
+import { storagePaths } from "~/media/storage.server";
+import { setSetting } from "~/services/settings.server";
+import { call, login, movieRow, rowCount, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+
+/**
+ * The old web client's upload, end to end: its multipart layout (text parts,
+ * then two parts named `file`, the movie first and the poster second) through
+ * POST /api/upload/movies, answered once stored, processed until Ready and
+ * then playable through /api/files.
+ */
+let world: ApiWorld;
+let provider: Credentials;
+let otherProvider: Credentials;
+let viewer: Credentials;
+
+beforeAll(async () => {
+  world = await startApiWorld("upload", 3301);
+  [provider, otherProvider, viewer] = await Promise.all([
+    login(world, seedAccount(world, "provider")),
+    login(world, seedAccount(world, "provider")),
+    login(world, seedAccount(world, "viewer")),
+  ]);
+  // Titles are published as soon as they are ready, so the viewer can play this one.
+  setSetting(world.db, "autoApproveMovies", true);
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+async function legacyUpload(fields: Array<[string, string]>, files: Array<{ name: string; bytes: Buffer }>) {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  for (const file of files) body.append("file", new Blob([new Uint8Array(file.bytes)]), file.name);
+  return call(world, "/api/upload/movies", { method: "POST", body, token: provider.token });
+}
+
+describe("POST /api/upload/movies with the old multipart layout", () => {
+  it("stores the movie and poster, answers only then, and the title becomes Ready and playable", async () => {
+    const video = fs.readFileSync(await sharedVideo(world));
+    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#225588" } }).jpeg().toBuffer();
+    const result = await legacyUpload(
+      [
+        // The original sent the uploader's id; the caller owns the title whatever it says.
+        ["uploadedByUser", otherProvider.account.id],
+        ["name", "Dan Kasa"],
+        ["Category", world.categoryId],
+        ["Description", "A short film from Kano"],
+        ["releaseYear", "2024"],
+      ],
+      [
+        { name: "dan-kasa.mp4", bytes: video },
+        { name: "dan-kasa.jpg", bytes: poster },
+      ],
+    );
+    expect(result.status).toBe(201);
+    expect(result.body).toMatchObject({ success: true, message: "Movie uploaded successfully", _id: expect.any(String) });
+    const movieId: string = result.body._id;
+    // Answered after the files are stored: the row and the source files exist already.
+    const stored = movieRow(world, movieId);
+    expect(stored).toMatchObject({ name: "Dan Kasa", description: "A short film from Kano", providerId: provider.account.id, categoryId: world.categoryId });
+    expect(stored!.sizeBytes).toBe(video.length);
+
+    let status = stored!.status;
+    for (let i = 0; i < 240 && status === "processing"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const list = await call(world, `/api/movies/all/${provider.account.id}`, { token: provider.token });
+      status = list.body.find((entry: { _id: string }) => entry._id === movieId)?.status;
+    }
+    expect(status).toBe("ready");
+    const listed = await call(world, "/api/movies/all");
+    const entry = listed.body.find((item: { _id: string }) => item._id === movieId);
+    expect(entry).toMatchObject({ MovieName: "Dan Kasa", filename: `${movieId}.mp4`, thumbnail: `${movieId}-card.jpg` });
+    const poster200 = await fetch(`${world.url}/api/files/thumbnail/${entry.thumbnail}`);
+    expect(poster200.status).toBe(200);
+    await poster200.arrayBuffer();
+    const play = await fetch(`${world.url}/api/files/${entry.filename}`, { headers: { Authorization: `Bearer ${viewer.token}`, Range: "bytes=0-1023" } });
+    expect(play.status).toBe(206);
+    expect((await play.arrayBuffer()).byteLength).toBe(1024);
+    // The other provider named in uploadedByUser does not see it as theirs.
+    const theirs = await call(world, `/api/movies/all/${otherProvider.account.id}`, { token: otherProvider.token });
+    expect(theirs.body.map((item: { _id: string }) => item._id)).not.toContain(movieId);
+  });
+
+  it("refuses a poster in the movie's place and a movie that is not one; nothing stays in the database or on disk", async () => {
+    const before = rowCount(world, movies);
+    const poster = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#000" } }).png().toBuffer();
+    const swapped = await legacyUpload(
+      [
+        ["name", "Swapped"],
+        ["Category", world.categoryId],
+      ],
+      [
+        { name: "poster.png", bytes: poster },
+        { name: "movie.mp4", bytes: fs.readFileSync(await sharedVideo(world)) },
+      ],
+    );
+    expect(swapped.status).toBe(400);
+    expect(swapped.body.success).toBe(false);
+    expect(swapped.body.message).toHaveProperty("movie");
+    const fake = await legacyUpload(
+      [
+        ["name", "Fake"],
+        ["Category", world.categoryId],
+      ],
+      [{ name: "fake.mp4", bytes: Buffer.from("<html>definitely not a video</html>") }],
+    );
+    expect(fake.status).toBe(400);
+    expect(fake.body.message.movie).toMatch(/./);
+    expect(rowCount(world, movies)).toBe(before);
+    expect(fs.readdirSync(storagePaths(world.root).tmp)).toEqual([]);
+    const mediaDirs = fs.existsSync(storagePaths(world.root).media) ? fs.readdirSync(storagePaths(world.root).media) : [];
+    expect(mediaDirs.every((dir) => movieRow(world, path.basename(dir)))).toBe(true);
+  });
+});
