@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
+import { getDeviceId } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
-import { movieVideoPath } from "~/media/storage.server";
-import { decidePlayback } from "~/services/playback.server";
+import { authorizeStream } from "~/services/playback.server";
 
 /**
  * GET/HEAD /api/files/:filename — a title's video, streamed from disk with
@@ -12,11 +12,12 @@ import { decidePlayback } from "~/services/playback.server";
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
-  const decision = decidePlayback(getDb(), params.filename ?? "", user);
+  const decision = authorizeStream(getDb(), params.filename ?? "", user, await getDeviceId(request));
   if (!decision.allowed) {
-    return Response.json({ success: false, message: decision.message }, { status: decision.status, headers: { "Cache-Control": "no-store" } });
+    const { status, message, reason, screens } = decision;
+    return Response.json({ success: false, message, reason, screens }, { status, headers: { "Cache-Control": "no-store" } });
   }
-  const response = await serveFileWithRanges(request, movieVideoPath(decision.movieId), {
+  const response = await serveFileWithRanges(request, decision.videoPath, {
     contentType: "video/mp4",
     // Personal: only the viewer's own browser may keep it.
     cacheControl: "private, max-age=3600",
