@@ -116,6 +116,8 @@ function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId:
 export function takePlaybackLease(db: DB, input: { account: Account; deviceId: string; movieId: string }, now: Date = new Date()): LeaseResult {
   const { account } = input;
   if (!countsScreens(account)) return { ok: true };
+  // Nothing to lease for an unknown title (the caller answers 404 for it).
+  if (!db.select({ id: movies.id }).from(movies).where(eq(movies.id, input.movieId)).get()) return { ok: true };
   const { screens } = planLimitsFor(db, account, now);
   return db.transaction((tx) => {
     tx.delete(playbackLeases).where(and(eq(playbackLeases.accountId, account.id), lte(playbackLeases.expiresAt, now))).run();
