@@ -81,7 +81,8 @@ export function completePayment(db: DB, charge: PaystackCharge, now: Date = new 
     if (payment.status === "success") return { outcome: "already" as const, accountId: payment.accountId };
     if (payment.status === "failed") return { outcome: "failed" as const, accountId: payment.accountId };
     if (charge.status !== "success") {
-      if (charge.status === "failed" || charge.status === "abandoned" || charge.status === "reversed") {
+      // "abandoned" only means the payer has not finished yet: the order stays open.
+      if (charge.status === "failed" || charge.status === "reversed") {
         tx.update(payments).set({ status: "failed", failureReason: (charge.gatewayResponse ?? charge.status).slice(0, 200) }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))).run();
         recordAudit(tx, { actorId: null, action: "payment.failed", targetType: "payment", targetId: payment.id, details: { reference: payment.reference, status: charge.status } });
         return { outcome: "failed" as const, accountId: payment.accountId };
