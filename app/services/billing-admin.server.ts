@@ -85,7 +85,10 @@ const voucherCodes = alias(redeemCodes, "pass_codes");
 /** Passes (subscriptions), newest start first (passes_starts_idx), with what paid for them. */
 export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) {
   const { page, pageSize, offset } = paging(query);
-  const where = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${plans.name}`, sql`coalesce(${payments.reference}, '')`, sql`coalesce(${voucherCodes.code}, '')`]);
+  const compact = query.search?.trim().toUpperCase().replace(/[\s-]/g, "") ?? "";
+  const text = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${plans.name}`, sql`coalesce(${payments.reference}, '')`]);
+  // Voucher codes are stored without the dashes they are printed with.
+  const where = text && compact ? or(text, sql`coalesce(${voucherCodes.code}, '') LIKE ${likePattern(compact)} ESCAPE '\\'`) : text;
   const total =
     db
       .select({ value: count() })
