@@ -11,7 +11,13 @@ import { billingCsvLines } from "~/services/billing-export.server";
  * streamed a page at a time. Administrators only.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  try {
+    await requireAdmin(request);
+  } catch (error) {
+    // Signed out: the redirect to sign in. Signed in with another role: a plain 403 for a file download.
+    if (error instanceof Response) throw error;
+    return Response.json({ success: false, message: "Not allowed" }, { status: 403 });
+  }
   const url = new URL(request.url);
   const table = url.searchParams.get("table");
   if (!isBillingTable(table)) return Response.json({ success: false, message: "Unknown table" }, { status: 400 });
