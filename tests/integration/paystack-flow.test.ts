@@ -5,6 +5,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { passes, payments } from "~/db/schema";
+import type * as PaymentRoute from "~/routes/payment";
+import type * as CallbackRoute from "~/routes/payments.paystack.callback";
+import type * as WebhookRoute from "~/routes/payments.paystack.webhook";
+import type * as PaymentsService from "~/services/payments.server";
 import { startFakePaystack, type FakePaystack } from "../fixtures/fake-paystack";
 import { seedBilling } from "../unit/helpers/billing-fixtures";
 
@@ -22,10 +26,10 @@ let paystack: FakePaystack;
 let cookie: string;
 
 type Routes = {
-  payment: typeof import("~/routes/payment");
-  callback: typeof import("~/routes/payments.paystack.callback");
-  webhook: typeof import("~/routes/payments.paystack.webhook");
-  payments: typeof import("~/services/payments.server");
+  payment: typeof PaymentRoute;
+  callback: typeof CallbackRoute;
+  webhook: typeof WebhookRoute;
+  payments: typeof PaymentsService;
 };
 let routes: Routes;
 
