@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
-import { payments, planPeriods, redeemCodes } from "../../app/db/schema";
+import { passes, payments, planPeriods, redeemCodes } from "../../app/db/schema";
 import { completePayment } from "../../app/services/payments.server";
 import { formatVoucherCode, generateVoucherBatch, redeemVoucher } from "../../app/services/vouchers.server";
 import { createId } from "../../app/utils/ids.server";
@@ -8,10 +8,10 @@ import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signI
 
 /**
  * Passes, vouchers and what they unlock: a viewer redeems a voucher and
- * plays a Premium title; a FREE viewer is refused one; a one-screen plan
- * plays on one device at a time; an administrator makes vouchers and sees
- * them used. The e2e server has no Paystack key, so /payment says card
- * payment is unavailable (the card flow has its own integration test).
+ * plays a Premium title; a FREE viewer is refused one; a viewer buys a pass
+ * by card (the e2e server's Paystack is a local stand-in, see
+ * start-test-server.ts); a one-screen plan plays on one device at a time; an
+ * administrator makes vouchers and sees them used.
  */
 
 /** Premium demo titles (see app/db/seed-demo.server.ts); tests never change their access. */
@@ -86,7 +86,7 @@ for (const javaScriptEnabled of [true, false]) {
       await panel.getByRole("link", { name: "Buy a pass or redeem a voucher" }).click();
       await expect(page).toHaveURL(/\/payment$/);
       await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "FREE");
-      await expect(page.getByTestId("card-unavailable")).toContainText("Card payment is unavailable");
+      await expect(page.getByRole("button", { name: "Pay for Basic by card" })).toBeVisible();
       await expect(page.locator('[data-plan-card="BASIC"] [data-period-price="week"]')).toHaveText("$4");
 
       const form = page.locator("form").filter({ has: page.getByLabel("Voucher code") });
@@ -117,6 +117,35 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByTestId("needs-pass")).toHaveCount(0);
       await expect(page.locator("video")).toHaveAttribute("src", `/api/files/${movieId}.mp4`);
       await playsOnPage(page);
+    });
+
+    test(`a viewer buys a week of Basic by card through Paystack and is sent back with the pass — ${mode}`, async ({ page }) => {
+      const viewer = await createViewer(`buyer${javaScriptEnabled ? "js" : "nojs"}`);
+      await signInThroughForm(page, "/login", viewer.email, viewer.password);
+      await expect(page).not.toHaveURL(/\/login/);
+      await page.goto("/plans");
+      await page.getByRole("link", { name: "Choose Basic" }).first().click();
+      await expect(page).toHaveURL(/\/payment\?plan=BASIC/);
+
+      const card = page.locator('[data-plan-card="BASIC"]');
+      await card.getByLabel("1 week").check();
+      await card.getByRole("button", { name: "Pay for Basic by card" }).click();
+      await expect(page).toHaveURL(/\/payment\?order=KAL-/);
+      const reference = new URL(page.url()).searchParams.get("order")!;
+      const order = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get();
+      expect(order).toMatchObject({ accountId: viewer.id, status: "pending", amountMinor: 400, currency: "USD", periodDays: 7 });
+      await expect(page.locator("#order")).toContainText("Basic, 1 week, $4.");
+
+      await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();
+      await expect(page).toHaveURL(/\/payment$/);
+      if (javaScriptEnabled) await expect(page.getByRole("status").filter({ hasText: "Payment received: your pass is active." })).toBeVisible();
+      await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
+      await expect(page.locator(`[data-payment-reference="${reference}"]`)).toHaveAttribute("data-status", "success");
+      // The gateway's webhook for the same charge arrives too: still one pass.
+      await page.waitForTimeout(1500);
+      const paid = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get()!;
+      expect(paid.status).toBe("success");
+      expect(e2eDb().select().from(passes).where(eq(passes.paymentId, paid.id)).all()).toHaveLength(1);
     });
   });
 }
