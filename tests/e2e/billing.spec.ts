@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { passes, payments, planPeriods, redeemCodes } from "../../app/db/schema";
@@ -362,4 +363,22 @@ test("viewers and providers are refused the billing tables, their CSV and the vo
   expect(csv.status()).toBe(302);
   await page.goto("/payment");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpayment/);
+});
+
+test("the payment pages and the needs-a-pass panel have no serious accessibility problems", async ({ browser, baseURL }) => {
+  const admin = await createAdmin("axebilling");
+  const viewer = await createViewer("axebilling");
+  const check = async (page: Page, path: string) => {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+  };
+  const asViewer = await signedIn(browser, baseURL!, viewer);
+  await check(asViewer.page, "/payment");
+  await check(asViewer.page, `/WatchMovie?id=${PREMIUM[0]}`);
+  await asViewer.context.close();
+  const asAdmin = await signedIn(browser, baseURL!, admin);
+  await check(asAdmin.page, "/admin/userpayment");
+  await asAdmin.context.close();
 });
