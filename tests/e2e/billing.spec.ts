@@ -147,6 +147,8 @@ for (const javaScriptEnabled of [true, false]) {
       const paid = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get()!;
       expect(paid.status).toBe("success");
       expect(e2eDb().select().from(passes).where(eq(passes.paymentId, paid.id)).all()).toHaveLength(1);
+      await page.goto("/plans");
+      await expect(page.getByTestId("plans-current")).toContainText("You are on the Basic plan. Your pass ends on");
     });
   });
 }
