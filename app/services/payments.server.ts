@@ -104,7 +104,8 @@ export function completePayment(db: DB, charge: PaystackCharge, now: Date = new 
     const pass = grantPass(tx, { accountId: payment.accountId, planId: payment.planId, days: payment.periodDays, source: "payment", paymentId: payment.id }, now);
     recordAudit(tx, { actorId: payment.accountId, action: "payment.success", targetType: "payment", targetId: payment.id, details: { reference: payment.reference, passId: pass.id, amountMinor: payment.amountMinor, currency: payment.currency } });
     return { outcome: "granted" as const, accountId: payment.accountId };
-  });
+    // IMMEDIATE: the callback and the webhook may run at once; the second waits and then sees "success".
+  }, { behavior: "immediate" });
 }
 
 /** The payer is back from the gateway: ask the gateway what happened, then complete. */

@@ -128,7 +128,7 @@ export function takePlaybackLease(db: DB, input: { account: Account; deviceId: s
       .onConflictDoUpdate({ target: [playbackLeases.accountId, playbackLeases.deviceId], set: { movieId: input.movieId, expiresAt } })
       .run();
     return { ok: true } as const;
-  });
+  }, { behavior: "immediate" });
 }
 
 /** Would this device get a lease now? (Read only: the watch page asks before it shows the player.) */

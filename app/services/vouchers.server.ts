@@ -66,7 +66,8 @@ export function redeemVoucher(db: DB, input: { accountId: string; code: string; 
     recordAudit(tx, { actorId: input.accountId, action: "voucher.redeem", targetType: "voucher", targetId: voucher.id, details: { passId: pass.id, planId: voucher.planId, days: voucher.periodDays }, ipAddress: input.ipAddress });
     const planName = findPlanName(tx, voucher.planId);
     return { ok: true, planName, startsAt: pass.startsAt, endsAt: pass.endsAt } as const;
-  });
+    // IMMEDIATE: the write lock is taken before the read, so two processes never both read "unused".
+  }, { behavior: "immediate" });
 }
 
 function findPlanName(tx: Pick<DB, "select">, planId: string): string {

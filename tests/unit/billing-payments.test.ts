@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import path from "node:path";
+import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
@@ -99,6 +101,28 @@ describe("redeeming a voucher", () => {
       second.$client.close();
     }
   });
+});
+
+describe("redeeming one code from several processes at once", () => {
+  it("grants exactly one pass", async () => {
+    // The workers redeem at the real time: a code made now, valid for a month.
+    const made = generateVoucherBatch(testDb.db, { planId: "planbasic", period: "week", count: "1", expiresOn: new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10) }, admin);
+    if (!made.ok) throw new Error("no batch");
+    const [code] = made.codes;
+    const accounts = ["viewer1", "viewer2", "provider1", "provider2"];
+    const startAt = Date.now() + 2500;
+    const run = promisify(execFile);
+    const outputs = await Promise.all(
+      accounts.map((accountId) =>
+        run(process.execPath, ["--import", "tsx", "tests/fixtures/redeem-worker.ts", path.join(testDb.dir, "data.db"), accountId, code, String(startAt)], { cwd: process.cwd() }),
+      ),
+    );
+    const results = outputs.map((output) => JSON.parse(output.stdout) as { ok?: boolean; reason?: string; error?: string });
+    expect(results.filter((result) => result.error)).toEqual([]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => result.reason === "used")).toHaveLength(3);
+    expect(testDb.db.select().from(passes).all()).toHaveLength(1);
+  }, 60_000);
 });
 
 const SECRET = "sk_test_unit_secret";
