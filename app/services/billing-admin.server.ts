@@ -50,8 +50,10 @@ export type PaymentRow = { id: string; name: string; email: string; phoneNumber:
 export function listPaymentRows(db: DB, query: TableQuery) {
   const { page, pageSize, offset } = paging(query);
   const where = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${accounts.phoneNumber}`, sql`${payments.reference}`, sql`${plans.name}`, sql`${payments.status}`]);
-  const base = () => db.select({ value: count() }).from(payments).innerJoin(accounts, eq(accounts.id, payments.accountId)).innerJoin(plans, eq(plans.id, payments.planId));
-  const total = base().where(where).get()?.value ?? 0;
+  // Without a search the total is the table's own count (no joins to walk).
+  const total = where
+    ? (db.select({ value: count() }).from(payments).innerJoin(accounts, eq(accounts.id, payments.accountId)).innerJoin(plans, eq(plans.id, payments.planId)).where(where).get()?.value ?? 0)
+    : (db.select({ value: count() }).from(payments).get()?.value ?? 0);
   const rows = db
     .select({
       id: payments.id,
@@ -89,16 +91,17 @@ export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) 
   const text = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${plans.name}`, sql`coalesce(${payments.reference}, '')`]);
   // Voucher codes are stored without the dashes they are printed with.
   const where = text && compact ? or(text, sql`coalesce(${voucherCodes.code}, '') LIKE ${likePattern(compact)} ESCAPE '\\'`) : text;
-  const total =
-    db
-      .select({ value: count() })
-      .from(passes)
-      .innerJoin(accounts, eq(accounts.id, passes.accountId))
-      .innerJoin(plans, eq(plans.id, passes.planId))
-      .leftJoin(payments, eq(payments.id, passes.paymentId))
-      .leftJoin(voucherCodes, eq(voucherCodes.id, passes.redeemCodeId))
-      .where(where)
-      .get()?.value ?? 0;
+  const total = where
+    ? (db
+        .select({ value: count() })
+        .from(passes)
+        .innerJoin(accounts, eq(accounts.id, passes.accountId))
+        .innerJoin(plans, eq(plans.id, passes.planId))
+        .leftJoin(payments, eq(payments.id, passes.paymentId))
+        .leftJoin(voucherCodes, eq(voucherCodes.id, passes.redeemCodeId))
+        .where(where)
+        .get()?.value ?? 0)
+    : (db.select({ value: count() }).from(passes).get()?.value ?? 0);
   const rows = db
     .select({
       id: passes.id,
