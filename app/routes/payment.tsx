@@ -245,6 +245,8 @@ export default function Payment() {
         <Form method="post" action="/payment" className="mt-4 grid max-w-md gap-3">
           {actionData?.section === "redeem" ? <FormError errors={actionData} /> : null}
           <Field
+            // A redeemed code changes the expiry: the field starts empty again.
+            key={status.expiresAt ?? "free"}
             label={t("redeem.label")}
             name="code"
             autoComplete="off"
