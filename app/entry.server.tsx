@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { createI18n } from "~/i18n/config";
+import { startBillingSweep } from "~/services/billing-sweep.server";
 import { startMediaJobs } from "~/services/media-jobs.server";
 import { getLanguage } from "~/i18n/language.server";
 import { getEnv } from "~/utils/env.server";
@@ -15,9 +16,11 @@ import { applySecurityHeaders, createNonce } from "~/utils/security-headers.serv
 export const streamTimeout = 5_000;
 
 // Validate the environment when the server loads, not at the first request,
-// and resume media work a previous process left unfinished.
+// resume media work a previous process left unfinished, and start the
+// sweep that tells viewers their pass ends tomorrow.
 getEnv();
 startMediaJobs();
+startBillingSweep();
 
 export default async function handleRequest(
   request: Request,

@@ -1,8 +1,10 @@
+import { createHash, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { getDb } from "~/db/client.server";
 import { getAccountById, type Account } from "~/services/accounts.server";
 import { getEnv } from "~/utils/env.server";
 import { getOptionalUser } from "./guards.server";
+import { getDeviceId } from "./session.server";
 
 /**
  * Tokens for the old clients of /api: HS256 JWTs signed with the server's
@@ -34,6 +36,8 @@ export async function createApiToken(account: Pick<Account, "id" | "role" | "tok
   return new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
     .setSubject(account.id)
+    // Unique per sign-in, so two logins in one second are two devices.
+    .setJti(randomUUID())
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + API_TOKEN_TTL_SECONDS)
     .sign(signingKey());
@@ -55,7 +59,12 @@ export async function accountFromApiToken(token: string): Promise<Account | null
   return account;
 }
 
-export type ApiCaller = { account: Account; via: "bearer" | "cookie" };
+/**
+ * `deviceId` names the sign-in the call comes from, for the screens limit: the
+ * page session for the cookie, the token itself for a Bearer caller (each
+ * /api login is one device).
+ */
+export type ApiCaller = { account: Account; via: "bearer" | "cookie"; deviceId: string | null };
 
 /**
  * Who is calling an /api path: the Bearer token when an Authorization header
@@ -68,8 +77,12 @@ export async function getApiCaller(request: Request): Promise<ApiCaller | null> 
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const account = match ? await accountFromApiToken(match[1]) : null;
-    return account ? { account, via: "bearer" } : null;
+    return account ? { account, via: "bearer", deviceId: deviceIdForToken(match![1]) } : null;
   }
   const account = await getOptionalUser(request);
-  return account ? { account, via: "cookie" } : null;
+  return account ? { account, via: "cookie", deviceId: await getDeviceId(request) } : null;
+}
+
+export function deviceIdForToken(token: string): string {
+  return createHash("sha256").update(`device-token:${token}`).digest("hex").slice(0, 32);
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createSessionStorage, type Session } from "@remix-run/node";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
@@ -107,4 +107,20 @@ export async function startSession(accountId: string, details: { userAgent?: str
 export async function endSession(request: Request): Promise<string> {
   const session = await getSession(request);
   return getSessionStorage().destroySession(session);
+}
+
+/**
+ * The device a request plays on, for the plan's screen limit: one sign-in is
+ * one device. A hash of the session id, so the id itself (a secret) is never
+ * stored elsewhere. Token callers map their token to a session id and use
+ * `deviceIdForSession` the same way.
+ */
+export function deviceIdForSession(sessionId: string): string {
+  return createHash("sha256").update(`device:${sessionId}`).digest("hex").slice(0, 32);
+}
+
+/** This request's device id, or null without a session. */
+export async function getDeviceId(request: Request): Promise<string | null> {
+  const session = await getSession(request);
+  return session.id ? deviceIdForSession(session.id) : null;
 }

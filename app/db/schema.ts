@@ -258,9 +258,15 @@ export const passes = sqliteTable(
     source: text("source", { enum: ["payment", "voucher", "admin"] }).notNull(),
     paymentId: text("payment_id").references(() => payments.id, { onDelete: "set null" }),
     redeemCodeId: text("redeem_code_id").references(() => redeemCodes.id, { onDelete: "set null" }),
+    /** When the "ends tomorrow" notification went out (once per pass). */
+    expiryNotifiedAt: integer("expiry_notified_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("passes_account_idx").on(t.accountId, t.endsAt), index("passes_ends_idx").on(t.endsAt)],
+  (t) => [
+    index("passes_account_idx").on(t.accountId, t.endsAt),
+    index("passes_ends_idx").on(t.endsAt),
+    index("passes_starts_idx").on(t.startsAt),
+  ],
 );
 
 export const payments = sqliteTable(
@@ -280,6 +286,10 @@ export const payments = sqliteTable(
     /** The unique reference sent to the gateway; events are applied once per reference. */
     reference: text("reference").notNull(),
     status: text("status", { enum: ["pending", "success", "failed"] }).notNull().default("pending"),
+    /** Where the gateway takes the payer (kept so the order page can link to it again). */
+    authorizationUrl: text("authorization_url"),
+    /** Why a payment failed (the gateway's answer, or an amount or currency that did not match the order). */
+    failureReason: text("failure_reason"),
     paidAt: integer("paid_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
@@ -310,7 +320,47 @@ export const redeemCodes = sqliteTable(
     uniqueIndex("redeem_codes_code_unique").on(t.code),
     index("redeem_codes_batch_idx").on(t.batchId),
     index("redeem_codes_created_idx").on(t.createdAt),
+    index("redeem_codes_redeemed_by_idx").on(t.redeemedBy),
   ],
+);
+
+/** How long a pass lasts and what it costs, per paid plan (an administrator edits the prices). */
+export const PASS_PERIODS = ["day", "week", "month"] as const;
+export type PassPeriod = (typeof PASS_PERIODS)[number];
+export const PERIOD_DAYS: Record<PassPeriod, number> = { day: 1, week: 7, month: 30 };
+
+export const planPeriods = sqliteTable(
+  "plan_periods",
+  {
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    period: text("period", { enum: PASS_PERIODS }).notNull(),
+    days: integer("days").notNull(),
+    /** In the plan's currency's minor unit. */
+    priceMinor: integer("price_minor").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.period] })],
+);
+
+/**
+ * Who is playing what on which device. A device is a sign-in (a hash of the
+ * session id); a lease lives two minutes after its last renewal.
+ */
+export const playbackLeases = sqliteTable(
+  "playback_leases",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    deviceId: text("device_id").notNull(),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.deviceId] }), index("playback_leases_account_idx").on(t.accountId, t.expiresAt)],
 );
 
 export const notifications = sqliteTable(

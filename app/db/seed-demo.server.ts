@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, or } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, watchEvents, type PlanFeature, type Role } from "~/db/schema";
+import { accounts, categories, movies, PERIOD_DAYS, planPeriods, plans, watchEvents, type PassPeriod, type PlanFeature, type Role } from "~/db/schema";
 import { composeDemoPoster, titleCardSeconds, writeCategoryTile, writeDemoFilm, type TileColors } from "~/media/demo-media.server";
 import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
@@ -101,6 +101,12 @@ const DEMO_PLANS: readonly DemoPlan[] = [
     sortOrder: 2,
   },
 ];
+
+/** Pay-as-you-go passes of the paid plans: a day, a week, or a month at the monthly price. */
+const DEMO_PASS_PRICES: Record<string, Record<PassPeriod, number>> = {
+  planbasic: { day: 100, week: 400, month: 1400 },
+  planpro: { day: 200, week: 900, month: 3000 },
+};
 
 type DemoTitle = {
   id: string;
@@ -400,6 +406,11 @@ function ensurePlans(db: DB, created: Created): void {
     // No conflict target: a plan whose id or code is taken is the administrator's and stays as it is.
     const result = db.insert(plans).values(plan).onConflictDoNothing().run();
     created.plans += result.changes;
+    const prices = DEMO_PASS_PRICES[plan.id];
+    if (!prices || !db.select({ id: plans.id }).from(plans).where(eq(plans.id, plan.id)).get()) continue;
+    for (const [period, priceMinor] of Object.entries(prices) as [PassPeriod, number][]) {
+      db.insert(planPeriods).values({ planId: plan.id, period, days: PERIOD_DAYS[period], priceMinor }).onConflictDoNothing().run();
+    }
   }
 }
 

@@ -4,11 +4,15 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
+import { getDeviceId } from "~/auth/session.server";
+import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
 import { ResumingPlayer } from "~/components/watch/resuming-player";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
+import { decideWatchAccess } from "~/services/billing.server";
+import { stopOtherDevices } from "~/services/playback.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
@@ -25,7 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer);
   if (!watch) throw data(null, { status: 404 });
   const { t } = await getRequestT(request, "watch");
-  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch };
+  // The player, or why not: a Premium title without a pass, or every screen of the plan in use.
+  const access = decideWatchAccess(getDb(), { account: viewer, movieId: watch.movie.id, deviceId: await getDeviceId(request) });
+  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access };
 }
 
 type ActionErrors = FormErrors & { section?: "comments" | "rating" };
@@ -74,6 +80,11 @@ export async function action({ request }: ActionFunctionArgs) {
       removeFromSavedList(db, viewer.id, movieId, list);
       return redirectWithToast(back("lists"), { type: "success", key: list === "saved" ? "watch:lists.savedRemoved" : "watch:lists.watchLaterRemoved" }, { status: 303 });
     }
+    case "stopOtherDevices": {
+      const deviceId = (await getDeviceId(request)) ?? `account:${viewer.id}`;
+      stopOtherDevices(db, { account: viewer, deviceId, movieId });
+      return redirectWithToast(`/WatchMovie?${new URLSearchParams({ id: movieId })}`, { type: "success", key: "billing:watch.stopped" }, { status: 303 });
+    }
     default:
       return data<ActionErrors>({ formError: "watch:errors.unknownAction" }, { status: 400 });
   }
@@ -100,14 +111,27 @@ export default function WatchMovie() {
 
   return (
     <article className="mx-auto w-full max-w-6xl px-4 py-8">
-      <ResumingPlayer
-        movieId={movie.id}
-        src={movie.videoUrl}
-        poster={movie.posterHero}
-        resumeSeconds={watch.resumeSeconds}
-        label={t("page.playerLabel", { name: movie.name })}
-        fallback={t("page.noVideo")}
-      />
+      {watch.access.kind === "needsPass" ? (
+        <NeedsPassPanel movieName={movie.name} plans={watch.access.plans} />
+      ) : watch.access.kind === "screens" ? (
+        <ScreensPanel screens={watch.access.screens} formAction={formAction} />
+      ) : (
+        <ResumingPlayer
+          movieId={movie.id}
+          src={movie.videoUrl}
+          poster={movie.posterHero}
+          resumeSeconds={watch.resumeSeconds}
+          label={t("page.playerLabel", { name: movie.name })}
+          fallback={t("page.noVideo")}
+          renderRefused={(refusal) =>
+            refusal.reason === "screens" ? (
+              <ScreensPanel screens={refusal.screens} formAction={formAction} reloadDocument />
+            ) : (
+              <NeedsPassPanel movieName={movie.name} plans={[]} />
+            )
+          }
+        />
+      )}
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
         <div>

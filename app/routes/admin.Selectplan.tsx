@@ -7,7 +7,7 @@ import { useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { PLAN_FEATURES } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
-import { listAllPlans, parseBilling, setPlanOffered, updatePlan } from "~/services/plans.server";
+import { listAllPlans, listPlanPeriods, parseBilling, setPlanOffered, updatePlan, updatePlanPeriods } from "~/services/plans.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -18,7 +18,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const billing = parseBilling(new URL(request.url).searchParams.get("billing"));
   const { t } = await getRequestT(request, "admin");
-  return { metaTitle: t("plans.metaTitle"), billing, plans: listAllPlans(getDb()) };
+  const plans = listAllPlans(getDb());
+  const periods = listPlanPeriods(
+    getDb(),
+    plans.map((plan) => plan.id),
+  );
+  return { metaTitle: t("plans.metaTitle"), billing, plans: plans.map((plan) => ({ ...plan, periods: periods[plan.id] ?? [] })) };
 }
 
 type Failure = { planId: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
@@ -36,6 +41,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const offered = form.get("offered") === "on";
     if (!setPlanOffered(db, planId, offered, actor)) return data({ formError: "admin:plans.errors.notFound" }, { status: 400 });
     return redirectWithToast(back, { type: "success", key: offered ? "admin:plans.nowOffered" : "admin:plans.notOffered" }, { status: 303 });
+  }
+  if (intent === "periods") {
+    const input = { day: String(form.get("day") ?? "").slice(0, 30), week: String(form.get("week") ?? "").slice(0, 30) };
+    const result = updatePlanPeriods(db, planId, input, actor);
+    if (!result.ok) return data<Failure>({ planId, fieldErrors: result.fieldErrors, values: input }, { status: 400 });
+    return redirectWithToast(back, { type: "success", key: "billing:planPeriods.saved" }, { status: 303 });
   }
   if (intent !== "update") return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const text = (name: string) => String(form.get(name) ?? "").slice(0, 50);
@@ -60,6 +71,7 @@ const input = "w-full rounded border bg-ink-900 px-2 py-1.5 text-sm text-slate-5
 export default function SelectPlan() {
   const { t } = useTranslation("admin");
   const { t: tPlans } = useTranslation("plans");
+  const { t: tBilling } = useTranslation("billing");
   const { plans, billing } = useLoaderData<typeof loader>();
   const failure = useActionData<Failure>();
   useErrorToasts(failure && "fieldErrors" in failure ? { fieldErrors: failure.fieldErrors } : null);
@@ -157,6 +169,33 @@ export default function SelectPlan() {
                   {t("plans.save", { plan: plan.name })}
                 </button>
               </Form>
+              {plan.code !== "FREE" ? (
+                <Form method="post" className="mt-4 grid gap-2 border-t border-white/10 pt-4" noValidate data-plan-periods={plan.code}>
+                  <input type="hidden" name="planId" value={plan.id} />
+                  <input type="hidden" name="billing" value={billing} />
+                  <h3 className="text-sm font-semibold">{tBilling("planPeriods.title")}</h3>
+                  {(["day", "week"] as const).map((period) => {
+                    const stored = plan.periods.find((row) => row.period === period);
+                    const digits = minorUnitDigits(plan.currency);
+                    const shown = stored ? (stored.priceMinor / 10 ** digits).toFixed(digits) : "";
+                    return (
+                      <label key={period} className="grid gap-1 text-sm">
+                        <span>{tBilling(`planPeriods.${period}`, { currency: plan.currency })}</span>
+                        <input name={period} inputMode="decimal" defaultValue={values?.[period] ?? shown} className={`${input} ${border(period)}`} />
+                        {errors?.[period]?.length ? (
+                          <span className="text-xs text-red-300" data-field-error={period}>
+                            {t(errors[period][0])}
+                          </span>
+                        ) : null}
+                      </label>
+                    );
+                  })}
+                  <p className="text-xs text-slate-400">{tBilling("planPeriods.month")} {tBilling("planPeriods.hint")}</p>
+                  <button type="submit" name="intent" value="periods" className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+                    {tBilling("planPeriods.save", { plan: plan.name })}
+                  </button>
+                </Form>
+              ) : null}
               <Form method="post" className="mt-3">
                 <input type="hidden" name="planId" value={plan.id} />
                 <input type="hidden" name="billing" value={billing} />

@@ -3,8 +3,7 @@ import { handleApiRequest } from "~/api/router.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
-import { movieVideoPath } from "~/media/storage.server";
-import { decidePlayback } from "~/services/playback.server";
+import { authorizeStream } from "~/services/playback.server";
 
 /**
  * GET/HEAD /api/files/:filename — a title's video, streamed from disk with
@@ -12,13 +11,14 @@ import { decidePlayback } from "~/services/playback.server";
  * the old clients use the same URL.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  // The session cookie (a page's <video src>) or a Bearer token (the mobile app).
-  const user = (await getApiCaller(request))?.account ?? null;
-  const decision = decidePlayback(getDb(), params.filename ?? "", user);
+  // The session cookie (a page's <video src>) or a Bearer token (the mobile app); each sign-in is one device.
+  const caller = await getApiCaller(request);
+  const decision = authorizeStream(getDb(), params.filename ?? "", caller?.account ?? null, caller?.deviceId ?? null);
   if (!decision.allowed) {
-    return Response.json({ success: false, message: decision.message }, { status: decision.status, headers: { "Cache-Control": "no-store" } });
+    const { status, message, reason, screens } = decision;
+    return Response.json({ success: false, message, reason, screens }, { status, headers: { "Cache-Control": "no-store" } });
   }
-  const response = await serveFileWithRanges(request, movieVideoPath(decision.movieId), {
+  const response = await serveFileWithRanges(request, decision.videoPath, {
     contentType: "video/mp4",
     // Personal: only the viewer's own browser may keep it.
     cacheControl: "private, max-age=3600",

@@ -1,9 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BillingToggle } from "~/components/plans/plan-parts";
 import { PlanTable } from "~/components/plans/plan-table";
+import { getOptionalUser } from "~/auth/guards.server";
+import { dateTimeFormat } from "~/components/billing/dates";
+import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
+import { getPassStatus } from "~/services/billing.server";
 import { loadPlanComparison, parseBilling } from "~/services/plans.server";
 import { titleMeta } from "~/utils/meta";
 
@@ -14,18 +18,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "pages");
   const billing = parseBilling(new URL(request.url).searchParams.get("billing"));
   const { plans, features } = loadPlanComparison();
-  return { title: t("plansPage.title"), billing, plans, features };
+  // A signed-in viewer also sees the plan they are on.
+  const user = await getOptionalUser(request);
+  const status = user && user.role !== "provider" ? getPassStatus(getDb(), user.id) : null;
+  const current = status ? { planName: status.plan.name, onFreePlan: status.onFreePlan, expiresAt: status.expiresAt?.toISOString() ?? null } : null;
+  return { title: t("plansPage.title"), billing, plans, features, current };
 }
 
 export default function Plans() {
-  const { billing, plans, features } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("pages");
+  const { billing, plans, features, current } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation("pages");
+  const { t: tb } = useTranslation("billing");
   const { t: tp } = useTranslation("plans");
   const maxDiscount = plans.reduce((max, plan) => Math.max(max, plan.monthlyPriceMinor > 0 ? plan.annualDiscountPercent : 0), 0);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{t("plansPage.heading")}</h1>
       <p className="mt-3 max-w-2xl text-slate-300">{t("plansPage.intro")}</p>
+      {current ? (
+        <p className="mt-4 rounded border border-white/10 bg-ink-900/60 px-4 py-3 text-slate-200" data-testid="plans-current">
+          {current.onFreePlan ? tb("current.free") : tb("current.paid", { plan: current.planName })}{" "}
+          {current.expiresAt ? tb("current.endsOn", { date: dateTimeFormat(i18n.language).format(new Date(current.expiresAt)) }) : null}{" "}
+          <Link to="/payment" className="text-brand-300 hover:underline">
+            {tb("buy.title")}
+          </Link>
+        </p>
+      ) : null}
       {plans.length > 0 ? (
         <>
           <div className="mt-8">

@@ -1,11 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
+import { getDeviceId } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
+import { releasePlaybackLease, screensMessage, takePlaybackLease } from "~/services/playback.server";
 import { progressSchema, recordProgress } from "~/services/watching.server";
 
 /**
  * POST /watch-progress — the player's beacons (FormData: movieId,
- * positionSeconds). Callers are scripts, not people: a missing or wrong
+ * positionSeconds, and `event`: "play", "progress" or "stop"). Each report
+ * but "stop" takes or renews this device's playback lease (a device beyond
+ * the plan's screens gets 403 with reason "screens"); "stop" frees it.
+ * Callers are scripts, not people: a missing or wrong
  * sign-in gets 401/403 JSON instead of a redirect to the sign-in page.
  * A resource route answers with its own Response, so the status reaches the caller.
  */
@@ -22,7 +27,15 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const parsed = progressSchema.safeParse({ movieId: form.get("movieId") || undefined, positionSeconds: form.get("positionSeconds") || undefined });
   if (!parsed.success) return Response.json({ error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 });
-  const result = recordProgress(getDb(), { accountId: user.id, ...parsed.data });
+  const db = getDb();
+  const deviceId = (await getDeviceId(request)) ?? `account:${user.id}`;
+  const stopping = form.get("event") === "stop";
+  if (!stopping) {
+    const lease = takePlaybackLease(db, { account: user, deviceId, movieId: parsed.data.movieId });
+    if (!lease.ok) return Response.json({ error: screensMessage(lease.screens), reason: "screens", screens: lease.screens }, { status: 403 });
+  }
+  const result = recordProgress(db, { accountId: user.id, ...parsed.data });
+  if (stopping) releasePlaybackLease(db, user.id, deviceId);
   if (!result.ok) return Response.json({ error: "Video not found" }, { status: 404 });
   return Response.json({ ok: true, positionSeconds: result.positionSeconds, newViewing: result.newViewing });
 }

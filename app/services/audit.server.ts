@@ -34,6 +34,12 @@ export type AuditAction =
   | "category.move"
   | "category.delete"
   | "plan.update"
+  | "plan.periods"
+  | "payment.start"
+  | "payment.success"
+  | "payment.failed"
+  | "voucher.generate"
+  | "voucher.redeem"
   | "setting.update";
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
@@ -64,6 +70,12 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "category.move",
   "category.delete",
   "plan.update",
+  "plan.periods",
+  "payment.start",
+  "payment.success",
+  "payment.failed",
+  "voucher.generate",
+  "voucher.redeem",
   "setting.update",
 ];
 

@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
-import { PLAN_FEATURES, plans, type PlanFeature } from "~/db/schema";
+import { PERIOD_DAYS, PLAN_FEATURES, planPeriods, plans, type PassPeriod, type PlanFeature } from "~/db/schema";
 import { annualPriceMinor, formatPrice } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 
@@ -147,6 +147,7 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
       .set({ monthlyPriceMinor: price.value, currency, screens, maxQuality: maxQuality as "sd" | "hd" | "uhd", annualDiscountPercent: discount, features })
       .where(eq(plans.id, planId))
       .run();
+    syncMonthPeriod(tx, planId, price.value);
     recordAudit(tx, {
       actorId: actor.actorId,
       action: "plan.update",
@@ -167,4 +168,73 @@ export function setPlanOffered(db: DB, planId: string, offered: boolean, actor: 
     recordAudit(tx, { actorId: actor.actorId, action: "plan.update", targetType: "plan", targetId: planId, details: { offered }, ipAddress: actor.ipAddress });
     return true;
   });
+}
+
+type Tx = Pick<DB, "select" | "insert" | "update" | "delete">;
+
+/** A month's pass costs the plan's monthly price: one number, kept in step when the price changes. */
+function syncMonthPeriod(tx: Tx, planId: string, monthlyPriceMinor: number): void {
+  const plan = tx.select({ code: plans.code }).from(plans).where(eq(plans.id, planId)).get();
+  const month = and(eq(planPeriods.planId, planId), eq(planPeriods.period, "month"));
+  if (!plan || plan.code === "FREE" || monthlyPriceMinor <= 0) {
+    tx.delete(planPeriods).where(month).run();
+    return;
+  }
+  tx.insert(planPeriods)
+    .values({ planId, period: "month", days: PERIOD_DAYS.month, priceMinor: monthlyPriceMinor })
+    .onConflictDoUpdate({ target: [planPeriods.planId, planPeriods.period], set: { priceMinor: monthlyPriceMinor } })
+    .run();
+}
+
+/** The periods of these plans with their prices (day, week, month order), for pages and the admin table. */
+export function listPlanPeriods(db: DB, planIds: string[]): Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
+  const result: Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> = {};
+  if (planIds.length === 0) return result;
+  for (const row of db.select().from(planPeriods).where(inArray(planPeriods.planId, planIds)).all()) {
+    (result[row.planId] ??= []).push({ period: row.period, days: row.days, priceMinor: row.priceMinor });
+  }
+  for (const list of Object.values(result)) list.sort((a, b) => a.days - b.days);
+  return result;
+}
+
+/**
+ * An administrator's day and week pass prices for a paid plan (typed in
+ * major units; an empty field stops selling that period). The month's
+ * price is the plan's monthly price.
+ */
+export function updatePlanPeriods(
+  db: DB,
+  planId: string,
+  input: { day: string; week: string },
+  actor: Actor,
+): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
+  const plan = db.select({ code: plans.code, currency: plans.currency }).from(plans).where(eq(plans.id, planId)).get();
+  if (!plan || plan.code === "FREE") return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
+  const fieldErrors: Record<string, string[]> = {};
+  const prices: Partial<Record<"day" | "week", number | null>> = {};
+  for (const period of ["day", "week"] as const) {
+    const text = input[period].trim();
+    if (!text) {
+      prices[period] = null;
+      continue;
+    }
+    const parsed = parsePriceToMinor(text, plan.currency);
+    if (!parsed.ok || parsed.value <= 0) fieldErrors[period] = [parsed.ok ? PLAN_ERRORS.price : parsed.error];
+    else prices[period] = parsed.value;
+  }
+  if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
+  db.transaction((tx) => {
+    for (const period of ["day", "week"] as const) {
+      const price = prices[period];
+      const where = and(eq(planPeriods.planId, planId), eq(planPeriods.period, period));
+      if (price === null || price === undefined) tx.delete(planPeriods).where(where).run();
+      else
+        tx.insert(planPeriods)
+          .values({ planId, period, days: PERIOD_DAYS[period], priceMinor: price })
+          .onConflictDoUpdate({ target: [planPeriods.planId, planPeriods.period], set: { priceMinor: price } })
+          .run();
+    }
+    recordAudit(tx, { actorId: actor.actorId, action: "plan.periods", targetType: "plan", targetId: planId, details: { day: prices.day ?? null, week: prices.week ?? null }, ipAddress: actor.ipAddress });
+  });
+  return { ok: true };
 }

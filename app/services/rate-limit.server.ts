@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   register: { points: 10, duration: 60 },
   passwordReset: { points: 10, duration: 60 },
   comment: { points: 10, duration: 60 },
+  /** Voucher codes: 10 tries in 10 minutes per address and per account (80-bit codes cannot be guessed anyway). */
+  voucher: { points: 10, duration: 600 },
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 

@@ -35,6 +35,12 @@ const envSchema = z
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+    PAYSTACK_SECRET_KEY: optionalString,
+    PAYSTACK_BASE_URL: z
+      .string()
+      .trim()
+      .url("PAYSTACK_BASE_URL must be a URL such as https://api.paystack.co")
+      .default("https://api.paystack.co"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
@@ -74,6 +80,8 @@ export type Env = {
   ffprobePath?: string;
   mediaJobs: number;
   logLevel: "silent" | "error" | "info" | "debug";
+  /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
+  paystack?: { secretKey: string; baseUrl: string };
 };
 
 export class EnvError extends Error {
@@ -124,6 +132,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,
     logLevel: raw.LOG_LEVEL,
+    paystack: raw.PAYSTACK_SECRET_KEY ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") } : undefined,
   };
 }
 

@@ -1,7 +1,8 @@
 import { decodeJwt } from "jose";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, movies as moviesTable, watchEvents } from "~/db/schema";
+import { accounts, movies as moviesTable, plans, watchEvents } from "~/db/schema";
+import { grantPass } from "~/services/passes.server";
 import {
   accountRow,
   call,
@@ -13,6 +14,7 @@ import {
   seedAccount,
   seedMovie,
   startApiWorld,
+  uniqueId,
   type ApiWorld,
   type Credentials,
 } from "./helpers";
@@ -729,6 +731,31 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
     await past.arrayBuffer();
     const head = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { method: "HEAD", headers: { Authorization: `Bearer ${token}`, Range: "bytes=0-0" } });
     expect(head.status).toBe(206);
+  });
+
+  it("applies the pass and screens rules to token callers: Premium needs a pass, each /api login is one device", async () => {
+    const premium = await seedMovie(world, provider.account.id, { withFiles: true, access: "premium" });
+    const account = seedAccount(world, "viewer");
+    const first = await login(world, account);
+    const refused = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ success: false, reason: "pass_required" });
+
+    const basic = world.db.select().from(plans).where(eq(plans.code, "BASIC")).get() ?? world.db.insert(plans).values({ id: uniqueId("pl"), code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1 }).returning().get();
+    world.db.transaction((tx) => grantPass(tx, { accountId: account.id, planId: basic.id, days: 7, source: "admin" }));
+    const allowed = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" } });
+    expect(allowed.status).toBe(206);
+    await allowed.arrayBuffer();
+
+    // A second sign-in is a second device: one screen on BASIC, so it waits while the first plays.
+    const second = await login(world, account);
+    const busy = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${second.token}`, Range: "bytes=0-9" } });
+    expect(busy.status).toBe(403);
+    expect(await busy.json()).toMatchObject({ success: false, reason: "screens", screens: 1 });
+    // The first device keeps playing.
+    const again = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=10-19" } });
+    expect(again.status).toBe(206);
+    await again.arrayBuffer();
   });
 
   it("refuses no credentials, a bad token, another provider's title, and an unpublished title", async () => {

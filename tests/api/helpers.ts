@@ -100,7 +100,7 @@ export type SeededMovie = { id: string; providerId: string };
 export async function seedMovie(
   world: ApiWorld,
   providerId: string,
-  options: { status?: "processing" | "ready" | "failed"; approved?: boolean; withFiles?: boolean; name?: string } = {},
+  options: { status?: "processing" | "ready" | "failed"; approved?: boolean; withFiles?: boolean; name?: string; access?: "free" | "premium" } = {},
 ): Promise<SeededMovie> {
   const id = uniqueId("mv");
   let sizeBytes = 3 * 1024 * 1024;
@@ -123,6 +123,7 @@ export async function seedMovie(
       providerId,
       status: options.status ?? "ready",
       approved: options.approved ?? true,
+      access: options.access ?? "free",
       videoFile: options.withFiles ? "video.mp4" : null,
       posterFile: options.withFiles ? "poster" : null,
       sizeBytes,

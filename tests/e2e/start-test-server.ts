@@ -1,8 +1,16 @@
-/** Start the built server on a fresh storage folder with the demo content, as `npm run demo` does. */
+/**
+ * Start the built server on a fresh storage folder with the demo content, as `npm run demo` does,
+ * with card payments going to a local stand-in for Paystack (tests/fixtures/fake-paystack.ts)
+ * that sends payers back to the callback and posts signed webhooks to the server.
+ */
 import fs from "node:fs";
+import { startFakePaystack } from "../fixtures/fake-paystack";
 
 const storageDir = process.env.STORAGE_DIR;
 if (!storageDir || !storageDir.includes("kallo-e2e")) throw new Error("STORAGE_DIR must be a kallo-e2e temporary folder");
 fs.rmSync(storageDir, { recursive: true, force: true });
+const paystack = await startFakePaystack("sk_test_e2e_kallo", { webhookUrl: `http://localhost:${process.env.PORT ?? 3000}/payments/paystack/webhook` });
+process.env.PAYSTACK_SECRET_KEY = paystack.secretKey;
+process.env.PAYSTACK_BASE_URL = paystack.baseUrl;
 process.argv.push("--demo");
 await import("../../scripts/start");

@@ -1,0 +1,304 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { dateFormat, dateTimeFormat } from "~/components/billing/dates";
+import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { Pagination } from "~/components/ui/pagination";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { getPassStatus, listPlansForSale } from "~/services/billing.server";
+import { cardGateway, findOwnPendingPayment, listOwnPayments, startPassPurchase } from "~/services/payments.server";
+import { periodOfDays } from "~/services/passes.server";
+import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { redeemVoucher } from "~/services/vouchers.server";
+import { passRetryAfter } from "~/utils/form-response.server";
+import { getEnv } from "~/utils/env.server";
+import { formatPrice } from "~/utils/money";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const headers = passRetryAfter;
+
+const HISTORY_PAGE_SIZE = 10;
+
+/** The viewer's plans-and-payments page: current plan, buy a pass, redeem a voucher, payment history. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const url = new URL(request.url);
+  const db = getDb();
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const status = getPassStatus(db, viewer.id);
+  const history = listOwnPayments(db, viewer.id, page, HISTORY_PAGE_SIZE);
+  const orderReference = url.searchParams.get("order");
+  const order = orderReference ? findOwnPendingPayment(db, viewer.id, orderReference.slice(0, 100)) : undefined;
+  const { t, language } = await getRequestT(request, "billing");
+  return {
+    metaTitle: t("page.metaTitle"),
+    language,
+    chosenPlan: (url.searchParams.get("plan") ?? "").toUpperCase().slice(0, 20),
+    cardPayments: Boolean(cardGateway()),
+    status: {
+      planCode: status.plan.code,
+      planName: status.plan.name,
+      screens: status.plan.screens,
+      onFreePlan: status.onFreePlan,
+      expiresAt: status.expiresAt?.toISOString() ?? null,
+      upcoming: status.upcoming.map((pass) => ({ planName: pass.planName, startsAt: pass.startsAt.toISOString(), endsAt: pass.endsAt.toISOString() })),
+    },
+    plans: listPlansForSale(db),
+    order:
+      order && order.status === "pending" && order.authorizationUrl
+        ? { reference: order.reference, planName: order.planName, period: periodOfDays(order.periodDays), days: order.periodDays, price: formatPrice(order.amountMinor, order.currency), authorizationUrl: order.authorizationUrl }
+        : null,
+    history: {
+      page: history.page,
+      pageCount: Math.max(1, Math.ceil(history.total / history.pageSize)),
+      rows: history.rows.map((row) => ({
+        reference: row.reference,
+        status: row.status,
+        planName: row.planName,
+        days: row.periodDays,
+        period: periodOfDays(row.periodDays),
+        amount: formatPrice(row.amountMinor, row.currency),
+        date: (row.paidAt ?? row.createdAt).toISOString(),
+      })),
+    },
+  };
+}
+
+type ActionData = FormErrors & { section?: "buy" | "redeem"; values?: { code?: string } };
+
+function fail(status: number, body: ActionData) {
+  const headers = new Headers();
+  if (body.retryAfterSeconds) headers.set("Retry-After", String(body.retryAfterSeconds));
+  return data<ActionData>(body, { status, headers });
+}
+
+/** Where Paystack sends the payer back: the public address when configured, else this request's origin. */
+function callbackUrl(request: Request): string {
+  const base = getEnv().publicUrl ?? new URL(request.url).origin;
+  return `${base.replace(/\/+$/, "")}/payments/paystack/callback`;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const db = getDb();
+  const address = clientAddress(request);
+
+  if (intent === "buy") {
+    const result = await startPassPurchase(db, cardGateway(), {
+      account: { id: viewer.id, email: viewer.email },
+      planId: String(form.get("planId") ?? "").slice(0, 64),
+      period: String(form.get("period") ?? "").slice(0, 10),
+      callbackUrl: callbackUrl(request),
+      ipAddress: address,
+    });
+    if (!result.ok) return fail(result.status, { formError: result.error, section: "buy" });
+    // The payer continues to the gateway from our own page: a form may only post to this site (CSP form-action).
+    return redirect(`/payment?${new URLSearchParams({ order: result.reference })}#order`, { status: 303 });
+  }
+
+  if (intent === "redeem") {
+    const code = String(form.get("code") ?? "").slice(0, 64);
+    const values = { code };
+    const limit = await consumeRateLimit("voucher", { address, account: viewer.id });
+    if (!limit.ok) {
+      return fail(429, { formError: "billing:redeem.errors.tooMany", retryAfterSeconds: limit.retryAfterSeconds, section: "redeem", values });
+    }
+    if (!code.trim()) return fail(400, { fieldErrors: { code: ["billing:redeem.errors.required"] }, section: "redeem", values });
+    const result = redeemVoucher(db, { accountId: viewer.id, code, ipAddress: address });
+    if (!result.ok) return fail(400, { fieldErrors: { code: [`billing:redeem.errors.${result.reason}`] }, section: "redeem", values });
+    const { language } = await getRequestT(request, "billing");
+    return redirectWithToast(
+      "/payment",
+      { type: "success", key: "billing:redeem.done", values: { plan: result.planName, date: dateTimeFormat(language).format(result.endsAt) } },
+      { status: 303 },
+    );
+  }
+
+  return fail(400, { formError: "admin:errors.unknownAction" });
+}
+
+export default function Payment() {
+  const { t } = useTranslation("billing");
+  const { t: tPlans } = useTranslation("plans");
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionData>();
+  useErrorToasts(actionData);
+  const { status, plans, order, history, language, cardPayments, chosenPlan } = data;
+  const when = dateTimeFormat(language);
+  const day = dateFormat(language);
+  const periodLabel = (period: string | null, days: number) => (period ? t(`periods.${period}`) : t("periodOfDays", { count: days }));
+  const paidPlans = plans.filter((plan) => plan.code !== "FREE");
+  const codeErrors = actionData?.section === "redeem" ? actionData.fieldErrors?.code : undefined;
+
+  return (
+    <section className="mx-auto grid w-full max-w-5xl gap-10 px-4 py-12">
+      <header>
+        <h1 className="text-3xl font-bold">{t("page.title")}</h1>
+        <p className="mt-2 max-w-3xl text-slate-300">{t("page.intro")}</p>
+      </header>
+
+      <section aria-labelledby="current-title" className="rounded-lg border border-white/10 bg-ink-900/60 p-6" data-testid="current-plan" data-plan={status.planCode}>
+        <h2 id="current-title" className="text-xl font-semibold">{t("current.title")}</h2>
+        <p className="mt-2 text-lg">{status.onFreePlan ? t("current.free") : t("current.paid", { plan: status.planName })}</p>
+        <p className="mt-1 text-sm text-slate-300">{t("current.screens", { count: status.screens })}</p>
+        {status.expiresAt ? (
+          <p className="mt-2 text-slate-200" data-testid="pass-expiry">
+            {t("current.endsOn", { date: when.format(new Date(status.expiresAt)) })}
+          </p>
+        ) : null}
+        {status.upcoming.length > 0 ? (
+          <div className="mt-4">
+            <h3 className="text-sm font-semibold text-slate-200">{t("current.upcomingTitle")}</h3>
+            <ul className="mt-1 list-disc pl-5 text-sm text-slate-300">
+              {status.upcoming.map((pass) => (
+                <li key={pass.startsAt}>{t("current.upcoming", { plan: pass.planName, start: when.format(new Date(pass.startsAt)), end: when.format(new Date(pass.endsAt)) })}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </section>
+
+      {order ? (
+        <section id="order" aria-labelledby="order-title" className="rounded-lg border border-brand-500/50 bg-ink-900 p-6">
+          <h2 id="order-title" className="text-xl font-semibold">{t("buy.orderTitle")}</h2>
+          <p className="mt-2">{t("buy.order", { plan: order.planName, period: periodLabel(order.period, order.days), price: order.price })}</p>
+          <a href={order.authorizationUrl} className="mt-4 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700" data-testid="continue-to-gateway">
+            {t("buy.continue")}
+          </a>
+          <p className="mt-2 text-sm text-slate-400">{t("buy.orderNote")}</p>
+        </section>
+      ) : null}
+
+      <section id="buy" aria-labelledby="buy-title">
+        <h2 id="buy-title" className="text-2xl font-bold">{t("buy.title")}</h2>
+        {!cardPayments ? (
+          <p role="status" className="mt-3 rounded border border-amber-400/40 bg-amber-950/60 px-4 py-3 text-amber-50" data-testid="card-unavailable">
+            {t("buy.unavailable")}
+          </p>
+        ) : null}
+        {actionData?.section === "buy" ? (
+          <div className="mt-3">
+            <FormError errors={actionData} />
+          </div>
+        ) : null}
+        <div className="mt-4 grid gap-4 md:grid-cols-2">
+          {paidPlans.map((plan) => (
+            <article
+              key={plan.id}
+              id={`plan-${plan.code}`}
+              data-plan-card={plan.code}
+              className={`rounded-lg border bg-ink-900/60 p-5 ${chosenPlan === plan.code ? "border-brand-500" : "border-white/10"}`}
+            >
+              <header className="flex items-baseline justify-between gap-2">
+                <h3 className="text-xl font-bold">{plan.name}</h3>
+                {status.planCode === plan.code ? <span className="rounded bg-brand-600 px-2 py-0.5 text-xs text-white">{t("buy.currentBadge")}</span> : null}
+              </header>
+              <p className="mt-1 text-sm text-slate-300">
+                {t("current.screens", { count: plan.screens })} · {tPlans(`quality.${plan.maxQuality}`)}
+              </p>
+              <ul className="mt-2 list-disc pl-5 text-sm text-slate-300">
+                {plan.features.map((feature) => (
+                  <li key={feature}>{tPlans(`features.${feature}`)}</li>
+                ))}
+              </ul>
+              {plan.periods.length === 0 ? (
+                <p className="mt-4 text-sm text-slate-400">{t("buy.noPeriods")}</p>
+              ) : (
+                <Form method="post" className="mt-4 grid gap-3">
+                  <input type="hidden" name="planId" value={plan.id} />
+                  <fieldset>
+                    <legend className="text-sm font-medium text-slate-200">{t("buy.choosePeriod")}</legend>
+                    <div className="mt-2 grid gap-2">
+                      {plan.periods.map((period, index) => (
+                        <label key={period.period} className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm">
+                          <span className="flex items-center gap-2">
+                            <input type="radio" name="period" value={period.period} defaultChecked={index === 0} disabled={!cardPayments} />
+                            {t(`periods.${period.period}`)}
+                          </span>
+                          <span className="font-semibold" data-period-price={period.period}>
+                            {period.price}
+                          </span>
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+                  {cardPayments ? (
+                    <SubmitButton intent="buy" pendingText={t("buy.paying")}>
+                      {t("buy.pay", { plan: plan.name })}
+                    </SubmitButton>
+                  ) : null}
+                </Form>
+              )}
+            </article>
+          ))}
+        </div>
+      </section>
+
+      <section id="redeem" aria-labelledby="redeem-title" className="rounded-lg border border-white/10 bg-ink-900/60 p-6">
+        <h2 id="redeem-title" className="text-2xl font-bold">{t("redeem.title")}</h2>
+        <Form method="post" action="/payment" className="mt-4 grid max-w-md gap-3">
+          {actionData?.section === "redeem" ? <FormError errors={actionData} /> : null}
+          <Field
+            // A redeemed code changes the expiry: the field starts empty again.
+            key={status.expiresAt ?? "free"}
+            label={t("redeem.label")}
+            name="code"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={40}
+            defaultValue={actionData?.section === "redeem" ? actionData.values?.code : undefined}
+            errors={codeErrors}
+            hint={t("redeem.hint")}
+          />
+          <div>
+            <SubmitButton intent="redeem" pendingText={t("redeem.submitting")}>
+              {t("redeem.submit")}
+            </SubmitButton>
+          </div>
+        </Form>
+      </section>
+
+      <section id="history" aria-labelledby="history-title">
+        <h2 id="history-title" className="text-2xl font-bold">{t("history.title")}</h2>
+        {history.rows.length === 0 ? (
+          <p className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("history.empty")}</p>
+        ) : (
+          <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
+            <table className="w-full min-w-[640px] text-left text-sm" data-testid="payment-history">
+              <thead className="bg-ink-800 text-slate-300">
+                <tr>
+                  <th scope="col" className="px-4 py-3">{t("history.date")}</th>
+                  <th scope="col" className="px-4 py-3">{t("history.plan")}</th>
+                  <th scope="col" className="px-4 py-3">{t("history.period")}</th>
+                  <th scope="col" className="px-4 py-3 text-right">{t("history.amount")}</th>
+                  <th scope="col" className="px-4 py-3">{t("history.status")}</th>
+                  <th scope="col" className="px-4 py-3">{t("history.reference")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-white/5">
+                {history.rows.map((row) => (
+                  <tr key={row.reference} data-payment-reference={row.reference} data-status={row.status}>
+                    <td className="px-4 py-3">{day.format(new Date(row.date))}</td>
+                    <td className="px-4 py-3">{row.planName}</td>
+                    <td className="px-4 py-3">{periodLabel(row.period, row.days)}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{row.amount}</td>
+                    <td className="px-4 py-3">{t(`status.${row.status}`)}</td>
+                    <td className="px-4 py-3 font-mono text-xs">{row.reference}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination page={history.page} pageCount={history.pageCount} />
+      </section>
+    </section>
+  );
+}
