@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
@@ -13,7 +13,7 @@ import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "
 import { periodOfDays } from "~/services/passes.server";
 import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
 import { clientAddress } from "~/services/rate-limit.server";
-import { formatVoucherCode, generateVoucherBatch, VOUCHER_BATCH_MAX } from "~/services/vouchers.server";
+import { formatVoucherCode, generateVoucherBatch, getVoucherBatch, VOUCHER_BATCH_MAX } from "~/services/vouchers.server";
 import { formatPrice } from "~/utils/money";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
@@ -49,8 +49,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const { t } = await getRequestT(request, "billing");
   const iso = (date: Date | null) => date?.toISOString() ?? null;
+  const batch = getVoucherBatch(db, url.searchParams.get("batch") ?? "");
   return {
     metaTitle: t("admin.metaTitle"),
+    batch: batch ? { id: batch.id, planName: batch.planName, period: batch.period ?? "", expiresAt: batch.expiresAt.toISOString(), codes: batch.codes.map(formatVoucherCode) } : null,
     voucherOptions: plans.flatMap((plan) => (periods[plan.id] ?? []).map((period) => ({ value: `${plan.id}:${period.period}`, planName: plan.name, period: period.period }))),
     defaultRedeemBy: new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10),
     payments: {
@@ -86,7 +88,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type ActionData = FormErrors & {
   values?: { planPeriod: string; count: string; expiresOn: string };
-  batch?: { id: string; planName: string; period: string; expiresAt: string; codes: string[] };
 };
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -101,10 +102,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const [planId = "", period = ""] = values.planPeriod.split(":");
   const result = generateVoucherBatch(getDb(), { planId, period, count: values.count, expiresOn: values.expiresOn }, { actorId: admin.id, ipAddress: clientAddress(request) });
   if (!result.ok) return data<ActionData>({ fieldErrors: result.fieldErrors, values }, { status: 400 });
-  // Shown once, in this response; the CSV link downloads the same batch.
-  return data<ActionData>({
-    batch: { id: result.batchId, planName: result.planName, period: result.period, expiresAt: result.expiresAt.toISOString(), codes: result.codes.map(formatVoucherCode) },
-  });
+  // Post, then redirect to the batch: reloading the page shows these codes again instead of generating more.
+  return redirect(`/admin/userpayment?${new URLSearchParams({ batch: result.batchId })}#voucher-batch`, { status: 303 });
 }
 
 const inputClass = "rounded border bg-ink-900 px-3 py-2 text-slate-50";
@@ -117,7 +116,7 @@ export default function UserPayment() {
   const when = dateTimeFormat(i18n.language);
   const day = dateFormat(i18n.language);
   const { payments, subscribers, status, codes, voucherOptions, defaultRedeemBy } = loaderData;
-  const batch = actionData?.batch;
+  const batch = loaderData.batch;
   const fieldError = (name: string) =>
     actionData?.fieldErrors?.[name]?.length ? (
       <span id={`${name}-error`} className="text-xs text-red-300" data-field-error={name}>
@@ -224,7 +223,7 @@ export default function UserPayment() {
           </Form>
         )}
         {batch ? (
-          <div className="mt-5 rounded border border-emerald-400/40 bg-emerald-950/40 p-4" data-testid="voucher-batch" data-batch-id={batch.id}>
+          <div className="mt-5 rounded border border-emerald-400/40 bg-emerald-950/40 p-4" id="voucher-batch" data-testid="voucher-batch" data-batch-id={batch.id}>
             <p role="status" className="font-semibold">
               {t("admin.generate.result", { count: batch.codes.length, plan: batch.planName, period: t(`periods.${batch.period}`), date: day.format(new Date(batch.expiresAt)) })}
             </p>

@@ -4,7 +4,7 @@ import type { DB } from "~/db/client.server";
 import { PASS_PERIODS, plans, redeemCodes, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
-import { DAY_MS, findSellablePeriod, grantPass } from "./passes.server";
+import { DAY_MS, findSellablePeriod, grantPass, periodOfDays } from "./passes.server";
 
 /**
  * Vouchers (redeem codes): printed codes that activate a pass of a plan for a
@@ -127,4 +127,23 @@ export function generateVoucherBatch(db: DB, input: BatchInput, actor: { actorId
     return [...made];
   });
   return { ok: true, batchId, planName: sellable.name, period: sellable.period, expiresAt, codes };
+}
+
+/**
+ * One batch as its administrator saw it right after generating it (the page
+ * redirects there, so reloading shows the batch again instead of making
+ * another). Null for an unknown or malformed id.
+ */
+export function getVoucherBatch(db: DB, batchId: string): { id: string; planName: string; period: PassPeriod | null; expiresAt: Date; codes: string[] } | null {
+  if (!/^[a-z0-9]{8,32}$/.test(batchId)) return null;
+  const rows = db
+    .select({ code: redeemCodes.code, planName: plans.name, periodDays: redeemCodes.periodDays, expiresAt: redeemCodes.expiresAt })
+    .from(redeemCodes)
+    .innerJoin(plans, eq(plans.id, redeemCodes.planId))
+    .where(eq(redeemCodes.batchId, batchId))
+    .orderBy(redeemCodes.code)
+    .limit(VOUCHER_BATCH_MAX)
+    .all();
+  if (rows.length === 0) return null;
+  return { id: batchId, planName: rows[0].planName, period: periodOfDays(rows[0].periodDays), expiresAt: rows[0].expiresAt, codes: rows.map((row) => row.code) };
 }

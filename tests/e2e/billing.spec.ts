@@ -267,6 +267,11 @@ for (const javaScriptEnabled of [true, false]) {
       expect(codes).toHaveLength(3);
       for (const code of codes) expect(code).toMatch(/^[23456789A-HJ-NP-Z]{4}(-[23456789A-HJ-NP-Z]{4}){3}$/);
       const batchId = await batch.getAttribute("data-batch-id");
+      // The page is the batch's own address: reloading shows the same codes and makes no more.
+      await expect(page).toHaveURL(new RegExp(`batch=${batchId}`));
+      await page.reload();
+      await expect(page.getByTestId("voucher-batch").locator("[data-voucher-code]")).toHaveText(codes);
+      expect(e2eDb().select().from(redeemCodes).where(eq(redeemCodes.batchId, batchId!)).all()).toHaveLength(3);
 
       const csv = await page.request.get(`/admin/userpayment/export?table=codes&batch=${batchId}`);
       expect(csv.status()).toBe(200);

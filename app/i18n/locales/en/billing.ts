@@ -107,7 +107,7 @@ const billing = {
       submitting: "Generating…",
       result_one: "{{count}} code for {{plan}} ({{period}}), to redeem by {{date}}.",
       result_other: "{{count}} codes for {{plan}} ({{period}}), to redeem by {{date}}.",
-      once: "The codes are shown here once: download or print them now.",
+      once: "Download or print these codes for distribution: anyone who holds a code can redeem it. This page keeps its address, so it can be reopened; generating again makes a new batch.",
       download: "Download this batch as CSV",
       noPlans: "No paid plan has a period on sale: set pass prices in Select plan first.",
     },

@@ -109,7 +109,7 @@ const billing: DeepStrings<typeof en> = {
       submitting: "Ana samarwa…",
       result_one: "Lamba {{count}} na {{plan}} ({{period}}), a yi amfani kafin {{date}}.",
       result_other: "Lambobi {{count}} na {{plan}} ({{period}}), a yi amfani kafin {{date}}.",
-      once: "Ana nuna lambobin nan sau ɗaya kawai: sauke su ko buga su yanzu.",
+      once: "Sauke ko buga waɗannan lambobin don rarrabawa: duk wanda ke riƙe da lamba zai iya amfani da ita. Shafin yana riƙe adireshinsa, don haka za a iya sake buɗe shi; sake samarwa yana yin sabon rukuni.",
       download: "Sauke wannan rukunin a matsayin CSV",
       noPlans: "Babu tsarin biya da ake sayar da wani tsawon lokacinsa: saita farashin fasin a Zaɓi tsari tukuna.",
     },
