@@ -6,6 +6,7 @@ import enPlans from "./locales/en/plans";
 import enStudio from "./locales/en/studio";
 import enWatch from "./locales/en/watch";
 import enAdmin from "./locales/en/admin";
+import enBrowse from "./locales/en/browse";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
@@ -13,6 +14,7 @@ import haPlans from "./locales/ha/plans";
 import haStudio from "./locales/ha/studio";
 import haWatch from "./locales/ha/watch";
 import haAdmin from "./locales/ha/admin";
+import haBrowse from "./locales/ha/browse";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -25,8 +27,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin },
-  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin },
+  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, browse: enBrowse },
+  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, browse: haBrowse },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

@@ -73,3 +73,16 @@ export function notifyNewTitle(db: Pick<DB, "run">, movieId: string, now: Date =
     ON CONFLICT DO NOTHING
   `).changes;
 }
+
+/** Open one of a person's notifications: mark it read and give its link (null when it is not theirs or has none). */
+export function openNotification(db: DB, accountId: string, notificationId: string): string | null {
+  if (!notificationId) return null;
+  const row = db
+    .select({ link: notifications.link })
+    .from(notifications)
+    .where(and(eq(notifications.id, notificationId), eq(notifications.accountId, accountId)))
+    .get();
+  if (!row) return null;
+  markNotificationsRead(db, accountId, notificationId);
+  return row.link;
+}
