@@ -141,7 +141,7 @@ function CategoryTileLink({ tile, href }: { tile: CategoryTile; href: string }) 
     <Link
       to={href}
       aria-label={t("category.tileLabel", { name: tile.name })}
-      className="group relative block overflow-hidden rounded-lg ring-1 ring-white/10 hover:ring-brand-400 focus-visible:ring-brand-400"
+      className="group block overflow-hidden rounded-lg ring-1 ring-white/10 hover:ring-brand-400 focus-visible:ring-brand-400"
       data-category={tile.slug}
     >
       {tile.imageUrl ? (
@@ -152,16 +152,14 @@ function CategoryTileLink({ tile, href }: { tile: CategoryTile; href: string }) 
           height={400}
           loading="lazy"
           decoding="async"
-          className="aspect-[3/2] h-auto w-full object-cover transition duration-300 group-hover:scale-105"
+          className="aspect-[3/2] h-auto w-full object-cover transition duration-300 group-hover:opacity-90"
         />
       ) : (
         <div aria-hidden="true" className="grid aspect-[3/2] w-full place-items-center bg-gradient-to-br from-brand-700/70 via-ink-800 to-ink-950">
           <span className="text-5xl font-black text-white/25">{[...tile.name][0]?.toUpperCase()}</span>
         </div>
       )}
-      <span className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-ink-950/95 to-transparent px-3 pb-2 pt-8 text-base font-semibold text-white">
-        {tile.name}
-      </span>
+      <span className="block bg-ink-800 px-3 py-2 text-sm font-semibold text-white">{tile.name}</span>
     </Link>
   );
 }
