@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "@playwright/test";
 import { notifications, savedMovies, watchEvents } from "../../app/db/schema";
@@ -323,4 +324,33 @@ test("removing from someone else's history changes nothing", async ({ page }) =>
   const ownerEvents = e2eDb().select().from(watchEvents).where(eq(watchEvents.accountId, owner.id)).all();
   expect(ownerEvents.map((event) => event.hiddenAt)).toEqual([null]);
   expect((await page.request.post("/history", { form: { intent: "bogus" }, maxRedirects: 0 })).status()).toBe(400);
+});
+
+test("the landing page's New carousel shows the newest published title, never an unpublished one", async ({ page }) => {
+  const provider = await createApprovedProvider("newest");
+  const category = createCategory("Sabo");
+  const name = `Newest ${uniqueWord("n")}`;
+  const hiddenName = `Unapproved ${uniqueWord("u")}`;
+  createTitle({ name, categoryId: category.id, providerId: provider.id, withMedia: true });
+  createTitle({ name: hiddenName, categoryId: category.id, providerId: provider.id, approved: false, uploadedAt: new Date(Date.now() + 60_000) });
+  await page.goto("/");
+  const section = page.locator('[data-section="new"]');
+  await expect(section.getByRole("heading", { name: "New", exact: true })).toBeVisible();
+  await expect(section.getByText(name, { exact: true }).first()).toBeAttached();
+  await expect(section.getByText(hiddenName)).toHaveCount(0);
+});
+
+test("the library pages have no serious accessibility problems", async ({ page }) => {
+  const viewer = await createViewer("axe");
+  const provider = await createApprovedProvider("axe");
+  const category = createCategory("Axe");
+  const movieId = createTitle({ name: `Checked ${uniqueWord("a")}`, categoryId: category.id, providerId: provider.id, withMedia: true });
+  recordProgress(e2eDb(), { accountId: viewer.id, movieId, positionSeconds: 2 });
+  await signIn(page, viewer);
+  for (const path of ["/moviecategory", "/moviecategory?q=zzzznothing", "/history", "/history?confirm=clear", "/watch-later"]) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+  }
 });
