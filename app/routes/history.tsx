@@ -45,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirectPath(form.get("redirectTo"), "/history");
   if (intent === "remove") {
     const removed = removeFromHistory(getDb(), viewer.id, String(form.get("movieId") ?? ""));
-    if (removed === 0) return redirectWithToast(back, { type: "error", key: "common:watchLater.unknown" }, { status: 303 });
+    if (removed === 0) return redirectWithToast(back, { type: "error", key: "browse:history.notInHistory" }, { status: 303 });
     return redirectWithToast(back, { type: "success", key: "browse:history.removed" }, { status: 303 });
   }
   if (intent === "delete") {

@@ -51,6 +51,7 @@ const browse = {
     removeLabel: "Remove {{name}} from your history",
     removing: "Removing…",
     removed: "Removed from your history",
+    notInHistory: "That title is not in your history",
     clear: "Clear history",
     clearTitle: "Clear your whole history?",
     clearText: "Every title leaves your history and the player starts them from the beginning. This cannot be undone.",

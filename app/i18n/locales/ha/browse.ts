@@ -54,6 +54,7 @@ const browse: DeepStrings<typeof en> = {
     removeLabel: "Cire {{name}} daga tarihinka",
     removing: "Ana cirewa…",
     removed: "An cire daga tarihinka",
+    notInHistory: "Wannan fim ba ya cikin tarihinka",
     clear: "Share tarihi",
     clearTitle: "Ka share dukkan tarihinka?",
     clearText: "Kowane fim zai fita daga tarihinka, kuma za a fara kallonsa daga farko. Ba za a iya dawo da shi ba.",
