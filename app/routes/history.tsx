@@ -6,8 +6,8 @@ import { requireViewer } from "~/auth/guards.server";
 import { Poster, watchHref } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { LibraryTabs } from "~/components/library/library-tabs";
+import { RemoveButton } from "~/components/library/remove-button";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
-import { SubmitButton } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -176,14 +176,9 @@ export default function History() {
                   <Form method="post">
                     <input type="hidden" name="movieId" value={item.id} />
                     <input type="hidden" name="redirectTo" value={here} />
-                    <SubmitButton
-                      intent="remove"
-                      pendingText={t("history.removing")}
-                      className="rounded border border-white/20 px-3 py-1.5 text-sm hover:bg-white/5 aria-disabled:opacity-60"
-                    >
-                      <span aria-hidden="true">{t("history.remove")}</span>
-                      <span className="sr-only">{t("history.removeLabel", { name: item.name })}</span>
-                    </SubmitButton>
+                    <RemoveButton movieId={item.id} label={t("history.removeLabel", { name: item.name })} pendingText={t("history.removing")}>
+                      {t("history.remove")}
+                    </RemoveButton>
                   </Form>
                 </div>
               </li>

@@ -1,10 +1,10 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Poster, Rating, watchHref } from "~/components/catalogue/movie-card";
-import { SubmitButton } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
 import type { SavedListPage } from "~/services/history.server";
 import { LibraryTabs } from "./library-tabs";
+import { RemoveButton } from "./remove-button";
 
 /**
  * A viewer's watch-later or saved list: each title with Watch and Remove. The
@@ -60,14 +60,9 @@ export function SavedListView({
                 <Form method="post" action={action}>
                   <input type="hidden" name="movieId" value={item.id} />
                   <input type="hidden" name="redirectTo" value={here} />
-                  <SubmitButton
-                    intent="remove"
-                    pendingText={t("lists.removing")}
-                    className="rounded border border-white/20 px-3 py-1.5 text-sm hover:bg-white/5 aria-disabled:opacity-60"
-                  >
-                    <span aria-hidden="true">{t("lists.remove")}</span>
-                    <span className="sr-only">{t("lists.removeLabel", { name: item.name })}</span>
-                  </SubmitButton>
+                  <RemoveButton movieId={item.id} label={t("lists.removeLabel", { name: item.name })} pendingText={t("lists.removing")}>
+                    {t("lists.remove")}
+                  </RemoveButton>
                 </Form>
               </div>
             </li>
