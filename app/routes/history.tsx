@@ -168,10 +168,10 @@ export default function History() {
                 <div className="flex items-center gap-2">
                   <Link
                     to={watchHref(item.id)}
-                    aria-label={t("history.continueLabel", { name: item.name })}
+                    aria-label={t(item.finished ? "history.againLabel" : "history.continueLabel", { name: item.name })}
                     className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
                   >
-                    {t("history.continue")}
+                    {t(item.finished ? "history.again" : "history.continue")}
                   </Link>
                   <Form method="post">
                     <input type="hidden" name="movieId" value={item.id} />

@@ -4,6 +4,7 @@ import { movies, savedMovies, watchEvents } from "~/db/schema";
 import { isPublished, listCatalogueByIds, type CatalogueMovie } from "./catalogue.server";
 import { normaliseSearchText, toFtsQuery } from "./search.server";
 import type { SavedList } from "./saved-lists.server";
+import { isFinished } from "./watching.server";
 
 /**
  * A viewer's own history and lists. History is built from their viewings
@@ -22,7 +23,8 @@ export function parseHistoryPeriod(value: string | null): HistoryPeriod | null {
   return value && Object.hasOwn(HISTORY_PERIODS, value) ? (value as HistoryPeriod) : null;
 }
 
-export type HistoryItem = CatalogueMovie & { lastWatchedAt: string; positionSeconds: number };
+/** `finished`: the viewer reached the end, so the player will start again from the beginning. */
+export type HistoryItem = CatalogueMovie & { lastWatchedAt: string; positionSeconds: number; finished: boolean };
 export type HistoryPage = { items: HistoryItem[]; total: number; page: number; pageCount: number; pageSize: number };
 
 /**
@@ -68,7 +70,9 @@ export function listHistory(
   const cards = new Map(listCatalogueByIds(db, rows.map((row) => row.movieId)).map((card) => [card.id, card]));
   const items = rows.flatMap((row) => {
     const card = cards.get(row.movieId);
-    return card ? [{ ...card, lastWatchedAt: new Date(Number(row.lastWatched)).toISOString(), positionSeconds: Number(row.position) }] : [];
+    if (!card) return [];
+    const positionSeconds = Number(row.position);
+    return [{ ...card, lastWatchedAt: new Date(Number(row.lastWatched)).toISOString(), positionSeconds, finished: isFinished(positionSeconds, card.durationSeconds) }];
   });
   return { items, total, page, pageCount, pageSize };
 }

@@ -52,7 +52,9 @@ describe("a viewer's history", () => {
     watched(me, "monthold001", daysAgo(25), 10);
     const page = listHistory(db, me, {}, now);
     expect(ids(page)).toEqual(["weekold0001", "monthold001", "yearold0001", "ancient0001"]);
-    expect(page.items[1]).toMatchObject({ positionSeconds: 30, lastWatchedAt: daysAgo(20).toISOString(), durationSeconds: 600 });
+    expect(page.items[1]).toMatchObject({ positionSeconds: 30, lastWatchedAt: daysAgo(20).toISOString(), durationSeconds: 600, finished: false });
+    watched(me, "yearold0001", daysAgo(100), 595);
+    expect(listHistory(db, me, {}, now).items.find((item) => item.id === "yearold0001")).toMatchObject({ positionSeconds: 595, finished: true });
     expect(page.total).toBe(4);
     expect(ids(listHistory(db, other, {}, now))).toEqual(["weekold0001"]);
   });

@@ -47,6 +47,8 @@ const browse = {
     progressLabel: "Watched {{percent}}%",
     continue: "Continue watching",
     continueLabel: "Continue watching {{name}}",
+    again: "Watch again",
+    againLabel: "Watch {{name}} again",
     remove: "Remove",
     removeLabel: "Remove {{name}} from your history",
     removing: "Removing…",

@@ -50,6 +50,8 @@ const browse: DeepStrings<typeof en> = {
     progressLabel: "An kalla kashi {{percent}}%",
     continue: "Ci gaba da kallo",
     continueLabel: "Ci gaba da kallon {{name}}",
+    again: "Sake kallo",
+    againLabel: "Sake kallon {{name}}",
     remove: "Cire",
     removeLabel: "Cire {{name}} daga tarihinka",
     removing: "Ana cirewa…",
