@@ -182,6 +182,12 @@ export const watchEvents = sqliteTable(
     positionSeconds: integer("position_seconds").notNull().default(0),
     /** Whether this viewing has been counted in movies.views (once per viewing). */
     viewCounted: integer("view_counted", { mode: "boolean" }).notNull().default(false),
+    /**
+     * When the viewer removed this viewing from their history. The row stays for
+     * the anonymous counts (trending, provider statistics) but the viewer never
+     * sees it again and it no longer sets where the player resumes.
+     */
+    hiddenAt: integer("hidden_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("watch_events_account_idx").on(t.accountId, t.updatedAt),
@@ -206,6 +212,8 @@ export const savedMovies = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.accountId, t.list, t.movieId] }),
     index("saved_movies_movie_idx").on(t.movieId, t.list),
+    // The viewer's own list pages, most recently added first.
+    index("saved_movies_account_idx").on(t.accountId, t.list, t.createdAt),
   ],
 );
 
@@ -379,7 +387,11 @@ export const notifications = sqliteTable(
     readAt: integer("read_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_account_idx").on(t.accountId, t.readAt, t.createdAt)],
+  (t) => [
+    index("notifications_account_idx").on(t.accountId, t.readAt, t.createdAt),
+    // One notification of a kind per person and title ("new in <category>" never twice).
+    uniqueIndex("notifications_once_unique").on(t.accountId, t.kind, t.movieId),
+  ],
 );
 
 export const auditLog = sqliteTable(

@@ -7,6 +7,7 @@ import enStudio from "./locales/en/studio";
 import enWatch from "./locales/en/watch";
 import enAdmin from "./locales/en/admin";
 import enBilling from "./locales/en/billing";
+import enBrowse from "./locales/en/browse";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
@@ -15,6 +16,7 @@ import haStudio from "./locales/ha/studio";
 import haWatch from "./locales/ha/watch";
 import haAdmin from "./locales/ha/admin";
 import haBilling from "./locales/ha/billing";
+import haBrowse from "./locales/ha/browse";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -27,8 +29,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, billing: enBilling },
-  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, billing: haBilling },
+  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, billing: enBilling, browse: enBrowse },
+  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, billing: haBilling, browse: haBrowse },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

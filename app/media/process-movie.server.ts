@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies } from "~/db/schema";
 import { PermanentJobError } from "~/services/jobs.server";
+import { notifyNewTitle } from "~/services/notifications.server";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "./atomic-files.server";
 import { extractFramePng, probeMedia, runFfmpeg, type MediaProbe } from "./ffmpeg.server";
 import { writeMoviePosters } from "./posters.server";
@@ -153,6 +154,8 @@ export async function processMovie(db: DB, movieId: string, payload: ProcessMovi
     .run();
   // Deleted while it was being processed: what was just written must go too.
   if (updated.changes === 0) fs.rmSync(dir, { recursive: true, force: true });
+  // Ready and already approved (auto-approval): it is published now, so viewers of its category hear of it.
+  else notifyNewTitle(db, movieId);
   return { plan, probe };
 }
 

@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Landing() {
-  const { hero, suggested, action, featured, trending, plans } = useLoaderData<typeof loader>();
+  const { hero, suggested, action, featured, trending, newest, plans } = useLoaderData<typeof loader>();
   const { t } = useTranslation("pages");
   const hasTitles = hero.length + suggested.length + trending.length > 0;
   return (
@@ -45,6 +45,7 @@ export default function Landing() {
           <MovieGridSection id="action" title={t("home.action")} intro={t("home.actionIntro")} movies={action} />
           <MovieCarouselSection id="featured" title={t("home.featured")} intro={t("home.featuredIntro")} movies={featured} />
           <MovieCarouselSection id="trending" title={t("home.trending")} intro={t("home.trendingIntro")} movies={trending} />
+          <MovieCarouselSection id="new" title={t("home.new")} intro={t("home.newIntro")} movies={newest} />
         </>
       ) : (
         <section className="mx-auto max-w-3xl px-4 py-16 text-center" data-section="empty">

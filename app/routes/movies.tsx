@@ -3,6 +3,7 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { MovieCard } from "~/components/catalogue/movie-card";
+import { LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
 import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
@@ -44,7 +45,7 @@ export default function Movies() {
           <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
         </div>
         <div className="flex flex-wrap gap-6 text-sm">
-          <Menu
+          <LinkMenu
             label={t("movies.releaseDate")}
             items={[
               { href: hrefWith("sort", "old"), text: t("movies.oldUpload"), current: sort === "old" },
@@ -52,7 +53,7 @@ export default function Movies() {
               { href: hrefWith("sort", "new"), text: t("movies.newUpload"), current: sort === "new" || (sort === null && filter !== "trending") },
             ]}
           />
-          <Menu
+          <LinkMenu
             label={t("movies.newMovies")}
             items={[
               { href: hrefWith("filter", null), text: t("movies.all"), current: filter === null },
@@ -82,26 +83,5 @@ export default function Movies() {
       )}
       <Pagination page={page} pageCount={pageCount} />
     </section>
-  );
-}
-
-function Menu({ label, items }: { label: string; items: { href: string; text: string; current: boolean }[] }) {
-  return (
-    <nav aria-label={label}>
-      <p className="mb-1 font-semibold text-slate-200">{label}</p>
-      <ul className="flex flex-wrap gap-2">
-        {items.map((item) => (
-          <li key={item.href}>
-            <Link
-              to={item.href}
-              aria-current={item.current ? "page" : undefined}
-              className="rounded-full border border-white/15 px-3 py-1 hover:bg-white/5 aria-[current=page]:border-brand-400 aria-[current=page]:bg-brand-600/30"
-            >
-              {item.text}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }

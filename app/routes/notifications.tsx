@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useFetcher, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireUser } from "~/auth/guards.server";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { listNotifications, markNotificationsRead } from "~/services/notifications.server";
+import { listNotifications, markNotificationsRead, openNotification } from "~/services/notifications.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
@@ -24,12 +25,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { metaTitle: t("notifications.metaTitle"), language, notifications: rows };
 }
 
-/** Marking read is a POST: one notification (`id`) or all of them. */
+/**
+ * Marking read is always a POST (no GET changes anything): `intent=open`
+ * marks one read and goes to its link; otherwise one (`id`) or all are marked
+ * read. With JavaScript the page posts "all read" by itself once the list is
+ * shown; without it the "Mark all as read" button does the same.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const id = form.get("id");
-  markNotificationsRead(getDb(), user.id, typeof id === "string" && id ? id : undefined);
+  const notificationId = typeof id === "string" && id ? id : undefined;
+  if (form.get("intent") === "open" && notificationId) {
+    const link = openNotification(getDb(), user.id, notificationId);
+    return redirect(link ? safeRedirectPath(link, "/notifications") : "/notifications", { status: 303 });
+  }
+  const marked = markNotificationsRead(getDb(), user.id, notificationId);
+  // The page's own background post (JavaScript) stays on the page; the loaders reload and the bell clears.
+  if (form.get("intent") === "seen") return { marked };
   return redirect("/notifications", { status: 303 });
 }
 
@@ -38,6 +51,14 @@ export default function Notifications() {
   const { t: tAny } = useTranslation();
   const { notifications, language } = useLoaderData<typeof loader>();
   const unread = notifications.filter((n) => !n.read).length;
+  // What was new when the page opened stays highlighted after it is marked read.
+  const [seenAsNew] = useState(() => new Set(notifications.filter((n) => !n.read).map((n) => n.id)));
+  const markSeen = useFetcher();
+  useEffect(() => {
+    if (unread > 0 && markSeen.state === "idle" && markSeen.data === undefined) {
+      markSeen.submit({ intent: "seen" }, { method: "post", action: "/notifications" });
+    }
+  }, [unread, markSeen]);
   const format = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
     <section className="mx-auto w-full max-w-2xl px-4 py-12">
@@ -58,7 +79,9 @@ export default function Notifications() {
           {notifications.map((notification) => (
             <li
               key={notification.id}
-              className={`flex items-start justify-between gap-4 rounded-lg border p-4 ${notification.read ? "border-white/5 bg-ink-900/40" : "border-brand-500/40 bg-ink-900"}`}
+              data-notification-id={notification.id}
+              data-read={notification.read ? "true" : "false"}
+              className={`flex items-start justify-between gap-4 rounded-lg border p-4 ${notification.read && !seenAsNew.has(notification.id) ? "border-white/5 bg-ink-900/40" : "border-brand-500/40 bg-ink-900"}`}
             >
               <div>
                 <p className={notification.read ? "text-slate-300" : "font-semibold text-slate-50"}>{tAny(notification.messageKey, notification.messageValues)}</p>
@@ -66,9 +89,12 @@ export default function Notifications() {
                   <time dateTime={notification.createdAt}>{format.format(new Date(notification.createdAt))}</time>
                 </p>
                 {notification.link ? (
-                  <Link to={notification.link} className="mt-2 inline-block text-sm text-brand-300 hover:underline">
-                    {t("notifications.open")}
-                  </Link>
+                  <Form method="post" className="mt-2">
+                    <input type="hidden" name="id" value={notification.id} />
+                    <button type="submit" name="intent" value="open" className="text-sm text-brand-300 hover:underline">
+                      {t("notifications.open")}
+                    </button>
+                  </Form>
                 ) : null}
               </div>
               {notification.read ? null : (

@@ -4,6 +4,7 @@ import { accounts, movies } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { recordAudit, type AuditAction } from "./audit.server";
 import { deleteMovieAudited } from "./movies.server";
+import { notifyNewTitle } from "./notifications.server";
 import { getSetting, setSetting } from "./settings.server";
 
 /**
@@ -76,6 +77,8 @@ export function changeMovie(db: DB, movieId: string, change: MovieChange, actor:
   return db.transaction((tx) => {
     const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
     if (updated.changes === 0) return false;
+    // Approving a ready title publishes it: viewers of its category hear of it (once).
+    if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
     recordAudit(tx, { actorId: actor.actorId, action: actionFor(change), targetType: "movie", targetId: movieId, details: { ...change }, ipAddress: actor.ipAddress });
     return true;
   });

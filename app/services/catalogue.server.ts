@@ -229,6 +229,7 @@ export function loadLandingCatalogue(db: DB = getDb()) {
     suggested: listSuggestedMovies(8, db),
     action: listMoviesInCategory("action", 8, db),
     trending: listTrendingMovies(12, db),
+    newest: listNewMovies(12, db),
   };
 }
 

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { notifications } from "~/db/schema";
+import { isPublished } from "./catalogue.server";
 
 /** A person's notifications (new titles and the like), newest first. */
 export function listNotifications(db: DB, accountId: string, limit = 50) {
@@ -39,4 +40,49 @@ export function markNotificationsRead(db: DB, accountId: string, notificationId?
     .set({ readAt: new Date() })
     .where(notificationId ? and(owner, eq(notifications.id, notificationId)) : owner)
     .run().changes;
+}
+
+export const NEW_TITLE_KIND = "new_title";
+export const NEW_TITLE_MESSAGE = "browse:notifications.newInCategory";
+
+/**
+ * A title has just become published (approved by an administrator, or ready
+ * with auto-approval on): tell every viewer who has a visible viewing of a
+ * title in the same category, once. One INSERT…SELECT does the whole fan-out
+ * (watch_events found through movies_category_idx and watch_events_movie_idx);
+ * the unique index on (account, kind, title) makes a second call for the same
+ * title add nothing. Nothing happens while the title is not published. The
+ * number of notifications created.
+ */
+export function notifyNewTitle(db: Pick<DB, "run">, movieId: string, now: Date = new Date()): number {
+  return db.run(sql`
+    INSERT INTO notifications (id, account_id, kind, message_key, message_values, link, movie_id, created_at)
+    SELECT lower(hex(randomblob(8))), watchers.account_id, ${NEW_TITLE_KIND}, ${NEW_TITLE_MESSAGE},
+           json_object('category', categories.name, 'title', movies.name),
+           '/WatchMovie?id=' || movies.id, movies.id, ${now.getTime()}
+    FROM movies
+    INNER JOIN categories ON categories.id = movies.category_id
+    INNER JOIN (
+      SELECT DISTINCT watch_events.account_id, watched.category_id
+      FROM movies AS watched
+      INNER JOIN watch_events ON watch_events.movie_id = watched.id AND watch_events.hidden_at IS NULL
+      WHERE watched.category_id = (SELECT category_id FROM movies WHERE id = ${movieId})
+    ) AS watchers ON watchers.category_id = movies.category_id
+    INNER JOIN accounts ON accounts.id = watchers.account_id AND accounts.role = 'viewer' AND accounts.blocked = 0
+    WHERE movies.id = ${movieId} AND ${isPublished()}
+    ON CONFLICT DO NOTHING
+  `).changes;
+}
+
+/** Open one of a person's notifications: mark it read and give its link (null when it is not theirs or has none). */
+export function openNotification(db: DB, accountId: string, notificationId: string): string | null {
+  if (!notificationId) return null;
+  const row = db
+    .select({ link: notifications.link })
+    .from(notifications)
+    .where(and(eq(notifications.id, notificationId), eq(notifications.accountId, accountId)))
+    .get();
+  if (!row) return null;
+  markNotificationsRead(db, accountId, notificationId);
+  return row.link;
 }

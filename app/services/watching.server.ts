@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, comments, movies, ratings, savedMovies, watchEvents, type Role } from "~/db/schema";
@@ -118,7 +118,8 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
   const lastEvent = db
     .select({ positionSeconds: watchEvents.positionSeconds })
     .from(watchEvents)
-    .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movie.id)))
+    // A viewing the viewer removed from their history no longer says where to resume.
+    .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
     .orderBy(desc(watchEvents.updatedAt))
     .limit(1)
     .get();
@@ -244,7 +245,8 @@ function currentViewing(db: DB, accountId: string, movie: { id: string; duration
   const last = db
     .select({ id: watchEvents.id, updatedAt: watchEvents.updatedAt, positionSeconds: watchEvents.positionSeconds, viewCounted: watchEvents.viewCounted })
     .from(watchEvents)
-    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movie.id)))
+    // A viewing removed from the history is never continued: playing again starts a new, visible one.
+    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
     .orderBy(desc(watchEvents.updatedAt))
     .limit(1)
     .get();

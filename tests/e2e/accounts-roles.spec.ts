@@ -17,6 +17,10 @@ const PAGES: Array<{ path: string; expected: Record<Persona, Expected> }> = [
     path: "/editprofile",
     expected: { anonymous: "/login", viewer: 200, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },
   },
+  ...["/moviecategory", "/history", "/watch-later", "/saved"].map((path) => ({
+    path,
+    expected: { anonymous: "/login", viewer: 200, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
+  })),
   {
     path: "/notifications",
     expected: { anonymous: "/login", viewer: 200, provider: 200, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },

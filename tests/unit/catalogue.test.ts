@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, plans, ratings, watchEvents } from "~/db/schema";
-import { listFeaturedMovies, listMoviesInCategory, listNewMovies, listSuggestedMovies, listTrendingMovies } from "~/services/catalogue.server";
+import { listFeaturedMovies, listMoviesInCategory, listNewMovies, listSuggestedMovies, listTrendingMovies, loadLandingCatalogue } from "~/services/catalogue.server";
 import { listOfferedPlans } from "~/services/plans.server";
 import { annualPriceMinor, formatPrice, parseBilling } from "~/utils/money";
 import { createTestDatabase } from "./helpers/test-db";
@@ -71,6 +71,29 @@ describe("the public catalogue", () => {
     expect(byId.get("rated000001")).toMatchObject({ averageRating: 4.5, ratingCount: 2 });
     expect(byId.get("unrated0001")).toMatchObject({ averageRating: null, ratingCount: 0 });
     expect(listSuggestedMovies(10, db)[0].id).toBe("rated000001");
+  });
+});
+
+describe("the landing page's Featured, New and Trending carousels", () => {
+  it("Featured is the administrator's featured titles, New the newest ready ones, Trending this week's plays", () => {
+    addMovie("featured001", { featured: true, uploadedAt: daysAgo(40) });
+    addMovie("plainnew001", { uploadedAt: daysAgo(1) });
+    addMovie("watched0001", { uploadedAt: daysAgo(60), views: 2 });
+    // Never shown, whatever their dates, views or flags.
+    addMovie("hidden00001", { approved: false, featured: true, uploadedAt: daysAgo(0), views: 999 });
+    addMovie("processing2", { status: "processing", featured: true, uploadedAt: daysAgo(0) });
+    addMovie("failed00002", { status: "failed", uploadedAt: daysAgo(0) });
+    addViewer("viewer000009");
+    for (const [index, movieId] of ["watched0001", "watched0001", "hidden00001", "hidden00001", "hidden00001", "featured001"].entries()) {
+      db.insert(watchEvents).values({ id: `landing${index}aaaaaa`, accountId: "viewer000009", movieId, startedAt: daysAgo(2), updatedAt: daysAgo(2) }).run();
+    }
+    const landing = loadLandingCatalogue(db);
+    expect(landing.featured.map((m) => m.id)).toEqual(["featured001"]);
+    expect(landing.newest.map((m) => m.id)).toEqual(["plainnew001", "featured001", "watched0001"]);
+    expect(listTrendingMovies(10, db, now).map((m) => m.id)).toEqual(["watched0001", "featured001", "plainnew001"]);
+    for (const list of Object.values(landing)) {
+      for (const id of ["hidden00001", "processing2", "failed00002"]) expect(list.map((m) => m.id)).not.toContain(id);
+    }
   });
 });
 

@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { notifications } from "~/db/schema";
+import { and, eq, isNotNull } from "drizzle-orm";
+import { accounts, categories, movies, notifications, watchEvents } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
-import { countUnreadNotifications, listNotifications, markNotificationsRead } from "~/services/notifications.server";
+import { changeMovie } from "~/services/admin-movies.server";
+import { clearHistory } from "~/services/history.server";
+import {
+  countUnreadNotifications,
+  listNotifications,
+  markNotificationsRead,
+  NEW_TITLE_KIND,
+  notifyNewTitle,
+} from "~/services/notifications.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;
@@ -35,5 +44,73 @@ describe("notifications", () => {
     expect(countUnreadNotifications(testDb.db, mine)).toBe(1);
     expect(markNotificationsRead(testDb.db, mine)).toBe(1);
     expect(countUnreadNotifications(testDb.db, mine)).toBe(0);
+  });
+});
+
+describe("telling viewers about a new title in a category they watch", () => {
+  const at = new Date("2026-11-20T12:00:00Z");
+  let stranger: string;
+  let provider: string;
+
+  beforeEach(async () => {
+    const base = { name: "N", phoneNumber: "08031234567", password: "password-1", password2: "password-1" };
+    const c = await registerViewer(testDb.db, { ...base, email: "c@example.com" });
+    if (!c.ok) throw new Error();
+    stranger = c.value.id;
+    provider = "provider0001";
+    testDb.db.insert(accounts).values({ id: provider, name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
+    testDb.db.insert(categories).values([
+      { id: "catdramaaaaa", name: "Drama", slug: "drama" },
+      { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
+    ]).run();
+    const movie = (id: string, categoryId: string, values: Partial<typeof movies.$inferInsert> = {}) =>
+      testDb.db.insert(movies).values({ id, name: `Title ${id}`, categoryId, providerId: provider, status: "ready", approved: true, ...values }).run();
+    movie("olddrama001", "catdramaaaaa");
+    movie("oldcomedy01", "catcomedyaaa");
+    movie("newdrama001", "catdramaaaaa", { name: "Sabon Labari", approved: false });
+    let n = 0;
+    const watch = (accountId: string, movieId: string) =>
+      testDb.db.insert(watchEvents).values({ id: `event${++n}aaaaaaaa`, accountId, movieId, startedAt: at, updatedAt: at }).run();
+    watch(mine, "olddrama001");
+    watch(mine, "olddrama001"); // two viewings, still one notification
+    watch(theirs, "oldcomedy01"); // another category: nothing
+    watch(provider, "olddrama001"); // not a viewer: nothing
+  });
+
+  const newTitleNotices = () => testDb.db.select().from(notifications).where(and(eq(notifications.kind, NEW_TITLE_KIND), isNotNull(notifications.movieId))).all();
+
+  it("does nothing while the title is not published", () => {
+    expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
+    testDb.db.update(movies).set({ approved: true, status: "processing" }).where(eq(movies.id, "newdrama001")).run();
+    expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
+    expect(notifyNewTitle(testDb.db, "nosuchtitle", at)).toBe(0);
+    expect(newTitleNotices()).toHaveLength(0);
+  });
+
+  it("on approval, tells each watcher of the category once, with the title and a link", () => {
+    expect(changeMovie(testDb.db, "newdrama001", { approved: true }, { actorId: provider })).toBe(true);
+    const notices = newTitleNotices();
+    expect(notices.map((n) => n.accountId)).toEqual([mine]);
+    expect(notices[0]).toMatchObject({
+      messageKey: "browse:notifications.newInCategory",
+      messageValues: { category: "Drama", title: "Sabon Labari" },
+      link: "/WatchMovie?id=newdrama001",
+      movieId: "newdrama001",
+      readAt: null,
+    });
+    expect(countUnreadNotifications(testDb.db, mine)).toBe(3);
+    expect(countUnreadNotifications(testDb.db, stranger)).toBe(0);
+
+    // Unapproved and approved again, or processed again: never a second one.
+    changeMovie(testDb.db, "newdrama001", { approved: false }, { actorId: provider });
+    changeMovie(testDb.db, "newdrama001", { approved: true }, { actorId: provider });
+    expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
+    expect(newTitleNotices()).toHaveLength(1);
+  });
+
+  it("counts only viewings the viewer keeps in their history", () => {
+    clearHistory(testDb.db, mine, at);
+    testDb.db.update(movies).set({ approved: true }).where(eq(movies.id, "newdrama001")).run();
+    expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
   });
 });

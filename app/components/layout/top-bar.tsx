@@ -8,7 +8,7 @@ export type TopBarUser = { id: string; name: string; role: Role };
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `rounded px-3 py-2 text-sm font-medium ${isActive ? "text-brand-300" : "text-slate-200 hover:text-white"}`;
 
-/** Signed out: Content Creator, Plans, About, Login. Signed in: Home, the bell and the avatar menu. */
+/** Signed out: Content Creator, Plans, About, Login. Signed in: Home, Movies and Categories (not for providers), the bell and the avatar menu. */
 export function TopBar({ user, unreadNotifications }: { user: TopBarUser | null; unreadNotifications: number }) {
   const { t } = useTranslation();
   return (
@@ -77,6 +77,9 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
           { to: "/profile", label: t("nav.profile") },
           { to: "/editprofile", label: t("nav.editProfile") },
           { to: "/history", label: t("nav.history") },
+          { to: "/watch-later", label: t("nav.watchLater") },
+          { to: "/saved", label: t("nav.saved") },
+          { to: "/payment", label: t("nav.payment") },
         ];
   return (
     <ul className="flex items-center gap-2">
@@ -85,6 +88,20 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
           {t("nav.home")}
         </NavLink>
       </li>
+      {user.role === "provider" ? null : (
+        <>
+          <li>
+            <NavLink to="/movies" className={navLinkClass}>
+              {t("nav.movies")}
+            </NavLink>
+          </li>
+          <li className="hidden sm:block">
+            <NavLink to="/moviecategory" className={navLinkClass}>
+              {t("nav.categories")}
+            </NavLink>
+          </li>
+        </>
+      )}
       <li>
         <Link
           to="/notifications"

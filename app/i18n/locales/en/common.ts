@@ -15,6 +15,11 @@ const common = {
     profile: "Profile",
     editProfile: "Edit Profile",
     history: "History",
+    movies: "Movies",
+    categories: "Categories",
+    watchLater: "Watch later",
+    saved: "Saved",
+    payment: "Payment",
     logout: "Log out",
   },
   language: {

@@ -15,6 +15,8 @@ const pages = {
     featuredIntro: "Chosen by our editors.",
     trending: "Trending",
     trendingIntro: "What people have watched most this week.",
+    new: "New",
+    newIntro: "The latest titles to arrive.",
     plans: "Plans",
     plansIntro: "Start free. Pay only for the time you want more, with a pass that never renews by itself.",
     about: "About Kallo",

@@ -17,6 +17,11 @@ const common: DeepStrings<typeof en> = {
     profile: "Bayanan kai",
     editProfile: "Gyara bayanan kai",
     history: "Tarihin kallo",
+    movies: "Fina-finai",
+    categories: "Rukunoni",
+    watchLater: "Kallo daga baya",
+    saved: "Adanannu",
+    payment: "Biya",
     logout: "Fita",
   },
   language: {

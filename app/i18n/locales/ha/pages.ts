@@ -17,6 +17,8 @@ const pages: DeepStrings<typeof en> = {
     featuredIntro: "Editocinmu ne suka zaɓa.",
     trending: "Masu Tashe",
     trendingIntro: "Abin da aka fi kallo a wannan makon.",
+    new: "Sababbi",
+    newIntro: "Sababbin finafinan da suka iso.",
     plans: "Tsare-tsare",
     plansIntro: "Fara kyauta. Ku biya ne kawai lokacin da kuke son ƙari, da fasin da ba ya sabunta kansa.",
     about: "Game da Kallo",

@@ -1,10 +1,26 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { getOptionalUser } from "~/auth/guards.server";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { getOptionalUser, requireViewer } from "~/auth/guards.server";
+import { SavedListView } from "~/components/library/saved-list-view";
 import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { listSavedMovies } from "~/services/history.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/** GET /watch-later — the viewer's watch-later list, last added first. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const url = new URL(request.url);
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const { t, language } = await getRequestT(request, "browse");
+  return { metaTitle: t("lists.watchLaterMetaTitle"), language, list: listSavedMovies(getDb(), viewer.id, "watch_later", { page }) };
+}
 
 /**
  * POST /watch-later — the Playlist buttons: add (or remove) a title on the
@@ -29,7 +45,11 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast(back, { type: "success", key: "common:watchLater.added" }, { status: 303 });
 }
 
-/** Nothing to show at this address: the lists live on the viewer's pages. */
-export function loader() {
-  return redirect("/");
+export default function WatchLater() {
+  const { t } = useTranslation("browse");
+  const { list, language } = useLoaderData<typeof loader>();
+  const here = list.page > 1 ? `/watch-later?page=${list.page}` : "/watch-later";
+  return (
+    <SavedListView title={t("lists.watchLaterTitle")} emptyText={t("lists.watchLaterEmpty")} action="/watch-later" here={here} language={language} list={list} />
+  );
 }

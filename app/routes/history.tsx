@@ -1,0 +1,192 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { Poster, watchHref } from "~/components/catalogue/movie-card";
+import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
+import { LibraryTabs } from "~/components/library/library-tabs";
+import { RemoveButton } from "~/components/library/remove-button";
+import { ConfirmDelete } from "~/components/ui/confirm-delete";
+import { Pagination } from "~/components/ui/pagination";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { clearHistory, listHistory, parseHistoryPeriod, removeFromHistory, type HistoryPeriod } from "~/services/history.server";
+import { normaliseSearchText, SEARCH_MAX_LENGTH } from "~/services/search.server";
+import { safeRedirectPath } from "~/utils/redirect";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+const PAGE_SIZE = 20;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const url = new URL(request.url);
+  const period = parseHistoryPeriod(url.searchParams.get("period"));
+  const q = normaliseSearchText(url.searchParams.get("q"));
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const { t, language } = await getRequestT(request, "browse");
+  return {
+    metaTitle: t("history.metaTitle"),
+    language,
+    period,
+    q,
+    confirmClear: url.searchParams.get("confirm") === "clear",
+    ...listHistory(getDb(), viewer.id, { period, q, page, pageSize: PAGE_SIZE }),
+  };
+}
+
+/** Remove one title (`intent=remove`) or, from the confirmation panel, clear everything (`intent=delete`). */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const back = safeRedirectPath(form.get("redirectTo"), "/history");
+  if (intent === "remove") {
+    const removed = removeFromHistory(getDb(), viewer.id, String(form.get("movieId") ?? ""));
+    if (removed === 0) return redirectWithToast(back, { type: "error", key: "browse:history.notInHistory" }, { status: 303 });
+    return redirectWithToast(back, { type: "success", key: "browse:history.removed" }, { status: 303 });
+  }
+  if (intent === "delete") {
+    clearHistory(getDb(), viewer.id);
+    return redirectWithToast("/history", { type: "success", key: "browse:history.cleared" }, { status: 303 });
+  }
+  throw data(null, { status: 400, statusText: "Unknown action" });
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+function clock(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = String(seconds % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+export default function History() {
+  const { t } = useTranslation("browse");
+  const { items, total, page, pageCount, period, q, confirmClear, language } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  const href = (changes: Record<string, string | null>) => hrefWithQuery("/history", searchParams, changes);
+  const here = href({ page: page > 1 ? String(page) : null });
+  const dates = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const periods: (HistoryPeriod | null)[] = [null, "recent", "month", "year"];
+  const filtered = Boolean(period || q);
+
+  return (
+    <section className="mx-auto w-full max-w-5xl px-4 py-10">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">{t("history.title")}</h1>
+          <p className="mt-1 text-sm text-slate-300">{t("history.count", { count: total })}</p>
+        </div>
+        {total > 0 && !filtered ? (
+          <Link to={href({ confirm: "clear" })} className="rounded border border-red-400/50 px-3 py-1.5 text-sm text-red-200 hover:bg-red-950/50">
+            {t("history.clear")}
+          </Link>
+        ) : null}
+      </div>
+      <LibraryTabs />
+
+      {confirmClear ? (
+        <ConfirmDelete
+          title={t("history.clearTitle")}
+          text={t("history.clearText")}
+          confirmLabel={t("history.clearConfirm")}
+          cancelLabel={t("history.cancel")}
+          cancelTo={href({ confirm: null })}
+          hidden={{}}
+        />
+      ) : null}
+
+      <div className="mt-6 flex flex-wrap items-end gap-x-8 gap-y-4">
+        <div>
+          <LinkMenu
+            label={t("history.periodLabel")}
+            items={periods.map((value) => ({ href: href({ period: value }), text: t(`history.${value ?? "all"}`), current: period === value }))}
+          />
+          <p className="mt-1 text-xs text-slate-400">{t("history.periodHint")}</p>
+        </div>
+        <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
+          <label className="grid gap-1 text-sm">
+            <span className="font-medium text-slate-200">{t("history.searchLabel")}</span>
+            <input
+              type="search"
+              name="q"
+              defaultValue={q}
+              key={q}
+              maxLength={SEARCH_MAX_LENGTH}
+              className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500"
+            />
+          </label>
+          {period ? <input type="hidden" name="period" value={period} /> : null}
+          <button type="submit" className="rounded bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+            {t("history.searchButton")}
+          </button>
+        </Form>
+      </div>
+
+      {items.length === 0 ? (
+        <div className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300" data-testid="empty-history">
+          <p>{filtered ? t("history.emptyFiltered") : t("history.empty")}</p>
+          <Link to={filtered ? "/history" : "/movies"} className="mt-3 inline-block text-brand-300 hover:underline">
+            {filtered ? t("history.showAll") : t("history.browse")}
+          </Link>
+        </div>
+      ) : (
+        <ul className="mt-8 grid gap-3" data-testid="history-list">
+          {items.map((item) => {
+            const percent = item.durationSeconds > 0 ? Math.min(100, Math.round((item.positionSeconds / item.durationSeconds) * 100)) : 0;
+            return (
+              <li key={item.id} data-movie-id={item.id} className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3">
+                <Link to={watchHref(item.id)} className="block w-32 shrink-0 overflow-hidden rounded" tabIndex={-1} aria-hidden="true">
+                  <Poster jpg={item.posterCard} webp={item.posterCardWebp} width={300} height={200} className="aspect-[3/2]" />
+                </Link>
+                <div className="min-w-0 flex-1">
+                  <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
+                  <p className="text-xs text-slate-400">
+                    {item.categoryName} ·{" "}
+                    <time dateTime={item.lastWatchedAt}>{t("history.lastWatched", { date: dates.format(new Date(item.lastWatchedAt)) })}</time>
+                  </p>
+                  <div className="mt-2 flex items-center gap-2">
+                    <div
+                      role="progressbar"
+                      aria-label={t("history.progressLabel", { percent })}
+                      aria-valuemin={0}
+                      aria-valuemax={100}
+                      aria-valuenow={percent}
+                      className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
+                    >
+                      <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
+                    </div>
+                    <span className="text-xs text-slate-300">
+                      {t("history.progress", { position: clock(item.positionSeconds), duration: clock(item.durationSeconds) })}
+                    </span>
+                  </div>
+                </div>
+                <div className="flex items-center gap-2">
+                  <Link
+                    to={watchHref(item.id)}
+                    aria-label={t(item.finished ? "history.againLabel" : "history.continueLabel", { name: item.name })}
+                    className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+                  >
+                    {t(item.finished ? "history.again" : "history.continue")}
+                  </Link>
+                  <Form method="post">
+                    <input type="hidden" name="movieId" value={item.id} />
+                    <input type="hidden" name="redirectTo" value={here} />
+                    <RemoveButton movieId={item.id} label={t("history.removeLabel", { name: item.name })} pendingText={t("history.removing")}>
+                      {t("history.remove")}
+                    </RemoveButton>
+                  </Form>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} />
+    </section>
+  );
+}

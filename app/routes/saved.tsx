@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { SavedListView } from "~/components/library/saved-list-view";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { listSavedMovies } from "~/services/history.server";
+import { removeFromSavedList } from "~/services/saved-lists.server";
+import { safeRedirectPath } from "~/utils/redirect";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/** GET /saved — the titles this viewer saved, last saved first. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const url = new URL(request.url);
+  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const { t, language } = await getRequestT(request, "browse");
+  return { metaTitle: t("lists.savedMetaTitle"), language, list: listSavedMovies(getDb(), viewer.id, "saved", { page }) };
+}
+
+/** POST /saved with intent=remove — take a title off the saved list (saving happens on the watch page). */
+export async function action({ request }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "remove") throw data(null, { status: 400, statusText: "Unknown action" });
+  removeFromSavedList(getDb(), viewer.id, String(form.get("movieId") ?? ""), "saved");
+  return redirectWithToast(safeRedirectPath(form.get("redirectTo"), "/saved"), { type: "success", key: "browse:lists.removed" }, { status: 303 });
+}
+
+export default function Saved() {
+  const { t } = useTranslation("browse");
+  const { list, language } = useLoaderData<typeof loader>();
+  const here = list.page > 1 ? `/saved?page=${list.page}` : "/saved";
+  return <SavedListView title={t("lists.savedTitle")} emptyText={t("lists.savedEmpty")} action="/saved" here={here} language={language} list={list} />;
+}

@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import path from "node:path";
+import { asc, eq, sql, type SQL } from "drizzle-orm";
+import { getDb, type DB } from "~/db/client.server";
+import { categories, movies, watchEvents } from "~/db/schema";
+import { storagePaths } from "~/media/storage.server";
+import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueMovie } from "./catalogue.server";
+
+/**
+ * /moviecategory: category tiles, browsing by category and sort, and the
+ * full-text search over published titles. Words are matched in the title,
+ * the description and the cast through the `movies_fts` FTS5 table
+ * (unicode61 with diacritics removed: "cafe" finds "Café", "KANO" finds
+ * "Kano"), which triggers keep in step with `movies` (drizzle/0003).
+ */
+
+export const BROWSE_SORTS = ["featured", "new", "trending"] as const;
+export type BrowseSort = (typeof BROWSE_SORTS)[number];
+
+/** bm25 column weights, in the table's column order: movie_id (not searched), name, description, cast. */
+const RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
+const MAX_TOKENS = 8;
+const MAX_TOKEN_LENGTH = 40;
+export const SEARCH_MAX_LENGTH = 200;
+
+export function parseBrowseSort(value: string | null): BrowseSort | null {
+  return (BROWSE_SORTS as readonly string[]).includes(value ?? "") ? (value as BrowseSort) : null;
+}
+
+/** What a person typed, trimmed and bounded; empty when there is nothing to search for. */
+export function normaliseSearchText(value: string | null | undefined): string {
+  return (value ?? "").replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH);
+}
+
+/**
+ * Turn free text into a safe FTS5 query: only runs of letters, digits and
+ * marks survive, each is quoted (so `AND`, `NEAR`, `*`, `"` and brackets are
+ * just words or nothing), all must match, and the last word of two letters or
+ * more also matches as a prefix ("kan" finds "Kano"). Null when no word is left.
+ */
+export function toFtsQuery(input: string | null | undefined): string | null {
+  const words = (input ?? "")
+    .normalize("NFC")
+    .match(/[\p{L}\p{N}\p{M}]+/gu)
+    ?.map((word) => word.slice(0, MAX_TOKEN_LENGTH))
+    .slice(0, MAX_TOKENS);
+  if (!words || words.length === 0) return null;
+  return words
+    .map((word, index) => {
+      const quoted = `"${word}"`;
+      return index === words.length - 1 && [...word].length >= 2 ? `${quoted}*` : quoted;
+    })
+    .join(" ");
+}
+
+export type CategoryTile = { id: string; name: string; slug: string; imageUrl: string | null };
+
+/**
+ * Every category (an administrator keeps a handful), in the administrator's
+ * order, with its image URL. The URL carries the file's modification time, so
+ * the image route can be cached as immutable and a new image gets a new URL.
+ */
+export function listCategoryTiles(db: DB = getDb(), root?: string): CategoryTile[] {
+  const folder = storagePaths(root).categories;
+  return db
+    .select({ id: categories.id, name: categories.name, slug: categories.slug, imageFile: categories.imageFile })
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.name))
+    .all()
+    .map(({ imageFile, ...category }) => {
+      let imageUrl: string | null = null;
+      if (imageFile) {
+        try {
+          const version = Math.floor(fs.statSync(path.join(folder, path.basename(imageFile))).mtimeMs);
+          imageUrl = `${categoryImageUrl(category.id)}?v=${version}`;
+        } catch {
+          imageUrl = null; // recorded but missing on disk: the tile shows its fallback
+        }
+      }
+      return { ...category, imageUrl };
+    });
+}
+
+export function categoryImageUrl(categoryId: string): string {
+  return `/category-image/${categoryId}.jpg`;
+}
+
+/** Map a public category image name back to its file, or null: nothing outside categories/ can be named. */
+export function resolveCategoryImage(name: string, root?: string): string | null {
+  const match = /^([a-z0-9]{8,32})\.jpg$/.exec(name);
+  if (!match) return null;
+  return path.join(storagePaths(root).categories, `${match[1]}.jpg`);
+}
+
+export type BrowseResult = {
+  movies: CatalogueMovie[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  category: { id: string; name: string; slug: string } | null;
+  /** The search was asked for but nothing searchable was left of it (only punctuation). */
+  emptyQuery: boolean;
+};
+
+/**
+ * One page of published titles: optionally one category (by slug), optionally
+ * matching a search, in the chosen order. With a search and no sort, the best
+ * matches come first (bm25: a word in the title weighs five times one in the
+ * description). Featured puts featured titles first, New the newest first,
+ * Trending the most played in the last seven days first. The search is driven
+ * by the FTS index; without one, movies_published_idx / movies_category_idx.
+ */
+export function browseCatalogue(
+  options: { q?: string | null; categorySlug?: string | null; sort?: BrowseSort | null; page?: number; pageSize?: number },
+  db: DB = getDb(),
+  now: Date = new Date(),
+): BrowseResult {
+  const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 24)));
+  const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
+  const text = normaliseSearchText(options.q);
+  const ftsQuery = text ? toFtsQuery(text) : null;
+  const category = options.categorySlug
+    ? (db.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories).where(eq(categories.slug, options.categorySlug)).get() ?? null)
+    : null;
+  const empty = (emptyQuery: boolean): BrowseResult => ({ movies: [], total: 0, page: 1, pageCount: 1, pageSize, category, emptyQuery });
+  if (text && !ftsQuery) return empty(true);
+  if (options.categorySlug && !category) return empty(false);
+
+  const conditions: SQL[] = [isPublished()];
+  if (category) conditions.push(eq(movies.categoryId, category.id));
+  const from = ftsQuery ? sql`movies_fts INNER JOIN ${movies} ON ${movies.id} = movies_fts.movie_id` : sql`${movies}`;
+  if (ftsQuery) conditions.push(sql`movies_fts MATCH ${ftsQuery}`);
+  const where = sql.join(conditions, sql` AND `);
+
+  const total = Number(db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`)?.total ?? 0);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(requestedPage, pageCount);
+  if (total === 0) return { ...empty(false), page, pageCount };
+
+  const newest = sql`${movies.uploadedAt} DESC, ${movies.id} DESC`;
+  let join = sql``;
+  let order: SQL;
+  if (options.sort === "trending") {
+    const since = now.getTime() - TRENDING_WINDOW_MS;
+    join = sql` LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
+    order = sql`coalesce(recent.plays, 0) DESC, ${movies.views} DESC, ${newest}`;
+  } else if (options.sort === "featured") {
+    order = ftsQuery ? sql`${movies.featured} DESC, ${RANK}, ${newest}` : sql`${movies.featured} DESC, ${newest}`;
+  } else if (options.sort === "new" || !ftsQuery) {
+    order = newest;
+  } else {
+    order = sql`${RANK}, ${newest}`;
+  }
+  const ids = db
+    .all<{ id: string }>(sql`SELECT ${movies.id} AS id FROM ${from}${join} WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`)
+    .map((row) => row.id);
+  return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize, category, emptyQuery: false };
+}

@@ -1,0 +1,144 @@
+import fs from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DB } from "~/db/client.server";
+import { accounts, categories, movies, watchEvents } from "~/db/schema";
+import { browseCatalogue, listCategoryTiles, resolveCategoryImage, toFtsQuery } from "~/services/search.server";
+import { createTestDatabase } from "./helpers/test-db";
+
+let db: DB;
+let dir: string;
+let close: () => void;
+const now = new Date("2026-11-20T12:00:00Z");
+const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
+
+function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
+  db.insert(movies)
+    .values({ id, name: id, categoryId: "catdramaaaaa", providerId: "provider0001", status: "ready", approved: true, uploadedAt: daysAgo(10), ...values })
+    .run();
+}
+const ids = (result: { movies: { id: string }[] }) => result.movies.map((movie) => movie.id);
+
+beforeEach(() => {
+  ({ db, dir, close } = createTestDatabase());
+  db.insert(accounts).values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
+  db.insert(accounts).values({ id: "viewer000001", name: "V", email: "v@t.test", phoneNumber: "1", passwordHash: "x" }).run();
+  db.insert(categories)
+    .values([
+      { id: "catdramaaaaa", name: "Drama", slug: "drama", sortOrder: 1 },
+      { id: "catcomedyaaa", name: "Comedy", slug: "comedy", sortOrder: 0, imageFile: "catcomedyaaa.jpg" },
+    ])
+    .run();
+});
+afterEach(() => close());
+
+describe("turning what a person types into a safe FTS5 query", () => {
+  it("quotes every word and lets the last one match as a prefix", () => {
+    expect(toFtsQuery("Kano nights")).toBe('"Kano" "nights"*');
+    expect(toFtsQuery("  café ")).toBe('"café"*');
+    expect(toFtsQuery("a")).toBe('"a"');
+  });
+
+  it("drops operators' punctuation and leaves nothing for pure garbage", () => {
+    expect(toFtsQuery('"')).toBeNull();
+    expect(toFtsQuery("*")).toBeNull();
+    expect(toFtsQuery("AND(")).toBe('"AND"*');
+    expect(toFtsQuery('name:"x" OR -y NEAR(a bc)')).toBe('"name" "x" "OR" "y" "NEAR" "a" "bc"*');
+    expect(toFtsQuery("")).toBeNull();
+  });
+
+  it("never makes the database fail, whatever is typed", () => {
+    addMovie("kanonights1", { name: "Kano Nights" });
+    for (const input of ['"', "*", "AND(", "NEAR", "NEAR(", "OR", "NOT", "^", "-", ":", "{name}:x", "'; DROP TABLE movies; --", "\u0000", "😀 kano"]) {
+      expect(() => browseCatalogue({ q: input }, db, now)).not.toThrow();
+    }
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (input) => {
+        const result = browseCatalogue({ q: input }, db, now);
+        expect(result.total).toBeGreaterThanOrEqual(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("searching published titles", () => {
+  it("finds words of the title, description and cast, ignoring case and accents", () => {
+    addMovie("cafemovie01", { name: "Café Dare", description: "Wani labari" });
+    addMovie("descmovie01", { name: "Gida", description: "A story of the old harmattan market" });
+    addMovie("castmovie01", { name: "Zuma", cast: "Ali Nuhu, Rahama Sadau" });
+    expect(ids(browseCatalogue({ q: "cafe" }, db, now))).toEqual(["cafemovie01"]);
+    expect(ids(browseCatalogue({ q: "CAFÉ dare" }, db, now))).toEqual(["cafemovie01"]);
+    expect(ids(browseCatalogue({ q: "harmattan" }, db, now))).toEqual(["descmovie01"]);
+    expect(ids(browseCatalogue({ q: "sadau" }, db, now))).toEqual(["castmovie01"]);
+    expect(ids(browseCatalogue({ q: "harmat" }, db, now))).toEqual(["descmovie01"]);
+    expect(browseCatalogue({ q: "nothing-like-this" }, db, now).total).toBe(0);
+  });
+
+  it("ranks a word in the title above the same word in a description", () => {
+    addMovie("descfirst01", { name: "Hanya", description: "Kano Kano and more of Kano", uploadedAt: daysAgo(1) });
+    addMovie("titlehit001", { name: "KANO", description: "A city film", uploadedAt: daysAgo(20) });
+    expect(ids(browseCatalogue({ q: "kano" }, db, now))).toEqual(["titlehit001", "descfirst01"]);
+    // Asking for New overrides relevance.
+    expect(ids(browseCatalogue({ q: "kano", sort: "new" }, db, now))).toEqual(["descfirst01", "titlehit001"]);
+  });
+
+  it("never shows unpublished titles and follows edits and deletes", () => {
+    addMovie("unapproved1", { name: "Secret Kano", approved: false });
+    addMovie("processing1", { name: "Kano processing", status: "processing" });
+    addMovie("failed00001", { name: "Kano failed", status: "failed" });
+    addMovie("published01", { name: "Old name" });
+    expect(browseCatalogue({ q: "kano" }, db, now).total).toBe(0);
+    db.update(movies).set({ name: "Kano Tales" }).where(eq(movies.id, "published01")).run();
+    expect(ids(browseCatalogue({ q: "kano" }, db, now))).toEqual(["published01"]);
+    expect(browseCatalogue({ q: "old" }, db, now).total).toBe(0);
+    db.update(movies).set({ approved: true }).where(eq(movies.id, "unapproved1")).run();
+    expect(ids(browseCatalogue({ q: "secret" }, db, now))).toEqual(["unapproved1"]);
+    db.delete(movies).where(eq(movies.id, "published01")).run();
+    expect(ids(browseCatalogue({ q: "kano" }, db, now))).toEqual(["unapproved1"]);
+  });
+
+  it("combines a category, a sort and a search, with paging", () => {
+    addMovie("dramanew001", { name: "Love story new", uploadedAt: daysAgo(1) });
+    addMovie("dramaold001", { name: "Love story old", uploadedAt: daysAgo(30), featured: true });
+    addMovie("comedylove1", { name: "Love comedy", categoryId: "catcomedyaaa", uploadedAt: daysAgo(2) });
+    for (let i = 0; i < 3; i++) {
+      db.insert(watchEvents).values({ id: `event${i}aaaaaaa`, accountId: "viewer000001", movieId: "dramaold001", startedAt: daysAgo(1), updatedAt: daysAgo(1) }).run();
+    }
+    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "new" }, db, now))).toEqual(["dramanew001", "dramaold001"]);
+    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "featured" }, db, now))).toEqual(["dramaold001", "dramanew001"]);
+    expect(ids(browseCatalogue({ categorySlug: "drama", sort: "trending" }, db, now))).toEqual(["dramaold001", "dramanew001"]);
+    expect(ids(browseCatalogue({ categorySlug: "comedy" }, db, now))).toEqual(["comedylove1"]);
+    expect(ids(browseCatalogue({}, db, now))).toEqual(["dramanew001", "comedylove1", "dramaold001"]);
+    const first = browseCatalogue({ q: "love", pageSize: 2, page: 1 }, db, now);
+    const second = browseCatalogue({ q: "love", pageSize: 2, page: 2 }, db, now);
+    expect(first).toMatchObject({ total: 3, pageCount: 2, page: 1 });
+    expect(first.movies).toHaveLength(2);
+    expect(second.movies).toHaveLength(1);
+    expect(new Set([...ids(first), ...ids(second)]).size).toBe(3);
+    expect(browseCatalogue({ categorySlug: "no-such-category" }, db, now).total).toBe(0);
+  });
+});
+
+describe("category tiles", () => {
+  it("gives a versioned image URL only when the image is on disk", () => {
+    const folder = path.join(dir, "categories");
+    fs.mkdirSync(folder, { recursive: true });
+    expect(listCategoryTiles(db, dir).map((tile) => [tile.slug, tile.imageUrl])).toEqual([
+      ["comedy", null],
+      ["drama", null],
+    ]);
+    fs.writeFileSync(path.join(folder, "catcomedyaaa.jpg"), "jpg");
+    const [comedy] = listCategoryTiles(db, dir);
+    expect(comedy.imageUrl).toMatch(/^\/category-image\/catcomedyaaa\.jpg\?v=\d+$/);
+  });
+
+  it("maps only well-formed names to files inside categories/", () => {
+    expect(resolveCategoryImage("catcomedyaaa.jpg", dir)).toBe(path.join(dir, "categories", "catcomedyaaa.jpg"));
+    for (const name of ["../data.db", "..%2Fdata.db", "catcomedyaaa.png", "CATCOMEDYAAA.jpg", "a.jpg", "catcomedyaaa.jpg/..", ""]) {
+      expect(resolveCategoryImage(name, dir)).toBeNull();
+    }
+  });
+});
