@@ -5,10 +5,10 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { createI18n } from "~/i18n/config";
 import { startBillingSweep } from "~/services/billing-sweep.server";
 import { startMediaJobs } from "~/services/media-jobs.server";
 import { getLanguage } from "~/i18n/language.server";
+import { getServerI18n } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
 import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
@@ -31,7 +31,7 @@ export default async function handleRequest(
 ) {
   const nonce = createNonce();
   const language = await getLanguage(request);
-  const i18n = createI18n(language);
+  const i18n = getServerI18n(language);
   // Crawlers and no-JavaScript readers get the whole document at once.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 

@@ -31,10 +31,15 @@ export async function prepareStorage(label: string): Promise<{ root: string; db:
 
 export type RunningServer = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
 
+/**
+ * Start the built server on a storage folder. With BENCH_PROFILE_DIR set, the
+ * server writes a V8 CPU profile there when it stops (open it in Chrome's
+ * DevTools, Performance panel) to see where a benchmark's time went.
+ */
 export async function startServer(root: string, port: number): Promise<RunningServer> {
   if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
   const require = createRequire(import.meta.url);
-  const child = spawn(process.execPath, [require.resolve("@remix-run/serve/dist/cli.js"), "build/index.js"], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), require.resolve("@remix-run/serve/dist/cli.js"), "build/index.js"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -125,7 +125,8 @@ export const movies = sqliteTable(
   },
   (t) => [
     // The public catalogue: published titles, newest first.
-    index("movies_published_idx").on(t.status, t.approved, t.uploadedAt),
+    // In the lists' full order (upload date, then id), so a page is read straight off the index.
+    index("movies_published_idx").on(t.status, t.approved, t.uploadedAt, t.id),
     index("movies_featured_idx").on(t.featured, t.status, t.approved),
     index("movies_category_idx").on(t.categoryId, t.uploadedAt),
     index("movies_provider_idx").on(t.providerId, t.updatedAt),
@@ -191,6 +192,8 @@ export const watchEvents = sqliteTable(
   },
   (t) => [
     index("watch_events_account_idx").on(t.accountId, t.updatedAt),
+    // Where this viewer stopped in this title: one short walk, however long their history.
+    index("watch_events_account_movie_idx").on(t.accountId, t.movieId, t.updatedAt),
     index("watch_events_movie_idx").on(t.movieId, t.startedAt),
   ],
 );

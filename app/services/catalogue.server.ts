@@ -29,6 +29,8 @@ export type CatalogueMovie = {
 };
 
 export const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long a computed trending ranking is reused before the week's plays are counted again. */
+export const TRENDING_REFRESH_MS = 60 * 1000;
 const MAX_LIMIT = 100;
 
 /** The published-title condition, shared by every list. */
@@ -144,6 +146,39 @@ export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb())
   return toCards(db, rows);
 }
 
+type TrendingEntry = { id: string; uploadedAt: number };
+const trendingCache = new WeakMap<DB, { at: number; ranking: TrendingEntry[] }>();
+
+/**
+ * Every published title played in the seven days before `now`, most played
+ * first (then all-time views, newest upload, id). Counting a week of plays is
+ * the one catalogue query that grows with viewing rather than with a page, so
+ * the ranking is kept for TRENDING_REFRESH_MS and shared by every trending list
+ * asked for within that minute; ids only, the cards are fetched per page (and
+ * re-checked as published there).
+ */
+export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[] {
+  const cached = trendingCache.get(db);
+  const age = cached ? now.getTime() - cached.at : Infinity;
+  if (cached && age >= 0 && age < TRENDING_REFRESH_MS) return cached.ranking;
+  const recent = db
+    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
+    .from(watchEvents)
+    .where(gte(watchEvents.startedAt, new Date(now.getTime() - TRENDING_WINDOW_MS)))
+    .groupBy(watchEvents.movieId)
+    .as("recent");
+  const ranking = db
+    .select({ id: movies.id, uploadedAt: movies.uploadedAt })
+    .from(recent)
+    .innerJoin(movies, eq(movies.id, recent.movieId))
+    .where(isPublished())
+    .orderBy(desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
+    .all()
+    .map((row) => ({ id: row.id, uploadedAt: row.uploadedAt.getTime() }));
+  trendingCache.set(db, { at: now.getTime(), ranking });
+  return ranking;
+}
+
 /**
  * What people are watching now: the titles with the most viewings started in the
  * last seven days (watch_events_movie_idx), ties broken by all-time views, then
@@ -153,25 +188,15 @@ export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb())
  */
 export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueMovie[] {
   const max = clampLimit(limit);
-  const since = new Date(now.getTime() - TRENDING_WINDOW_MS);
-  const recent = db
-    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
-    .from(watchEvents)
-    .where(gte(watchEvents.startedAt, since))
-    .groupBy(watchEvents.movieId)
-    .as("recent");
-  const trending = db
-    .select(movieColumns)
-    .from(recent)
-    .innerJoin(movies, eq(movies.id, recent.movieId))
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(isPublished())
-    .orderBy(desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
-    .limit(max)
-    .all();
-  if (trending.length >= max) return toCards(db, trending);
+  const trending = listCatalogueByIds(
+    db,
+    trendingRanking(db, now)
+      .slice(0, max)
+      .map((entry) => entry.id),
+  );
+  if (trending.length >= max) return trending;
 
-  const taken = trending.map((row) => row.id);
+  const taken = trending.map((movie) => movie.id);
   const mostViewed = db
     .select(movieColumns)
     .from(movies)
@@ -180,7 +205,7 @@ export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new
     .orderBy(desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
     .limit(max - trending.length)
     .all();
-  return toCards(db, [...trending, ...mostViewed]);
+  return [...trending, ...toCards(db, mostViewed)];
 }
 
 /**
@@ -266,32 +291,20 @@ export function listCatalogue(
   const conditions: SQL[] = [isPublished()];
   if (options.filter === "featured") conditions.push(eq(movies.featured, true));
   if (options.filter === "new") conditions.push(gte(movies.uploadedAt, new Date(now.getTime() - NEW_WINDOW_MS)));
-  const recent = db
-    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
-    .from(watchEvents)
-    .where(gte(watchEvents.startedAt, new Date(now.getTime() - TRENDING_WINDOW_MS)))
-    .groupBy(watchEvents.movieId)
-    .as("recent");
   const where = and(...conditions);
   const byDate = options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
 
   if (options.filter === "trending") {
-    const total = Number(
-      db.select({ count: sql<number>`count(*)` }).from(recent).innerJoin(movies, eq(movies.id, recent.movieId)).where(where).get()?.count ?? 0,
-    );
+    let ranking = trendingRanking(db, now);
+    if (options.sort) {
+      const direction = options.sort === "old" ? 1 : -1;
+      ranking = [...ranking].sort((x, y) => direction * (x.uploadedAt - y.uploadedAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
+    }
+    const total = ranking.length;
     const pageCount = Math.max(1, Math.ceil(total / pageSize));
     const page = Math.min(requestedPage, pageCount);
-    const rows = db
-      .select(movieColumns)
-      .from(recent)
-      .innerJoin(movies, eq(movies.id, recent.movieId))
-      .innerJoin(categories, eq(categories.id, movies.categoryId))
-      .where(where)
-      .orderBy(...(options.sort ? byDate : [desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id)]))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .all();
-    return { movies: toCards(db, rows), total, page, pageCount, pageSize };
+    const ids = ranking.slice((page - 1) * pageSize, page * pageSize).map((entry) => entry.id);
+    return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize };
   }
 
   const total = Number(db.select({ count: sql<number>`count(*)` }).from(movies).where(where).get()?.count ?? 0);
@@ -309,19 +322,25 @@ export function listCatalogue(
   return { movies: toCards(db, rows), total, page, pageCount, pageSize };
 }
 
-/** Cards for these titles (published only), in the order given. */
+/**
+ * Cards for these titles (published only), in the order given. The lookup is by
+ * primary key alone and the published rule is applied to the fetched rows:
+ * with the status terms in the WHERE clause SQLite prefers movies_published_idx
+ * and walks every published title instead of fetching a page of ids.
+ */
 export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
   if (ids.length === 0) return [];
   const rows = db
-    .select(movieColumns)
+    .select({ ...movieColumns, status: movies.status, approved: movies.approved })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(and(inArray(movies.id, ids.slice(0, MAX_LIMIT)), isPublished()))
-    .all();
+    .where(inArray(movies.id, ids.slice(0, MAX_LIMIT)))
+    .all()
+    .filter((row) => row.status === "ready" && row.approved);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return toCards(
     db,
-    ids.map((id) => byId.get(id)).filter((row): row is MovieRow => Boolean(row)),
+    ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
   );
 }
 

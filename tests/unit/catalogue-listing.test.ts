@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, ratings, watchEvents } from "~/db/schema";
-import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
+import { eq } from "drizzle-orm";
+import { listCatalogue, listTrendingMovies, parseCatalogueFilter, parseCatalogueSort, TRENDING_REFRESH_MS } from "~/services/catalogue.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let db: DB;
@@ -54,6 +55,31 @@ describe("the /movies listing", () => {
     const trending = listCatalogue({ filter: "trending" }, db, now);
     expect(trending.movies.map((m) => m.id)).toEqual(["played00002", "played00001"]);
     expect(trending.total).toBe(2);
+  });
+
+  it("keeps the week's trending ranking for a minute, sorts it by date on request, and never shows a title unpublished since", () => {
+    addMovie("played00001", { uploadedAt: daysAgo(10) });
+    addMovie("played00002", { uploadedAt: daysAgo(40) });
+    addMovie("notyet00001", { uploadedAt: daysAgo(5) });
+    const play = (id: string, movieId: string, at: Date) => db.insert(watchEvents).values({ id, accountId: "viewer000001", movieId, startedAt: at, updatedAt: at }).run();
+    play("we1aaaaaaaaa", "played00001", daysAgo(1));
+    play("we2aaaaaaaaa", "played00002", daysAgo(1));
+    play("we3aaaaaaaaa", "played00002", daysAgo(2));
+    expect(listCatalogue({ filter: "trending" }, db, now).movies.map((m) => m.id)).toEqual(["played00002", "played00001"]);
+    expect(listCatalogue({ filter: "trending", sort: "new" }, db, now).movies.map((m) => m.id)).toEqual(["played00001", "played00002"]);
+    expect(listCatalogue({ filter: "trending", sort: "old" }, db, now).movies.map((m) => m.id)).toEqual(["played00002", "played00001"]);
+
+    // New plays count once the minute is up, not before.
+    play("we4aaaaaaaaa", "notyet00001", now);
+    const soon = new Date(now.getTime() + TRENDING_REFRESH_MS - 1);
+    expect(listCatalogue({ filter: "trending" }, db, soon).total).toBe(2);
+    const later = new Date(now.getTime() + TRENDING_REFRESH_MS);
+    expect(listCatalogue({ filter: "trending" }, db, later).movies.map((m) => m.id)).toEqual(["played00002", "notyet00001", "played00001"]);
+
+    // Unpublishing takes effect at once, whatever the kept ranking says.
+    db.update(movies).set({ approved: false }).where(eq(movies.id, "played00002")).run();
+    expect(listCatalogue({ filter: "trending" }, db, later).movies.map((m) => m.id)).toEqual(["notyet00001", "played00001"]);
+    expect(listTrendingMovies(2, db, later).map((m) => m.id)).toEqual(["notyet00001", "played00001"]);
   });
 
   it("pages with LIMIT/OFFSET, counts every match and clamps the page", () => {
