@@ -11,7 +11,9 @@ import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueMovi
  * full-text search over published titles. Words are matched in the title,
  * the description and the cast through the `movies_fts` FTS5 table
  * (unicode61 with diacritics removed: "cafe" finds "Café", "KANO" finds
- * "Kano"), which triggers keep in step with `movies` (drizzle/0003).
+ * "Kano"), which triggers keep in step with `movies` (drizzle/0003). Hausa's
+ * hooked letters are folded on both sides (drizzle/0005 and foldHausaLetters):
+ * "dan kauye" finds "Ɗan ƙauye", and so does "ɗan ƙauye".
  */
 
 export const BROWSE_SORTS = ["featured", "new", "trending"] as const;
@@ -32,6 +34,17 @@ export function normaliseSearchText(value: string | null | undefined): string {
   return (value ?? "").replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
+const HAUSA_LETTERS: Record<string, string> = { ɗ: "d", Ɗ: "D", ƙ: "k", Ƙ: "K", ɓ: "b", Ɓ: "B", ƴ: "y", Ƴ: "Y" };
+
+/**
+ * ɗ ƙ ɓ ƴ as d k b y. unicode61 treats the hooked letters as letters of their
+ * own, not accented ones, and many phone keyboards lack them; the search index
+ * holds its text folded the same way (the triggers of drizzle/0005).
+ */
+export function foldHausaLetters(text: string): string {
+  return text.replace(/[ɗƊƙƘɓƁƴƳ]/g, (letter) => HAUSA_LETTERS[letter] ?? letter);
+}
+
 /**
  * Turn free text into a safe FTS5 query: only runs of letters, digits and
  * marks survive, each is quoted (so `AND`, `NEAR`, `*`, `"` and brackets are
@@ -39,8 +52,7 @@ export function normaliseSearchText(value: string | null | undefined): string {
  * more also matches as a prefix ("kan" finds "Kano"). Null when no word is left.
  */
 export function toFtsQuery(input: string | null | undefined): string | null {
-  const words = (input ?? "")
-    .normalize("NFC")
+  const words = foldHausaLetters((input ?? "").normalize("NFC"))
     .match(/[\p{L}\p{N}\p{M}]+/gu)
     ?.map((word) => word.slice(0, MAX_TOKEN_LENGTH))
     .slice(0, MAX_TOKENS);

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, watchEvents } from "~/db/schema";
-import { browseCatalogue, listCategoryTiles, resolveCategoryImage, toFtsQuery } from "~/services/search.server";
+import { browseCatalogue, foldHausaLetters, listCategoryTiles, resolveCategoryImage, toFtsQuery } from "~/services/search.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let db: DB;
@@ -75,6 +75,30 @@ describe("searching published titles", () => {
     expect(ids(browseCatalogue({ q: "sadau" }, db, now))).toEqual(["castmovie01"]);
     expect(ids(browseCatalogue({ q: "harmat" }, db, now))).toEqual(["descmovie01"]);
     expect(browseCatalogue({ q: "nothing-like-this" }, db, now).total).toBe(0);
+  });
+
+  it("finds Hausa's hooked letters with or without the hooks, in the title, the description and the cast", () => {
+    expect(foldHausaLetters("Ɗan ƙauye ɓarawo ƴaƴa ƘƁƳ")).toBe("Dan kauye barawo yaya KBY");
+    addMovie("dankasuwa01", { name: "Ɗan Kasuwa", description: "Labarin ƙauye", cast: "Ɓello Ƴusuf" });
+    addMovie("plaindan001", { name: "Dan Birni", description: "A city story" });
+    expect(ids(browseCatalogue({ q: "kasuwa dan" }, db, now))).toEqual(["dankasuwa01"]);
+    expect(ids(browseCatalogue({ q: "kauye" }, db, now))).toEqual(["dankasuwa01"]);
+    expect(ids(browseCatalogue({ q: "ƙauye" }, db, now))).toEqual(["dankasuwa01"]);
+    expect(ids(browseCatalogue({ q: "bello yusuf" }, db, now))).toEqual(["dankasuwa01"]);
+    expect(ids(browseCatalogue({ q: "ƊAN", sort: "new" }, db, now)).sort()).toEqual(["dankasuwa01", "plaindan001"]);
+    // Edits are indexed the same way.
+    db.update(movies).set({ name: "Ɓirnin Ɗan Birni" }).where(eq(movies.id, "plaindan001")).run();
+    expect(ids(browseCatalogue({ q: "birnin" }, db, now))).toEqual(["plaindan001"]);
+  });
+
+  it("re-indexes titles stored before the hooked letters were folded (migration 0005)", () => {
+    addMovie("oldindex001", { name: "Ɗan Kasuwa" });
+    // The index as migration 0003 left it: the text as typed.
+    db.$client.prepare("UPDATE movies_fts SET name = ? WHERE movie_id = ?").run("Ɗan Kasuwa", "oldindex001");
+    expect(browseCatalogue({ q: "dan" }, db, now).total).toBe(0);
+    const migration = fs.readFileSync(path.join("drizzle", "0005_hausa_letters_in_search.sql"), "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) db.$client.exec(statement);
+    expect(ids(browseCatalogue({ q: "dan" }, db, now))).toEqual(["oldindex001"]);
   });
 
   it("ranks a word in the title above the same word in a description", () => {
