@@ -181,7 +181,7 @@ export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[]
 
 /**
  * What people are watching now: the titles with the most viewings started in the
- * last seven days (watch_events_movie_idx), ties broken by all-time views, then
+ * last seven days (trendingRanking, kept for a minute), ties broken by all-time views, then
  * by the newest upload. When fewer than `limit` titles were watched this week
  * (always true on a new install), the rest of the row is filled with the most
  * viewed titles of all time, so the row is never empty while titles exist.
@@ -279,7 +279,8 @@ export type CataloguePage = { movies: CatalogueMovie[]; total: number; page: num
  * first, old: oldest first); `filter` narrows to featured titles, titles
  * uploaded in the last 30 days, or titles played in the last seven days
  * (which, unless a sort is asked for, come most played first). Bounded by
- * LIMIT/OFFSET over movies_published_idx / movies_featured_idx.
+ * LIMIT/OFFSET over movies_published_idx / movies_featured_idx; trending pages
+ * are slices of the kept trendingRanking.
  */
 export function listCatalogue(
   options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
