@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
+import { handleApiRequest } from "~/api/router.server";
 import { startBillingSweep } from "~/services/billing-sweep.server";
 import { startMediaJobs } from "~/services/media-jobs.server";
 import { getLanguage } from "~/i18n/language.server";
@@ -29,6 +30,11 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  // /api paths are answered by the /api route module and never render a page,
+  // except one that no route pattern matches (an encoded line break in it does
+  // that): it gets the router's JSON answer too, never the HTML Not Found page.
+  if (/^\/api(\/|$)/.test(new URL(request.url).pathname)) return handleApiRequest(request);
+
   const nonce = createNonce();
   const language = await getLanguage(request);
   const i18n = getServerI18n(language);

@@ -789,6 +789,22 @@ describe("the router itself", () => {
     expect(filesWrite.status).toBe(404);
   });
 
+  it("answers JSON for paths with an encoded line break, which no Remix route pattern matches", async () => {
+    // The routes' patterns stop at a line terminator, so these never reach the /api route module.
+    for (const [method, pathname] of [
+      ["DELETE", "/api/movies/delete/%E2%80%A8"],
+      ["DELETE", "/api/movies/delete/a%0Ab"],
+      ["GET", "/api/movies/all/%0D"],
+      ["GET", "/api/files/x%E2%80%A9.mp4"],
+      ["PUT", "/api/cp/block/%0A"],
+    ]) {
+      const result = await call(world, pathname, { method, token: admin.token });
+      expect(result.status, pathname).toBe(404);
+      expect(result.headers.get("Content-Type"), pathname).toMatch(/application\/json/);
+      expect(isErrorEnvelope(result), pathname).toBe(true);
+    }
+  });
+
   it("refuses a body over the limit with 413 JSON", async () => {
     const result = await call(world, "/api/user/login", { json: { email: "big@api.test", password: "x".repeat(100_000) } });
     expect(result.status).toBe(413);

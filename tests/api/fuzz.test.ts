@@ -7,6 +7,9 @@ import { storagePaths } from "~/media/storage.server";
 import { changePasswordSchema, profileSchema, providerProfileSchema, providerRegistrationSchema, registrationSchema } from "~/services/validation";
 import { accountRow, login, movieRow, nextAddress, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials, type Seeded } from "./helpers";
 
+// A failure prints its seed; FC_SEED=<seed> npm run test:api replays it.
+if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
+
 /**
  * Random payloads to every writable /api path: JSON and URL-encoded objects
  * with wrong types, huge and unicode strings, missing fields, arrays and
