@@ -38,6 +38,11 @@ export function isPublished(): SQL {
   return and(eq(movies.status, "ready"), eq(movies.approved, true)) as SQL;
 }
 
+/** The same rule for a row already fetched (see listCatalogueByIds). */
+function isPublishedRow(row: { status: string; approved: boolean }): boolean {
+  return row.status === "ready" && row.approved;
+}
+
 const movieColumns = {
   id: movies.id,
   name: movies.name,
@@ -337,7 +342,7 @@ export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .where(inArray(movies.id, ids.slice(0, MAX_LIMIT)))
     .all()
-    .filter((row) => row.status === "ready" && row.approved);
+    .filter(isPublishedRow);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return toCards(
     db,
