@@ -35,6 +35,7 @@ export function normaliseSearchText(value: string | null | undefined): string {
 }
 
 const HAUSA_LETTERS: Record<string, string> = { ɗ: "d", Ɗ: "D", ƙ: "k", Ƙ: "K", ɓ: "b", Ɓ: "B", ƴ: "y", Ƴ: "Y" };
+const HOOKED_LETTER = new RegExp(`[${Object.keys(HAUSA_LETTERS).join("")}]`, "g");
 
 /**
  * ɗ ƙ ɓ ƴ as d k b y. unicode61 treats the hooked letters as letters of their
@@ -42,7 +43,7 @@ const HAUSA_LETTERS: Record<string, string> = { ɗ: "d", Ɗ: "D", ƙ: "k", Ƙ: "
  * holds its text folded the same way (the triggers of drizzle/0005).
  */
 export function foldHausaLetters(text: string): string {
-  return text.replace(/[ɗƊƙƘɓƁƴƳ]/g, (letter) => HAUSA_LETTERS[letter] ?? letter);
+  return text.replace(HOOKED_LETTER, (letter) => HAUSA_LETTERS[letter] ?? letter);
 }
 
 /**

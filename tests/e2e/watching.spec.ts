@@ -84,18 +84,18 @@ for (const javaScriptEnabled of [true, false]) {
       await signIn(page, viewer);
       await page.goto("/movies");
       const all = publishedIds("new");
-      await expectCards(page, () => publishedIds("new").slice(0, 24));
+      await expectCards(page, () => publishedIds("new").slice(0, PAGE_SIZE));
       await expect(page.getByText(`${all.length} titles`)).toBeVisible();
 
       await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
       await expect(page).toHaveURL(/\/movies\?sort=old$/);
-      await expectCards(page, () => publishedIds("old").slice(0, 24));
+      await expectCards(page, () => publishedIds("old").slice(0, PAGE_SIZE));
 
       await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
       await expect(page).toHaveURL(/sort=old&filter=featured/);
       const featured = publishedIds("old", true);
       expect(featured.length).toBeGreaterThan(0);
-      await expectCards(page, () => publishedIds("old", true).slice(0, 24));
+      await expectCards(page, () => publishedIds("old", true).slice(0, PAGE_SIZE));
 
       // Paging: the next page continues where the first stopped; the last has no next.
       expect(all.length).toBeGreaterThan(PAGE_SIZE);
