@@ -6,7 +6,7 @@ import { DEMO_ACCOUNTS, seedDemo } from "../app/db/seed-demo.server";
 const env = getEnv();
 const db = openDatabase(env.databasePath);
 migrateDatabase(db);
-const summary = await seedDemo(db, { storageDir: env.storageDir });
+const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder });
 db.$client.close();
 console.log(`[seed] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans in ${env.databasePath}`);
 for (const account of DEMO_ACCOUNTS) console.log(`       ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);

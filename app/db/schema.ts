@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Every table of the service. Times are stored as integer milliseconds since
@@ -29,6 +29,8 @@ export const accounts = sqliteTable(
     /** Provider applications wait as "pending" until an administrator decides. */
     providerStatus: text("provider_status", { enum: ["pending", "approved", "rejected"] }),
     blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
+    /** Data saver (at most 240p): null follows the browser's `Save-Data` header, else the viewer's choice. */
+    dataSaver: integer("data_saver", { mode: "boolean" }),
     /** Raised on block, password change and reset: old API tokens stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
     createdAt: createdAt(),
@@ -449,3 +451,35 @@ export const jobs = sqliteTable(
   },
   (t) => [index("jobs_status_idx").on(t.status, t.createdAt), index("jobs_movie_idx").on(t.movieId)],
 );
+
+/**
+ * A title's adaptive ladder: one row per rung (named by its short side in
+ * lines, 144 for 144p), planned as "pending" when the ladder is planned and
+ * "ready" once its file and playlist are in place under media/<id>/hls/.
+ * The figures are measured from the files: BANDWIDTH is the peak segment
+ * bitrate, AVERAGE-BANDWIDTH the whole file's, sizeBytes what it takes on disk.
+ */
+export const RENDITION_STATUSES = ["pending", "ready", "failed"] as const;
+export type RenditionStatus = (typeof RENDITION_STATUSES)[number];
+
+export const movieRenditions = sqliteTable(
+  "movie_renditions",
+  {
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    rung: integer("rung").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    status: text("status", { enum: RENDITION_STATUSES }).notNull().default("pending"),
+    bandwidth: integer("bandwidth").notNull().default(0),
+    averageBandwidth: integer("average_bandwidth").notNull().default(0),
+    codecs: text("codecs").notNull().default(""),
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    durationSeconds: real("duration_seconds").notNull().default(0),
+    createdAt: createdAt(),
+    readyAt: integer("ready_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [primaryKey({ columns: [t.movieId, t.rung] }), index("movie_renditions_status_idx").on(t.status)],
+);
+

@@ -8,6 +8,8 @@ import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
 import { hashPassword } from "~/services/passwords.server";
+import { buildLadder } from "~/services/renditions.server";
+import { DEFAULT_LADDER } from "~/utils/ladder-setting";
 
 /**
  * The demo catalogue: categories with tiles, the three plans, one account per
@@ -323,6 +325,8 @@ const DEMO_TITLES: readonly DemoTitle[] = [
 
 export type SeedDemoOptions = {
   storageDir: string;
+  /** The adaptive ladder's rungs (the server's LADDER); the default ladder when not given. */
+  ladder?: readonly number[];
   /** Where progress goes; console.log by default. */
   log?: (message: string) => void;
 };
@@ -360,6 +364,11 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
       created,
       log,
     });
+  });
+  // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
+  await forEachConcurrently(DEMO_TITLES, 2, async (title) => {
+    const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });
+    created.files += made.length * 2;
   });
   if (created.files > 0) log(`media ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

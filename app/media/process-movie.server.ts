@@ -79,8 +79,17 @@ export function transcodeArguments(source: string, output: string, probe: MediaP
 
 export type ProcessResult = { plan: PlaybackPlan; probe: MediaProbe };
 
-/** The job handler: make the film playable, make the posters, and mark the title ready. */
-export async function processMovie(db: DB, movieId: string, payload: ProcessMoviePayload, root: string): Promise<ProcessResult | null> {
+/**
+ * The job handler: make the film playable, make the posters, run
+ * `beforeReady` (the ladder's first rungs), and mark the title ready.
+ */
+export async function processMovie(
+  db: DB,
+  movieId: string,
+  payload: ProcessMoviePayload,
+  root: string,
+  hooks: { beforeReady?: () => Promise<unknown> } = {},
+): Promise<ProcessResult | null> {
   const movie = db.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).get();
   if (!movie) return null; // deleted while queued: nothing to do
   const dir = movieDir(movieId, root);
@@ -136,6 +145,7 @@ export async function processMovie(db: DB, movieId: string, payload: ProcessMovi
     await writeMoviePosters(movieId, frame, { root });
   }
 
+  await hooks.beforeReady?.();
   const { size } = fs.statSync(destination);
   const updated = db
     .update(movies)

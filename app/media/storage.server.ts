@@ -5,7 +5,9 @@ import { getEnv } from "~/utils/env.server";
 /**
  * Where files live under STORAGE_DIR. Every name is chosen by the server:
  *
- *   media/<movieId>/video.mp4          the browser-playable film
+ *   media/<movieId>/video.mp4          the browser-playable film at the source's quality (old clients, the ladder's source)
+ *   media/<movieId>/hls/<rung>p.mp4    one rung of the adaptive ladder: fragmented MP4, addressed by byte ranges
+ *   media/<movieId>/hls/<rung>p.m3u8   its HLS media playlist
  *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
  *   categories/<categoryId>.<format>   category tiles
  *   tmp/                               uploads and jobs in progress (same file system, so rename is atomic)
@@ -42,6 +44,24 @@ export function movieDir(movieId: string, root = storageRoot()): string {
 
 export function movieVideoPath(movieId: string, root = storageRoot()): string {
   return path.join(movieDir(movieId, root), "video.mp4");
+}
+
+export function movieHlsDir(movieId: string, root = storageRoot()): string {
+  return path.join(movieDir(movieId, root), "hls");
+}
+
+/** A rung's file names: `240p.mp4` (the media, also playable on its own as a progressive MP4) and `240p.m3u8`. */
+export function renditionFileName(rung: number, kind: "media" | "playlist"): string {
+  return `${rung}p.${kind === "media" ? "mp4" : "m3u8"}`;
+}
+
+export function renditionPath(movieId: string, rung: number, kind: "media" | "playlist", root = storageRoot()): string {
+  return path.join(movieHlsDir(movieId, root), renditionFileName(rung, kind));
+}
+
+/** The address a title's streams are served under: `/stream/<id>/master.m3u8`, `/stream/<id>/240p.m3u8`, `/stream/<id>/240p.mp4`. */
+export function streamUrl(movieId: string, file: string): string {
+  return `/stream/${movieId}/${file}`;
 }
 
 export function moviePosterPath(movieId: string, variant: PosterVariant, format: PosterFormat, root = storageRoot()): string {

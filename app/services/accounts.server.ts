@@ -29,6 +29,8 @@ export type Account = {
   providerStatus: "pending" | "approved" | "rejected" | null;
   blocked: boolean;
   tokenVersion: number;
+  /** Data saver (240p at most): null follows the browser's Save-Data header. */
+  dataSaver: boolean | null;
   createdAt: Date;
 };
 
@@ -49,6 +51,7 @@ const publicColumns = {
   providerStatus: accounts.providerStatus,
   blocked: accounts.blocked,
   tokenVersion: accounts.tokenVersion,
+  dataSaver: accounts.dataSaver,
   createdAt: accounts.createdAt,
 };
 

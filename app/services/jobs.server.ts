@@ -5,8 +5,8 @@ import { createId } from "~/utils/ids.server";
 
 /**
  * A small job queue persisted in SQLite. Jobs are rows; a runner in the
- * server process claims queued rows one at a time (up to `concurrency` at
- * once), runs the handler for their kind and records the outcome. Because the
+ * server process claims queued rows one at a time (up to `concurrency` of
+ * each kind at once), runs the handler for their kind and records the outcome. Because the
  * state is in the database, a restart loses nothing: `recoverInterruptedJobs`
  * puts jobs that were running back in the queue.
  */
@@ -87,26 +87,33 @@ export function startJobRunner(
     waiters.forEach((resolve) => resolve());
   };
 
+  // Each kind has its own `concurrency` slots, so a long job of one kind (a
+  // feature film's ladder) never keeps a job of another (a new upload) waiting.
+  const runningOf = new Map<string, number>(kinds.map((kind) => [kind, 0]));
   const fill = () => {
-    while (!stopped && running.size < options.concurrency) {
-      const job = claimNextJob(db, kinds);
-      if (!job) break;
-      const task = (async () => {
-        try {
-          await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
-          finishJob(db, job.id, { ok: true });
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
-          finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });
-          options.onFailure?.(job, error, final);
-        }
-      })().finally(() => {
-        running.delete(task);
-        fill();
-        checkIdle();
-      });
-      running.add(task);
+    for (const kind of kinds) {
+      while (!stopped && (runningOf.get(kind) ?? 0) < options.concurrency) {
+        const job = claimNextJob(db, [kind]);
+        if (!job) break;
+        runningOf.set(kind, (runningOf.get(kind) ?? 0) + 1);
+        const task = (async () => {
+          try {
+            await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
+            finishJob(db, job.id, { ok: true });
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
+            finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });
+            options.onFailure?.(job, error, final);
+          }
+        })().finally(() => {
+          running.delete(task);
+          runningOf.set(kind, (runningOf.get(kind) ?? 1) - 1);
+          fill();
+          checkIdle();
+        });
+        running.add(task);
+      }
     }
   };
 

@@ -3,6 +3,7 @@ import { markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } fr
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "./jobs.server";
+import { buildLadder, enqueueLadderJob, enqueueMissingLadders, LADDER_JOB, markLadderFailed } from "./renditions.server";
 
 /**
  * The server process's job runner for media work. Started once when the
@@ -13,16 +14,36 @@ const globalForJobs = globalThis as unknown as { __kalloMediaJobs?: JobRunner };
 export function startMediaJobs(): JobRunner {
   if (globalForJobs.__kalloMediaJobs) return globalForJobs.__kalloMediaJobs;
   const db = getDb();
+  const { ladder } = getEnv();
+  // The backfill: titles without their whole ladder (from before ladders, or a longer LADDER) get a job.
+  const backfilled = enqueueMissingLadders(db, ladder);
+  if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
   const runner = startJobRunner(
     db,
     {
       [MOVIE_JOB]: async (job) => {
         if (!job.movieId) return;
         const started = Date.now();
-        const result = await processMovie(db, job.movieId, job.payload as ProcessMoviePayload, storageRoot());
+        const movieId = job.movieId;
+        const root = storageRoot();
+        // The lowest rungs are made before the title is ready: it plays as soon as it is listed.
+        const result = await processMovie(db, movieId, job.payload as ProcessMoviePayload, root, {
+          beforeReady: () => buildLadder(db, movieId, { root, ladder, pass: "first" }),
+        });
         if (result) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
-          console.log(`[media] ${job.movieId} ready (${result.plan}, ${result.probe.durationSeconds.toFixed(1)} s of video in ${seconds} s)`);
+          console.log(`[media] ${movieId} ready (${result.plan}, ${result.probe.durationSeconds.toFixed(1)} s of video in ${seconds} s)`);
+          enqueueLadderJob(db, movieId);
+          runner.poke();
+        }
+      },
+      [LADDER_JOB]: async (job) => {
+        if (!job.movieId) return;
+        const started = Date.now();
+        const made = await buildLadder(db, job.movieId, { root: storageRoot(), ladder, pass: "all" });
+        if (made.length > 0) {
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          console.log(`[media] ${job.movieId} ladder: ${made.map((spec) => `${spec.rung}p`).join(", ")} made in ${seconds} s`);
         }
       },
     },
@@ -31,7 +52,8 @@ export function startMediaJobs(): JobRunner {
       onFailure: (job, error, final) => {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
-        if (final && job.movieId) markMovieFailed(db, job.movieId, message);
+        if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
+        else if (final && job.movieId) markMovieFailed(db, job.movieId, message);
       },
     },
   );

@@ -1,10 +1,18 @@
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
-import { movieVideoPath } from "~/media/storage.server";
+import { maxRungForQuality } from "~/media/ladder";
+import { movieVideoPath, renditionPath } from "~/media/storage.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
+import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 
-export type PlaybackRefusal = { allowed: false; status: 401 | 403 | 404; message: string; reason?: "pass_required" | "screens"; screens?: number };
+export type PlaybackRefusal = {
+  allowed: false;
+  status: 401 | 403 | 404;
+  message: string;
+  reason?: "pass_required" | "screens" | "quality";
+  screens?: number;
+};
 export type PlaybackDecision = { allowed: true; movieId: string } | PlaybackRefusal;
 
 const PUBLIC_VIDEO_NAME = /^([a-z0-9]{8,32})\.mp4$/;
@@ -26,11 +34,16 @@ type Account = { id: string; role: Role };
 export function decidePlayback(db: DB, filename: string, account: Account | null, now: Date = new Date()): PlaybackDecision {
   const match = PUBLIC_VIDEO_NAME.exec(filename);
   if (!match) return { allowed: false, status: 404, message: "Video not found" };
+  return decideMoviePlayback(db, match[1], account, now);
+}
+
+/** `decidePlayback` for a title named by its id (the stream routes). */
+export function decideMoviePlayback(db: DB, movieId: string, account: Account | null, now: Date = new Date()): PlaybackDecision {
   if (!account) return { allowed: false, status: 401, message: "Sign in to watch" };
   const movie = db
     .select({ id: movies.id, status: movies.status, approved: movies.approved, providerId: movies.providerId, access: movies.access })
     .from(movies)
-    .where(eq(movies.id, match[1]))
+    .where(eq(movies.id, movieId))
     .get();
   if (!movie || movie.status !== "ready") return { allowed: false, status: 404, message: "Video not found" };
   if (account.role === "admin") return { allowed: true, movieId: movie.id };
@@ -71,11 +84,21 @@ export function chooseRendition<R extends { quality: Quality }>(renditions: read
   return allowed.at(-1) ?? sorted[0];
 }
 
-/** A title's renditions on disk. Today there is one, the processed film. */
+/**
+ * The progressive MP4s of a title the old clients' file route may send: the
+ * ladder's rungs (each one file that plays on its own), lowest first, then
+ * the film at the source's quality, which a plan that allows its class gets.
+ */
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
   const movie = db.select({ height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
   if (!movie) return [];
-  return [{ quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId) }];
+  const rungs = listReadyRenditions(db, movieId).map((rendition) => ({ quality: qualityOfHeight(rendition.rung), path: renditionPath(movieId, rendition.rung, "media") }));
+  return [...rungs, { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId) }];
+}
+
+/** The highest rung of the ladder an account's plan allows (staff: every rung). */
+export function maxRungFor(db: DB, account: Account, now: Date = new Date()): number {
+  return maxRungForQuality(planLimitsFor(db, account, now).maxQuality);
 }
 
 // ---------------------------------------------------------------------------
@@ -116,6 +139,14 @@ function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId:
 export function takePlaybackLease(db: DB, input: { account: Account; deviceId: string; movieId: string }, now: Date = new Date()): LeaseResult {
   const { account } = input;
   if (!countsScreens(account)) return { ok: true };
+  // A player fetches a segment every few seconds: a lease of this title with
+  // more than half its time left already holds the screen, with no write.
+  const held = db
+    .select({ movieId: playbackLeases.movieId, expiresAt: playbackLeases.expiresAt })
+    .from(playbackLeases)
+    .where(and(eq(playbackLeases.accountId, account.id), eq(playbackLeases.deviceId, input.deviceId)))
+    .get();
+  if (held && held.movieId === input.movieId && held.expiresAt.getTime() - now.getTime() > LEASE_TTL_MS / 2) return { ok: true };
   // Nothing to lease for an unknown title (the caller answers 404 for it).
   if (!db.select({ id: movies.id }).from(movies).where(eq(movies.id, input.movieId)).get()) return { ok: true };
   const { screens } = planLimitsFor(db, account, now);
@@ -169,4 +200,94 @@ export function authorizeStream(db: DB, filename: string, account: Account | nul
   const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxQuality);
   if (!rendition) return { allowed: false, status: 404, message: "Video not found" };
   return { allowed: true, movieId: decision.movieId, videoPath: rendition.path };
+}
+
+// ---------------------------------------------------------------------------
+// The adaptive streams: /stream/<movieId>/master.m3u8, <rung>p.m3u8, <rung>p.mp4.
+
+export type StreamFile = { kind: "master" } | { kind: "playlist" | "media"; rung: number };
+
+/** What a stream path names, or null for anything else (no path outside the title's hls/ folder can be named). */
+export function parseStreamFile(name: string): StreamFile | null {
+  if (name === "master.m3u8") return { kind: "master" };
+  const match = /^([1-9]\d{1,3})p\.(m3u8|mp4)$/.exec(name);
+  if (!match) return null;
+  return { kind: match[2] === "m3u8" ? "playlist" : "media", rung: Number(match[1]) };
+}
+
+export const QUALITY_NOT_IN_PLAN_MESSAGE = "Your plan does not include this picture quality.";
+
+export type HlsStreamDecision =
+  | { allowed: true; movieId: string; file: StreamFile; maxRung: number; renditions: LadderRendition[]; path: string | null }
+  | PlaybackRefusal;
+
+/**
+ * Every playlist and segment request of the adaptive player: the same checks
+ * as the video route (sign-in, published, Premium pass, this device's screen
+ * lease), and the plan's maximum quality: `renditions` lists only the rungs
+ * the plan allows, and the bytes of a higher rung are refused (403).
+ */
+export function authorizeHlsStream(
+  db: DB,
+  input: { movieId: string; file: string },
+  account: Account | null,
+  deviceId: string | null,
+  now: Date = new Date(),
+): HlsStreamDecision {
+  const file = parseStreamFile(input.file);
+  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId)) return { allowed: false, status: 404, message: "Video not found" };
+  const decision = decideMoviePlayback(db, input.movieId, account, now);
+  if (!decision.allowed || !account) return decision as PlaybackRefusal;
+  const lease = takePlaybackLease(db, { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId }, now);
+  if (!lease.ok) return { allowed: false, status: 403, message: screensMessage(lease.screens), reason: "screens", screens: lease.screens };
+  const maxRung = maxRungFor(db, account, now);
+  const ready = listReadyRenditions(db, decision.movieId);
+  if (ready.length === 0) return { allowed: false, status: 404, message: "Video not found" };
+  // A plan below every rung still gets the lowest one: nobody is left with nothing.
+  const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
+  const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
+  if (file.kind === "master") return { allowed: true, movieId: decision.movieId, file, maxRung, renditions: allowedRenditions, path: null };
+  if (!ready.some((rendition) => rendition.rung === file.rung)) return { allowed: false, status: 404, message: "Video not found" };
+  if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
+    return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+  }
+  return {
+    allowed: true,
+    movieId: decision.movieId,
+    file,
+    maxRung,
+    renditions: allowedRenditions,
+    path: renditionPath(decision.movieId, file.rung, file.kind),
+  };
+}
+
+/** Without any other sign of the link, assume a slow mobile one. */
+export const DEFAULT_LINK_KBPS = 400;
+/** Start on a rung whose peak needs no more than this share of the estimated link. */
+const START_HEADROOM = 0.75;
+
+/**
+ * The rung to start on: the highest whose peak bitrate fits the link
+ * estimate with headroom, else the lowest. Players climb from there.
+ */
+export function chooseStartRung(renditions: readonly LadderRendition[], linkKbps: number | null): number | null {
+  if (renditions.length === 0) return null;
+  const budget = (linkKbps && linkKbps > 0 ? linkKbps : DEFAULT_LINK_KBPS) * 1000 * START_HEADROOM;
+  const fitting = renditions.filter((rendition) => rendition.bandwidth <= budget);
+  return (fitting.at(-1) ?? renditions[0]).rung;
+}
+
+/**
+ * The variants one viewer's master playlist lists: the rungs their plan
+ * allows, at most `maxRung` (data saver, a quality chosen in the menu), the
+ * start rung first (native players start on the first variant) and the rest
+ * lowest first.
+ */
+export function masterVariants(renditions: readonly LadderRendition[], options: { maxRung: number; only?: number | null; linkKbps: number | null }): LadderRendition[] {
+  const capped = renditions.filter((rendition) => rendition.rung <= options.maxRung);
+  const candidates = capped.length > 0 ? capped : renditions.slice(0, 1);
+  const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
+  if (chosen.length > 0) return chosen;
+  const start = chooseStartRung(candidates, options.linkKbps);
+  return [...candidates.filter((rendition) => rendition.rung === start), ...candidates.filter((rendition) => rendition.rung !== start)];
 }

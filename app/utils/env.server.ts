@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseLadder } from "./ladder-setting";
 
 /**
  * The one place the process environment is read. Parsed once, typed, and
@@ -34,6 +35,7 @@ const envSchema = z
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
+    LADDER: optionalString,
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
     PAYSTACK_SECRET_KEY: optionalString,
     PAYSTACK_BASE_URL: z
@@ -51,6 +53,8 @@ const envSchema = z
           "SESSION_SECRET is required in production: set it to a long random string (for example the output of `openssl rand -hex 32`); a comma-separated list rotates secrets, newest first",
       });
     }
+    const ladder = parseLadder(env.LADDER);
+    if (!ladder.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER"], message: `LADDER: ${ladder.message}` });
     if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -79,6 +83,8 @@ export type Env = {
   ffmpegPath?: string;
   ffprobePath?: string;
   mediaJobs: number;
+  /** The adaptive ladder's rungs (short side in lines), lowest first. */
+  ladder: number[];
   logLevel: "silent" | "error" | "info" | "debug";
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   paystack?: { secretKey: string; baseUrl: string };
@@ -131,6 +137,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ffmpegPath: raw.FFMPEG_PATH,
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,
+    ladder: (parseLadder(raw.LADDER) as { ok: true; rungs: number[] }).rungs,
     logLevel: raw.LOG_LEVEL,
     paystack: raw.PAYSTACK_SECRET_KEY ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") } : undefined,
   };

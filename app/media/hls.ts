@@ -1,0 +1,155 @@
+/**
+ * HLS playlists (RFC 8216) for renditions stored as one fragmented MP4 file
+ * each, addressed by byte ranges. Pure text in, text out: the ladder job
+ * reads what ffmpeg wrote and writes the playlists we serve; the stream route
+ * writes the master playlist for each viewer.
+ */
+
+export type ByteRangeSegment = { durationSeconds: number; length: number; offset: number };
+
+export type MediaPlaylist = {
+  /** The file every segment (and the init section) is a range of, as the playlist names it. */
+  uri: string;
+  init: { length: number; offset: number };
+  segments: ByteRangeSegment[];
+};
+
+export class PlaylistError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PlaylistError";
+  }
+}
+
+/** Read a single-file, byte-range media playlist as ffmpeg's HLS muxer writes it. */
+export function parseMediaPlaylist(text: string): MediaPlaylist {
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  if (lines[0] !== "#EXTM3U") throw new PlaylistError("not an HLS playlist");
+  let uri: string | null = null;
+  let init: MediaPlaylist["init"] | null = null;
+  const segments: ByteRangeSegment[] = [];
+  let duration: number | null = null;
+  let range: { length: number; offset: number } | null = null;
+  let nextOffset = 0;
+  for (const line of lines) {
+    if (line.startsWith("#EXT-X-MAP:")) {
+      const map = /URI="([^"]+)"(?:,BYTERANGE="(\d+)@(\d+)")?/.exec(line);
+      if (!map || map[2] === undefined) throw new PlaylistError("the init section must be a byte range");
+      uri = map[1];
+      init = { length: Number(map[2]), offset: Number(map[3]) };
+      nextOffset = init.offset + init.length;
+    } else if (line.startsWith("#EXTINF:")) {
+      duration = Number(line.slice("#EXTINF:".length).split(",")[0]);
+      if (!Number.isFinite(duration) || duration <= 0) throw new PlaylistError(`bad segment duration: ${line}`);
+    } else if (line.startsWith("#EXT-X-BYTERANGE:")) {
+      const [length, offset] = line.slice("#EXT-X-BYTERANGE:".length).split("@");
+      range = { length: Number(length), offset: offset === undefined ? nextOffset : Number(offset) };
+    } else if (!line.startsWith("#")) {
+      if (duration === null || range === null) throw new PlaylistError(`segment ${line} has no duration or byte range`);
+      if (uri !== null && line !== uri) throw new PlaylistError("every segment must come from one file");
+      segments.push({ durationSeconds: duration, ...range });
+      nextOffset = range.offset + range.length;
+      duration = null;
+      range = null;
+    }
+  }
+  if (!uri || !init) throw new PlaylistError("the playlist has no init section");
+  if (segments.length === 0) throw new PlaylistError("the playlist has no segments");
+  return { uri, init, segments };
+}
+
+/**
+ * Join contiguous segments into longer ones: the first `keepFirst` stay as
+ * they are (a quick first picture), the rest are merged up to about
+ * `targetSeconds` each. Each segment starts on a keyframe, so any run of them
+ * is still a segment that starts on one.
+ */
+export function mergeSegments(segments: readonly ByteRangeSegment[], options: { keepFirst: number; targetSeconds: number }): ByteRangeSegment[] {
+  const merged: ByteRangeSegment[] = segments.slice(0, options.keepFirst).map((segment) => ({ ...segment }));
+  let current: ByteRangeSegment | null = null;
+  for (const segment of segments.slice(options.keepFirst)) {
+    const contiguous = current !== null && current.offset + current.length === segment.offset;
+    if (current && contiguous && current.durationSeconds + segment.durationSeconds <= options.targetSeconds + 0.5) {
+      current.durationSeconds += segment.durationSeconds;
+      current.length += segment.length;
+    } else {
+      if (current) merged.push(current);
+      current = { ...segment };
+    }
+  }
+  if (current) merged.push(current);
+  return merged;
+}
+
+function formatDuration(seconds: number): string {
+  return seconds.toFixed(3);
+}
+
+/** A VOD media playlist for one rendition file. */
+export function writeMediaPlaylist(playlist: MediaPlaylist): string {
+  const target = Math.max(1, ...playlist.segments.map((segment) => Math.round(segment.durationSeconds)));
+  const lines = [
+    "#EXTM3U",
+    "#EXT-X-VERSION:7",
+    `#EXT-X-TARGETDURATION:${target}`,
+    "#EXT-X-MEDIA-SEQUENCE:0",
+    "#EXT-X-PLAYLIST-TYPE:VOD",
+    "#EXT-X-INDEPENDENT-SEGMENTS",
+    `#EXT-X-MAP:URI="${playlist.uri}",BYTERANGE="${playlist.init.length}@${playlist.init.offset}"`,
+  ];
+  for (const segment of playlist.segments) {
+    lines.push(`#EXTINF:${formatDuration(segment.durationSeconds)},`, `#EXT-X-BYTERANGE:${segment.length}@${segment.offset}`, playlist.uri);
+  }
+  lines.push("#EXT-X-ENDLIST", "");
+  return lines.join("\n");
+}
+
+export type PlaylistStats = { durationSeconds: number; bandwidth: number; averageBandwidth: number; mediaBytes: number };
+
+/**
+ * What a master playlist says of a rendition: BANDWIDTH is the peak bitrate
+ * of any one segment, AVERAGE-BANDWIDTH the whole file's (both in bits per
+ * second, from the real sizes, init section included).
+ */
+export function playlistStats(playlist: MediaPlaylist): PlaylistStats {
+  const durationSeconds = playlist.segments.reduce((sum, segment) => sum + segment.durationSeconds, 0);
+  const mediaBytes = playlist.segments.reduce((sum, segment) => sum + segment.length, 0);
+  const peak = Math.max(...playlist.segments.map((segment) => (segment.length * 8) / segment.durationSeconds));
+  return {
+    durationSeconds,
+    mediaBytes,
+    bandwidth: Math.ceil(peak),
+    averageBandwidth: Math.ceil(((mediaBytes + playlist.init.length) * 8) / durationSeconds),
+  };
+}
+
+/** The CODECS attribute of each variant in a master playlist, by its URI. */
+export function codecsByUri(masterText: string): Map<string, string> {
+  const codecs = new Map<string, string>();
+  const lines = masterText.split(/\r?\n/).map((line) => line.trim());
+  for (let index = 0; index < lines.length; index++) {
+    if (!lines[index].startsWith("#EXT-X-STREAM-INF:")) continue;
+    const value = /CODECS="([^"]+)"/.exec(lines[index])?.[1];
+    const uri = lines.slice(index + 1).find((line) => line && !line.startsWith("#"));
+    if (value && uri) codecs.set(uri, value);
+  }
+  return codecs;
+}
+
+export type MasterVariant = { uri: string; bandwidth: number; averageBandwidth: number; width: number; height: number; codecs: string };
+
+/**
+ * A master playlist listing `variants` in the order given: players that take
+ * the first variant as their starting point (native HLS does) start there.
+ */
+export function writeMasterPlaylist(variants: readonly MasterVariant[]): string {
+  const lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  for (const variant of variants) {
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${variant.bandwidth},AVERAGE-BANDWIDTH=${variant.averageBandwidth},RESOLUTION=${variant.width}x${variant.height},CODECS="${variant.codecs}"`,
+      variant.uri,
+    );
+  }
+  lines.push("");
+  return lines.join("\n");
+}

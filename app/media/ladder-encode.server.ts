@@ -1,0 +1,122 @@
+import fs from "node:fs";
+import path from "node:path";
+import { moveIntoPlace } from "./atomic-files.server";
+import { runFfmpeg } from "./ffmpeg.server";
+import { codecsByUri, mergeSegments, parseMediaPlaylist, playlistStats, writeMediaPlaylist } from "./hls";
+import type { RungSpec } from "./ladder";
+import { renditionFileName } from "./storage.server";
+
+/**
+ * Encode rungs of the adaptive ladder in one ffmpeg run: the source is
+ * decoded once and split into one scaler and one H.264 encoder per rung, then
+ * packaged by ffmpeg's HLS muxer as one fragmented MP4 file per rung.
+ *
+ * Keyframes fall every 2 seconds on the same timestamps in every rung (forced
+ * by time, no scene-cut keyframes), so a player can switch rungs at any
+ * segment boundary. ffmpeg cuts 2-second segments; we then write each
+ * rung's playlist ourselves, keeping the first two segments short (a quick
+ * first picture) and joining the rest into 4-second segments (fewer round
+ * trips on slow links).
+ */
+
+export const KEYFRAME_SECONDS = 2;
+export const SEGMENT_SECONDS = 4;
+export const SHORT_FIRST_SEGMENTS = 2;
+
+export type EncodedRung = RungSpec & {
+  bandwidth: number;
+  averageBandwidth: number;
+  codecs: string;
+  sizeBytes: number;
+  durationSeconds: number;
+};
+
+export function ladderArguments(source: string, workDir: string, rungs: readonly RungSpec[], options: { hasAudio: boolean }): string[] {
+  const split = rungs.map((_, index) => `[s${index}]`).join("");
+  const scales = rungs.map((spec, index) => `[s${index}]scale=${spec.width}:${spec.height}:flags=bicubic,setsar=1[v${index}]`);
+  const filter = `[0:v:0]split=${rungs.length}${split};${scales.join(";")}`;
+  const args = ["-i", source, "-filter_complex", filter];
+  rungs.forEach((_, index) => {
+    args.push("-map", `[v${index}]`);
+    if (options.hasAudio) args.push("-map", "0:a:0");
+  });
+  args.push(
+    "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
+    "-sc_threshold", "0", "-g", "1000", "-keyint_min", "1",
+    "-force_key_frames", `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
+  );
+  rungs.forEach((spec, index) => {
+    args.push(
+      `-profile:v:${index}`, spec.profile,
+      `-b:v:${index}`, `${spec.videoKbps}k`,
+      `-maxrate:v:${index}`, `${spec.maxVideoKbps}k`,
+      `-bufsize:v:${index}`, `${spec.bufferKbits}k`,
+    );
+    if (options.hasAudio) args.push(`-b:a:${index}`, `${spec.audioKbps}k`, `-ac:a:${index}`, String(spec.audioChannels));
+  });
+  if (options.hasAudio) args.push("-c:a", "aac", "-ar", "48000");
+  const streamMap = rungs.map((spec, index) => `v:${index}${options.hasAudio ? `,a:${index}` : ""},name:${spec.rung}p`).join(" ");
+  args.push(
+    "-max_muxing_queue_size", "4096",
+    "-f", "hls",
+    "-hls_time", String(KEYFRAME_SECONDS),
+    "-hls_playlist_type", "vod",
+    "-hls_segment_type", "fmp4",
+    "-hls_flags", "single_file+independent_segments",
+    "-var_stream_map", streamMap,
+    "-master_pl_name", "pass.m3u8",
+    "-hls_segment_filename", path.join(workDir, "%v.mp4"),
+    path.join(workDir, "%v-ffmpeg.m3u8"),
+  );
+  return args;
+}
+
+/**
+ * Encode `rungs` from `source` and move each finished rung into `hlsDir`
+ * (its media file first, then its playlist, so a playlist never names a
+ * missing file). `workDir` must be on the same file system (STORAGE_DIR/tmp);
+ * it is removed afterwards, whatever happens.
+ */
+export async function encodeRungs(
+  source: string,
+  rungs: readonly RungSpec[],
+  options: { hasAudio: boolean; workDir: string; hlsDir: string; timeoutMs: number },
+): Promise<EncodedRung[]> {
+  if (rungs.length === 0) return [];
+  fs.mkdirSync(options.workDir, { recursive: true });
+  try {
+    await runFfmpeg(ladderArguments(source, options.workDir, rungs, options), { timeoutMs: options.timeoutMs });
+    const codecs = codecsByUri(fs.readFileSync(path.join(options.workDir, "pass.m3u8"), "utf8"));
+    const encoded: EncodedRung[] = [];
+    for (const spec of rungs) {
+      const name = `${spec.rung}p`;
+      const parsed = parseMediaPlaylist(fs.readFileSync(path.join(options.workDir, `${name}-ffmpeg.m3u8`), "utf8"));
+      const mediaName = renditionFileName(spec.rung, "media");
+      const playlist = {
+        uri: mediaName,
+        init: parsed.init,
+        segments: mergeSegments(parsed.segments, { keepFirst: SHORT_FIRST_SEGMENTS, targetSeconds: SEGMENT_SECONDS }),
+      };
+      const stats = playlistStats(playlist);
+      const playlistFile = path.join(options.workDir, renditionFileName(spec.rung, "playlist"));
+      fs.writeFileSync(playlistFile, writeMediaPlaylist(playlist));
+      const mediaFile = path.join(options.workDir, parsed.uri);
+      const { size } = fs.statSync(mediaFile);
+      encoded.push({
+        ...spec,
+        bandwidth: stats.bandwidth,
+        averageBandwidth: stats.averageBandwidth,
+        codecs: codecs.get(`${name}-ffmpeg.m3u8`) ?? (options.hasAudio ? "avc1.4d401e,mp4a.40.2" : "avc1.4d401e"),
+        sizeBytes: size,
+        durationSeconds: stats.durationSeconds,
+      });
+    }
+    for (const spec of rungs) {
+      moveIntoPlace(path.join(options.workDir, `${spec.rung}p.mp4`), path.join(options.hlsDir, renditionFileName(spec.rung, "media")));
+      moveIntoPlace(path.join(options.workDir, renditionFileName(spec.rung, "playlist")), path.join(options.hlsDir, renditionFileName(spec.rung, "playlist")));
+    }
+    return encoded;
+  } finally {
+    fs.rmSync(options.workDir, { recursive: true, force: true });
+  }
+}

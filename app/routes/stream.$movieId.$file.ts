@@ -1,0 +1,70 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getApiCaller } from "~/auth/api-tokens.server";
+import { getDb } from "~/db/client.server";
+import { serveFileWithRanges } from "~/media/byte-range.server";
+import { writeMasterPlaylist } from "~/media/hls";
+import { renditionFileName } from "~/media/storage.server";
+import { DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
+import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
+
+/**
+ * GET/HEAD /stream/<movieId>/<file> — the adaptive player's files:
+ *   master.m3u8   this viewer's master playlist (the rungs their plan allows;
+ *                 `?max=` caps it, `?rung=` keeps one rung, `?bw=` is the
+ *                 player's link estimate in kbps; data saver caps it at 240p)
+ *   <rung>p.m3u8  a rung's media playlist
+ *   <rung>p.mp4   a rung's fragmented MP4, by byte ranges (also a progressive
+ *                 MP4 on its own: the page's fallback without HLS)
+ * Every request is checked like the video route: sign-in (cookie or Bearer),
+ * published, Premium pass, screens lease, and the plan's maximum quality.
+ */
+const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
+
+function positiveInteger(value: string | null): number | null {
+  if (!value || !/^\d{1,6}$/.test(value)) return null;
+  const number = Number(value);
+  return number > 0 ? number : null;
+}
+
+/** The browser's own estimate of the link (the Downlink client hint, in Mbps), in kbps. */
+function downlinkHintKbps(request: Request): number | null {
+  const value = Number(request.headers.get("Downlink"));
+  return Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : null;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const caller = await getApiCaller(request);
+  const decision = authorizeHlsStream(getDb(), { movieId: params.movieId ?? "", file: params.file ?? "" }, caller?.account ?? null, caller?.deviceId ?? null);
+  if (!decision.allowed) {
+    const { status, message, reason, screens } = decision;
+    return Response.json({ success: false, message, reason, screens }, { status, headers: { "Cache-Control": "no-store" } });
+  }
+
+  if (decision.file.kind === "master") {
+    const url = new URL(request.url);
+    const saver = await isDataSaverOn(request, caller?.account ?? null);
+    const maxRung = Math.min(positiveInteger(url.searchParams.get("max")) ?? Number.POSITIVE_INFINITY, saver ? DATA_SAVER_MAX_RUNG : Number.POSITIVE_INFINITY);
+    const variants = masterVariants(decision.renditions, {
+      maxRung,
+      only: positiveInteger(url.searchParams.get("rung")),
+      linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request),
+    });
+    const body = writeMasterPlaylist(variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })));
+    return new Response(request.method === "HEAD" ? null : body, {
+      headers: {
+        "Content-Type": PLAYLIST_TYPE,
+        "Cache-Control": "private, no-cache",
+        Vary: "Cookie, Authorization, Save-Data, Downlink",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  }
+
+  const isPlaylist = decision.file.kind === "playlist";
+  const response = await serveFileWithRanges(request, decision.path!, {
+    contentType: isPlaylist ? PLAYLIST_TYPE : "video/mp4",
+    // Personal (the check above), and a rung's bytes never change under the same ETag.
+    cacheControl: isPlaylist ? "private, max-age=300" : "private, max-age=86400",
+  });
+  return response ?? Response.json({ success: false, message: "Video not found" }, { status: 404 });
+}

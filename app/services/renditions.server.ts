@@ -1,0 +1,206 @@
+import fs from "node:fs";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { jobs, movieRenditions, movies } from "~/db/schema";
+import { temporaryPath } from "~/media/atomic-files.server";
+import { probeMedia } from "~/media/ffmpeg.server";
+import { encodeRungs } from "~/media/ladder-encode.server";
+import { firstPassRungs, planLadder, type RungSpec } from "~/media/ladder";
+import { movieHlsDir, movieVideoPath, renditionPath, storagePaths } from "~/media/storage.server";
+import { enqueueJob } from "./jobs.server";
+
+/**
+ * A title's adaptive ladder: planning its rungs, making the missing ones
+ * (lowest first, so it plays early), and what the pages show of them. The
+ * ladder is made from `video.mp4`, the film at the source's quality, so a
+ * title processed before ladders existed gets one from the same job.
+ */
+export const LADDER_JOB = "make-ladder";
+
+export type Rendition = {
+  rung: number;
+  width: number;
+  height: number;
+  bandwidth: number;
+  averageBandwidth: number;
+  codecs: string;
+  sizeBytes: number;
+  durationSeconds: number;
+};
+
+/** The ready rungs of a title, lowest first. */
+export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
+  return db
+    .select({
+      rung: movieRenditions.rung,
+      width: movieRenditions.width,
+      height: movieRenditions.height,
+      bandwidth: movieRenditions.bandwidth,
+      averageBandwidth: movieRenditions.averageBandwidth,
+      codecs: movieRenditions.codecs,
+      sizeBytes: movieRenditions.sizeBytes,
+      durationSeconds: movieRenditions.durationSeconds,
+    })
+    .from(movieRenditions)
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
+    .orderBy(asc(movieRenditions.rung))
+    .all();
+}
+
+export type RenditionStatusRow = { rung: number; status: "pending" | "ready" | "failed"; sizeBytes: number };
+
+/** Every planned rung of each title, for the provider's and administrator's lists. */
+export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<string, RenditionStatusRow[]> {
+  const byMovie = new Map<string, RenditionStatusRow[]>();
+  if (movieIds.length === 0) return byMovie;
+  const rows = db
+    .select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status, sizeBytes: movieRenditions.sizeBytes })
+    .from(movieRenditions)
+    .where(inArray(movieRenditions.movieId, [...movieIds]))
+    .orderBy(asc(movieRenditions.movieId), asc(movieRenditions.rung))
+    .all();
+  for (const { movieId, ...row } of rows) {
+    const list = byMovie.get(movieId) ?? [];
+    list.push(row);
+    byMovie.set(movieId, list);
+  }
+  return byMovie;
+}
+
+/** The disk all ready renditions take, and over how many titles. */
+export function renditionDiskTotal(db: DB): { bytes: number; titles: number } {
+  const row = db
+    .select({ bytes: sql<number>`coalesce(sum(${movieRenditions.sizeBytes}), 0)`, titles: sql<number>`count(distinct ${movieRenditions.movieId})` })
+    .from(movieRenditions)
+    .where(eq(movieRenditions.status, "ready"))
+    .get();
+  return { bytes: row?.bytes ?? 0, titles: row?.titles ?? 0 };
+}
+
+type LadderPass = "first" | "all";
+
+/**
+ * Make the rungs of a title's ladder that are not ready yet. "first" makes
+ * only the lowest rungs (up to 240p), which is all a title needs to play;
+ * "all" makes those (if missing) and then the rest, each group in one ffmpeg
+ * run. Rungs already on disk are kept, so a job stopped midway resumes where
+ * it was. Returns the rungs made by this call.
+ */
+export async function buildLadder(db: DB, movieId: string, options: { root: string; ladder: readonly number[]; pass: LadderPass }): Promise<RungSpec[]> {
+  const source = movieVideoPath(movieId, options.root);
+  const movie = db.select({ width: movies.width, height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
+  if (!movie || !fs.existsSync(source)) return [];
+  const readyRungs = () =>
+    new Set(
+      db
+        .select({ rung: movieRenditions.rung })
+        .from(movieRenditions)
+        .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
+        .all()
+        .filter((row) => fs.existsSync(renditionPath(movieId, row.rung, "playlist", options.root)))
+        .map((row) => row.rung),
+    );
+  // Nothing to do (a repeated seed, a resumed job that had finished): no need to read the film.
+  const known = planLadder(movie, options.ladder);
+  let ready = readyRungs();
+  if (known.length > 0 && known.every((spec) => ready.has(spec.rung))) return [];
+
+  const probe = await probeMedia(source);
+  const plan = planLadder({ width: probe.width, height: probe.height }, options.ladder);
+  if (plan.length === 0) return [];
+  db.insert(movieRenditions)
+    .values(plan.map((spec) => ({ movieId, rung: spec.rung, width: spec.width, height: spec.height })))
+    .onConflictDoNothing()
+    .run();
+  ready = readyRungs();
+  const missing = plan.filter((spec) => !ready.has(spec.rung));
+  const first = firstPassRungs(plan).filter((spec) => !ready.has(spec.rung));
+  const groups = options.pass === "first" ? [first] : [first, missing.filter((spec) => !first.includes(spec))];
+
+  const made: RungSpec[] = [];
+  for (const group of groups) {
+    if (group.length === 0) continue;
+    const encoded = await encodeRungs(source, group, {
+      hasAudio: probe.audioCodec !== null,
+      workDir: temporaryPath(storagePaths(options.root).tmp, `ladder-${movieId}`),
+      hlsDir: movieHlsDir(movieId, options.root),
+      // Generous: a slow box with other work must not kill a feature film's ladder.
+      timeoutMs: Math.max(10 * 60_000, probe.durationSeconds * 30_000),
+    });
+    const stillThere = db.transaction((tx) => {
+      if (!tx.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).get()) return false;
+      for (const rung of encoded) {
+        tx.update(movieRenditions)
+          .set({
+            status: "ready",
+            width: rung.width,
+            height: rung.height,
+            bandwidth: rung.bandwidth,
+            averageBandwidth: rung.averageBandwidth,
+            codecs: rung.codecs,
+            sizeBytes: rung.sizeBytes,
+            durationSeconds: rung.durationSeconds,
+            readyAt: new Date(),
+          })
+          .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, rung.rung)))
+          .run();
+      }
+      return true;
+    });
+    if (!stillThere) {
+      // Deleted while its ladder was being made: what was just written goes too.
+      fs.rmSync(movieHlsDir(movieId, options.root), { recursive: true, force: true });
+      return made;
+    }
+    made.push(...group);
+  }
+  return made;
+}
+
+/** A ladder job gave up: its rungs that are not ready are marked failed (the title keeps what it has). */
+export function markLadderFailed(db: DB, movieId: string): void {
+  db.update(movieRenditions)
+    .set({ status: "failed" })
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "pending")))
+    .run();
+}
+
+/** Queue the job that makes the rest of a title's ladder, unless one is already waiting or running. */
+export function enqueueLadderJob(db: DB, movieId: string): boolean {
+  const waiting = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId), inArray(jobs.status, ["queued", "running"])))
+    .get();
+  if (waiting) return false;
+  enqueueJob(db, LADDER_JOB, { movieId });
+  return true;
+}
+
+/**
+ * The backfill, run at start: every ready title whose ladder lacks a rung the
+ * current `LADDER` gives it (titles from before ladders existed, or a ladder
+ * the operator extended) gets a ladder job. Rungs that failed are not tried
+ * again by themselves. Returns how many titles were queued.
+ */
+export function enqueueMissingLadders(db: DB, ladder: readonly number[]): number {
+  const titles = db
+    .select({ id: movies.id, width: movies.width, height: movies.height })
+    .from(movies)
+    .where(eq(movies.status, "ready"))
+    .all();
+  const known = new Map<string, Set<number>>();
+  for (const row of db.select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status }).from(movieRenditions).all()) {
+    if (row.status === "pending") continue;
+    const rungs = known.get(row.movieId) ?? new Set<number>();
+    rungs.add(row.rung);
+    known.set(row.movieId, rungs);
+  }
+  let queued = 0;
+  for (const title of titles) {
+    const have = known.get(title.id) ?? new Set<number>();
+    const wanted = planLadder(title, ladder);
+    if (wanted.some((spec) => !have.has(spec.rung)) && enqueueLadderJob(db, title.id)) queued++;
+  }
+  return queued;
+}
