@@ -87,7 +87,7 @@ function formatDuration(seconds: number): string {
 
 /** A VOD media playlist for one rendition file. */
 export function writeMediaPlaylist(playlist: MediaPlaylist): string {
-  const target = Math.max(1, ...playlist.segments.map((segment) => Math.round(segment.durationSeconds)));
+  const target = Math.max(1, ...playlist.segments.map((segment) => Math.round(Number(formatDuration(segment.durationSeconds)))));
   const lines = [
     "#EXTM3U",
     "#EXT-X-VERSION:7",

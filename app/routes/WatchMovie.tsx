@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
-import { ResumingPlayer } from "~/components/watch/resuming-player";
+import { AdaptivePlayer } from "~/components/watch/adaptive-player";
+import { PlaybackChoices } from "~/components/watch/playback-choices";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { decideWatchAccess } from "~/services/billing.server";
-import { stopOtherDevices } from "~/services/playback.server";
+import { isDataSaverOn } from "~/services/data-saver.server";
+import { playerChoices, stopOtherDevices, type PlayerQuality } from "~/services/playback.server";
 import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
@@ -24,6 +26,12 @@ function movieIdOf(request: Request): string {
   return (new URL(request.url).searchParams.get("id") ?? "").trim();
 }
 
+/** `?quality=360` (the quality menu without JavaScript), else Auto. */
+function qualityOf(request: Request): PlayerQuality {
+  const value = new URL(request.url).searchParams.get("quality") ?? "";
+  return /^\d{2,4}$/.test(value) ? Number(value) : "auto";
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer);
@@ -31,7 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "watch");
   // The player, or why not: a Premium title without a pass, or every screen of the plan in use.
   const access = decideWatchAccess(getDb(), { account: viewer, movieId: watch.movie.id, deviceId: await getDeviceId(request) });
-  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access };
+  // The qualities this viewer may play, what each costs, and data saver.
+  const dataSaver = await isDataSaverOn(request, viewer);
+  const player = playerChoices(getDb(), { movieId: watch.movie.id, account: viewer, dataSaver, quality: qualityOf(request) });
+  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access, player };
 }
 
 type ActionErrors = FormErrors & { section?: "comments" | "rating" };
@@ -102,6 +113,9 @@ export default function WatchMovie() {
   const commentId = useId();
   const commentErrors = actionData?.section === "comments" ? actionData.fieldErrors?.body : undefined;
   const ratingErrors = actionData?.section === "rating" ? actionData.fieldErrors?.stars : undefined;
+  // With JavaScript the quality menu switches the playing stream in place; without, it reloads the page (?quality=).
+  const [quality, setQuality] = useState<PlayerQuality>(watch.player.quality);
+  const [playingRung, setPlayingRung] = useState<number | null>(null);
   const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
     dateStyle: "medium",
     timeStyle: "short",
@@ -116,13 +130,16 @@ export default function WatchMovie() {
       ) : watch.access.kind === "screens" ? (
         <ScreensPanel screens={watch.access.screens} formAction={formAction} />
       ) : (
-        <ResumingPlayer
+        <AdaptivePlayer
           movieId={movie.id}
-          src={movie.videoUrl}
+          masterUrl={watch.player.rungs.length > 0 ? watch.player.masterUrl : null}
+          fallbackUrl={watch.player.rungs.length > 0 ? watch.player.fallbackUrl : movie.videoUrl}
+          rungs={watch.player.rungs}
+          quality={quality}
           poster={movie.posterHero}
           resumeSeconds={watch.resumeSeconds}
           label={t("page.playerLabel", { name: movie.name })}
-          fallback={t("page.noVideo")}
+          onRungChange={setPlayingRung}
           renderRefused={(refusal) =>
             refusal.reason === "screens" ? (
               <ScreensPanel screens={refusal.screens} formAction={formAction} reloadDocument />
@@ -132,6 +149,16 @@ export default function WatchMovie() {
           }
         />
       )}
+      {watch.access.kind === "play" ? (
+        <PlaybackChoices
+          movieId={movie.id}
+          durationSeconds={movie.durationSeconds}
+          choices={watch.player}
+          quality={quality}
+          playingRung={playingRung}
+          onQualityChange={setQuality}
+        />
+      ) : null}
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
         <div>

@@ -1,8 +1,8 @@
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
-import { maxRungForQuality } from "~/media/ladder";
-import { movieVideoPath, renditionPath } from "~/media/storage.server";
+import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
+import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 
@@ -290,4 +290,62 @@ export function masterVariants(renditions: readonly LadderRendition[], options: 
   if (chosen.length > 0) return chosen;
   const start = chooseStartRung(candidates, options.linkKbps);
   return [...candidates.filter((rendition) => rendition.rung === start), ...candidates.filter((rendition) => rendition.rung !== start)];
+}
+
+export type PlayerQuality = "auto" | number;
+
+export type PlayerChoices = {
+  /** The master playlist this page plays: capped by data saver and the chosen quality. */
+  masterUrl: string;
+  /** A progressive MP4 for browsers without HLS: a low rung, or the film itself before its ladder exists. */
+  fallbackUrl: string;
+  /** The rungs this viewer may choose (plan and data saver), with what an hour of each costs. */
+  rungs: Array<{ rung: number; width: number; height: number; bandwidth: number; megabytesPerHour: number; megabytes: number }>;
+  quality: PlayerQuality;
+  dataSaver: boolean;
+  /** What the film costs at the chosen quality (Auto: at the highest rung it may climb to). */
+  estimate: { rung: number; megabytes: number } | null;
+};
+
+/** The rung the page's progressive fallback plays: 240p under data saver, else up to 360p (SD's minimum link). */
+const FALLBACK_MAX_RUNG = 360;
+
+/**
+ * What the watch page's player offers one viewer: the qualities their plan
+ * allows (at most 240p under data saver), each with its real cost from the
+ * rendition files, the master playlist for the chosen one, and the fallback.
+ */
+export function playerChoices(
+  db: DB,
+  input: { movieId: string; account: Account; dataSaver: boolean; quality: PlayerQuality },
+  now: Date = new Date(),
+): PlayerChoices {
+  const ready = listReadyRenditions(db, input.movieId);
+  const planCap = maxRungFor(db, input.account, now);
+  const cap = Math.min(planCap, input.dataSaver ? DATA_SAVER_RUNG : Number.POSITIVE_INFINITY);
+  const capped = ready.filter((rendition) => rendition.rung <= cap);
+  const allowed = capped.length > 0 ? capped : ready.slice(0, 1);
+  const rungs = allowed.map((rendition) => ({
+    rung: rendition.rung,
+    width: rendition.width,
+    height: rendition.height,
+    bandwidth: rendition.bandwidth,
+    megabytesPerHour: Math.round(megabytesPerHour(rendition.sizeBytes, rendition.durationSeconds)),
+    megabytes: Math.round(rendition.sizeBytes / 1_000_000),
+  }));
+  const quality = input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
+  const top = rungs.at(-1);
+  const shown = quality === "auto" ? top : rungs.find((rung) => rung.rung === quality);
+  const params = new URLSearchParams();
+  if (top) params.set("max", String(top.rung));
+  if (quality !== "auto") params.set("rung", String(quality));
+  const fallback = [...rungs].reverse().find((rung) => rung.rung <= FALLBACK_MAX_RUNG) ?? rungs[0];
+  return {
+    masterUrl: `${streamUrl(input.movieId, "master.m3u8")}${params.size > 0 ? `?${params}` : ""}`,
+    fallbackUrl: fallback ? streamUrl(input.movieId, renditionFileName(quality === "auto" ? fallback.rung : quality, "media")) : `/api/files/${input.movieId}.mp4`,
+    rungs,
+    quality,
+    dataSaver: input.dataSaver,
+    estimate: shown ? { rung: shown.rung, megabytes: shown.megabytes } : null,
+  };
 }

@@ -18,7 +18,8 @@ export function contentSecurityPolicy(nonce: string): string {
     "media-src 'self' blob:",
     "font-src 'self'",
     "connect-src 'self'",
-    "worker-src 'self'",
+    // hls.js runs its demuxer in a worker made from a blob.
+    "worker-src 'self' blob:",
     "manifest-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",

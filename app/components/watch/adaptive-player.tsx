@@ -1,0 +1,325 @@
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { HlsPlayer } from "./hls-player.client";
+
+/** How often a playing video reports its position. */
+const PROGRESS_INTERVAL_MS = 10_000;
+const HLS_TYPE = "application/vnd.apple.mpegurl";
+/** Where the player keeps its last measured link speed (kbps), to start the next film on the right rung. */
+const LINK_ESTIMATE_KEY = "kallo-link-kbps";
+
+/** Why the server stopped this device from playing (the JSON of a 403 from a stream or the progress endpoint). */
+export type PlaybackRefusal = { reason: "screens" | "pass_required"; screens: number };
+
+export type PlayerRung = { rung: number; width: number; height: number; bandwidth: number };
+
+function readRefusal(json: unknown): PlaybackRefusal | null {
+  if (!json || typeof json !== "object") return null;
+  const { reason, screens } = json as { reason?: unknown; screens?: unknown };
+  if (reason !== "screens" && reason !== "pass_required") return null;
+  return { reason, screens: typeof screens === "number" ? screens : 1 };
+}
+
+/**
+ * Report the position. "play" and "progress" reports also renew this
+ * device's playback lease, and the answer says when another device has
+ * taken the screen; "stop" (pause, end, leaving) frees it, as a beacon that
+ * survives the page being closed.
+ */
+function sendProgress(movieId: string, positionSeconds: number, event: "play" | "progress" | "stop", onRefused: (refusal: PlaybackRefusal) => void) {
+  if (typeof navigator === "undefined" || !Number.isFinite(positionSeconds)) return;
+  const body = new FormData();
+  body.set("movieId", movieId);
+  body.set("positionSeconds", String(Math.floor(positionSeconds)));
+  body.set("event", event);
+  if (event === "stop" && typeof navigator.sendBeacon === "function" && navigator.sendBeacon("/watch-progress", body)) return;
+  void fetch("/watch-progress", { method: "POST", body, keepalive: true, credentials: "same-origin" })
+    .then(async (response) => {
+      if (response.status !== 403) return;
+      const refusal = readRefusal(await response.json());
+      if (refusal) onRefused(refusal);
+    })
+    .catch(() => undefined);
+}
+
+/** The stream failed: ask the server why (its 403 says "screens" or "pass_required"). */
+async function explainLoadError(src: string): Promise<PlaybackRefusal | null> {
+  try {
+    const response = await fetch(src, { headers: { Range: "bytes=0-0" }, credentials: "same-origin", cache: "no-store" });
+    if (response.status !== 403) return null;
+    return readRefusal(await response.json());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What we know of the link before anything is fetched: the browser's own
+ * estimate (Network Information API), else what this player measured last
+ * time, else nothing (the server then assumes a slow mobile link).
+ */
+function linkEstimateKbps(): number | null {
+  const connection = (navigator as Navigator & { connection?: { downlink?: number; saveData?: boolean } }).connection;
+  if (connection?.downlink && connection.downlink > 0) return Math.round(connection.downlink * 1000);
+  const remembered = Number(window.localStorage?.getItem(LINK_ESTIMATE_KEY));
+  return Number.isFinite(remembered) && remembered > 0 ? remembered : null;
+}
+
+function rememberLinkKbps(kbps: number) {
+  if (!(kbps > 0) || !Number.isFinite(kbps)) return;
+  try {
+    window.localStorage.setItem(LINK_ESTIMATE_KEY, String(Math.round(kbps)));
+  } catch {
+    // Private mode or a full quota: the next film starts from the server's default.
+  }
+}
+
+/** For native HLS: the link speed seen by this page's stream downloads (Resource Timing), in kbps. */
+function measuredStreamKbps(): number | null {
+  const entries = performance.getEntriesByType("resource").filter((entry) => /\/stream\/[^/]+\/\d+p\.mp4/.test(entry.name)) as PerformanceResourceTiming[];
+  const bytes = entries.reduce((sum, entry) => sum + entry.transferSize, 0);
+  const seconds = entries.reduce((sum, entry) => sum + Math.max(0, entry.responseEnd - entry.requestStart), 0) / 1000;
+  return bytes > 64 * 1024 && seconds > 0 ? (bytes * 8) / 1000 / seconds : null;
+}
+
+function withParams(url: string, params: Record<string, string | number | null>): string {
+  const parsed = new URL(url, window.location.origin);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === null) parsed.searchParams.delete(key);
+    else parsed.searchParams.set(key, String(value));
+  }
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+/** The rung a picture height belongs to (native HLS tells only the picture's size). */
+function rungOfPicture(rungs: readonly PlayerRung[], width: number, height: number): number | null {
+  if (!width || !height) return null;
+  const match = rungs.find((rung) => rung.width === width && rung.height === height) ?? rungs.find((rung) => rung.rung === Math.min(width, height));
+  return match?.rung ?? null;
+}
+
+type Mode = "none" | "native" | "mse" | "progressive";
+
+/**
+ * The title's adaptive player. Without JavaScript it is a plain
+ * `<video controls>` whose first source is the HLS master playlist (Safari,
+ * iOS and current Chromium play it natively) and whose fallback is a
+ * progressive MP4 of a low rung. With JavaScript it plays HLS natively where
+ * the browser can, else through hls.js (loaded on this page only), starts on
+ * a rung chosen from the link, resumes where the viewer stopped, reports the
+ * position, and switches quality when `quality` changes. Nothing of the film
+ * is fetched until play is pressed (`preload="none"`; hls.js reads only the
+ * playlists first).
+ */
+export function AdaptivePlayer({
+  movieId,
+  masterUrl,
+  fallbackUrl,
+  rungs,
+  quality,
+  poster,
+  resumeSeconds,
+  label,
+  renderRefused,
+  onRungChange,
+}: {
+  movieId: string;
+  /** Null when the title has no ladder yet: the fallback MP4 plays alone. */
+  masterUrl: string | null;
+  fallbackUrl: string;
+  rungs: readonly PlayerRung[];
+  quality: "auto" | number;
+  poster: string | null;
+  resumeSeconds: number;
+  label: string;
+  /** What to show in place of the video when the server refuses this device. */
+  renderRefused?: (refusal: PlaybackRefusal) => ReactNode;
+  onRungChange?: (rung: number | null) => void;
+}) {
+  const { t } = useTranslation("watch");
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const hlsRef = useRef<HlsPlayer | null>(null);
+  const modeRef = useRef<Mode>("none");
+  const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
+  const [state, setState] = useState<"idle" | "loading" | "playing" | "error">("idle");
+  const [rung, setRung] = useState<number | null>(null);
+  const rungsRef = useRef(rungs);
+  rungsRef.current = rungs;
+  const onRungChangeRef = useRef(onRungChange);
+  onRungChangeRef.current = onRungChange;
+
+  useEffect(() => {
+    onRungChangeRef.current?.(rung);
+  }, [rung]);
+
+  // Attach the stream: native HLS, hls.js, or the progressive fallback left as rendered.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    let cancelled = false;
+    const refuse = (reason: PlaybackRefusal) => {
+      video.pause();
+      setRefusal(reason);
+    };
+    const explain = () => {
+      setState("error");
+      void explainLoadError(masterUrl ?? fallbackUrl).then((reason) => {
+        if (reason) refuse(reason);
+      });
+    };
+    const estimate = linkEstimateKbps();
+    const source = masterUrl ? withParams(masterUrl, { bw: estimate }) : null;
+    const canPlayNative = Boolean(source && video.canPlayType(HLS_TYPE));
+    const hasMse = typeof window !== "undefined" && ("MediaSource" in window || "ManagedMediaSource" in window);
+
+    if (source && canPlayNative) {
+      modeRef.current = "native";
+      // One source, chosen here (the rendered <source> list is for browsers without JavaScript).
+      video.replaceChildren();
+      video.src = source;
+    } else if (source && hasMse) {
+      modeRef.current = "mse";
+      void import("./hls-player.client").then(({ createHlsPlayer }) => {
+        if (cancelled) return;
+        video.replaceChildren();
+        hlsRef.current = createHlsPlayer(video, {
+          source,
+          startSeconds: resumeSeconds,
+          linkKbps: estimate,
+          onRung: (value) => setRung(value),
+          onFatal: explain,
+          onBandwidth: rememberLinkKbps,
+        });
+      });
+    } else {
+      modeRef.current = "progressive";
+    }
+    video.dataset.playerMode = modeRef.current;
+    video.addEventListener("error", explain);
+    return () => {
+      cancelled = true;
+      video.removeEventListener("error", explain);
+      hlsRef.current?.destroy();
+      hlsRef.current = null;
+    };
+    // The stream is attached once per title and master playlist; quality changes are applied below.
+  }, [movieId, masterUrl, fallbackUrl, resumeSeconds]);
+
+  // A quality chosen in the menu: hls.js switches level; native HLS reloads the playlist of that rung where it was.
+  const appliedQuality = useRef(quality);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video || appliedQuality.current === quality) return;
+    appliedQuality.current = quality;
+    if (modeRef.current === "mse") {
+      hlsRef.current?.setRung(quality === "auto" ? null : quality);
+    } else if (modeRef.current === "native" && masterUrl) {
+      const position = video.currentTime;
+      const wasPlaying = !video.paused;
+      video.src = withParams(masterUrl, { rung: quality === "auto" ? null : quality, bw: linkEstimateKbps() });
+      if (position > 0) video.currentTime = position;
+      if (wasPlaying) void video.play().catch(() => undefined);
+    }
+  }, [quality, masterUrl]);
+
+  // Resume, progress reports, pending state, and the rung on screen.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    let started = false;
+    const refuse = (reason: PlaybackRefusal) => {
+      video.pause();
+      setRefusal(reason);
+    };
+    const seek = () => {
+      if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
+    };
+    // Before the metadata arrives this sets the default start position, which the element honours once it loads.
+    seek();
+    video.addEventListener("loadedmetadata", seek, { once: true });
+
+    const report = (event: "play" | "progress" | "stop") => {
+      if (started) sendProgress(movieId, video.currentTime, event, refuse);
+    };
+    const onPlay = () => {
+      started = true;
+      setState("loading");
+      report("play");
+    };
+    let timer: number | undefined;
+    const onPlaying = () => {
+      setState("playing");
+      window.clearInterval(timer);
+      timer = window.setInterval(() => {
+        if (!video.paused) report("progress");
+      }, PROGRESS_INTERVAL_MS);
+    };
+    const onWaiting = () => setState("loading");
+    const onResize = () => {
+      if (modeRef.current !== "mse") setRung(rungOfPicture(rungsRef.current, video.videoWidth, video.videoHeight));
+    };
+    const onStop = () => {
+      window.clearInterval(timer);
+      report("stop");
+      if (modeRef.current === "native") {
+        const kbps = measuredStreamKbps();
+        if (kbps) rememberLinkKbps(kbps);
+      }
+    };
+    const onPageHide = () => report("stop");
+    video.addEventListener("play", onPlay);
+    video.addEventListener("playing", onPlaying);
+    video.addEventListener("waiting", onWaiting);
+    video.addEventListener("resize", onResize);
+    video.addEventListener("pause", onStop);
+    video.addEventListener("ended", onStop);
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      window.clearInterval(timer);
+      // Leaving through an in-app link does not fire pagehide: report here too.
+      if (!video.paused) report("stop");
+      video.removeEventListener("loadedmetadata", seek);
+      video.removeEventListener("play", onPlay);
+      video.removeEventListener("playing", onPlaying);
+      video.removeEventListener("waiting", onWaiting);
+      video.removeEventListener("resize", onResize);
+      video.removeEventListener("pause", onStop);
+      video.removeEventListener("ended", onStop);
+      window.removeEventListener("pagehide", onPageHide);
+    };
+  }, [movieId, resumeSeconds]);
+
+  if (refusal && renderRefused) return <div data-testid="player-refused">{renderRefused(refusal)}</div>;
+
+  return (
+    <div className="relative overflow-hidden rounded-lg bg-black">
+      <video
+        ref={videoRef}
+        controls
+        preload="none"
+        playsInline
+        poster={poster ?? undefined}
+        aria-label={label}
+        data-testid="player"
+        data-player-mode="none"
+        data-rung={rung ?? undefined}
+        data-resume-seconds={resumeSeconds}
+        className="aspect-video w-full"
+      >
+        {masterUrl ? <source src={masterUrl} type={HLS_TYPE} /> : null}
+        <source src={fallbackUrl} type="video/mp4" />
+        {t("page.noVideo")}
+      </video>
+      {state === "loading" ? (
+        <p role="status" className="pointer-events-none absolute left-3 top-3 rounded bg-black/70 px-2 py-1 text-xs text-white" data-testid="player-loading">
+          {t("player.loading")}
+        </p>
+      ) : null}
+      {state === "error" && !refusal ? (
+        <p role="alert" className="absolute inset-x-3 top-3 rounded bg-red-900/90 px-3 py-2 text-sm text-white" data-testid="player-error">
+          {t("player.error")}
+        </p>
+      ) : null}
+    </div>
+  );
+}

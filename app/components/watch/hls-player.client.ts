@@ -1,0 +1,88 @@
+import Hls from "hls.js/light";
+
+/**
+ * hls.js (its light build: HLS with fMP4, no subtitles or DRM) for browsers
+ * without native HLS. Imported dynamically by the watch page's player only,
+ * so it is its own hashed, immutably cached chunk and no other page loads it.
+ *
+ * Tuned for viewers who pay per megabyte: it reads the playlists when the
+ * page opens but loads no film until play is pressed, keeps at most about
+ * 30 s ahead (hls.js's default buffers up to ten minutes), starts on the rung
+ * the link estimate allows, and never picks a picture larger than the player.
+ */
+export type HlsPlayer = {
+  /** Play one rung (a quality chosen in the menu), or null for Auto. */
+  setRung: (rung: number | null) => void;
+  destroy: () => void;
+};
+
+export function createHlsPlayer(
+  video: HTMLVideoElement,
+  options: {
+    source: string;
+    startSeconds: number;
+    linkKbps: number | null;
+    onRung: (rung: number | null) => void;
+    onFatal: () => void;
+    onBandwidth: (kbps: number) => void;
+  },
+): HlsPlayer {
+  const estimate = (options.linkKbps ?? 400) * 1000;
+  const hls = new Hls({
+    autoStartLoad: false,
+    startPosition: options.startSeconds > 0 ? options.startSeconds : -1,
+    maxBufferLength: 30,
+    maxMaxBufferLength: 60,
+    maxBufferSize: 20 * 1000 * 1000,
+    backBufferLength: 30,
+    capLevelToPlayerSize: true,
+    abrEwmaDefaultEstimate: estimate,
+    // The master playlist already lists the start rung first; measuring with an extra segment would spend data.
+    testBandwidth: false,
+    enableWorker: true,
+  });
+  const rungOf = (level: number): number | null => {
+    const details = hls.levels[level];
+    return details ? Math.min(details.width, details.height) : null;
+  };
+  let loading = false;
+  const startOnPlay = () => {
+    if (loading) return;
+    loading = true;
+    hls.startLoad(video.currentTime > 0 ? video.currentTime : options.startSeconds > 0 ? options.startSeconds : -1);
+  };
+  // With no startLevel set, hls.js starts on the first variant of the master
+  // playlist, which the server lists first because it fits this link.
+  hls.on(Hls.Events.MANIFEST_PARSED, () => {
+    video.addEventListener("play", startOnPlay);
+    if (!video.paused) startOnPlay();
+  });
+  hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => options.onRung(rungOf(data.level)));
+  hls.on(Hls.Events.FRAG_LOADED, () => {
+    if (Number.isFinite(hls.bandwidthEstimate)) options.onBandwidth(hls.bandwidthEstimate / 1000);
+  });
+  hls.on(Hls.Events.ERROR, (_event, data) => {
+    if (!data.fatal) return;
+    if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+      hls.recoverMediaError();
+      return;
+    }
+    options.onFatal();
+  });
+  hls.loadSource(options.source);
+  hls.attachMedia(video);
+  return {
+    setRung: (rung) => {
+      if (rung === null) {
+        hls.currentLevel = -1;
+        return;
+      }
+      const index = hls.levels.findIndex((level) => Math.min(level.width, level.height) === rung);
+      if (index >= 0) hls.currentLevel = index;
+    },
+    destroy: () => {
+      video.removeEventListener("play", startOnPlay);
+      hls.destroy();
+    },
+  };
+}
