@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
+import { RenditionList } from "~/components/studio/rendition-list";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
@@ -19,6 +20,7 @@ import {
   type MovieChange,
 } from "~/services/admin-movies.server";
 import { clientAddress } from "~/services/rate-limit.server";
+import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -37,8 +39,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const confirmId = url.searchParams.get("confirm");
   const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
   const { t } = await getRequestT(request, "admin");
+  const renditions = renditionStatuses(
+    db,
+    list.rows.map((row) => row.id),
+  );
   return {
     metaTitle: t("movies.metaTitle"),
+    renditionDisk: renditionDiskTotal(db),
     status: status ?? "",
     providerId: providerId ?? "",
     providers: providersWithMovies(db),
@@ -46,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: list.page,
     total: list.total,
     pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
-    rows: list.rows.map((row) => ({ ...row, uploadedAt: row.uploadedAt.toISOString() })),
+    rows: list.rows.map((row) => ({ ...row, uploadedAt: row.uploadedAt.toISOString(), renditions: renditions.get(row.id) ?? [] })),
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
   };
 }
@@ -100,7 +107,7 @@ function RowAction({ movieId, intent, name, back }: { movieId: string; intent: s
 
 export default function AdminMovies() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming } = useLoaderData<typeof loader>();
+  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk } = useLoaderData<typeof loader>();
   const [searchParams] = useSearchParams();
   const backParams = new URLSearchParams(searchParams);
   backParams.delete("confirm");
@@ -115,6 +122,9 @@ export default function AdminMovies() {
     <section>
       <h1 className="text-3xl font-bold">{t("movies.title")}</h1>
       <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
+      <p className="mt-1 text-sm text-slate-300" data-testid="rendition-disk">
+        {t("movies.renditionDisk", { gigabytes: (renditionDisk.bytes / 1e9).toFixed(2), titles: renditionDisk.titles })}
+      </p>
 
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-white/10 bg-ink-900/60 p-4" data-section="auto-approve">
         <input type="hidden" name="back" value={back} />
@@ -175,6 +185,7 @@ export default function AdminMovies() {
                 <th scope="col" className="px-3 py-3">{t("movies.columns.provider")}</th>
                 <th scope="col" className="px-3 py-3">{t("movies.columns.status")}</th>
                 <th scope="col" className="px-3 py-3 text-right">{t("movies.columns.views")}</th>
+                <th scope="col" className="px-3 py-3">{t("movies.columns.renditions")}</th>
                 <th scope="col" className="px-3 py-3">{t("movies.columns.actions")}</th>
               </tr>
             </thead>
@@ -200,6 +211,9 @@ export default function AdminMovies() {
                     </span>
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
+                  <td className="px-3 py-2">
+                    <RenditionList renditions={row.renditions} />
+                  </td>
                   <td className="px-3 py-2">
                     <div className="flex flex-wrap gap-1.5">
                       <RowAction movieId={row.id} back={back} intent={row.approved ? "unapprove" : "approve"} name={row.name} />

@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
+import { isDataSaverOn } from "~/services/data-saver.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -12,12 +13,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("profile.metaTitle"),
     profile: { name: user.name, email: user.email, phoneNumber: user.phoneNumber, role: user.role },
+    dataSaver: await isDataSaverOn(request, user),
   };
 }
 
 export default function Profile() {
   const { t } = useTranslation("auth");
-  const { profile } = useLoaderData<typeof loader>();
+  const { t: tWatch } = useTranslation("watch");
+  const { profile, dataSaver } = useLoaderData<typeof loader>();
   return (
     <section className="mx-auto w-full max-w-xl px-4 py-12">
       <h1 className="text-3xl font-bold">{t("profile.title")}</h1>
@@ -34,6 +37,17 @@ export default function Profile() {
       <Link to="/editprofile" className="mt-6 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
         {t("profile.edit")}
       </Link>
+      <Form method="post" action="/data-saver" className="mt-8 grid gap-2 rounded-lg border border-white/10 bg-ink-900/60 p-6" data-testid="data-saver">
+        <h2 className="text-lg font-semibold">{tWatch("dataSaver.title")}</h2>
+        <p className="text-sm text-slate-300">{dataSaver ? tWatch("dataSaver.isOn") : tWatch("dataSaver.isOff")} {tWatch("dataSaver.explain")}</p>
+        <input type="hidden" name="redirectTo" value="/profile" />
+        <input type="hidden" name="dataSaver" value={dataSaver ? "off" : "on"} />
+        <div>
+          <button type="submit" aria-pressed={dataSaver} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5" data-testid="data-saver-toggle">
+            {dataSaver ? tWatch("dataSaver.turnOff") : tWatch("dataSaver.turnOn")}
+          </button>
+        </div>
+      </Form>
     </section>
   );
 }

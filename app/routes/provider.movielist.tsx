@@ -4,12 +4,14 @@ import { Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } f
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
+import { RenditionList } from "~/components/studio/rendition-list";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
 import { clientAddress } from "~/services/rate-limit.server";
+import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
@@ -24,10 +26,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const list = listProviderMovies(getDb(), provider.id, { page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirm");
   const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
+  const renditions = renditionStatuses(
+    getDb(),
+    list.rows.map((row) => row.id),
+  );
   return {
     metaTitle: t("list.metaTitle"),
     ...list,
-    rows: list.rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString(), sizeMb: Math.round((row.sizeBytes / (1024 * 1024)) * 10) / 10 })),
+    rows: list.rows.map((row) => ({
+      ...row,
+      updatedAt: row.updatedAt.toISOString(),
+      sizeMb: Math.round((row.sizeBytes / (1024 * 1024)) * 10) / 10,
+      renditions: renditions.get(row.id) ?? [],
+    })),
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
   };
 }
@@ -52,7 +63,7 @@ export default function MovieList() {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const processing = rows.some((row) => row.status === "processing");
+  const processing = rows.some((row) => row.status === "processing" || row.renditions.some((rendition) => rendition.status === "pending"));
 
   // While something is processing, look again every few seconds so Ready or Failed shows without a reload.
   useEffect(() => {
@@ -103,6 +114,7 @@ export default function MovieList() {
                 <th scope="col" className="px-4 py-3 text-right">{t("list.columns.views")}</th>
                 <th scope="col" className="px-4 py-3 text-right">{t("list.columns.size")}</th>
                 <th scope="col" className="px-4 py-3">{t("list.columns.status")}</th>
+                <th scope="col" className="px-4 py-3">{t("list.columns.renditions")}</th>
                 <th scope="col" className="px-4 py-3">{t("list.columns.delete")}</th>
               </tr>
             </thead>
@@ -117,6 +129,9 @@ export default function MovieList() {
                   <td className="px-4 py-3 text-right tabular-nums">{row.sizeMb.toFixed(1)}</td>
                   <td className="px-4 py-3">
                     <StatusBadge status={row.status} approved={row.approved} reason={row.failureReason} />
+                  </td>
+                  <td className="px-4 py-3">
+                    <RenditionList renditions={row.renditions} />
                   </td>
                   <td className="px-4 py-3">
                     <Link to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`} className="text-red-300 hover:underline" aria-label={t("list.deleteNamed", { name: row.name })}>

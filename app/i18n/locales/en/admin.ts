@@ -66,6 +66,7 @@ const admin = {
     count_one: "{{count}} title",
     count_other: "{{count}} titles",
     empty: "No titles match.",
+    renditionDisk: "The adaptive ladder takes {{gigabytes}} GB of disk for {{titles}} titles.",
     statusFilter: "Status",
     allStatuses: "All statuses",
     providerFilter: "Provider",
@@ -78,6 +79,7 @@ const admin = {
     waitingLabel: "Waiting for approval",
     featuredLabel: "Featured",
     columns: { title: "Title", provider: "Provider", status: "Status", views: "Views", actions: "Actions" },
+      renditions: "Qualities",
     actions: { approve: "Approve", unapprove: "Unapprove", feature: "Feature", unfeature: "Unfeature", free: "Make free", premium: "Make premium" },
     named: {
       approve: "Approve {{name}}",

@@ -33,6 +33,7 @@ const studio = {
       views: "Views",
       size: "Size in MB",
       status: "Status",
+      renditions: "Qualities",
       delete: "Delete",
     },
     status: {
@@ -105,6 +106,13 @@ const studio = {
     unknownAction: "Unknown action",
     network: "The connection was lost before the upload finished; please try again",
     incomplete: "The upload did not complete; please try again",
+  },
+  renditions: {
+    none: "Not made yet",
+    ready: "{{rung}}p · {{megabytes}} MB",
+    pending: "{{rung}}p · being made",
+    failed: "{{rung}}p · failed",
+    total: "{{megabytes}} MB on disk",
   },
 } as const;
 

@@ -69,6 +69,7 @@ const admin: DeepStrings<typeof en> = {
     count_one: "Fim {{count}}",
     count_other: "Fina-finai {{count}}",
     empty: "Babu fim da ya dace.",
+    renditionDisk: "Matakan ingancin hoto suna ɗaukar GB {{gigabytes}} a faifai don fina-finai {{titles}}.",
     statusFilter: "Matsayi",
     allStatuses: "Duk matsayi",
     providerFilter: "Mai bayarwa",
@@ -81,6 +82,7 @@ const admin: DeepStrings<typeof en> = {
     waitingLabel: "Yana jiran amincewa",
     featuredLabel: "Fitacce",
     columns: { title: "Suna", provider: "Mai bayarwa", status: "Matsayi", views: "Kallo", actions: "Ayyuka" },
+      renditions: "Ingancin hoto",
     actions: { approve: "Amince", unapprove: "Janye amincewa", feature: "Fitar da shi", unfeature: "Cire daga fitattu", free: "Mayar kyauta", premium: "Mayar na biya" },
     named: {
       approve: "Amince da {{name}}",

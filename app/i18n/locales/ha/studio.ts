@@ -35,6 +35,7 @@ const studio: DeepStrings<typeof en> = {
       views: "Kallo",
       size: "Girma a MB",
       status: "Matsayi",
+      renditions: "Ingancin hoto",
       delete: "Goge",
     },
     status: {
@@ -107,6 +108,13 @@ const studio: DeepStrings<typeof en> = {
     unknownAction: "Aikin da ba a sani ba",
     network: "Haɗin intanet ya yanke kafin ɗorawar ta kammala; da fatan a sake gwadawa",
     incomplete: "Ɗorawar ba ta kammala ba; da fatan a sake gwadawa",
+  },
+  renditions: {
+    none: "Ba a yi ba tukuna",
+    ready: "{{rung}}p · MB {{megabytes}}",
+    pending: "{{rung}}p · ana yi",
+    failed: "{{rung}}p · ya kasa",
+    total: "MB {{megabytes}} a faifai",
   },
 };
 
