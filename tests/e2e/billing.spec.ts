@@ -116,7 +116,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.goto(`/WatchMovie?id=${movieId}`);
       await expect(page.getByTestId("needs-pass")).toHaveCount(0);
-      await expect(page.locator("video")).toHaveAttribute("src", `/api/files/${movieId}.mp4`);
+      const video = page.locator("video");
+      await expect(javaScriptEnabled ? video : video.locator("source").first()).toHaveAttribute("src", new RegExp(`^/stream/${movieId}/master\\.m3u8`));
       await playsOnPage(page);
     });
 
@@ -227,7 +228,9 @@ test.describe("screens", () => {
         await page.goto(`/WatchMovie?id=${movieId}`);
         await page.getByRole("button", { name: "Stop playback on the other device" }).click();
         await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}$`));
-        await expect(page.locator("video")).toHaveAttribute("src", `/api/files/${movieId}.mp4`);
+        await expect(page.locator("video source").first()).toHaveAttribute("src", new RegExp(`^/stream/${movieId}/master\\.m3u8`));
+        expect((await page.request.get(`/stream/${movieId}/master.m3u8`)).status()).toBe(200);
+        expect((await second.page.request.get(`/stream/${movieId}/master.m3u8`)).status()).toBe(403);
         expect((await page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status()).toBe(206);
         expect((await second.page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status()).toBe(403);
       } finally {

@@ -15,7 +15,7 @@ export function RenditionList({ renditions }: { renditions: readonly RenditionSu
     <div className="grid gap-0.5 text-xs" data-testid="renditions">
       <ul className="flex flex-wrap gap-x-2 gap-y-0.5">
         {renditions.map((rendition) => (
-          <li key={rendition.rung} data-rung={rendition.rung} data-status={rendition.status} className={rendition.status === "ready" ? "text-slate-200" : rendition.status === "failed" ? "text-red-300" : "text-amber-300"}>
+          <li key={rendition.rung} data-rung={rendition.rung} data-rendition-status={rendition.status} className={rendition.status === "ready" ? "text-slate-200" : rendition.status === "failed" ? "text-red-300" : "text-amber-300"}>
             {rendition.status === "ready"
               ? t("renditions.ready", { rung: rendition.rung, megabytes: megabytes(rendition.sizeBytes) })
               : t(`renditions.${rendition.status}`, { rung: rendition.rung })}
