@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import { gzipSync } from "node:zlib";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
@@ -19,6 +21,27 @@ import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
  * published, Premium pass, screens lease, and the plan's maximum quality.
  */
 const PLAYLIST_TYPE = "application/vnd.apple.mpegurl";
+
+/**
+ * A playlist as text, gzipped when the client accepts it: a feature film's
+ * media playlist is tens of kilobytes of repetitive lines (a tenth of that
+ * gzipped), and it stands between the viewer and the first frame.
+ */
+function playlistResponse(request: Request, text: string, cacheControl: string): Response {
+  const headers = new Headers({
+    "Content-Type": PLAYLIST_TYPE,
+    "Cache-Control": cacheControl,
+    Vary: "Accept-Encoding, Cookie, Authorization, Save-Data, Downlink",
+    "X-Content-Type-Options": "nosniff",
+  });
+  let body = Buffer.from(text);
+  if (body.length > 1024 && /\bgzip\b/.test(request.headers.get("Accept-Encoding") ?? "")) {
+    body = gzipSync(body);
+    headers.set("Content-Encoding", "gzip");
+  }
+  headers.set("Content-Length", String(body.length));
+  return new Response(request.method === "HEAD" ? null : body, { headers });
+}
 
 function positiveInteger(value: string | null): number | null {
   if (!value || !/^\d{1,6}$/.test(value)) return null;
@@ -50,21 +73,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request),
     });
     const body = writeMasterPlaylist(variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })));
-    return new Response(request.method === "HEAD" ? null : body, {
-      headers: {
-        "Content-Type": PLAYLIST_TYPE,
-        "Cache-Control": "private, no-cache",
-        Vary: "Cookie, Authorization, Save-Data, Downlink",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    return playlistResponse(request, body, "private, no-cache");
   }
 
-  const isPlaylist = decision.file.kind === "playlist";
+  if (decision.file.kind === "playlist") {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(decision.path!, "utf8");
+    } catch {
+      return Response.json({ success: false, message: "Video not found" }, { status: 404 });
+    }
+    return playlistResponse(request, text, "private, max-age=300");
+  }
+
   const response = await serveFileWithRanges(request, decision.path!, {
-    contentType: isPlaylist ? PLAYLIST_TYPE : "video/mp4",
+    contentType: "video/mp4",
     // Personal (the check above), and a rung's bytes never change under the same ETag.
-    cacheControl: isPlaylist ? "private, max-age=300" : "private, max-age=86400",
+    cacheControl: "private, max-age=86400",
   });
   return response ?? Response.json({ success: false, message: "Video not found" }, { status: 404 });
 }
