@@ -6,7 +6,7 @@ import { temporaryPath } from "~/media/atomic-files.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { encodeRungs } from "~/media/ladder-encode.server";
 import { firstPassRungs, planLadder, type RungSpec } from "~/media/ladder";
-import { movieHlsDir, movieVideoPath, renditionPath, storagePaths } from "~/media/storage.server";
+import { movieDir, movieHlsDir, movieVideoPath, renditionPath, storagePaths } from "~/media/storage.server";
 import { enqueueJob } from "./jobs.server";
 
 /**
@@ -149,7 +149,7 @@ export async function buildLadder(db: DB, movieId: string, options: { root: stri
     });
     if (!stillThere) {
       // Deleted while its ladder was being made: what was just written goes too.
-      fs.rmSync(movieHlsDir(movieId, options.root), { recursive: true, force: true });
+      fs.rmSync(movieDir(movieId, options.root), { recursive: true, force: true });
       return made;
     }
     made.push(...group);

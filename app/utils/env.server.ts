@@ -54,7 +54,7 @@ const envSchema = z
       });
     }
     const ladder = parseLadder(env.LADDER);
-    if (!ladder.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER"], message: `LADDER: ${ladder.message}` });
+    if (!ladder.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER"], message: ladder.message });
     if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,

@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb, migrateDatabase, type DB } from "~/db/client.server";
+import { accounts, categories, jobs, movieRenditions, movies } from "~/db/schema";
+import { probeMedia, runFfmpeg } from "~/media/ffmpeg.server";
+import { parseMediaPlaylist, playlistStats } from "~/media/hls";
+import { DEFAULT_LADDER } from "~/media/ladder";
+import { movieDir, movieHlsDir, renditionPath } from "~/media/storage.server";
+import type { JobRunner } from "~/services/jobs.server";
+import { startMediaJobs } from "~/services/media-jobs.server";
+import { deleteMovie } from "~/services/movies.server";
+import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
+import { acceptMovieUpload } from "~/services/uploads.server";
+
+/**
+ * The adaptive ladder end to end, as the server runs it: an upload, the media
+ * job runner of `startMediaJobs` (first rungs before the title is ready, the
+ * rest in a `make-ladder` job), a restart in the middle, and the backfill.
+ * The server's environment points at a temporary STORAGE_DIR and database.
+ */
+const savedEnv = { STORAGE_DIR: process.env.STORAGE_DIR, DATABASE_PATH: process.env.DATABASE_PATH, LADDER: process.env.LADDER, MEDIA_JOBS: process.env.MEDIA_JOBS };
+const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner };
+
+let root: string;
+let fixtures: string;
+let db: DB;
+let runner: JobRunner | null = null;
+let movieId: string;
+const providerId = "provider0000001";
+const categoryId = "category0000001";
+const FIRST_PASS = [144, 240];
+const ALL_RUNGS = [144, 240, 360];
+
+/** What the server process does at start: the backfill, then the media job runner picking up unfinished jobs. */
+function startServerJobs(): JobRunner {
+  runner = startMediaJobs();
+  return runner;
+}
+
+/** The server process stops (its runner finishes what it is doing; a crash is simulated in the database). */
+async function stopServerJobs() {
+  await runner?.stop();
+  runner = null;
+  delete globals.__kalloMediaJobs;
+}
+
+async function runServerJobs() {
+  const jobsRunner = startServerJobs();
+  await jobsRunner.idle();
+  await stopServerJobs();
+}
+
+const renditionRows = () =>
+  db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).orderBy(movieRenditions.rung).all();
+const readyRungs = () => renditionRows().filter((row) => row.status === "ready").map((row) => row.rung);
+const ladderJobs = () => db.select().from(jobs).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId))).all();
+const fileIdentity = (file: string) => {
+  const stat = fs.statSync(file);
+  return { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
+};
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-ladder-it-"));
+  fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-ladder-fixtures-"));
+  process.env.STORAGE_DIR = root;
+  process.env.DATABASE_PATH = path.join(root, "data.db");
+  process.env.MEDIA_JOBS = "1";
+  delete process.env.LADDER;
+  // This file's own server process: no connection or runner from elsewhere.
+  delete globals.__kalloDb;
+  delete globals.__kalloMediaJobs;
+  db = getDb();
+  migrateDatabase(db);
+  db.insert(accounts).values({ id: providerId, name: "P", email: "p@example.com", phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" }).run();
+  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+  // Which rungs were ready at the moment a title became ready (same transaction as the update).
+  db.$client.exec(`
+    CREATE TEMP TABLE ready_moments (movie_id TEXT NOT NULL, ready_rungs TEXT, ladder_jobs INTEGER NOT NULL);
+    CREATE TEMP TRIGGER record_ready_moment AFTER UPDATE OF status ON movies
+    WHEN NEW.status = 'ready' AND OLD.status <> 'ready'
+    BEGIN
+      INSERT INTO ready_moments
+      SELECT NEW.id,
+        (SELECT group_concat(rung) FROM (SELECT rung FROM movie_renditions WHERE movie_id = NEW.id AND status = 'ready' ORDER BY rung)),
+        (SELECT count(*) FROM jobs WHERE kind = '${LADDER_JOB}' AND movie_id = NEW.id);
+    END;
+  `);
+  // A 4-second 640x360 film with sound: the ladder gives it 144p, 240p and 360p.
+  const film = path.join(fixtures, "film.mp4");
+  await runFfmpeg([
+    "-y", "-hide_banner", "-loglevel", "error",
+    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
+    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
+    "-t", "4", "-shortest",
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart",
+    film,
+  ]);
+  const form = new FormData();
+  form.append("name", "Ladder");
+  form.append("Category", categoryId);
+  form.append("movie", new Blob([fs.readFileSync(film)]), "film.mp4");
+  const result = await acceptMovieUpload(db, new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }), {
+    providerId,
+    layout: "form",
+    root,
+    maxFileBytes: 50 * 1024 * 1024,
+  });
+  if (!result.ok) throw new Error(`upload refused: ${JSON.stringify(result)}`);
+  movieId = result.movieId;
+});
+
+afterAll(async () => {
+  await stopServerJobs();
+  globals.__kalloDb?.$client.close();
+  delete globals.__kalloDb;
+  for (const [key, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+  if (fixtures) fs.rmSync(fixtures, { recursive: true, force: true });
+});
+
+describe("the adaptive ladder of an uploaded film", () => {
+  it("is playable at 144p and 240p the moment it is ready, and gets 360p from the make-ladder job", async () => {
+    await runServerJobs();
+    expect(db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get()?.status).toBe("ready");
+    const moments = db.$client.prepare("SELECT ready_rungs AS rungs, ladder_jobs AS ladderJobs FROM ready_moments WHERE movie_id = ?").all(movieId);
+    expect(moments).toEqual([{ rungs: FIRST_PASS.join(","), ladderJobs: 0 }]);
+    expect(readyRungs()).toEqual(ALL_RUNGS);
+    expect(ladderJobs().map((job) => job.status)).toEqual(["done"]);
+    // Nothing left in tmp/ from the uploads or the encoders.
+    expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("stores each rung as one fragmented MP4 whose playlist's byte ranges tile the file", async () => {
+    const hls = movieHlsDir(movieId, root);
+    expect(fs.readdirSync(hls).sort()).toEqual(ALL_RUNGS.flatMap((rung) => [`${rung}p.m3u8`, `${rung}p.mp4`]).sort());
+    const sizes = { 144: [256, 144], 240: [426, 240], 360: [640, 360] } as Record<number, [number, number]>;
+    for (const row of renditionRows()) {
+      const media = renditionPath(movieId, row.rung, "media", root);
+      const size = fs.statSync(media).size;
+      const playlist = parseMediaPlaylist(fs.readFileSync(renditionPath(movieId, row.rung, "playlist", root), "utf8"));
+      expect(playlist.uri).toBe(`${row.rung}p.mp4`);
+      expect(playlist.init.offset).toBe(0);
+      expect(playlist.init.length).toBeGreaterThan(0);
+      // Init section, then every segment right after the one before, to the file's last byte.
+      let next = playlist.init.length;
+      for (const segment of playlist.segments) {
+        expect(segment.offset).toBe(next);
+        expect(segment.length).toBeGreaterThan(0);
+        next = segment.offset + segment.length;
+        expect(next).toBeLessThanOrEqual(size);
+      }
+      expect(next).toBe(size);
+      // The init section is an ISO file's ftyp box followed by its moov.
+      const head = Buffer.alloc(8);
+      const handle = fs.openSync(media, "r");
+      fs.readSync(handle, head, 0, 8, 0);
+      fs.closeSync(handle);
+      expect(head.toString("latin1", 4, 8)).toBe("ftyp");
+
+      const stats = playlistStats(playlist);
+      expect(stats.durationSeconds).toBeGreaterThan(3.5);
+      expect(stats.durationSeconds).toBeLessThan(4.5);
+      expect(row).toMatchObject({
+        status: "ready",
+        width: sizes[row.rung][0],
+        height: sizes[row.rung][1],
+        sizeBytes: size,
+        bandwidth: stats.bandwidth,
+        averageBandwidth: stats.averageBandwidth,
+      });
+      expect(row.averageBandwidth).toBeGreaterThan(0);
+      expect(row.bandwidth).toBeGreaterThanOrEqual(row.averageBandwidth);
+      expect(row.codecs).toMatch(/^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
+      expect(row.durationSeconds).toBeCloseTo(stats.durationSeconds, 3);
+      expect(row.readyAt).toBeInstanceOf(Date);
+
+      const probe = await probeMedia(media);
+      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p", width: sizes[row.rung][0], height: sizes[row.rung][1] });
+    }
+    // Higher rungs cost more.
+    const rows = renditionRows();
+    for (let index = 1; index < rows.length; index++) expect(rows[index].averageBandwidth).toBeGreaterThan(rows[index - 1].averageBandwidth);
+  });
+
+  it("resumes a ladder stopped midway without making the finished rungs again", async () => {
+    const kept = Object.fromEntries(
+      FIRST_PASS.flatMap((rung) => (["media", "playlist"] as const).map((kind) => {
+        const file = renditionPath(movieId, rung, kind, root);
+        return [file, fileIdentity(file)];
+      })),
+    );
+    // The process died while encoding 360p: its job was running, its row pending, its files not yet moved in.
+    db.update(jobs).set({ status: "running", startedAt: new Date(), finishedAt: null }).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId))).run();
+    db.update(movieRenditions)
+      .set({ status: "pending", sizeBytes: 0, bandwidth: 0, averageBandwidth: 0, codecs: "", readyAt: null })
+      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 360)))
+      .run();
+    for (const kind of ["media", "playlist"] as const) fs.rmSync(renditionPath(movieId, 360, kind, root));
+    expect(readyRungs()).toEqual(FIRST_PASS);
+
+    await runServerJobs();
+
+    expect(readyRungs()).toEqual(ALL_RUNGS);
+    expect(fs.existsSync(renditionPath(movieId, 360, "media", root))).toBe(true);
+    expect(fs.existsSync(renditionPath(movieId, 360, "playlist", root))).toBe(true);
+    for (const [file, identity] of Object.entries(kept)) expect(fileIdentity(file), path.basename(file)).toEqual(identity);
+    // The interrupted job itself was run again: no second job for the same title.
+    expect(ladderJobs()).toEqual([expect.objectContaining({ status: "done", attempts: 2 })]);
+    const row = renditionRows().find((entry) => entry.rung === 360)!;
+    expect(row.sizeBytes).toBe(fs.statSync(renditionPath(movieId, 360, "media", root)).size);
+  });
+
+  it("backfills a ready title without a ladder once, however often the backfill runs", () => {
+    // Titles the backfill must leave alone: one with its whole ladder, one whose top rung failed, one still processing.
+    const other = (id: string, status: "ready" | "processing") =>
+      db.insert(movies).values({ id, name: id, categoryId, providerId, status, width: 640, height: 360 }).run();
+    other("completeladder1", "ready");
+    other("failedladder01", "ready");
+    other("stillprocess01", "processing");
+    for (const rung of ALL_RUNGS) {
+      db.insert(movieRenditions).values({ movieId: "completeladder1", rung, width: 2, height: 2, status: "ready" }).run();
+      db.insert(movieRenditions).values({ movieId: "failedladder01", rung, width: 2, height: 2, status: rung === 360 ? "failed" : "ready" }).run();
+    }
+    // A longer LADDER is a missing rung too, but never one above a title's own size.
+    expect(enqueueMissingLadders(db, [144, 240, 360, 480, 720, 1080])).toBe(0);
+    // Our title loses its ladder (from before ladders existed, say).
+    fs.rmSync(movieHlsDir(movieId, root), { recursive: true });
+    db.delete(movieRenditions).where(eq(movieRenditions.movieId, movieId)).run();
+
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(1);
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(0);
+    const queued = db.select({ movieId: jobs.movieId }).from(jobs).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.status, "queued"))).all();
+    expect(queued).toEqual([{ movieId }]);
+  });
+
+  it("runs the backfilled job at the next start; a title deleted while its ladder is made leaves no ladder files", async () => {
+    const jobsBefore = ladderJobs().length;
+    const tmp = path.join(root, "tmp");
+    // The next start runs the backfill again (nothing more to queue) and then the queued job.
+    const failures = vi.spyOn(console, "error");
+    const jobsRunner = startServerJobs();
+    // Wait until ffmpeg is writing the first rungs (so it has the film open), then delete the title.
+    const encoderWriting = () =>
+      fs.readdirSync(tmp).some((name) => {
+        if (!name.includes(`ladder-${movieId}`)) return false;
+        try {
+          return fs.readdirSync(path.join(tmp, name)).length > 0;
+        } catch {
+          return false; // removed in between: that run is over
+        }
+      });
+    const started = Date.now();
+    while (!encoderWriting() && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(ladderJobs()).toHaveLength(jobsBefore);
+    expect(ladderJobs().filter((job) => job.status === "running")).toHaveLength(1);
+    // Planned, and not all made yet.
+    expect(renditionRows().map((row) => row.rung)).toEqual(ALL_RUNGS);
+    expect(renditionRows().some((row) => row.status === "pending")).toBe(true);
+    expect(deleteMovie(db, movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
+    expect(fs.existsSync(movieDir(movieId, root))).toBe(false);
+
+    await jobsRunner.idle();
+    await stopServerJobs();
+    // The job ended without an error (a failure would be logged and retried); its row went with the title.
+    const logged = [...failures.mock.calls];
+    failures.mockRestore();
+    expect(logged).toEqual([]);
+    expect(ladderJobs()).toEqual([]);
+    expect(db.select().from(jobs).all().filter((job) => job.status !== "done")).toEqual([]);
+    expect(fs.existsSync(movieHlsDir(movieId, root))).toBe(false);
+    const left = fs.existsSync(movieDir(movieId, root)) ? fs.readdirSync(movieDir(movieId, root), { recursive: true }) : [];
+    expect(left).toEqual([]);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+    expect(db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).all()).toEqual([]);
+  });
+});
