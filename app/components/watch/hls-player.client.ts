@@ -51,11 +51,16 @@ export function createHlsPlayer(
     loading = true;
     hls.startLoad(video.currentTime > 0 ? video.currentTime : options.startSeconds > 0 ? options.startSeconds : -1);
   };
+  // A play pressed before hls.js was attached was lost in the new load: play again.
+  const wantedToPlay = !video.paused || video.dataset.playRequested === "1";
+  video.addEventListener("play", startOnPlay);
   // With no startLevel set, hls.js starts on the first variant of the master
   // playlist, which the server lists first because it fits this link.
   hls.on(Hls.Events.MANIFEST_PARSED, () => {
-    video.addEventListener("play", startOnPlay);
-    if (!video.paused) startOnPlay();
+    if (wantedToPlay || !video.paused) {
+      startOnPlay();
+      void video.play().catch(() => undefined);
+    }
   });
   hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => options.onRung(rungOf(data.level)));
   hls.on(Hls.Events.FRAG_LOADED, () => {
