@@ -8,7 +8,7 @@ import { renditionFileName } from "./storage.server";
 
 /**
  * Encode rungs of the adaptive ladder in one ffmpeg run: the source is
- * decoded once and split into one scaler and one H.264 encoder per rung, then
+ * decoded once and scaled down step by step, one H.264 encoder per rung, then
  * packaged by ffmpeg's HLS muxer as one fragmented MP4 file per rung.
  *
  * Keyframes fall every 2 seconds on the same timestamps in every rung (forced
@@ -31,10 +31,24 @@ export type EncodedRung = RungSpec & {
   durationSeconds: number;
 };
 
+/**
+ * The filter graph: the decoded picture is scaled down rung by rung, each
+ * rung from the one above it (a chain of small box-filter steps costs less
+ * than scaling the full picture once per rung), and each step is split off
+ * to its encoder. Outputs are labelled v0… in the order of `rungs`.
+ */
+export function ladderFilter(rungs: readonly RungSpec[]): string {
+  const order = rungs.map((spec, index) => ({ spec, index })).sort((a, b) => b.spec.rung - a.spec.rung);
+  const steps = order.map(({ spec, index }, position) => {
+    const input = position === 0 ? "[0:v:0]" : `[c${position}]`;
+    const scaled = `${input}scale=${spec.width}:${spec.height}:flags=area,setsar=1`;
+    return position === order.length - 1 ? `${scaled}[v${index}]` : `${scaled},split=2[v${index}][c${position + 1}]`;
+  });
+  return steps.join(";");
+}
+
 export function ladderArguments(source: string, workDir: string, rungs: readonly RungSpec[], options: { hasAudio: boolean }): string[] {
-  const split = rungs.map((_, index) => `[s${index}]`).join("");
-  const scales = rungs.map((spec, index) => `[s${index}]scale=${spec.width}:${spec.height}:flags=bicubic,setsar=1[v${index}]`);
-  const filter = `[0:v:0]split=${rungs.length}${split};${scales.join(";")}`;
+  const filter = ladderFilter(rungs);
   const args = ["-i", source, "-filter_complex", filter];
   rungs.forEach((_, index) => {
     args.push("-map", `[v${index}]`);

@@ -36,8 +36,6 @@ const REFERENCE_RUNGS: ReadonlyArray<{ rung: number; videoKbps: number }> = [
 
 /** Data saver plays nothing above this rung. */
 export const DATA_SAVER_MAX_RUNG = 240;
-/** Rungs up to this one are made first, so a title plays before its higher rungs are ready. */
-export const FIRST_PASS_MAX_RUNG = 240;
 
 function even(value: number): number {
   return Math.max(2, Math.round(value / 2) * 2);
@@ -65,7 +63,7 @@ export function rungSpec(rung: number, source: { width: number; height: number }
   const width = landscape ? even(source.width * scale) : even(rung);
   const height = landscape ? even(rung) : even(source.height * scale);
   const videoKbps = videoKbpsFor(rung);
-  const low = rung <= FIRST_PASS_MAX_RUNG;
+  const low = rung <= DATA_SAVER_MAX_RUNG;
   return {
     rung,
     width,
@@ -102,10 +100,13 @@ export function planLadder(source: { width: number | null; height: number | null
   return [...new Set(rungs)].sort((a, b) => a - b).map((rung) => rungSpec(rung, { width, height }));
 }
 
-/** The rungs of a plan made in the first pass (the title plays once they are ready); at least the lowest. */
+/**
+ * The rungs made in the first pass, before the title is listed as Ready: the
+ * lowest alone. Its encode is cheap next to decoding the source, so a film
+ * plays after about a tenth of its length; the rest follow in one more pass.
+ */
 export function firstPassRungs(rungs: readonly RungSpec[]): RungSpec[] {
-  const first = rungs.filter((spec) => spec.rung <= FIRST_PASS_MAX_RUNG);
-  return first.length > 0 ? first : rungs.slice(0, 1);
+  return rungs.slice(0, 1);
 }
 
 /** The highest rung a plan's maximum quality allows: SD stops below 720 lines, HD at 1080. */

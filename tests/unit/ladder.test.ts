@@ -145,8 +145,8 @@ describe("planning a title's ladder", () => {
 });
 
 describe("the first pass", () => {
-  it("makes the rungs up to 240p, or the lowest one when there are none", () => {
-    expect(rungsOf(firstPassRungs(planLadder({ width: 1920, height: 1080 })))).toEqual([144, 240]);
+  it("makes the lowest rung alone", () => {
+    expect(rungsOf(firstPassRungs(planLadder({ width: 1920, height: 1080 })))).toEqual([144]);
     expect(rungsOf(firstPassRungs(planLadder({ width: 160, height: 90 })))).toEqual([90]);
     expect(rungsOf(firstPassRungs(planLadder({ width: 1280, height: 720 }, [360, 720])))).toEqual([360]);
     expect(firstPassRungs([])).toEqual([]);
@@ -187,5 +187,18 @@ describe("bitrates", () => {
     expect(megabytesPerHour(50_000_000, 3600)).toBe(50);
     expect(megabytesPerHour(1_000_000, 0)).toBe(0);
     expect(megabytesPerHour(1_000_000, Number.NaN)).toBe(0);
+  });
+});
+
+describe("the ladder's filter graph", () => {
+  it("scales down step by step from the top rung and labels each output by its place in the plan", async () => {
+    const { ladderFilter } = await import("~/media/ladder-encode.server");
+    const plan = planLadder({ width: 1280, height: 720 }, [144, 240, 720]);
+    expect(ladderFilter(plan)).toBe(
+      "[0:v:0]scale=1280:720:flags=area,setsar=1,split=2[v2][c1];" +
+        "[c1]scale=426:240:flags=area,setsar=1,split=2[v1][c2];" +
+        "[c2]scale=256:144:flags=area,setsar=1[v0]",
+    );
+    expect(ladderFilter(plan.slice(0, 1))).toBe("[0:v:0]scale=256:144:flags=area,setsar=1[v0]");
   });
 });
