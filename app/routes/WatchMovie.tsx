@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { getDeviceId } from "~/auth/session.server";
@@ -115,6 +115,8 @@ export default function WatchMovie() {
   const ratingErrors = actionData?.section === "rating" ? actionData.fieldErrors?.stars : undefined;
   // With JavaScript the quality menu switches the playing stream in place; without, it reloads the page (?quality=).
   const [quality, setQuality] = useState<PlayerQuality>(watch.player.quality);
+  // New loader data (data saver switched, another title): the menu follows what the page now plays.
+  useEffect(() => setQuality(watch.player.quality), [watch.player.quality, watch.player.masterUrl]);
   const [playingRung, setPlayingRung] = useState<number | null>(null);
   const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
     dateStyle: "medium",
@@ -136,6 +138,7 @@ export default function WatchMovie() {
           fallbackUrl={watch.player.rungs.length > 0 ? watch.player.fallbackUrl : movie.videoUrl}
           rungs={watch.player.rungs}
           quality={quality}
+          streamQuality={watch.player.quality}
           poster={movie.posterHero}
           resumeSeconds={watch.resumeSeconds}
           label={t("page.playerLabel", { name: movie.name })}

@@ -331,7 +331,8 @@ export function playerChoices(
     height: rendition.height,
     bandwidth: rendition.bandwidth,
     megabytesPerHour: Math.round(megabytesPerHour(rendition.sizeBytes, rendition.durationSeconds)),
-    megabytes: Math.round(rendition.sizeBytes / 1_000_000),
+    // One decimal, so a short film does not cost "0 MB".
+    megabytes: Math.round(rendition.sizeBytes / 100_000) / 10,
   }));
   const quality = input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
   const top = rungs.at(-1);

@@ -118,6 +118,7 @@ export function AdaptivePlayer({
   fallbackUrl,
   rungs,
   quality,
+  streamQuality,
   poster,
   resumeSeconds,
   label,
@@ -130,6 +131,8 @@ export function AdaptivePlayer({
   fallbackUrl: string;
   rungs: readonly PlayerRung[];
   quality: "auto" | number;
+  /** The quality `masterUrl` itself asks for (the page's `?quality=`). */
+  streamQuality: "auto" | number;
   poster: string | null;
   resumeSeconds: number;
   label: string;
@@ -144,6 +147,8 @@ export function AdaptivePlayer({
   const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
   const [state, setState] = useState<"idle" | "loading" | "playing" | "error">("idle");
   const [rung, setRung] = useState<number | null>(null);
+  /** The quality the attached stream plays (the master URL's own, until the menu changes it). */
+  const appliedQuality = useRef(streamQuality);
   const rungsRef = useRef(rungs);
   rungsRef.current = rungs;
   const onRungChangeRef = useRef(onRungChange);
@@ -176,11 +181,15 @@ export function AdaptivePlayer({
     // Native HLS where there is no MSE (iPhone Safari), else the MP4 fallback.
     const hasMse = typeof window.MediaSource?.isTypeSupported === "function" && window.MediaSource.isTypeSupported(MSE_TYPE);
 
-    if (source && hasMse) {
+    // Pressed play before this script ran: the browser is already playing the rendered sources; leave it so.
+    const alreadyPlaying = !video.paused || video.currentTime > 0;
+    if (source && hasMse && !alreadyPlaying) {
       modeRef.current = "mse";
-      // Nothing may start natively while hls.js loads; a play pressed meanwhile starts once it is attached.
+      // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
+      // a play pressed meanwhile starts once hls.js is attached.
       video.replaceChildren();
       video.removeAttribute("src");
+      video.load();
       void import("./hls-player.client").then(({ createHlsPlayer }) => {
         if (cancelled) return;
         hlsRef.current = createHlsPlayer(video, {
@@ -193,14 +202,15 @@ export function AdaptivePlayer({
         });
         video.dataset.playerMode = "mse";
       }, explain);
-    } else if (source && canPlayNative) {
+    } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
       // One source, chosen here (the rendered <source> list is for browsers without JavaScript).
       video.replaceChildren();
       video.src = source;
     } else {
-      modeRef.current = "progressive";
+      modeRef.current = alreadyPlaying && source && canPlayNative ? "native" : "progressive";
     }
+    appliedQuality.current = streamQuality;
     if (modeRef.current !== "mse") video.dataset.playerMode = modeRef.current;
     video.addEventListener("error", explain);
     return () => {
@@ -210,10 +220,9 @@ export function AdaptivePlayer({
       hlsRef.current = null;
     };
     // The stream is attached once per title and master playlist; quality changes are applied below.
-  }, [movieId, masterUrl, fallbackUrl, resumeSeconds]);
+  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality]);
 
   // A quality chosen in the menu: hls.js switches level; native HLS reloads the playlist of that rung where it was.
-  const appliedQuality = useRef(quality);
   useEffect(() => {
     const video = videoRef.current;
     if (!video || appliedQuality.current === quality) return;

@@ -101,7 +101,17 @@ export function PlaybackChoices({
         )}
       </form>
 
-      <Form method="post" action="/data-saver" className="grid gap-1" data-testid="data-saver">
+      <Form
+        method="post"
+        action="/data-saver"
+        className="grid gap-1"
+        data-testid="data-saver"
+        // The menu changes ?quality= without a navigation: come back to the address as it is now.
+        onSubmit={(event) => {
+          const field = event.currentTarget.elements.namedItem("redirectTo");
+          if (field instanceof HTMLInputElement) field.value = `${window.location.pathname}${window.location.search}`;
+        }}
+      >
         <input type="hidden" name="redirectTo" value={here} />
         <input type="hidden" name="dataSaver" value={choices.dataSaver ? "off" : "on"} />
         <p className="text-xs text-slate-400">{choices.dataSaver ? t("dataSaver.isOn") : t("dataSaver.isOff")}</p>
