@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { HlsPlayer } from "./hls-player.client";
 
@@ -158,15 +158,17 @@ export function AdaptivePlayer({
     onRungChangeRef.current?.(rung);
   }, [rung]);
 
+  /** The server refused this device (another screen, no pass): stop and show why. */
+  const refuse = useCallback((reason: PlaybackRefusal) => {
+    videoRef.current?.pause();
+    setRefusal(reason);
+  }, []);
+
   // Attach the stream: native HLS, hls.js, or the progressive fallback left as rendered.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let cancelled = false;
-    const refuse = (reason: PlaybackRefusal) => {
-      video.pause();
-      setRefusal(reason);
-    };
     const explain = () => {
       setState("error");
       void explainLoadError(masterUrl ?? fallbackUrl).then((reason) => {
@@ -220,7 +222,7 @@ export function AdaptivePlayer({
       hlsRef.current = null;
     };
     // The stream is attached once per title and master playlist; quality changes are applied below.
-  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality]);
+  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse]);
 
   // A quality chosen in the menu: hls.js switches level; native HLS reloads the playlist of that rung where it was.
   useEffect(() => {
@@ -243,10 +245,6 @@ export function AdaptivePlayer({
     const video = videoRef.current;
     if (!video) return;
     let started = false;
-    const refuse = (reason: PlaybackRefusal) => {
-      video.pause();
-      setRefusal(reason);
-    };
     const seek = () => {
       if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
     };
@@ -305,7 +303,7 @@ export function AdaptivePlayer({
       video.removeEventListener("ended", onStop);
       window.removeEventListener("pagehide", onPageHide);
     };
-  }, [movieId, resumeSeconds]);
+  }, [movieId, resumeSeconds, refuse]);
 
   if (refusal && renderRefused) return <div data-testid="player-refused">{renderRefused(refusal)}</div>;
 
