@@ -178,6 +178,8 @@ const viewerId = (index: number) => `benchwatch${String(index).padStart(5, "0")}
  * saver choice are cleared.
  */
 function ensureViewers(root: string, count: number): void {
+  // BENCH_RUNS=0 measures the ladder alone.
+  if (count === 0) return;
   const db = openDatabase(path.join(root, "data.db"));
   const { hash } = db.$client.prepare("SELECT password_hash AS hash FROM accounts WHERE id = ?").get("benchviewer0001") as { hash: string };
   db.insert(accounts)
