@@ -112,7 +112,8 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(fake.status).toBe(400);
     expect(fake.body.message.movie).toMatch(/./);
     expect(rowCount(world, movies)).toBe(before);
-    expect(fs.readdirSync(storagePaths(world.root).tmp)).toEqual([]);
+    // The earlier title's higher rungs may still be encoding in tmp/ (their work folder goes when they finish); no upload is left there.
+    expect(fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name))).toEqual([]);
     const mediaDirs = fs.existsSync(storagePaths(world.root).media) ? fs.readdirSync(storagePaths(world.root).media) : [];
     expect(mediaDirs.every((dir) => movieRow(world, path.basename(dir)))).toBe(true);
   });
