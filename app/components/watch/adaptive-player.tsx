@@ -244,7 +244,8 @@ export function AdaptivePlayer({
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    let started = false;
+    // Played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
+    let started = !video.paused || video.played.length > 0;
     const seek = () => {
       if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
     };
@@ -253,6 +254,7 @@ export function AdaptivePlayer({
     video.addEventListener("loadedmetadata", seek, { once: true });
 
     const report = (event: "play" | "progress" | "stop") => {
+      started ||= video.played.length > 0;
       if (started) sendProgress(movieId, video.currentTime, event, refuse);
     };
     const onPlay = () => {
@@ -282,7 +284,12 @@ export function AdaptivePlayer({
         if (kbps) rememberLinkKbps(kbps);
       }
     };
-    const onPageHide = () => report("stop");
+    const onPageHide = () => {
+      // No fragment request may follow the beacon that frees the screen.
+      hlsRef.current?.stopLoad();
+      // A paused player already said "stop" when it paused.
+      if (!video.paused) report("stop");
+    };
     video.addEventListener("play", onPlay);
     video.addEventListener("playing", onPlaying);
     video.addEventListener("waiting", onWaiting);

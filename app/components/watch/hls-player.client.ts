@@ -13,6 +13,8 @@ import Hls from "hls.js/light";
 export type HlsPlayer = {
   /** Play one rung (a quality chosen in the menu), or null for Auto. */
   setRung: (rung: number | null) => void;
+  /** Stop fetching (the page is going away); the next play starts again. */
+  stopLoad: () => void;
   destroy: () => void;
 };
 
@@ -84,6 +86,10 @@ export function createHlsPlayer(
       }
       const index = hls.levels.findIndex((level) => Math.min(level.width, level.height) === rung);
       if (index >= 0) hls.currentLevel = index;
+    },
+    stopLoad: () => {
+      hls.stopLoad();
+      loading = false;
     },
     destroy: () => {
       video.removeEventListener("play", startOnPlay);
