@@ -57,7 +57,15 @@ async function playsOnPage(page: Page) {
   await video.evaluate(async (element: HTMLVideoElement) => {
     element.muted = true;
     element.loop = true;
-    await element.play();
+    // hls.js attaching meanwhile starts a new load, which interrupts a play() already under way: press again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await element.play();
+      } catch (error) {
+        if ((error as Error).name !== "AbortError" || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    }
   });
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
 }

@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import { movies, notifications, savedMovies, watchEvents } from "../../app/db/schema";
 import { recordProgress } from "../../app/services/watching.server";
 import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
-import { createCategory, createTitle, setCategoryTile, uniqueWord } from "./fixtures/titles";
+import { createCategory, createTitle, pressPlay, setCategoryTile, uniqueWord } from "./fixtures/titles";
 
 /**
  * The viewer's library: browsing and searching /moviecategory, the history
@@ -268,10 +268,7 @@ test("a viewer plays a title with JavaScript; /history shows it and the Month fi
   await signIn(page, viewer);
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.locator("video");
-  await video.evaluate(async (element: HTMLVideoElement) => {
-    element.muted = true;
-    await element.play();
-  });
+  await pressPlay(video, movieId);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(2);
   const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
     element.pause();
@@ -287,7 +284,10 @@ test("a viewer plays a title with JavaScript; /history shows it and the Month fi
   await expect(row).toContainText(name);
   await expect(row).toContainText(`${Math.floor(recorded / 60)}:${String(recorded % 60).padStart(2, "0")} of`);
   await row.getByRole("link", { name: `Continue watching ${name}` }).click();
-  await expect.poll(() => page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(stoppedAt - 3);
+  // The player starts where the viewer stopped once play is pressed (no film is fetched before).
+  await expect(page.locator("video")).toHaveAttribute("data-resume-seconds", String(recorded));
+  await pressPlay(page.locator("video"), movieId);
+  expect(await page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(recorded - 1);
 });
 
 test("a provider is refused the library pages; a signed-out visitor is sent to sign in", async ({ page, browser }) => {

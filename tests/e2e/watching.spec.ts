@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { comments, movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
 import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
-import { createCategory, createTitle, expectAdaptiveStream } from "./fixtures/titles";
+import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
 /**
  * A viewer browses /movies, opens a title, comments, rates, keeps it for
@@ -208,24 +208,16 @@ test("a viewer plays a title, leaves, and comes back to the same place — with 
   const viewsBefore = e2eDb().select({ views: movies.views }).from(movies).where(eq(movies.id, movieId)).get()!.views;
 
   // The player shows the poster and fetches no film until play is pressed; then it starts where the viewer left.
-  const pressPlay = async () => {
-    const video = page.locator("video");
-    await expectAdaptiveStream(video, movieId, true);
-    await video.evaluate(async (element: HTMLVideoElement) => {
-      element.muted = true;
-      await element.play();
-    });
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
-    return video;
-  };
   const startsAt = async (seconds: number) => {
-    const video = await pressPlay();
+    const video = page.locator("video");
+    await pressPlay(video, movieId);
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(Math.max(seconds - 2, 1));
     expect(await video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeLessThan(seconds + 4);
   };
 
   await page.goto(`/WatchMovie?id=${movieId}`);
-  const video = await pressPlay();
+  const video = page.locator("video");
+  await pressPlay(video, movieId);
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(3);
   const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
     element.pause();
