@@ -62,7 +62,8 @@
  * viewers), BENCH_KEEP_STORAGE (keep the processed storage folder; set it to
  * that folder later to skip the upload and ladder: the encode figures are
  * read back from its bench-playback.json), CHROMIUM_PATH (/usr/bin/chromium),
- * BENCH_VERBOSE=1 (list every film request of each run).
+ * BENCH_VERBOSE=1 (list every film request of each run: when, which range),
+ * BENCH_SEEK_TO (seek to this second instead of minute 15).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -87,6 +88,8 @@ const PARALLEL = Math.max(1, Number(process.env.BENCH_PARALLEL ?? 1));
 const DATA_SAVER = process.env.BENCH_DATA_SAVER === "1";
 const KEEP = process.env.BENCH_KEEP_STORAGE;
 const VERBOSE = process.env.BENCH_VERBOSE === "1";
+/** Seek to this second instead of minute 15 (BENCH_SEEK_TO). */
+const SEEK_TO = process.env.BENCH_SEEK_TO ? Number(process.env.BENCH_SEEK_TO) : null;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const LATENCY_MS = 300;
 const SETTLE_MS = 2_000;
@@ -344,6 +347,10 @@ type MediaRequest = {
   finalEncoded: number | null;
   fromCache: boolean;
   state: "loading" | "finished" | "failed" | "cancelled";
+  /** The Range asked for, and when (Date.now()) the request started and ended: for BENCH_VERBOSE. */
+  range: string;
+  sentAt: number;
+  endedAt: number | null;
 };
 
 /** The film's requests of one page, from CDP Network events. */
@@ -354,7 +361,7 @@ class MediaTraffic {
     cdp.on("Network.requestWillBeSent", (event) => {
       const rung = filmRung(event.request.url);
       if (rung === undefined) return;
-      this.requests.set(event.requestId, { url: event.request.url, rung, status: 0, expectedBytes: null, compressed: false, bodyBytes: 0, encodedBytes: 0, finalEncoded: null, fromCache: false, state: "loading" });
+      this.requests.set(event.requestId, { url: event.request.url, rung, status: 0, expectedBytes: null, compressed: false, bodyBytes: 0, encodedBytes: 0, finalEncoded: null, fromCache: false, state: "loading", range: headerValue(event.request.headers, "range") ?? "", sentAt: Date.now(), endedAt: null });
     });
     cdp.on("Network.requestServedFromCache", (event) => {
       const request = this.requests.get(event.requestId);
@@ -380,10 +387,13 @@ class MediaTraffic {
       if (!request) return;
       request.state = "finished";
       request.finalEncoded = event.encodedDataLength;
+      request.endedAt = Date.now();
     });
     cdp.on("Network.loadingFailed", (event) => {
       const request = this.requests.get(event.requestId);
-      if (request) request.state = event.canceled ? "cancelled" : "failed";
+      if (!request) return;
+      request.state = event.canceled ? "cancelled" : "failed";
+      request.endedAt = Date.now();
     });
   }
 
@@ -545,6 +555,7 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     const traffic = new MediaTraffic(cdp);
 
     const opened = Date.now();
+    let seekStartedAt: number | null = null;
     const response = await page.goto(`${server.url}/WatchMovie?id=${movieId}`, { waitUntil: "load", timeout: 180_000 });
     if (!response || response.status() !== 200) throw new Error(`the watch page answered ${response?.status()}`);
     const loadSeconds = (Date.now() - opened) / 1000;
@@ -714,7 +725,8 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
 
     // The seek: minute 15, or three quarters of a shorter film.
     if (firstFrameMs !== null) {
-      const target = filmSeconds > 15 * 60 + 30 ? 15 * 60 : Math.floor(filmSeconds * 0.75);
+      const target = SEEK_TO ?? (filmSeconds > 15 * 60 + 30 ? 15 * 60 : Math.floor(filmSeconds * 0.75));
+      seekStartedAt = Date.now();
       const seek = await withTimeout(
         page.evaluate(
           ([sel, to, timeoutMs]) =>
@@ -774,7 +786,11 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     if (VERBOSE) {
       for (const request of all) {
         const url = new URL(request.url);
-        result.notes?.push(`\n      ${request.state} ${request.status} ${url.pathname}${url.search} ${request.bodyBytes}/${request.expectedBytes ?? "?"} bytes${request.compressed ? " compressed" : ""}${request.fromCache ? " cache" : ""}`);
+        const at = (time: number | null) => (time === null ? "…" : ((time - opened) / 1000).toFixed(2));
+        const sinceSeek = seekStartedAt === null || request.sentAt < seekStartedAt ? "" : ` (seek +${((request.sentAt - seekStartedAt) / 1000).toFixed(2)} s)`;
+        result.notes?.push(
+          `\n      ${at(request.sentAt)}–${at(request.endedAt)} s${sinceSeek} ${request.state} ${request.status} ${url.pathname}${url.search} ${request.range} ${request.bodyBytes}/${request.expectedBytes ?? "?"} bytes${request.compressed ? " compressed" : ""}${request.fromCache ? " cache" : ""}`,
+        );
       }
     }
     await cdp.detach().catch(() => undefined);

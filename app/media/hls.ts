@@ -59,26 +59,20 @@ export function parseMediaPlaylist(text: string): MediaPlaylist {
 }
 
 /**
- * Join contiguous segments into longer ones: the first `keepFirst` stay as
- * they are (a quick first picture), the rest are merged up to about
- * `targetSeconds` each. Each segment starts on a keyframe, so any run of them
- * is still a segment that starts on one.
+ * A last segment shorter than `minSeconds` (the film ends just after a
+ * keyframe) joined to the one before it: a sliver of a second holding a
+ * keyframe would make the rung's peak bitrate (BANDWIDTH) look twice what
+ * any real segment needs. Contiguous ranges only; the input is not changed.
  */
-export function mergeSegments(segments: readonly ByteRangeSegment[], options: { keepFirst: number; targetSeconds: number }): ByteRangeSegment[] {
-  const merged: ByteRangeSegment[] = segments.slice(0, options.keepFirst).map((segment) => ({ ...segment }));
-  let current: ByteRangeSegment | null = null;
-  for (const segment of segments.slice(options.keepFirst)) {
-    const contiguous = current !== null && current.offset + current.length === segment.offset;
-    if (current && contiguous && current.durationSeconds + segment.durationSeconds <= options.targetSeconds + 0.5) {
-      current.durationSeconds += segment.durationSeconds;
-      current.length += segment.length;
-    } else {
-      if (current) merged.push(current);
-      current = { ...segment };
-    }
-  }
-  if (current) merged.push(current);
-  return merged;
+export function joinShortTail(segments: readonly ByteRangeSegment[], minSeconds: number): ByteRangeSegment[] {
+  const result = segments.map((segment) => ({ ...segment }));
+  const last = result.at(-1);
+  const before = result.at(-2);
+  if (!last || !before || last.durationSeconds >= minSeconds || before.offset + before.length !== last.offset) return result;
+  before.durationSeconds += last.durationSeconds;
+  before.length += last.length;
+  result.pop();
+  return result;
 }
 
 function formatDuration(seconds: number): string {
@@ -97,8 +91,14 @@ export function writeMediaPlaylist(playlist: MediaPlaylist): string {
     "#EXT-X-INDEPENDENT-SEGMENTS",
     `#EXT-X-MAP:URI="${playlist.uri}",BYTERANGE="${playlist.init.length}@${playlist.init.offset}"`,
   ];
+  // A segment that starts where the one before ended leaves its offset out
+  // (RFC 8216, 4.3.2.2): the offsets are the one thing in a playlist that
+  // does not compress, and a feature film has thousands of segments.
+  let previousEnd: number | null = null;
   for (const segment of playlist.segments) {
-    lines.push(`#EXTINF:${formatDuration(segment.durationSeconds)},`, `#EXT-X-BYTERANGE:${segment.length}@${segment.offset}`, playlist.uri);
+    const range = segment.offset === previousEnd ? `${segment.length}` : `${segment.length}@${segment.offset}`;
+    lines.push(`#EXTINF:${formatDuration(segment.durationSeconds)},`, `#EXT-X-BYTERANGE:${range}`, playlist.uri);
+    previousEnd = segment.offset + segment.length;
   }
   lines.push("#EXT-X-ENDLIST", "");
   return lines.join("\n");

@@ -1,8 +1,9 @@
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   codecsByUri,
-  mergeSegments,
+  joinShortTail,
   parseMediaPlaylist,
   PlaylistError,
   playlistStats,
@@ -101,53 +102,22 @@ describe("reading ffmpeg's media playlist", () => {
   });
 });
 
-describe("joining segments", () => {
-  it("keeps the first ones short and joins the rest into about four seconds", () => {
-    const { segments } = parseMediaPlaylist(FFMPEG_PLAYLIST);
-    const merged = mergeSegments(segments, { keepFirst: 2, targetSeconds: 4 });
-    expect(merged.map((entry) => entry.durationSeconds)).toEqual([2, 2, 4, 3]);
-    expect(merged[0]).toEqual(segments[0]);
-    expect(merged[1]).toEqual(segments[1]);
-    expect(merged[2]).toEqual(segment(4, 165713, 61000 + 59000));
-    expect(merged[3]).toEqual(segment(3, 285713, 70000 + 46011));
-    // The input is not changed.
-    expect(segments).toHaveLength(6);
-    expect(segments[2].length).toBe(61000);
+describe("the end of a film", () => {
+  it("joins a last segment shorter than the limit to the one before, and nothing else", () => {
+    const film = [segment(2, 1357, 1000), segment(2, 2357, 1100), segment(0.08, 3457, 300)];
+    expect(joinShortTail(film, 1)).toEqual([segment(2, 1357, 1000), segment(2.08, 2357, 1400)]);
+    expect(film).toHaveLength(3);
+    expect(joinShortTail(film.slice(0, 2), 1)).toEqual(film.slice(0, 2));
+    expect(joinShortTail([segment(0.5, 1357, 100)], 1)).toEqual([segment(0.5, 1357, 100)]);
+    const apart = [segment(2, 1357, 1000), segment(0.5, 9999, 100)];
+    expect(joinShortTail(apart, 1)).toEqual(apart);
   });
 
-  it("never joins ranges with a gap or an overlap between them", () => {
-    const gap = [segment(2, 100, 50), segment(2, 150, 50), segment(2, 210, 50), segment(2, 260, 50)];
-    expect(mergeSegments(gap, { keepFirst: 0, targetSeconds: 4 })).toEqual([segment(4, 100, 100), segment(4, 210, 100)]);
-    const overlap = [segment(2, 100, 50), segment(2, 140, 50)];
-    expect(mergeSegments(overlap, { keepFirst: 0, targetSeconds: 4 })).toEqual(overlap);
-  });
-
-  it("covers the same bytes and time, each merged segment one contiguous run of the input", () => {
-    const durations = fc.array(fc.integer({ min: 1, max: 3000 }).map((ms) => ms / 1000), { minLength: 1, maxLength: 40 });
-    fc.assert(
-      fc.property(durations, fc.integer({ min: 0, max: 4 }), fc.integer({ min: 1, max: 10 }), (seconds, keepFirst, targetSeconds) => {
-        let offset = 500;
-        const input = seconds.map((duration, index) => {
-          const entry = segment(duration, offset, 1000 + index);
-          offset += entry.length;
-          return entry;
-        });
-        const merged = mergeSegments(input, { keepFirst, targetSeconds });
-        expect(merged.slice(0, keepFirst)).toEqual(input.slice(0, keepFirst));
-        let next = 500;
-        for (const [index, entry] of merged.entries()) {
-          expect(entry.offset).toBe(next);
-          next = entry.offset + entry.length;
-          if (index >= keepFirst) {
-            const alone = input.some((original) => original.offset === entry.offset && original.length === entry.length);
-            if (!alone) expect(entry.durationSeconds).toBeLessThanOrEqual(targetSeconds + 0.5 + 1e-9);
-          }
-        }
-        expect(next).toBe(offset);
-        const total = (list: ByteRangeSegment[]) => list.reduce((sum, entry) => sum + entry.durationSeconds, 0);
-        expect(total(merged)).toBeCloseTo(total(input), 6);
-      }),
-    );
+  it("keeps a sliver at the end from setting the rung's peak bitrate", () => {
+    const film = [segment(2, 1357, 50_000), segment(2, 51_357, 52_000), segment(0.08, 103_357, 9_000)];
+    const stats = (segments: ByteRangeSegment[]) => playlistStats({ uri: "144p.mp4", init: { offset: 0, length: 1357 }, segments });
+    expect(stats(film).bandwidth).toBe(900_000);
+    expect(stats(joinShortTail(film, 1)).bandwidth).toBe(Math.ceil((61_000 * 8) / 2.08));
   });
 });
 
@@ -164,9 +134,28 @@ describe("writing a media playlist", () => {
     expect(lines[0]).toBe("#EXTM3U");
     expect(lines).toContain("#EXT-X-PLAYLIST-TYPE:VOD");
     expect(lines).toContain('#EXT-X-MAP:URI="240p.mp4",BYTERANGE="1357@0"');
-    expect(lines).toContain("#EXT-X-BYTERANGE:5000@3557");
+    // The first segment says where it starts; each next one starts where the last ended, so only its length is written.
+    expect(lines.filter((line) => line.startsWith("#EXT-X-BYTERANGE:"))).toEqual(["#EXT-X-BYTERANGE:1000@1357", "#EXT-X-BYTERANGE:1200", "#EXT-X-BYTERANGE:5000", "#EXT-X-BYTERANGE:700"]);
     expect(lines.at(-1)).toBe("#EXT-X-ENDLIST");
     expect(lines.filter((line) => line === "240p.mp4")).toHaveLength(4);
+  });
+
+  it("gives the offset again wherever a segment does not follow on from the one before", () => {
+    const gapped: MediaPlaylist = { ...playlist, segments: [segment(2, 1357, 1000), segment(2, 5000, 1200), segment(2, 6200, 800)] };
+    const text = writeMediaPlaylist(gapped);
+    expect(text.match(/^#EXT-X-BYTERANGE:.*$/gm)).toEqual(["#EXT-X-BYTERANGE:1000@1357", "#EXT-X-BYTERANGE:1200@5000", "#EXT-X-BYTERANGE:800"]);
+    expect(parseMediaPlaylist(text)).toEqual(gapped);
+  });
+
+  it("stays small for a feature film: about a hundred bytes per minute of film once compressed", () => {
+    let offset = 1357;
+    const segments = Array.from({ length: 1800 }, (_, index) => {
+      const entry = segment(4, offset, 120_000 + ((index * 7919) % 20_000));
+      offset += entry.length;
+      return entry;
+    });
+    const compressed = gzipSync(writeMediaPlaylist({ ...playlist, segments })).length;
+    expect(compressed / 120).toBeLessThan(100);
   });
 
   it("has a target duration no segment exceeds once rounded", () => {
@@ -201,10 +190,9 @@ describe("writing a media playlist", () => {
     expect(back.uri).toBe(playlist.uri);
     expect(back.init).toEqual(playlist.init);
     expect(back.segments).toEqual(playlist.segments);
-    // ffmpeg's playlist, joined and written again, reads back too.
+    // ffmpeg's playlist, written again our way, reads back the same.
     const parsed = parseMediaPlaylist(FFMPEG_PLAYLIST);
-    const joined = { ...parsed, segments: mergeSegments(parsed.segments, { keepFirst: 2, targetSeconds: 4 }) };
-    expect(parseMediaPlaylist(writeMediaPlaylist(joined))).toEqual(joined);
+    expect(parseMediaPlaylist(writeMediaPlaylist(parsed))).toEqual(parsed);
   });
 });
 

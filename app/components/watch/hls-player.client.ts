@@ -10,6 +10,9 @@ import Hls from "hls.js/light";
  * 30 s ahead (hls.js's default buffers up to ten minutes), starts on the rung
  * the link estimate allows, and never picks a picture larger than the player.
  */
+/** How far past a segment's start a start or seek that lands on it moves (more than the audio's lead over the first keyframe). */
+const PAST_KEYFRAME_SECONDS = 0.1;
+
 export type HlsPlayer = {
   /** Play one rung (a quality chosen in the menu), or null for Auto. */
   setRung: (rung: number | null) => void;
@@ -51,8 +54,21 @@ export function createHlsPlayer(
   const startOnPlay = () => {
     if (loading) return;
     loading = true;
-    hls.startLoad(video.currentTime > 0 ? video.currentTime : options.startSeconds > 0 ? options.startSeconds : -1);
+    hls.startLoad(video.currentTime > 0 ? video.currentTime : options.startSeconds > 0 ? options.startSeconds + PAST_KEYFRAME_SECONDS : -1);
   };
+  // A position a hair before a segment's first frame (audio leads the first
+  // keyframe by the AAC encoder's delay, about 21 ms) belongs to the segment
+  // before: starting there would fetch two segments before the first frame.
+  // Resume positions are whole seconds and segments start on whole seconds,
+  // so starts and seeks that land within a tenth of a second of a segment's
+  // start move just past it.
+  const onSeeking = () => {
+    const level = hls.levels[hls.currentLevel >= 0 ? hls.currentLevel : hls.loadLevel];
+    const position = video.currentTime;
+    const segment = level?.details?.fragments.find((fragment) => fragment.start > 0 && fragment.start >= position - 0.001 && fragment.start < position + PAST_KEYFRAME_SECONDS);
+    if (segment) video.currentTime = segment.start + PAST_KEYFRAME_SECONDS;
+  };
+  video.addEventListener("seeking", onSeeking);
   // A play pressed before hls.js was attached was lost in the new load: play again.
   const wantedToPlay = !video.paused || video.dataset.playRequested === "1";
   video.addEventListener("play", startOnPlay);
@@ -93,6 +109,7 @@ export function createHlsPlayer(
     },
     destroy: () => {
       video.removeEventListener("play", startOnPlay);
+      video.removeEventListener("seeking", onSeeking);
       hls.destroy();
     },
   };
