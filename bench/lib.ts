@@ -7,7 +7,6 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { migrateDatabase, openDatabase, type DB } from "../app/db/client.server";
 import { accounts, categories } from "../app/db/schema";
 import { hashPassword } from "../app/services/passwords.server";
@@ -38,8 +37,7 @@ export type RunningServer = { url: string; port: number; process: ChildProcess; 
  */
 export async function startServer(root: string, port: number): Promise<RunningServer> {
   if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
-  const require = createRequire(import.meta.url);
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), require.resolve("@remix-run/serve/dist/cli.js"), "build/index.js"], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), "--import", "tsx", "scripts/serve.ts"], {
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
     stdio: ["ignore", "ignore", "inherit"],
   });

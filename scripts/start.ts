@@ -1,13 +1,11 @@
 /**
  * `npm start` (production) and `npm run demo`: apply migrations, make sure an
- * administrator exists, optionally add the demo content, then hand the port
- * to remix-serve. Runs the same steps in the Docker image and in CI.
+ * administrator exists, optionally add the demo content, then serve the build
+ * (scripts/serve.ts). Runs the same steps in the Docker image and in CI.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
 
 const demo = process.argv.includes("--demo");
 process.env.NODE_ENV ??= "production";
@@ -67,14 +65,5 @@ if (admin.created && admin.oneTimePassword) {
 
 db.$client.close();
 
-const require = createRequire(import.meta.url);
-const serveCli = require.resolve("@remix-run/serve/dist/cli.js");
-console.log(`[start] serving on http://localhost:${env.port}`);
-const child = spawn(process.execPath, [serveCli, serverBuild], {
-  stdio: "inherit",
-  env: { ...process.env, PORT: String(env.port) },
-});
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => child.kill(signal));
-}
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const { serve, stopOnSignals } = await import("./serve");
+stopOnSignals(await serve({ buildPath: serverBuild, port: env.port, host: env.host, idleSeconds: env.uploadIdleSeconds }));

@@ -18,6 +18,7 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: optionalString,
     STORAGE_DIR: z.string().trim().min(1).default("storage"),
     DATABASE_PATH: optionalString,
     SESSION_SECRET: optionalString,
@@ -32,6 +33,7 @@ const envSchema = z
     CUSTOMER_CARE_EMAIL: z.string().trim().email().default("care@kallo.local"),
     CUSTOMER_CARE_PHONE: z.string().trim().default("+234 800 000 0000"),
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
+    UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
@@ -68,6 +70,8 @@ export type Env = {
   nodeEnv: "development" | "production" | "test";
   isProduction: boolean;
   port: number;
+  /** The address to listen on (all of them when unset). */
+  host?: string;
   storageDir: string;
   databasePath: string;
   sessionSecrets: string[];
@@ -80,6 +84,8 @@ export type Env = {
   publicUrl?: string;
   customerCare: { email: string; phone: string };
   maxUploadBytes: number;
+  /** A connection that moves no bytes for this long is closed (there is no limit on a request's whole length). */
+  uploadIdleSeconds: number;
   ffmpegPath?: string;
   ffprobePath?: string;
   mediaJobs: number;
@@ -123,6 +129,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     nodeEnv: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === "production",
     port: raw.PORT,
+    host: raw.HOST,
     storageDir,
     databasePath: raw.DATABASE_PATH ? path.resolve(raw.DATABASE_PATH) : path.join(storageDir, "data.db"),
     sessionSecrets,
@@ -134,6 +141,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     publicUrl: raw.PUBLIC_URL,
     customerCare: { email: raw.CUSTOMER_CARE_EMAIL, phone: raw.CUSTOMER_CARE_PHONE },
     maxUploadBytes: raw.MAX_UPLOAD_MB * 1024 * 1024,
+    uploadIdleSeconds: raw.UPLOAD_IDLE_SECONDS,
     ffmpegPath: raw.FFMPEG_PATH,
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +19,11 @@ let provider: Credentials;
 let otherProvider: Credentials;
 let viewer: Credentials;
 
+/** This server closes a connection that moves no bytes for 2 s (UPLOAD_IDLE_SECONDS; 60 by default). */
+const IDLE_SECONDS = 2;
+
 beforeAll(async () => {
+  process.env.UPLOAD_IDLE_SECONDS = String(IDLE_SECONDS);
   world = await startApiWorld("upload", 3301);
   [provider, otherProvider, viewer] = await Promise.all([
     login(world, seedAccount(world, "provider")),
@@ -116,5 +121,54 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name))).toEqual([]);
     const mediaDirs = fs.existsSync(storagePaths(world.root).media) ? fs.readdirSync(storagePaths(world.root).media) : [];
     expect(mediaDirs.every((dir) => movieRow(world, path.basename(dir)))).toBe(true);
+  });
+
+  /** Post the old client's form as the bytes of one request, written piece by piece with pauses between. */
+  async function tricklePost(pieces: number, pauseMs: (piece: number) => number): Promise<{ status: number; body: string } | { closed: string }> {
+    const form = new FormData();
+    form.append("name", `Trickled ${pieces}`);
+    form.append("Category", world.categoryId);
+    form.append("file", new Blob([new Uint8Array(fs.readFileSync(await sharedVideo(world)))]), "slow.mp4");
+    const encoded = new Response(form);
+    const bytes = Buffer.from(await encoded.arrayBuffer());
+    const url = new URL("/api/upload/movies", world.url);
+    return new Promise((resolve) => {
+      const request = http.request(url, {
+        method: "POST",
+        headers: { "Content-Type": encoded.headers.get("content-type")!, "Content-Length": bytes.length, Authorization: `Bearer ${provider.token}`, "X-Forwarded-For": "10.9.9.9" },
+      });
+      request.on("response", (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on("error", (error) => resolve({ closed: error.message }));
+      const size = Math.ceil(bytes.length / pieces);
+      const send = async () => {
+        for (let piece = 0; piece < pieces; piece++) {
+          if (request.destroyed) return;
+          request.write(bytes.subarray(piece * size, (piece + 1) * size));
+          if (piece < pieces - 1) await new Promise((wait) => setTimeout(wait, pauseMs(piece)));
+        }
+        request.end();
+      };
+      void send();
+    });
+  }
+
+  it("is never cut while bytes keep arriving: only a connection idle for UPLOAD_IDLE_SECONDS is closed", async () => {
+    const before = rowCount(world, movies);
+    // Three times the idle limit in all, but never idle for half of it: stored.
+    const slow = await tricklePost(8, () => 800);
+    expect(slow).toMatchObject({ status: 201 });
+    expect(rowCount(world, movies)).toBe(before + 1);
+
+    // Half the film, then nothing for twice the limit: the server closes the connection, and nothing of it stays.
+    const stalled = await tricklePost(2, () => IDLE_SECONDS * 2000);
+    expect(stalled).toHaveProperty("closed");
+    expect(rowCount(world, movies)).toBe(before + 1);
+    await expect
+      .poll(() => fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name)), { timeout: 5000 })
+      .toEqual([]);
   });
 });
