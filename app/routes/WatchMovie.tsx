@@ -141,6 +141,7 @@ export default function WatchMovie() {
           streamQuality={watch.player.quality}
           poster={movie.posterHero}
           resumeSeconds={watch.resumeSeconds}
+          dataSaver={watch.player.dataSaver}
           label={t("page.playerLabel", { name: movie.name })}
           onRungChange={setPlayingRung}
           renderRefused={(refusal) =>

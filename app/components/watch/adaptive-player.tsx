@@ -4,6 +4,9 @@ import type { HlsPlayer } from "./hls-player.client";
 
 /** How often a playing video reports its position. */
 const PROGRESS_INTERVAL_MS = 10_000;
+/** Film hls.js keeps ahead of the picture: enough to ride out a dip on a mobile link, little for a viewer who stops to have paid for. */
+const BUFFER_SECONDS = 30;
+const DATA_SAVER_BUFFER_SECONDS = 12;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
 const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
 /** Where the player keeps its last measured link speed (kbps), to start the next film on the right rung. */
@@ -122,10 +125,13 @@ export function AdaptivePlayer({
   poster,
   resumeSeconds,
   label,
+  dataSaver = false,
   renderRefused,
   onRungChange,
 }: {
   movieId: string;
+  /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
+  dataSaver?: boolean;
   /** Null when the title has no ladder yet: the fallback MP4 plays alone. */
   masterUrl: string | null;
   fallbackUrl: string;
@@ -198,6 +204,7 @@ export function AdaptivePlayer({
           source,
           startSeconds: resumeSeconds,
           linkKbps: estimate,
+          bufferAheadSeconds: dataSaver ? DATA_SAVER_BUFFER_SECONDS : BUFFER_SECONDS,
           onRung: (value) => setRung(value),
           onFatal: explain,
           onBandwidth: rememberLinkKbps,
@@ -222,7 +229,7 @@ export function AdaptivePlayer({
       hlsRef.current = null;
     };
     // The stream is attached once per title and master playlist; quality changes are applied below.
-  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse]);
+  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse, dataSaver]);
 
   // A quality chosen in the menu: hls.js switches level; native HLS reloads the playlist of that rung where it was.
   useEffect(() => {

@@ -6,9 +6,10 @@ import Hls from "hls.js/light";
  * so it is its own hashed, immutably cached chunk and no other page loads it.
  *
  * Tuned for viewers who pay per megabyte: it reads the playlists when the
- * page opens but loads no film until play is pressed, keeps at most about
- * 30 s ahead (hls.js's default buffers up to ten minutes), starts on the rung
- * the link estimate allows, and never picks a picture larger than the player.
+ * page opens but loads no film until play is pressed, keeps at most the
+ * player's `bufferAheadSeconds` ahead (30 s, 12 s under data saver; hls.js's
+ * default buffers up to ten minutes), starts on the rung the link estimate
+ * allows, and never picks a picture larger than the player.
  */
 /** How far past a segment's start a start or seek that lands on it moves (more than the audio's lead over the first keyframe). */
 const PAST_KEYFRAME_SECONDS = 0.1;
@@ -27,6 +28,8 @@ export function createHlsPlayer(
     source: string;
     startSeconds: number;
     linkKbps: number | null;
+    /** At most this much film buffered ahead of the picture. */
+    bufferAheadSeconds: number;
     onRung: (rung: number | null) => void;
     onFatal: () => void;
     onBandwidth: (kbps: number) => void;
@@ -36,8 +39,8 @@ export function createHlsPlayer(
   const hls = new Hls({
     autoStartLoad: false,
     startPosition: options.startSeconds > 0 ? options.startSeconds : -1,
-    maxBufferLength: 30,
-    maxMaxBufferLength: 60,
+    maxBufferLength: options.bufferAheadSeconds,
+    maxMaxBufferLength: options.bufferAheadSeconds * 2,
     maxBufferSize: 20 * 1000 * 1000,
     backBufferLength: 30,
     capLevelToPlayerSize: true,
