@@ -36,6 +36,8 @@ const REFERENCE_RUNGS: ReadonlyArray<{ rung: number; videoKbps: number }> = [
 
 /** Data saver plays nothing above this rung. */
 export const DATA_SAVER_MAX_RUNG = 240;
+/** Rungs up to this one carry mono audio at 48 kbps; higher ones stereo. */
+const MONO_AUDIO_MAX_RUNG = 240;
 
 function even(value: number): number {
   return Math.max(2, Math.round(value / 2) * 2);
@@ -63,7 +65,7 @@ export function rungSpec(rung: number, source: { width: number; height: number }
   const width = landscape ? even(source.width * scale) : even(rung);
   const height = landscape ? even(rung) : even(source.height * scale);
   const videoKbps = videoKbpsFor(rung);
-  const low = rung <= DATA_SAVER_MAX_RUNG;
+  const low = rung <= MONO_AUDIO_MAX_RUNG;
   return {
     rung,
     width,

@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions,
 import { and, asc, eq } from "drizzle-orm";
 import { movieRenditions } from "../../app/db/schema";
 import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import { startPlaying } from "./fixtures/titles";
 
 /**
  * The adaptive ladder as a viewer meets it on the watch page: hls.js wherever
@@ -82,14 +83,6 @@ function recordRungs() {
 
 const rungHistory = (page: Page) => page.evaluate(() => (window as unknown as { rungHistory: number[] }).rungHistory);
 
-async function play(video: Locator, options: { loop?: boolean } = {}) {
-  await video.evaluate(async (element: HTMLVideoElement, loop) => {
-    element.muted = true;
-    element.loop = loop;
-    await element.play();
-  }, options.loop ?? false);
-}
-
 /** hls.js has arrived and attached: the player says "mse" only then, and the video's source is hls.js's MediaSource. */
 async function hlsJsAttached(video: Locator) {
   await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
@@ -140,7 +133,7 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   expect(requests.map(pathOf).filter((path) => !path.endsWith(".m3u8"))).toEqual([]);
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 
-  await play(video);
+  await startPlaying(video);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   expect(requests.map(pathOf)).toContain(`/stream/${movieId}/master.m3u8`);
   const media = requests.filter((request) => MEDIA_FILE.test(pathOf(request)));
@@ -174,7 +167,7 @@ test("a viewer plays a film through hls.js (MSE), Chromium's way, and no other p
   expect(requests.map(pathOf)).toContain(`/stream/${movieId}/master.m3u8`);
   expect(requests.map(pathOf).filter((path) => !path.endsWith(".m3u8"))).toEqual([]);
 
-  await play(video);
+  await startPlaying(video);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   await expect(video).toHaveAttribute("data-rung", /^(144|240|360)$/);
   // hls.js asks for each fragment's own byte range of the rung's file.
@@ -246,7 +239,7 @@ test("the quality menu switches the picture in place and shows what each quality
   const cost = page.getByTestId("data-cost");
   await expect(cost).toHaveText(/^About \d+(\.\d)? MB for this film \(\d+ s\) at up to 360p$/);
 
-  await play(video, { loop: true });
+  await startPlaying(video, { loop: true });
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.5);
   // 360p first, so that 144p is a change whatever rung Auto started on.
   await menu.selectOption("360");
@@ -298,7 +291,7 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
     void linkAt(200, 300);
   });
   // Not looping: a second pass would replay the 360p fragment still in the buffer.
-  await play(video);
+  await startPlaying(video);
   await expect.poll(async () => (await rungHistory(page)).at(-1), { timeout: 20_000 }).toBe(144);
   expect(slowed).toBe(true);
   const history = await rungHistory(page);
@@ -338,7 +331,7 @@ test("data saver caps playback at 240p and says what it costs", async ({ page, b
   await hlsJsAttached(video);
   // Nothing above 240p is even asked for.
   const requests = streamRequests(page, movieId);
-  await play(video, { loop: true });
+  await startPlaying(video, { loop: true });
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   const height = await videoHeight(video);
   expect(height).toBeGreaterThan(0);

@@ -6,7 +6,7 @@ import { completePayment } from "../../app/services/payments.server";
 import { formatVoucherCode, generateVoucherBatch, redeemVoucher } from "../../app/services/vouchers.server";
 import { createId } from "../../app/utils/ids.server";
 import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
-import { expectAdaptiveStream } from "./fixtures/titles";
+import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";
 
 /**
  * Passes, vouchers and what they unlock: a viewer redeems a voucher and
@@ -54,20 +54,8 @@ async function signedIn(browser: Browser, baseURL: string, account: TestAccount,
 async function playsOnPage(page: Page) {
   const video = page.locator("video");
   await expect(video).toBeVisible();
-  await video.evaluate(async (element: HTMLVideoElement) => {
-    element.muted = true;
-    element.loop = true;
-    // hls.js attaching meanwhile starts a new load, which interrupts a play() already under way: press again.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await element.play();
-      } catch (error) {
-        if ((error as Error).name !== "AbortError" || attempt === 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    }
-  });
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await startPlaying(video, { loop: true });
+  await expectDecodedFrame(video);
 }
 
 for (const javaScriptEnabled of [true, false]) {

@@ -251,8 +251,7 @@ export function AdaptivePlayer({
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    // Played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
-    let started = !video.paused || video.played.length > 0;
+    let started = false;
     const seek = () => {
       if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
     };
@@ -261,7 +260,8 @@ export function AdaptivePlayer({
     video.addEventListener("loadedmetadata", seek, { once: true });
 
     const report = (event: "play" | "progress" | "stop") => {
-      started ||= video.played.length > 0;
+      // Also when it played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
+      started ||= !video.paused || video.played.length > 0;
       if (started) sendProgress(movieId, video.currentTime, event, refuse);
     };
     const onPlay = () => {
