@@ -8,6 +8,7 @@ import { I18nextProvider } from "react-i18next";
 import { handleApiRequest } from "~/api/router.server";
 import { startBillingSweep } from "~/services/billing-sweep.server";
 import { startMediaJobs } from "~/services/media-jobs.server";
+import { startUploadSweep } from "~/services/resumable-uploads.server";
 import { getLanguage } from "~/i18n/language.server";
 import { getServerI18n } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
@@ -22,6 +23,7 @@ export const streamTimeout = 5_000;
 getEnv();
 startMediaJobs();
 startBillingSweep();
+startUploadSweep();
 
 export default async function handleRequest(
   request: Request,

@@ -483,3 +483,31 @@ export const movieRenditions = sqliteTable(
   (t) => [primaryKey({ columns: [t.movieId, t.rung] }), index("movie_renditions_status_idx").on(t.status)],
 );
 
+
+/**
+ * A provider's resumable (tus) upload of a film, from its creation until the
+ * title exists. The bytes live under STORAGE_DIR/uploads/<id> while they
+ * arrive; how many have arrived is that file's size. The title's details
+ * are given at creation and checked then; `movieId` is chosen then too, so
+ * finishing the same upload twice can only ever make that one title.
+ * `completedAt` is set in the transaction that creates the title and its job.
+ */
+export const resumableUploads = sqliteTable(
+  "resumable_uploads",
+  {
+    id: text("id").primaryKey(),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    movieId: text("movie_id").notNull().unique(),
+    filename: text("filename").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    cast: text("cast").notNull().default(""),
+    categoryId: text("category_id").notNull(),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("resumable_uploads_provider_idx").on(t.providerId, t.completedAt, t.createdAt)],
+);

@@ -11,6 +11,8 @@ import { getEnv } from "~/utils/env.server";
  *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
  *   categories/<categoryId>.<format>   category tiles
  *   tmp/                               uploads and jobs in progress (same file system, so rename is atomic)
+ *   uploads/<uploadId>                 a resumable (tus) upload's bytes so far, and <uploadId>.json its details;
+ *                                      kept across restarts until the title is made or the upload expires
  *   mail/                              messages written when no SMTP_URL is set
  */
 export const POSTER_VARIANTS = {
@@ -33,6 +35,7 @@ export function storagePaths(root = storageRoot()) {
     media: path.join(root, "media"),
     categories: path.join(root, "categories"),
     tmp: path.join(root, "tmp"),
+    uploads: path.join(root, "uploads"),
     mail: path.join(root, "mail"),
   };
 }
@@ -89,4 +92,11 @@ export function resolvePublicPoster(name: string, root = storageRoot()): { path:
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {
   fs.rmSync(movieDir(movieId, root), { recursive: true, force: true });
+}
+
+/** Bytes the service may still write under `root`: what the file system has free for it, less the reserve kept for the database and the jobs. */
+export function spareBytes(root = storageRoot(), reserveBytes = getEnv().diskReserveBytes): number {
+  fs.mkdirSync(root, { recursive: true });
+  const stats = fs.statfsSync(root);
+  return Math.max(0, stats.bavail * stats.bsize - reserveBytes);
 }

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
-import { categories, movies } from "~/db/schema";
+import { categories, movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { MOVIE_JOB, type ProcessMoviePayload } from "~/media/process-movie.server";
 import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
-import { movieDir, storagePaths, storageRoot } from "~/media/storage.server";
+import { movieDir, spareBytes, storagePaths, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { enqueueJob } from "./jobs.server";
@@ -32,7 +32,7 @@ export type UploadFieldErrors = Partial<Record<"name" | "Description" | "Categor
 
 export type MovieUploadResult =
   | { ok: true; movieId: string }
-  | { ok: false; status: 400 | 413; fieldErrors: UploadFieldErrors; formError?: string };
+  | { ok: false; status: 400 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
 
 /** The text parts of an upload (both layouts). */
 export const uploadDetailsSchema = z.object({
@@ -65,6 +65,11 @@ export async function acceptMovieUpload(
     if (role) roles.set(index, role);
     return role;
   };
+
+  const declaredLength = Number(request.headers.get("Content-Length") ?? "NaN");
+  if (Number.isFinite(declaredLength) && declaredLength > spareUploadBytes(db, options.root)) {
+    return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
+  }
 
   let refused: { role: FileRole; reason: string } | null = null;
   let upload;
@@ -109,8 +114,7 @@ export async function acceptMovieUpload(
     }
   }
   if (parsed.success) {
-    const category = db.select({ id: categories.id }).from(categories).where(eq(categories.id, parsed.data.Category)).get();
-    if (!category) fieldErrors.Category = ["studio:errors.categoryUnknown"];
+    if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
   }
   if (!files.movie) fieldErrors.movie = ["studio:errors.movieRequired"];
   if (files.movie && files.movie.size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
@@ -120,20 +124,63 @@ export async function acceptMovieUpload(
     return { ok: false, status: 400, fieldErrors };
   }
 
-  const details = parsed.data;
+  const movieFile = files.movie!;
   const movieId = createId();
-  const dir = movieDir(movieId, options.root);
   try {
+    storeNewTitle(db, {
+      movieId,
+      providerId: options.providerId,
+      details: parsed.data,
+      movie: { path: movieFile.tempPath, originalName: movieFile.originalName, size: movieFile.size },
+      poster: files.poster ? { path: files.poster.tempPath, originalName: files.poster.originalName } : undefined,
+      root: options.root,
+      place: fs.renameSync,
+    });
+  } catch (error) {
+    await upload.discard();
+    throw error;
+  }
+  await upload.discard();
+  return { ok: true, movieId };
+}
+
+export type UploadDetails = z.infer<typeof uploadDetailsSchema>;
+
+/**
+ * Make a title from checked files: they are placed in the title's own folder
+ * (renamed from a multipart upload's temporary files, hard-linked from a
+ * resumable upload's), then its row and its processing job are written in one
+ * transaction. `claim`, run first inside that transaction, may decline (the
+ * title was made already): nothing is written then and false is returned.
+ * On any failure the folder is removed and nothing is left in the database.
+ */
+export function storeNewTitle(
+  db: DB,
+  input: {
+    movieId: string;
+    providerId: string;
+    details: UploadDetails;
+    movie: { path: string; originalName: string; size: number };
+    poster?: { path: string; originalName: string };
+    root: string;
+    place: (from: string, to: string) => void;
+    claim?: (tx: DB) => boolean;
+  },
+): boolean {
+  const { movieId, details } = input;
+  const dir = movieDir(movieId, input.root);
+  const payload: ProcessMoviePayload = { source: `source${path.extname(input.movie.originalName).toLowerCase()}` };
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    const movieFile = files.movie!;
-    const payload: ProcessMoviePayload = { source: `source${path.extname(movieFile.originalName).toLowerCase()}` };
-    fs.renameSync(movieFile.tempPath, path.join(dir, payload.source));
-    if (files.poster) {
-      payload.poster = `poster-source${path.extname(files.poster.originalName).toLowerCase()}`;
-      fs.renameSync(files.poster.tempPath, path.join(dir, payload.poster));
+    input.place(input.movie.path, path.join(dir, payload.source));
+    if (input.poster) {
+      payload.poster = `poster-source${path.extname(input.poster.originalName).toLowerCase()}`;
+      input.place(input.poster.path, path.join(dir, payload.poster));
     }
     const approved = getSetting(db, "autoApproveMovies");
-    db.transaction((tx) => {
+    const made = db.transaction((tx) => {
+      if (input.claim && !input.claim(tx as unknown as DB)) return false;
       const now = new Date();
       tx.insert(movies)
         .values({
@@ -142,23 +189,52 @@ export async function acceptMovieUpload(
           description: details.Description,
           cast: details.cast,
           categoryId: details.Category,
-          providerId: options.providerId,
+          providerId: input.providerId,
           status: "processing",
           approved,
-          sizeBytes: movieFile.size,
+          sizeBytes: input.movie.size,
           uploadedAt: now,
           updatedAt: now,
         })
         .run();
       enqueueJob(tx as unknown as DB, MOVIE_JOB, { movieId, payload });
+      return true;
     });
+    if (!made) fs.rmSync(dir, { recursive: true, force: true });
+    return made;
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
-    await upload.discard();
     throw error;
   }
-  await upload.discard();
-  return { ok: true, movieId };
+}
+
+/**
+ * Bytes an upload may still take: the disk's free space less the reserve
+ * (DISK_RESERVE_MB), less what unfinished resumable uploads have yet to send.
+ */
+export function spareUploadBytes(db: DB, root: string): number {
+  const pending = db
+    .select({ id: resumableUploads.id, size: resumableUploads.sizeBytes })
+    .from(resumableUploads)
+    .where(isNull(resumableUploads.completedAt))
+    .all();
+  let owed = 0;
+  for (const upload of pending) owed += Math.max(0, upload.size - receivedBytes(upload.id, root));
+  return Math.max(0, spareBytes(root) - owed);
+}
+
+/** How many bytes of a resumable upload are on disk (0 when its file is gone). */
+export function receivedBytes(uploadId: string, root: string): number {
+  try {
+    return fs.statSync(path.join(storagePaths(root).uploads, uploadId)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a category exists (checked when an upload's details are given). */
+export function categoryExists(db: DB, categoryId: string): boolean {
+  return db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).get() !== undefined;
 }
 
 /**

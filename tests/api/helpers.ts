@@ -27,6 +27,8 @@ export type ApiWorld = {
   passwordHash: string;
   categoryId: string;
   fixtures: string;
+  /** Stop the server and start it again on the same storage (with the current process.env). */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -51,22 +53,26 @@ export async function startApiWorld(label: string, port: number): Promise<ApiWor
   const categoryId = "apicategory0001";
   db.insert(categories).values({ id: categoryId, name: "Drama", slug: "drama" }).run();
   const passwordHash = await hashPassword(PASSWORD);
-  const server = await startServer(root, port);
-  return {
+  const world: ApiWorld = {
     root,
     db,
-    server,
-    url: server.url,
+    server: await startServer(root, port),
+    url: `http://127.0.0.1:${port}`,
     passwordHash,
     categoryId,
     fixtures,
+    restart: async () => {
+      await world.server.stop();
+      world.server = await startServer(root, port);
+    },
     stop: async () => {
-      await server.stop();
+      await world.server.stop();
       db.$client.close();
       fs.rmSync(root, { recursive: true, force: true });
       fs.rmSync(fixtures, { recursive: true, force: true });
     },
   };
+  return world;
 }
 
 /** An account written straight to the database (all share one password hash: one scrypt for the whole suite). */

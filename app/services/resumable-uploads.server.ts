@@ -1,0 +1,555 @@
+import fs from "node:fs";
+import path from "node:path";
+import { FileStore } from "@tus/file-store";
+import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { getApiCaller } from "~/auth/api-tokens.server";
+import { drainBody, englishText, isSameOriginRequest } from "~/api/http.server";
+import { getDb, type DB } from "~/db/client.server";
+import { movies, resumableUploads } from "~/db/schema";
+import { checkUploadedFile, extensionOf, MOVIE_EXTENSIONS, SNIFF_BYTES } from "~/media/file-types.server";
+import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
+import { writeMoviePosters } from "~/media/posters.server";
+import { movieDir, storagePaths, storageRoot } from "~/media/storage.server";
+import type { Account } from "~/services/accounts.server";
+import { getEnv } from "~/utils/env.server";
+import { createId } from "~/utils/ids.server";
+import { recordAudit } from "./audit.server";
+import { pokeMediaJobs } from "./media-jobs.server";
+import { clientAddress } from "./rate-limit.server";
+import {
+  categoryExists,
+  receivedBytes,
+  spareUploadBytes,
+  storeNewTitle,
+  uploadDetailsSchema,
+  type UploadDetails,
+  type UploadFieldErrors,
+} from "./uploads.server";
+
+/**
+ * Resumable uploads by the tus protocol (1.0 with creation, termination and
+ * expiration), at one fixed address so any tus client can use it:
+ *
+ *   POST   /provider/uploads/tus             create: Upload-Length, and Upload-Metadata with the
+ *                                           form's own names: name, Description, Category, cast, filename
+ *   HEAD   /provider/uploads/tus/<id>        how many bytes the server has (Upload-Offset)
+ *   PATCH  /provider/uploads/tus/<id>        more bytes from Upload-Offset on
+ *   DELETE /provider/uploads/tus/<id>        give the upload up
+ *   POST   /provider/uploads/tus/<id>/poster a poster (multipart, field `poster`), before or after the film's last byte
+ *
+ * `@tus/server` speaks the protocol and its file store keeps the bytes under
+ * STORAGE_DIR/uploads; this module decides who may do what: a signed-in,
+ * unblocked provider (page cookie from our own pages, or an /api Bearer
+ * token) and only on their own uploads; the details are checked at creation,
+ * the film's first bytes as soon as they arrive, and the title with its
+ * processing job is made once, when the last byte is in.
+ */
+export const TUS_PATH = "/provider/uploads/tus";
+const MAX_POSTER_BYTES = 10 * 1024 * 1024;
+/** A refused request's body is still read this far (a browser's chunk), so the client gets the answer, not a reset. */
+const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
+
+type UploadRow = typeof resumableUploads.$inferSelect;
+
+/** A refusal: status, message key (English in the body's `error` for scripts), field errors for the form. */
+export class UploadRefusal extends Error {
+  constructor(
+    public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 507,
+    public readonly key: string,
+    public readonly fieldErrors?: UploadFieldErrors,
+    /** The request's body was not read to its end: the connection closes after the answer. */
+    public readonly closeConnection = false,
+  ) {
+    super(key);
+    this.name = "UploadRefusal";
+  }
+}
+
+function refusalResponse(refusal: UploadRefusal): Response {
+  return Response.json(
+    { error: englishText(refusal.key), key: refusal.key, fieldErrors: refusal.fieldErrors },
+    { status: refusal.status, headers: { "Tus-Resumable": "1.0.0", "Cache-Control": "no-store", ...(refusal.closeConnection ? { Connection: "close" } : {}) } },
+  );
+}
+
+/** The upload's bytes on disk, its details beside them (the store's), and a poster sent before the end. */
+function uploadFiles(id: string, root = storageRoot()) {
+  const dir = storagePaths(root).uploads;
+  return { data: path.join(dir, id), info: path.join(dir, `${id}.json`), posterPrefix: path.join(dir, `${id}.poster`) };
+}
+
+function posterWaiting(id: string, root = storageRoot()): { path: string; originalName: string } | undefined {
+  for (const extension of [".jpg", ".jpeg", ".png"]) {
+    const candidate = `${uploadFiles(id, root).posterPrefix}${extension}`;
+    if (fs.existsSync(candidate)) return { path: candidate, originalName: `poster${extension}` };
+  }
+  return undefined;
+}
+
+function removeUploadFiles(id: string, root = storageRoot()): void {
+  const files = uploadFiles(id, root);
+  for (const file of [files.data, files.info, ...[".jpg", ".jpeg", ".png"].map((extension) => `${files.posterPrefix}${extension}`)]) {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * The file store, with one change: an upload expires a while after the last
+ * byte it received, not after it was created, so a 2 GB film sent over a
+ * slow link for a day is not cut off while it is moving. (The store reports
+ * that moment as the upload's creation date, which the protocol handlers
+ * use for Upload-Expires and for refusing expired uploads.)
+ */
+class ActivityExpiringFileStore extends FileStore {
+  override async getUpload(id: string): Promise<Upload> {
+    const upload = await super.getUpload(id);
+    const { mtimeMs } = await fs.promises.stat(path.join(this.directory, id));
+    const created = upload.creation_date ? Date.parse(upload.creation_date) : 0;
+    upload.creation_date = new Date(Math.max(created, mtimeMs)).toISOString();
+    return upload;
+  }
+}
+
+/** What the wrapper learned about a creation request, for the store's hook. */
+const pendingCreations = new WeakMap<Request, { provider: Account; details: UploadDetails; filename: string; size: number }>();
+
+function createTusServer(): Server {
+  const env = getEnv();
+  const server = new Server({
+    path: TUS_PATH,
+    datastore: new ActivityExpiringFileStore({ directory: storagePaths().uploads, expirationPeriodInMilliseconds: env.uploadExpiryMs }),
+    relativeLocation: true,
+    maxSize: env.maxUploadBytes,
+    namingFunction: () => createId(),
+    // Our own pages only: no cross-origin answers.
+    allowedOrigins: () => false,
+    onUploadCreate: async (request, upload) => {
+      const creation = pendingCreations.get(request as unknown as Request);
+      if (!creation) throw { status_code: 400, body: "Upload refused\n" };
+      getDb()
+        .insert(resumableUploads)
+        .values({
+          id: upload.id,
+          providerId: creation.provider.id,
+          movieId: createId(),
+          filename: creation.filename,
+          sizeBytes: creation.size,
+          name: creation.details.name,
+          description: creation.details.Description,
+          cast: creation.details.cast,
+          categoryId: creation.details.Category,
+        })
+        .run();
+      return {};
+    },
+    onUploadFinish: async (request, upload) => {
+      const movieId = finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request));
+      return { headers: { "Kallo-Movie-Id": movieId } };
+    },
+    onResponseError: (_request, error) => {
+      if (error instanceof UploadRefusal) return { status_code: error.status, body: JSON.stringify({ error: englishText(error.key), key: error.key }) };
+      if ("status_code" in error && error.status_code === 500) console.error("[upload] resumable upload failed:", error);
+      return undefined;
+    },
+  });
+  // The bytes have become a title's: the upload's own files can go once its last answer is sent.
+  server.on(EVENTS.POST_FINISH, (_request, _response, upload: Upload) => removeUploadFiles(upload.id));
+  return server;
+}
+
+const globalForTus = globalThis as unknown as { __kalloTus?: { root: string; server: Server } };
+
+function tusServer(): Server {
+  const root = storageRoot();
+  if (globalForTus.__kalloTus?.root !== root) globalForTus.__kalloTus = { root, server: createTusServer() };
+  return globalForTus.__kalloTus.server;
+}
+
+/**
+ * Make the title from a complete upload: check its first bytes once more
+ * (a film shorter than the sniffing window is only checked here), link the
+ * bytes into the title's folder, and write the title, its job and the
+ * upload's completion in one transaction. Runs without awaiting anything, so
+ * two finishing requests of one upload cannot interleave: the second finds it
+ * complete and makes nothing. Returns the title's id.
+ */
+export function finishUpload(db: DB, id: string, ipAddress: string, root = storageRoot()): string {
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!row) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+  if (row.completedAt) return row.movieId;
+  const files = uploadFiles(id, root);
+  const head = readHead(files.data, SNIFF_BYTES);
+  if (!checkUploadedFile("movie", row.filename, head).ok) {
+    discardUpload(db, row, root);
+    throw new UploadRefusal(415, "studio:errors.contentMismatch");
+  }
+  if (!categoryExists(db, row.categoryId)) throw new UploadRefusal(400, "studio:errors.categoryUnknown", { Category: ["studio:errors.categoryUnknown"] });
+  const made = storeNewTitle(db, {
+    movieId: row.movieId,
+    providerId: row.providerId,
+    details: { name: row.name, Description: row.description, cast: row.cast, Category: row.categoryId },
+    movie: { path: files.data, originalName: row.filename, size: row.sizeBytes },
+    poster: posterWaiting(id, root),
+    root,
+    place: linkOrCopy,
+    claim: (tx) =>
+      tx
+        .update(resumableUploads)
+        .set({ completedAt: new Date() })
+        .where(and(eq(resumableUploads.id, id), isNull(resumableUploads.completedAt)))
+        .run().changes === 1,
+  });
+  if (made) {
+    recordAudit(db, { actorId: row.providerId, action: "movie.upload", targetType: "movie", targetId: row.movieId, ipAddress, details: { resumable: true } });
+    pokeMediaJobs();
+  }
+  return row.movieId;
+}
+
+/** Hard links keep the upload's bytes in place until the title's transaction is written; copies where links are not possible. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    fs.linkSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    fs.copyFileSync(from, to);
+  }
+}
+
+function readHead(file: string, length: number): Buffer {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, "r");
+    const buffer = Buffer.alloc(length);
+    const read = fs.readSync(fd, buffer, 0, length, 0);
+    return buffer.subarray(0, read);
+  } catch {
+    return Buffer.alloc(0);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function discardUpload(db: DB, row: UploadRow, root = storageRoot()): void {
+  db.delete(resumableUploads).where(eq(resumableUploads.id, row.id)).run();
+  removeUploadFiles(row.id, root);
+}
+
+/** The details of a creation request, checked as the form checks them. */
+function checkCreation(db: DB, request: Request): { details: UploadDetails; filename: string; size: number } {
+  if (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length")) {
+    throw new UploadRefusal(400, "studio:errors.sizeRequired");
+  }
+  const size = Number(request.headers.get("Upload-Length"));
+  if (!Number.isSafeInteger(size) || size < 0) throw new UploadRefusal(400, "studio:errors.sizeRequired");
+  let metadata: Record<string, string | null>;
+  try {
+    metadata = Metadata.parse(request.headers.get("Upload-Metadata") ?? undefined);
+  } catch {
+    throw new UploadRefusal(400, "studio:errors.badMetadata");
+  }
+  const text = (key: string) => metadata[key] ?? undefined;
+  const fieldErrors: UploadFieldErrors = {};
+  const parsed = uploadDetailsSchema.safeParse({ name: text("name"), Description: text("Description"), Category: text("Category"), cast: text("cast") });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) (fieldErrors[issue.path[0] as keyof UploadFieldErrors] ??= []).push(issue.message);
+  } else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
+  const filename = path.basename(text("filename") ?? "");
+  if (!filename) fieldErrors.movie = ["studio:errors.movieRequired"];
+  else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename))) fieldErrors.movie = ["studio:errors.wrongExtension"];
+  else if (size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
+  if (!parsed.success || Object.keys(fieldErrors).length > 0) {
+    const first = Object.values(fieldErrors)[0]?.[0] ?? "studio:errors.incomplete";
+    throw new UploadRefusal(400, first, fieldErrors);
+  }
+  if (size > getEnv().maxUploadBytes) throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
+  if (size > spareUploadBytes(db, storageRoot())) throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
+  return { details: parsed.data, filename, size };
+}
+
+/**
+ * The film's first bytes are checked as soon as they arrive: the body of a
+ * request that brings any of the first SNIFF_BYTES is read that far, checked
+ * with what is stored already, and handed on unchanged. A renamed non-video
+ * is refused at its first request and the upload removed.
+ */
+async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promise<Request> {
+  const files = uploadFiles(row.id);
+  const stored = readHead(files.data, SNIFF_BYTES);
+  if (stored.length >= SNIFF_BYTES || !request.body) return request;
+  const reader = request.body.getReader();
+  const peeked: Uint8Array[] = [];
+  let peekedBytes = 0;
+  let ended = false;
+  while (stored.length + peekedBytes < SNIFF_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    peeked.push(value);
+    peekedBytes += value.byteLength;
+  }
+  const head = Buffer.concat([stored, ...peeked]).subarray(0, SNIFF_BYTES);
+  // Too short to tell yet (a tiny request or a tiny film): checked with the next bytes, or at the end.
+  if (head.length >= SNIFF_BYTES && !checkUploadedFile("movie", row.filename, head).ok) {
+    discardUpload(db, row);
+    const drained = ended || (await dropRest(reader, REFUSED_BODY_DRAIN_BYTES));
+    throw new UploadRefusal(415, "studio:errors.contentMismatch", { movie: ["studio:errors.contentMismatch"] }, !drained);
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of peeked) controller.enqueue(chunk);
+      if (ended) controller.close();
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, duplex: "half" } as RequestInit);
+}
+
+/** Read a refused body on (up to `limit` bytes) and drop it; false when it had to be cut off. */
+async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return true;
+      total += value.byteLength;
+      if (total > limit) break;
+    }
+  } catch {
+    // The client went away.
+  }
+  await reader.cancel().catch(() => undefined);
+  return false;
+}
+
+/** An upload that is complete already answers as complete (a repeated last request makes no second title). */
+async function answerCompleted(request: Request, row: UploadRow): Promise<Response> {
+  const headers = {
+    "Tus-Resumable": "1.0.0",
+    "Upload-Offset": String(row.sizeBytes),
+    "Upload-Length": String(row.sizeBytes),
+    "Kallo-Movie-Id": row.movieId,
+    "Cache-Control": "no-store",
+  };
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
+  if (request.method === "PATCH") {
+    // Read (and drop) what was sent, so the client hears the answer instead of a reset connection.
+    const drained = await drainBody(request, REFUSED_BODY_DRAIN_BYTES);
+    if (request.headers.get("Upload-Offset") !== String(row.sizeBytes)) throw new UploadRefusal(409, "studio:errors.uploadFinished", undefined, !drained);
+    return new Response(null, { status: 204, headers });
+  }
+  throw new UploadRefusal(409, "studio:errors.uploadFinished");
+}
+
+/** Take a poster (multipart, field `poster`): kept beside the upload until the film's last byte, or put on the title when it exists. */
+async function receivePoster(db: DB, request: Request, row: UploadRow): Promise<Response> {
+  const root = storageRoot();
+  let posterCheck: string | null = null;
+  let upload;
+  try {
+    upload = await receiveMultipartUpload(request, {
+      tmpDir: storagePaths(root).tmp,
+      maxFileBytes: MAX_POSTER_BYTES,
+      maxFiles: 1,
+      signal: request.signal,
+      checkFile: ({ field, originalName, head }) => {
+        if (field !== "poster") return (posterCheck = "unexpectedFile");
+        const check = checkUploadedFile("poster", originalName, head);
+        return check.ok ? null : (posterCheck = check.reason);
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    if (error.status === 413) throw new UploadRefusal(413, "studio:errors.posterTooLarge", { poster: ["studio:errors.posterTooLarge"] });
+    const key = posterCheck ? `studio:errors.${posterCheck}` : "studio:errors.incomplete";
+    throw new UploadRefusal(400, key, { poster: [key] });
+  }
+  const poster = upload.files[0];
+  if (!poster) {
+    await upload.discard();
+    throw new UploadRefusal(400, "studio:errors.posterRequired", { poster: ["studio:errors.posterRequired"] });
+  }
+  try {
+    const extension = extensionOf(poster.originalName);
+    const fresh = db.select().from(resumableUploads).where(eq(resumableUploads.id, row.id)).get();
+    if (fresh && !fresh.completedAt) {
+      const waiting = posterWaiting(row.id, root);
+      if (waiting) fs.rmSync(waiting.path, { force: true });
+      fs.renameSync(poster.tempPath, `${uploadFiles(row.id, root).posterPrefix}${extension}`);
+    } else {
+      const title = db.select({ id: movies.id }).from(movies).where(eq(movies.id, row.movieId)).get();
+      if (!title) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+      // The title exists: its posters are made from this one now (the processing job keeps them).
+      await writeMoviePosters(row.movieId, poster.tempPath, { root, position: "attention" });
+      fs.mkdirSync(movieDir(row.movieId, root), { recursive: true });
+    }
+  } finally {
+    await upload.discard();
+  }
+  return Response.json({ success: true }, { status: 201, headers: { "Cache-Control": "no-store" } });
+}
+
+/** Answer any request under /provider/uploads/tus (the route's loader and action both come here). */
+export async function handleTusRequest(request: Request): Promise<Response> {
+  try {
+    return await dispatchTus(request);
+  } catch (error) {
+    if (error instanceof UploadRefusal) return refusalResponse(error);
+    throw error;
+  }
+}
+
+async function dispatchTus(request: Request): Promise<Response> {
+  const method = request.method;
+  // Discovery (version, extensions, limits) is public, as the protocol means it to be.
+  if (method === "OPTIONS") return tusServer().handleWeb(request);
+  const caller = await getApiCaller(request);
+  if (!caller) throw new UploadRefusal(401, "studio:errors.signInFirst");
+  const writes = method !== "GET" && method !== "HEAD";
+  // The page cookie rides along on any site's request; only our own pages may change anything with it.
+  if (writes && caller.via === "cookie" && !isSameOriginRequest(request)) throw new UploadRefusal(403, "studio:errors.otherSite");
+  if (caller.account.role !== "provider") throw new UploadRefusal(403, "studio:errors.providersOnly");
+
+  const rest = new URL(request.url).pathname.slice(TUS_PATH.length).replace(/^\/+|\/+$/g, "");
+  const db = getDb();
+  if (rest === "") {
+    if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
+    const creation = checkCreation(db, request);
+    pendingCreations.set(request, { provider: caller.account, ...creation });
+    const response = await tusServer().handleWeb(request);
+    return response;
+  }
+  const [id, part, ...extra] = rest.split("/");
+  if (extra.length > 0 || (part !== undefined && part !== "poster")) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  // Another provider's upload is answered as if it did not exist.
+  if (!row || row.providerId !== caller.account.id) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+
+  if (part === "poster") {
+    if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
+    return receivePoster(db, request, row);
+  }
+  if (method === "DELETE") {
+    if (row.completedAt) {
+      db.delete(resumableUploads).where(eq(resumableUploads.id, row.id)).run();
+      return new Response(null, { status: 204, headers: { "Tus-Resumable": "1.0.0" } });
+    }
+    const response = await tusServer().handleWeb(request);
+    if (response.status === 204 || response.status === 404 || response.status === 410) discardUpload(db, row);
+    return response;
+  }
+  if (row.completedAt) return answerCompleted(request, row);
+  if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
+  if (method === "PATCH") return tusServer().handleWeb(await checkFirstBytes(db, request, row));
+  throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
+}
+
+function withNoStore(response: Response): Response {
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+export type UnfinishedUpload = { id: string; name: string; filename: string; sizeBytes: number; receivedBytes: number; createdAt: Date; expiresAt: Date };
+
+/** A provider's unfinished uploads, oldest first, with how far each got (for the upload page's Resume list). */
+export function listUnfinishedUploads(db: DB, providerId: string, root = storageRoot()): UnfinishedUpload[] {
+  const expiryMs = getEnv().uploadExpiryMs;
+  return db
+    .select()
+    .from(resumableUploads)
+    .where(and(eq(resumableUploads.providerId, providerId), isNull(resumableUploads.completedAt)))
+    .orderBy(asc(resumableUploads.createdAt))
+    .all()
+    .map((row) => {
+      const lastActivity = Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
+      return {
+        id: row.id,
+        name: row.name,
+        filename: row.filename,
+        sizeBytes: row.sizeBytes,
+        receivedBytes: receivedBytes(row.id, root),
+        createdAt: row.createdAt,
+        expiresAt: new Date(lastActivity + expiryMs),
+      };
+    });
+}
+
+/** Give an unfinished upload up (the upload page's Discard, with or without JavaScript). */
+export function discardProviderUpload(db: DB, providerId: string, id: string): boolean {
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!row || row.providerId !== providerId || row.completedAt) return false;
+  discardUpload(db, row);
+  return true;
+}
+
+function lastWriteMs(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Remove what no upload needs any more: unfinished uploads that received
+ * nothing for UPLOAD_EXPIRY_HOURS (their bytes and row), the record of
+ * finished ones after the same period (it answered repeated last requests),
+ * and files in STORAGE_DIR/uploads that belong to no upload. Returns how
+ * many uploads were removed.
+ */
+export function sweepExpiredUploads(db: DB, options: { now?: number; root?: string; expiryMs?: number } = {}): number {
+  const now = options.now ?? Date.now();
+  const root = options.root ?? storageRoot();
+  const expiryMs = options.expiryMs ?? getEnv().uploadExpiryMs;
+  let removed = 0;
+  const known = new Set<string>();
+  for (const row of db.select().from(resumableUploads).all()) {
+    known.add(row.id);
+    const lastActivity = row.completedAt ? row.completedAt.getTime() : Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
+    if (now - lastActivity > expiryMs) {
+      discardUpload(db, row, root);
+      known.delete(row.id);
+      if (!row.completedAt) removed++;
+    } else if (row.completedAt) removeUploadFiles(row.id, root);
+  }
+  const dir = storagePaths(root).uploads;
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const id = name.split(".")[0];
+    if (known.has(id)) continue;
+    const file = path.join(dir, name);
+    // A creation in flight writes its files just before its row: leave anything young alone.
+    if (now - lastWriteMs(file) > 60_000) fs.rmSync(file, { force: true });
+  }
+  return removed;
+}
+
+const SWEEP_INTERVAL_MS = 30 * 60 * 1000;
+const globalForSweep = globalThis as unknown as { __kalloUploadSweep?: NodeJS.Timeout };
+
+function sweepQuietly(): void {
+  try {
+    const removed = sweepExpiredUploads(getDb());
+    if (removed > 0) console.log(`[upload] ${removed} abandoned upload${removed === 1 ? "" : "s"} removed`);
+  } catch (error) {
+    console.error("[upload] sweep of abandoned uploads failed:", error);
+  }
+}
+
+/** Sweep abandoned uploads at start and every half hour, in the server process. */
+export function startUploadSweep(): void {
+  if (globalForSweep.__kalloUploadSweep) return;
+  const timer = setInterval(sweepQuietly, SWEEP_INTERVAL_MS);
+  timer.unref();
+  globalForSweep.__kalloUploadSweep = timer;
+  setTimeout(sweepQuietly, 2_000).unref();
+}

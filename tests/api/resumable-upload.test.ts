@@ -1,0 +1,289 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { movies, resumableUploads } from "~/db/schema";
+import { movieVideoPath, moviePosterPath, storagePaths } from "~/media/storage.server";
+import { sweepExpiredUploads } from "~/services/resumable-uploads.server";
+import { login, movieRow, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+
+/**
+ * Resumable uploads by the tus protocol at /provider/uploads/tus, spoken
+ * byte for byte as any tus client would: create, HEAD, PATCH in pieces,
+ * terminate; who may do it; the first bytes checked at once; one title per
+ * upload however often its last request comes; a restart in the middle; the
+ * sweep of abandoned uploads.
+ */
+const TUS = "/provider/uploads/tus";
+let world: ApiWorld;
+let provider: Credentials;
+let otherProvider: Credentials;
+let viewer: Credentials;
+let video: Buffer;
+
+beforeAll(async () => {
+  world = await startApiWorld("resumable", 3303);
+  [provider, otherProvider, viewer] = await Promise.all([
+    login(world, seedAccount(world, "provider")),
+    login(world, seedAccount(world, "provider")),
+    login(world, seedAccount(world, "viewer")),
+  ]);
+  video = fs.readFileSync(await sharedVideo(world));
+});
+afterAll(async () => {
+  delete process.env.DISK_RESERVE_MB;
+  await world?.stop();
+});
+
+type As = { token?: string; cookie?: string; origin?: string };
+
+function tus(pathname: string, init: { method: string; as?: As; headers?: Record<string, string>; body?: Uint8Array | FormData }): Promise<Response> {
+  const headers: Record<string, string> = { "Tus-Resumable": "1.0.0", ...init.headers };
+  if (init.as?.token) headers.Authorization = `Bearer ${init.as.token}`;
+  if (init.as?.cookie) headers.Cookie = init.as.cookie;
+  if (init.as?.origin) headers.Origin = init.as.origin;
+  return fetch(`${world.url}${pathname}`, { method: init.method, headers, body: init.body as BodyInit | undefined });
+}
+
+const b64 = (value: string) => Buffer.from(value).toString("base64");
+
+function metadata(fields: Record<string, string>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${key} ${b64(value)}`)
+    .join(",");
+}
+
+async function create(as: As, size: number, fields: Record<string, string> = {}): Promise<Response> {
+  return tus(TUS, {
+    method: "POST",
+    as,
+    headers: {
+      "Upload-Length": String(size),
+      "Upload-Metadata": metadata({ name: "Kwana Casa'in", Description: "A drama from Kaduna", Category: world.categoryId, cast: "Ali Nuhu", filename: "kwana.mp4", ...fields }),
+    },
+  });
+}
+
+async function createOk(as: As, size = video.length, fields: Record<string, string> = {}): Promise<string> {
+  const response = await create(as, size, fields);
+  expect(response.status, await response.clone().text()).toBe(201);
+  const location = response.headers.get("Location")!;
+  expect(location).toMatch(new RegExp(`^${TUS}/[a-z0-9]+$`));
+  return location;
+}
+
+function patch(location: string, offset: number, bytes: Uint8Array, as: As = { token: provider.token }): Promise<Response> {
+  return tus(location, { method: "PATCH", as, headers: { "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" }, body: bytes });
+}
+
+async function offsetOf(location: string, as: As = { token: provider.token }): Promise<number | null> {
+  const response = await tus(location, { method: "HEAD", as });
+  return response.status === 200 ? Number(response.headers.get("Upload-Offset")) : null;
+}
+
+const idOf = (location: string) => location.split("/").pop()!;
+const uploadRow = (location: string) => world.db.select().from(resumableUploads).where(eq(resumableUploads.id, idOf(location))).get();
+const uploadFilesOf = (location: string) => fs.readdirSync(storagePaths(world.root).uploads).filter((name) => name.startsWith(idOf(location)));
+const titlesOf = (account: Credentials, name: string) => world.db.select().from(movies).where(and(eq(movies.providerId, account.account.id), eq(movies.name, name))).all();
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+async function waitUntilReady(movieId: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    const status = movieRow(world, movieId)?.status;
+    if (status !== "processing") {
+      expect(status).toBe("ready");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${movieId} did not become ready`);
+}
+
+describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
+  it("announces the protocol and its extensions to anyone who asks", async () => {
+    const response = await fetch(`${world.url}${TUS}`, { method: "OPTIONS" });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Tus-Version")).toContain("1.0.0");
+    expect(response.headers.get("Tus-Extension")).toEqual(expect.stringContaining("creation"));
+    expect(response.headers.get("Tus-Extension")).toEqual(expect.stringContaining("termination"));
+    expect(response.headers.get("Tus-Extension")).toEqual(expect.stringContaining("expiration"));
+    expect(Number(response.headers.get("Tus-Max-Size"))).toBe(4096 * 1024 * 1024);
+  });
+
+  it("takes a film in pieces, says how far it got, and makes one title at the last byte, however often that request comes", async () => {
+    const name = "Pieces";
+    const location = await createOk({ token: provider.token }, video.length, { name });
+    expect(await offsetOf(location)).toBe(0);
+    const head = await tus(location, { method: "HEAD", as: { token: provider.token } });
+    expect(head.headers.get("Upload-Length")).toBe(String(video.length));
+    expect(head.headers.get("Cache-Control")).toBe("no-store");
+
+    const first = await patch(location, 0, video.subarray(0, 1000));
+    expect(first.status).toBe(204);
+    expect(first.headers.get("Upload-Offset")).toBe("1000");
+    // Expiry counts from the last byte received (UPLOAD_EXPIRY_HOURS, 24 by default).
+    const expires = Date.parse(first.headers.get("Upload-Expires")!);
+    expect(Math.abs(expires - (Date.now() + 24 * 60 * 60 * 1000))).toBeLessThan(60_000);
+    // Bytes from the wrong place are refused without touching what is stored.
+    expect((await patch(location, 500, video.subarray(500, 1500))).status).toBe(409);
+    expect(await offsetOf(location)).toBe(1000);
+    expect(titlesOf(provider, name)).toHaveLength(0);
+
+    const last = await patch(location, 1000, video.subarray(1000));
+    expect(last.status).toBe(204);
+    expect(last.headers.get("Upload-Offset")).toBe(String(video.length));
+    const movieId = last.headers.get("Kallo-Movie-Id")!;
+    expect(movieId).toMatch(/^[a-z0-9]+$/);
+    expect(movieRow(world, movieId)).toMatchObject({ name, description: "A drama from Kaduna", cast: "Ali Nuhu", providerId: provider.account.id, sizeBytes: video.length });
+    expect(uploadRow(location)?.completedAt).toBeInstanceOf(Date);
+
+    // The last request again (its answer was lost, say): no second title, and the upload says it is complete.
+    const again = await patch(location, video.length, new Uint8Array(0));
+    expect(again.status).toBe(204);
+    expect(again.headers.get("Kallo-Movie-Id")).toBe(movieId);
+    expect((await patch(location, 1000, video.subarray(1000))).status).toBe(409);
+    expect(await offsetOf(location)).toBe(video.length);
+    expect(titlesOf(provider, name)).toHaveLength(1);
+    expect(uploadFilesOf(location)).toEqual([]);
+
+    await waitUntilReady(movieId);
+    // Byte for byte the film that was sent (it was already fit to play, so it is kept as it came).
+    expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
+  });
+
+  it("takes a poster before the last byte and makes the title's posters from it", async () => {
+    const location = await createOk({ token: provider.token }, video.length, { name: "With poster" });
+    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c02020" } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append("poster", new Blob([new Uint8Array(poster)]), "poster.jpg");
+    const sent = await tus(`${location}/poster`, { method: "POST", as: { token: provider.token }, body: form });
+    expect(sent.status).toBe(201);
+    const last = await patch(location, 0, video);
+    const movieId = last.headers.get("Kallo-Movie-Id")!;
+    await waitUntilReady(movieId);
+    const { dominant } = await sharp(moviePosterPath(movieId, "card", "jpg", world.root)).stats();
+    expect(dominant.r).toBeGreaterThan(150);
+    expect(dominant.g).toBeLessThan(80);
+  });
+
+  it("refuses anonymous callers, viewers, other providers and other sites on every verb, and leaves the upload as it was", async () => {
+    const location = await createOk({ token: provider.token });
+    expect((await patch(location, 0, video.subarray(0, 2000))).status).toBe(204);
+    const poster = new FormData();
+    poster.append("poster", new Blob([new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer())]), "p.png");
+
+    const verbs: Array<[string, (as: As) => Promise<Response>]> = [
+      ["POST (create)", (as) => create(as, video.length)],
+      ["HEAD", (as) => tus(location, { method: "HEAD", as })],
+      ["PATCH", (as) => patch(location, 2000, video.subarray(2000, 3000), as)],
+      ["DELETE", (as) => tus(location, { method: "DELETE", as })],
+      ["POST poster", (as) => tus(`${location}/poster`, { method: "POST", as, body: poster })],
+    ];
+    const callers: Array<[string, As, number[]]> = [
+      ["anonymous", {}, [401]],
+      ["viewer", { token: viewer.token }, [403]],
+      ["another provider", { token: otherProvider.token }, [404]],
+      ["the owner's cookie from another site", { cookie: provider.cookie, origin: "http://evil.example" }, [403]],
+    ];
+    for (const [verb, send] of verbs) {
+      for (const [who, as, statuses] of callers) {
+        if (who === "another provider" && verb === "POST (create)") continue; // any provider may create their own
+        if (who.includes("another site") && verb === "HEAD") continue; // reading is not a change
+        const response = await send(as);
+        expect(statuses, `${verb} by ${who}: ${response.status}`).toContain(response.status);
+      }
+    }
+    // The owner's own page (same origin) may, with the cookie.
+    expect(await offsetOf(location, { cookie: provider.cookie })).toBe(2000);
+    expect(await offsetOf(location)).toBe(2000);
+    expect(uploadRow(location)).toBeDefined();
+    expect((await patch(location, 2000, video.subarray(2000, 3000), { cookie: provider.cookie, origin: world.url })).status).toBe(204);
+  });
+
+  it("refuses a renamed non-video at its first bytes and removes the upload", async () => {
+    const location = await createOk({ token: provider.token }, 50_000, { filename: "not-a-film.mp4", name: "Renamed" });
+    const refused = await patch(location, 0, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01\x00 a renamed program"), Buffer.alloc(4000)]));
+    expect(refused.status).toBe(415);
+    expect(await refused.json()).toMatchObject({ key: "studio:errors.contentMismatch" });
+    expect(uploadRow(location)).toBeUndefined();
+    expect(uploadFilesOf(location)).toEqual([]);
+    expect(await offsetOf(location)).toBeNull();
+    expect(titlesOf(provider, "Renamed")).toHaveLength(0);
+  });
+
+  it("refuses bad details, a film over MAX_UPLOAD_MB, and the wrong kind of file before a byte is sent", async () => {
+    const noName = await create({ token: provider.token }, 1000, { name: "" });
+    expect(noName.status).toBe(400);
+    expect((await noName.json()).fieldErrors).toHaveProperty("name");
+    const badCategory = await create({ token: provider.token }, 1000, { Category: "nosuchcategory" });
+    expect((await badCategory.json()).fieldErrors).toHaveProperty("Category");
+    const program = await create({ token: provider.token }, 1000, { filename: "setup.exe" });
+    expect(program.status).toBe(400);
+    expect((await program.json()).fieldErrors.movie).toEqual(["studio:errors.wrongExtension"]);
+    const huge = await create({ token: provider.token }, 5 * 1024 * 1024 * 1024);
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error).toMatch(/larger than the upload limit/);
+    const deferred = await tus(TUS, { method: "POST", as: { token: provider.token }, headers: { "Upload-Defer-Length": "1", "Upload-Metadata": metadata({ name: "x", Category: world.categoryId, filename: "x.mp4" }) } });
+    expect(deferred.status).toBe(400);
+  });
+
+  it("gives an upload up on DELETE: its row and bytes are gone", async () => {
+    const location = await createOk({ token: provider.token });
+    await patch(location, 0, video.subarray(0, 3000));
+    expect(uploadFilesOf(location).length).toBeGreaterThan(0);
+    expect((await tus(location, { method: "DELETE", as: { token: provider.token } })).status).toBe(204);
+    expect(uploadRow(location)).toBeUndefined();
+    expect(uploadFilesOf(location)).toEqual([]);
+    expect(await offsetOf(location)).toBeNull();
+  });
+
+  it("sweeps uploads that received nothing for UPLOAD_EXPIRY_HOURS, and only those", async () => {
+    const stale = await createOk({ token: provider.token });
+    await patch(stale, 0, video.subarray(0, 3000));
+    const fresh = await createOk({ token: provider.token });
+    const day = 24 * 60 * 60 * 1000;
+    // A day later for the stale one only: its file last changed a day ago.
+    const past = new Date(Date.now() - day - 60_000);
+    world.db.update(resumableUploads).set({ createdAt: past }).where(eq(resumableUploads.id, idOf(stale))).run();
+    fs.utimesSync(path.join(storagePaths(world.root).uploads, idOf(stale)), past, past);
+    const removed = sweepExpiredUploads(world.db, { root: world.root, expiryMs: day });
+    expect(removed).toBe(1);
+    expect(uploadRow(stale)).toBeUndefined();
+    expect(uploadFilesOf(stale)).toEqual([]);
+    expect(await offsetOf(stale)).toBeNull();
+    expect(uploadRow(fresh)).toBeDefined();
+    expect(await offsetOf(fresh)).toBe(0);
+  });
+
+  it("resumes after the server restarts, from the bytes it already had", async () => {
+    const location = await createOk({ token: provider.token }, video.length, { name: "After restart" });
+    const half = Math.floor(video.length / 2);
+    await patch(location, 0, video.subarray(0, half));
+    await world.restart();
+    expect(await offsetOf(location)).toBe(half);
+    const last = await patch(location, half, video.subarray(half));
+    expect(last.status).toBe(204);
+    const movieId = last.headers.get("Kallo-Movie-Id")!;
+    await waitUntilReady(movieId);
+    expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
+  });
+
+  it("refuses, before a byte is sent, a film the disk has no room for beside its reserve (DISK_RESERVE_MB), on both upload paths", async () => {
+    process.env.DISK_RESERVE_MB = String(1024 * 1024 * 1024);
+    await world.restart();
+    const refused = await create({ token: provider.token }, 1000);
+    expect(refused.status).toBe(507);
+    expect((await refused.json()).error).toMatch(/no room/);
+    const form = new FormData();
+    form.append("name", "No room");
+    form.append("Category", world.categoryId);
+    form.append("movie", new Blob([new Uint8Array(video)]), "no-room.mp4");
+    const plain = await fetch(`${world.url}/provider/uploads`, { method: "POST", body: form, headers: { Cookie: provider.cookie, Origin: world.url, Accept: "application/json" } });
+    expect(plain.status).toBe(507);
+    expect((await plain.json()).formError).toBe("studio:errors.noSpace");
+    delete process.env.DISK_RESERVE_MB;
+    await world.restart();
+  });
+});
