@@ -1,16 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { asc } from "drizzle-orm";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
+import { dateTimeFormat } from "~/components/billing/dates";
+import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
+import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
 import { Field, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { getDb } from "~/db/client.server";
 import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
+import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -18,86 +23,96 @@ import { redirectWithToast } from "~/utils/toast.server";
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireProvider(request);
+  const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
-  const categoryOptions = getDb().select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.sortOrder), asc(categories.name)).all();
+  const db = getDb();
+  const categoryOptions = db.select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.sortOrder), asc(categories.name)).all();
   return {
     metaTitle: t("upload.metaTitle"),
     categories: categoryOptions,
+    maxUploadBytes: getEnv().maxUploadBytes,
     maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
+    unfinished: listUnfinishedUploads(db, provider.id).map((upload) => ({ ...upload, createdAt: upload.createdAt.getTime(), expiresAt: upload.expiresAt.getTime() })),
   };
 }
 
-/** The form's plain (no JavaScript) submission: stored, then on to the movie list with the message. */
+/**
+ * The form's plain (no JavaScript) submission: stored, then on to the movie
+ * list with the message. The unfinished uploads' Discard buttons post here too.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
+  if ((request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded")) {
+    const form = await request.formData();
+    if (form.get("intent") !== "discard") return data({ formError: "studio:errors.unknownAction" } satisfies FormErrors, { status: 400 });
+    const discarded = discardProviderUpload(getDb(), provider.id, String(form.get("uploadId") ?? ""));
+    if (!discarded) return data({ formError: "studio:errors.uploadNotFound" } satisfies FormErrors, { status: 404 });
+    return redirectWithToast("/provider/Movieupload", { type: "success", key: "studio:upload.discarded" }, { status: 303 });
+  }
   const result = await receiveProviderUpload(request, provider, "form");
   if (!result.ok) return data({ fieldErrors: result.fieldErrors, formError: result.formError } satisfies FormErrors, { status: result.status });
   return redirectWithToast("/provider/movielist", { type: "success", key: "studio:upload.success" }, { status: 303 });
 }
 
-type UploadState = { phase: "idle" } | { phase: "sending"; percent: number } | { phase: "storing" };
-
 export default function MovieUpload() {
   const { t } = useTranslation("studio");
-  const { categories: categoryOptions, maxUploadMb, accept } = useLoaderData<typeof loader>();
+  const { categories: categoryOptions, maxUploadMb, maxUploadBytes, accept, unfinished } = useLoaderData<typeof loader>();
   const serverErrors = useActionData<typeof action>();
   const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
-  const [state, setState] = useState<UploadState>({ phase: "idle" });
   const navigate = useNavigate();
-  const errors = clientErrors ?? serverErrors ?? null;
+  const { state, start, pause, resume } = useResumableUpload();
+  const errors: FormErrors | null = clientErrors ?? serverErrors ?? null;
   useErrorToasts(errors);
   const busy = state.phase !== "idle";
 
-  // With JavaScript the same form goes up through XMLHttpRequest, whose upload events give real progress.
+  const succeed = () => {
+    showToast({ type: "success", key: "studio:upload.success" });
+    navigate("/provider/movielist");
+  };
+
+  // With JavaScript the film goes up by the resumable protocol: progress, pause, and no loss when the link drops.
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const body = new FormData(event.currentTarget);
-    const request = new XMLHttpRequest();
-    request.open("POST", "/provider/uploads");
-    request.setRequestHeader("Accept", "application/json");
-    request.upload.onprogress = (progress) => {
-      if (!progress.lengthComputable) return;
-      const percent = Math.min(100, Math.round((progress.loaded / progress.total) * 100));
-      setState(percent >= 100 ? { phase: "storing" } : { phase: "sending", percent });
-    };
-    request.upload.onload = () => setState({ phase: "storing" });
-    request.onload = () => {
-      setState({ phase: "idle" });
-      let reply: { success?: boolean; fieldErrors?: FormErrors["fieldErrors"]; formError?: string } = {};
-      try {
-        reply = JSON.parse(request.responseText);
-      } catch {
-        reply = { success: false, formError: request.status === 413 ? "studio:errors.tooLarge" : "common:errors.serverText" };
-      }
-      if (request.status >= 200 && request.status < 300 && reply.success) {
-        showToast({ type: "success", key: "studio:upload.success" });
-        navigate("/provider/movielist");
-        return;
-      }
-      if (request.status === 401 || request.status === 403) {
-        window.location.assign("/cp");
-        return;
-      }
-      setClientErrors({ fieldErrors: reply.fieldErrors, formError: reply.formError ?? (reply.fieldErrors ? undefined : "common:errors.serverText") });
-    };
-    request.onerror = () => {
-      setState({ phase: "idle" });
-      setClientErrors({ formError: "studio:errors.network" });
-    };
+    const form = new FormData(event.currentTarget);
+    const movie = form.get("movie");
+    const poster = form.get("poster");
+    if (!(movie instanceof File) || movie.size === 0) {
+      setClientErrors({ fieldErrors: { movie: [movie instanceof File && movie.name ? "studio:errors.movieEmpty" : "studio:errors.movieRequired"] } });
+      return;
+    }
+    // Refused before a single byte is sent: too large here; the server says so at once when its disk is short.
+    if (movie.size > maxUploadBytes) {
+      setClientErrors({ fieldErrors: { movie: ["studio:errors.tooLarge"] } });
+      return;
+    }
     setClientErrors(null);
-    setState({ phase: "sending", percent: 0 });
-    request.send(body);
+    void start({
+      file: movie,
+      poster: poster instanceof File && poster.size > 0 ? poster : null,
+      details: { name: String(form.get("name") ?? ""), Description: String(form.get("Description") ?? ""), Category: String(form.get("Category") ?? ""), cast: String(form.get("cast") ?? "") },
+      onSuccess: succeed,
+      onRefused: setClientErrors,
+    });
+  }
+
+  function continueUpload(upload: Unfinished, file: File) {
+    if (busy) return;
+    if (file.name !== upload.filename || file.size !== upload.sizeBytes) {
+      setClientErrors({ formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }) });
+      return;
+    }
+    setClientErrors(null);
+    void start({ file, uploadUrl: `${TUS_ENDPOINT}/${upload.id}`, onSuccess: succeed, onRefused: setClientErrors });
   }
 
   const fieldErrors = errors?.fieldErrors ?? {};
-  const percent = state.phase === "sending" ? state.percent : state.phase === "storing" ? 100 : 0;
   return (
     <section className="max-w-2xl">
       <h1 className="text-3xl font-bold">{t("upload.title")}</h1>
       <p className="mt-2 text-slate-300">{t("upload.intro", { mb: maxUploadMb })}</p>
+      {unfinished.length > 0 ? <UnfinishedUploads uploads={unfinished} busy={busy} onContinue={continueUpload} /> : null}
       <form
         method="post"
         encType="multipart/form-data"
@@ -131,20 +146,66 @@ export default function MovieUpload() {
         <Field name="cast" label={t("upload.cast")} errors={fieldErrors.cast} maxLength={1000} hint={t("upload.castHint")} />
         <FileField name="poster" label={t("upload.poster")} accept={accept.poster} hint={t("upload.posterHint")} errors={fieldErrors.poster} />
         <FileField name="movie" label={t("upload.movie")} accept={accept.movie} hint={t("upload.movieHint")} errors={fieldErrors.movie} required />
-        {busy ? (
-          <div className="grid gap-1" aria-live="polite">
-            <progress max={100} value={percent} className="h-3 w-full accent-brand-500" aria-label={t("upload.progressLabel")} />
-            <p className="text-sm text-slate-300" data-upload-progress={percent}>
-              {state.phase === "storing" ? t("upload.storing") : t("upload.sending", { percent })}
-            </p>
-          </div>
-        ) : null}
+        <UploadProgressPanel state={state} onPause={pause} onResume={resume} />
         <div>
           <button type="submit" disabled={busy} className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70">
             {busy ? t("upload.uploading") : t("upload.submit")}
           </button>
         </div>
       </form>
+    </section>
+  );
+}
+
+type Unfinished = { id: string; name: string; filename: string; sizeBytes: number; receivedBytes: number; expiresAt: number };
+
+/** Unfinished uploads kept on the server: continue one by choosing its file again, or discard it (that works without JavaScript). */
+function UnfinishedUploads({ uploads, busy, onContinue }: { uploads: Unfinished[]; busy: boolean; onContinue: (upload: Unfinished, file: File) => void }) {
+  const { t, i18n } = useTranslation("studio");
+  const hydrated = useHydrated();
+  const dates = dateTimeFormat(i18n.language);
+  return (
+    <section aria-labelledby="unfinished-title" className="mt-6 rounded-lg border border-amber-400/30 bg-amber-950/30 p-5">
+      <h2 id="unfinished-title" className="text-lg font-semibold">
+        {t("upload.unfinishedTitle")}
+      </h2>
+      <p className="mt-1 text-sm text-slate-300">{hydrated ? t("upload.unfinishedIntro") : t("upload.continueNeedsScript")}</p>
+      <ul className="mt-3 grid gap-3">
+        {uploads.map((upload) => (
+          <li key={upload.id} className="grid gap-2 rounded border border-white/10 p-3" data-unfinished-upload={upload.id}>
+            <p>
+              <span className="font-medium">{upload.name}</span>
+              <span className="block text-sm text-slate-300">
+                {t("upload.unfinishedEntry", { filename: upload.filename, received: megabytes(upload.receivedBytes), total: megabytes(upload.sizeBytes) })}
+              </span>
+              <span className="block text-xs text-slate-400">{t("upload.unfinishedKept", { date: dates.format(new Date(upload.expiresAt)) })}</span>
+            </p>
+            <div className="flex flex-wrap items-center gap-3">
+              {hydrated ? (
+                <label className="cursor-pointer rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+                  {t("upload.continueWith")}
+                  <input
+                    type="file"
+                    className="sr-only"
+                    disabled={busy}
+                    onChange={(event) => {
+                      const file = event.currentTarget.files?.[0];
+                      if (file) onContinue(upload, file);
+                    }}
+                  />
+                </label>
+              ) : null}
+              <Form method="post" action="/provider/Movieupload">
+                <input type="hidden" name="intent" value="discard" />
+                <input type="hidden" name="uploadId" value={upload.id} />
+                <button type="submit" className="rounded border border-white/20 px-3 py-1.5 text-sm text-slate-100 hover:bg-white/10">
+                  {t("upload.discard")}
+                </button>
+              </Form>
+            </div>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

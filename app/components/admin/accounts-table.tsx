@@ -1,8 +1,9 @@
 import { Form, useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Pagination } from "~/components/ui/pagination";
 import { showToast } from "~/components/ui/toaster";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type AccountRow = {
   id: string;
@@ -16,12 +17,6 @@ export type AccountRow = {
 };
 
 type FetcherResult = { ok: boolean; intent: string; accountId: string; blocked?: boolean; toasts: { type: "success" | "error"; key: string }[] };
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** The search form, the accounts table with Block/Unblock and Reset per row, and paging. */
 export function AccountsTable({
