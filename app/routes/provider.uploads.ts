@@ -3,10 +3,10 @@ import { requireProvider } from "~/auth/guards.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 
 /**
- * POST /provider/uploads — the upload form's endpoint when JavaScript is on:
- * the page sends the form with XMLHttpRequest to show progress, and this
- * answers JSON only after the files are stored. Without JavaScript the form
- * posts to /provider/Movieupload itself.
+ * POST /provider/uploads — the upload form's fields and files in one
+ * multipart request, answered with JSON only after the files are stored (for
+ * scripts that do not speak tus). The upload page itself sends films by tus
+ * to /provider/uploads/tus, and without JavaScript posts to /provider/Movieupload.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
