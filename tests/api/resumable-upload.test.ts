@@ -153,7 +153,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
   });
 
-  it("takes a poster before the last byte and makes the title's posters from it", async () => {
+  it("takes a poster before the last byte and makes the title's posters from it, and another one after", async () => {
     const location = await createOk({ token: provider.token }, video.length, { name: "With poster" });
     const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c02020" } }).jpeg().toBuffer();
     const form = new FormData();
@@ -166,6 +166,16 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const { dominant } = await sharp(moviePosterPath(movieId, "card", "jpg", world.root)).stats();
     expect(dominant.r).toBeGreaterThan(150);
     expect(dominant.g).toBeLessThan(80);
+
+    const later = new FormData();
+    later.append("poster", new Blob([new Uint8Array(await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2040d0" } }).png().toBuffer())]), "later.png");
+    expect((await tus(`${location}/poster`, { method: "POST", as: { token: provider.token }, body: later })).status).toBe(201);
+    // Read as bytes: libvips would answer a second read of the same path from its cache.
+    const after = (await sharp(fs.readFileSync(moviePosterPath(movieId, "card", "jpg", world.root))).stats()).dominant;
+    expect(after.b).toBeGreaterThan(150);
+    expect(after.r).toBeLessThan(80);
+    // Not another provider's to change.
+    expect((await tus(`${location}/poster`, { method: "POST", as: { token: otherProvider.token }, body: later })).status).toBe(404);
   });
 
   it("refuses anonymous callers, viewers, other providers and other sites on every verb, and leaves the upload as it was", async () => {
