@@ -76,10 +76,20 @@ export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Pr
     abandoned.add(request);
     return false;
   }
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let drained = false;
   try {
-    reader = request.body.getReader();
-    let total = 0;
+    drained = await drainReader(request.body.getReader(), limit);
+  } catch {
+    // Locked by a reader that stopped: nothing more to read here.
+  }
+  if (!drained) abandoned.add(request);
+  return drained;
+}
+
+/** Read a body's reader to its end and drop what it gives, or give up (cancelling it) past `limit` bytes. True when read to the end. */
+export async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
+  let total = 0;
+  try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return true;
@@ -87,10 +97,9 @@ export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Pr
       if (total > limit) break;
     }
   } catch {
-    // Locked by a reader that stopped, or the client went away: nothing more to read here.
+    // The client went away.
   }
-  await reader?.cancel().catch(() => {});
-  abandoned.add(request);
+  await reader.cancel().catch(() => {});
   return false;
 }
 

@@ -1,5 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { notifyExpiringPasses } from "./passes.server";
+import { startPeriodic } from "./periodic.server";
 
 /**
  * Passes expire by themselves (active means startsAt ≤ now < endsAt), so no
@@ -8,8 +9,6 @@ import { notifyExpiringPasses } from "./passes.server";
  * marked when handled, so restarts and overlapping runs never notify twice.
  */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-
-const globalForSweep = globalThis as unknown as { __kalloBillingSweep?: NodeJS.Timeout };
 
 function sweep(): void {
   try {
@@ -21,9 +20,5 @@ function sweep(): void {
 }
 
 export function startBillingSweep(): void {
-  if (globalForSweep.__kalloBillingSweep) return;
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
-  timer.unref();
-  globalForSweep.__kalloBillingSweep = timer;
-  setTimeout(sweep, 1_000).unref();
+  startPeriodic("billing-sweep", SWEEP_INTERVAL_MS, sweep);
 }

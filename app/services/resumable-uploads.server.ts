@@ -4,7 +4,7 @@ import { FileStore } from "@tus/file-store";
 import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { getApiCaller } from "~/auth/api-tokens.server";
-import { drainBody, englishText, isSameOriginRequest } from "~/api/http.server";
+import { drainBody, drainReader, englishText, isSameOriginRequest } from "~/api/http.server";
 import { getDb, type DB } from "~/db/client.server";
 import { movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile, extensionOf, MOVIE_EXTENSIONS, SNIFF_BYTES } from "~/media/file-types.server";
@@ -15,6 +15,7 @@ import type { Account } from "~/services/accounts.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
+import { startPeriodic } from "./periodic.server";
 import { pokeMediaJobs } from "./media-jobs.server";
 import { clientAddress } from "./rate-limit.server";
 import {
@@ -295,7 +296,7 @@ async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promis
   // Too short to tell yet (a tiny request or a tiny film): checked with the next bytes, or at the end.
   if (head.length >= SNIFF_BYTES && !checkUploadedFile("movie", row.filename, head).ok) {
     discardUpload(db, row);
-    const drained = ended || (await dropRest(reader, REFUSED_BODY_DRAIN_BYTES));
+    const drained = ended || (await drainReader(reader, REFUSED_BODY_DRAIN_BYTES));
     throw new UploadRefusal(415, "studio:errors.contentMismatch", { movie: ["studio:errors.contentMismatch"] }, !drained);
   }
   const body = new ReadableStream<Uint8Array>({
@@ -313,23 +314,6 @@ async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promis
     },
   });
   return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, duplex: "half" } as RequestInit);
-}
-
-/** Read a refused body on (up to `limit` bytes) and drop it; false when it had to be cut off. */
-async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return true;
-      total += value.byteLength;
-      if (total > limit) break;
-    }
-  } catch {
-    // The client went away.
-  }
-  await reader.cancel().catch(() => undefined);
-  return false;
 }
 
 /** An upload that is complete already answers as complete (a repeated last request makes no second title). */
@@ -533,23 +517,14 @@ export function sweepExpiredUploads(db: DB, options: { now?: number; root?: stri
   return removed;
 }
 
-const SWEEP_INTERVAL_MS = 30 * 60 * 1000;
-const globalForSweep = globalThis as unknown as { __kalloUploadSweep?: NodeJS.Timeout };
-
-function sweepQuietly(): void {
-  try {
-    const removed = sweepExpiredUploads(getDb());
-    if (removed > 0) console.log(`[upload] ${removed} abandoned upload${removed === 1 ? "" : "s"} removed`);
-  } catch (error) {
-    console.error("[upload] sweep of abandoned uploads failed:", error);
-  }
-}
-
 /** Sweep abandoned uploads at start and every half hour, in the server process. */
 export function startUploadSweep(): void {
-  if (globalForSweep.__kalloUploadSweep) return;
-  const timer = setInterval(sweepQuietly, SWEEP_INTERVAL_MS);
-  timer.unref();
-  globalForSweep.__kalloUploadSweep = timer;
-  setTimeout(sweepQuietly, 2_000).unref();
+  startPeriodic("upload-sweep", 30 * 60 * 1000, () => {
+    try {
+      const removed = sweepExpiredUploads(getDb());
+      if (removed > 0) console.log(`[upload] ${removed} abandoned upload${removed === 1 ? "" : "s"} removed`);
+    } catch (error) {
+      console.error("[upload] sweep of abandoned uploads failed:", error);
+    }
+  });
 }
