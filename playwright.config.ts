@@ -54,6 +54,8 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       NODE_ENV: "production",
       LOG_LEVEL: "error",
+      // The tests stand in for a proxy on this box (their X-Forwarded-For gives each browser its own address), and Caddy runs in front of it for the https test.
+      TRUST_PROXY: "loopback",
     },
   },
 });

@@ -38,7 +38,8 @@ export type RunningServer = { url: string; port: number; process: ChildProcess; 
 export async function startServer(root: string, port: number): Promise<RunningServer> {
   if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
   const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), "--import", "tsx", "scripts/serve.ts"], {
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
+    // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.
+    env: { TRUST_PROXY: "loopback", ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;

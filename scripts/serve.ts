@@ -11,6 +11,13 @@
  *   a stalled one is, and its partial file is removed by the upload route.
  * - A clean stop: SIGTERM/SIGINT stop accepting connections, let requests
  *   under way finish for a few seconds, then close the rest.
+ * - Who the client is and whether it came over https, decided here once:
+ *   the socket's address and scheme, unless a proxy TRUST_PROXY trusts
+ *   said otherwise (X-Forwarded-For, X-Forwarded-Proto); https also when
+ *   PUBLIC_URL is. The app reads both from headers only this server sets
+ *   (app/utils/client.server.ts), and every cookie is Secure exactly on
+ *   https — so sign-in works over plain http on a LAN, and is protected
+ *   behind TLS.
  *
  * `npm start` runs it in-process after the migrations; `node --import tsx
  * scripts/serve.ts` serves an existing database (the benchmarks do).
@@ -24,11 +31,15 @@ import { installGlobals, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
+import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
+import type { TrustProxy } from "../app/utils/env.server";
 
 export type ServeOptions = {
   buildPath: string;
   port: number;
   host?: string;
+  trustProxy?: TrustProxy;
+  publicUrl?: string;
   /** Seconds a connection may move no bytes before it is closed. */
   idleSeconds: number;
   /** How long a stop waits for requests under way. */
@@ -43,6 +54,8 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
 
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", options.trustProxy ?? false);
+  app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -61,10 +74,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     if (options.host) server.listen(options.port, options.host, ready);
     else server.listen(options.port, ready);
   });
-  const lan = Object.values(os.networkInterfaces())
-    .flat()
-    .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
-  console.log(`[serve] http://localhost:${options.port}${lan ? ` (http://${lan}:${options.port})` : ""}`);
+  for (const line of startupLines(options)) console.log(line);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -76,6 +86,49 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     return stopping;
   };
   return { server, stop };
+}
+
+/**
+ * Mark each request with the client's address and whether it used https
+ * (replacing anything a client sent under those names), and on https make
+ * every cookie the app sets Secure.
+ */
+export function clientFacts(options: { publicHttps: boolean }): express.RequestHandler {
+  return (req, res, next) => {
+    const https = options.publicHttps || req.secure;
+    req.headers[CLIENT_ADDRESS_HEADER.toLowerCase()] = plainAddress(req.ip ?? req.socket.remoteAddress) ?? "unknown";
+    req.headers[CLIENT_PROTOCOL_HEADER.toLowerCase()] = https ? "https" : "http";
+    if (https) {
+      const setHeader = res.setHeader.bind(res);
+      res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+        setHeader(name, name.toLowerCase() === "set-cookie" ? secureCookies(value) : value)) as typeof res.setHeader;
+    }
+    next();
+  };
+}
+
+function secureCookies(value: number | string | readonly string[]): string[] {
+  const cookies = Array.isArray(value) ? (value as string[]) : [String(value)];
+  return cookies.map((cookie) => (/;\s*secure\s*(;|$)/i.test(cookie) ? cookie : `${cookie}; Secure`));
+}
+
+/** What the log says at start: where the site is, who counts as the client, when cookies are Secure; a warning for a public address on plain http. */
+export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" | "publicUrl">): string[] {
+  const lan = Object.values(os.networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
+  const trust = options.trustProxy ?? false;
+  const trusted = trust === false ? "the connection itself (TRUST_PROXY not set)" : `X-Forwarded-For/-Proto from ${typeof trust === "number" ? `the nearest ${trust} prox${trust === 1 ? "y" : "ies"}` : trust.join(", ")} (TRUST_PROXY)`;
+  const lines = [
+    `[serve] http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
+    `[serve] client address and https from ${trusted}; cookies are Secure ${options.publicUrl?.startsWith("https:") ? "always (PUBLIC_URL is https)" : "on https requests, plain on http (sign-in works on a LAN)"}`,
+  ];
+  if (options.publicUrl?.startsWith("http:")) {
+    const host = new URL(options.publicUrl).hostname;
+    const local = host === "localhost" || host.endsWith(".local") || host.endsWith(".lan") || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
+    if (!local) lines.push(`[serve] warning: PUBLIC_URL ${options.publicUrl} is a public address on plain http: passwords and sessions cross the network unencrypted. Put TLS in front (README: "TLS in front with Caddy") and set PUBLIC_URL to https.`);
+  }
+  return lines;
 }
 
 /** Stop cleanly on SIGTERM/SIGINT, then leave. */
@@ -91,5 +144,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.env.NODE_ENV ??= "production";
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();
-  stopOnSignals(await serve({ buildPath: "build/index.js", port: env.port, host: env.host, idleSeconds: env.uploadIdleSeconds }));
+  stopOnSignals(await serve({ buildPath: "build/index.js", port: env.port, host: env.host, trustProxy: env.trustProxy, publicUrl: env.publicUrl, idleSeconds: env.uploadIdleSeconds }));
 }

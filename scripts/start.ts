@@ -66,4 +66,6 @@ if (admin.created && admin.oneTimePassword) {
 db.$client.close();
 
 const { serve, stopOnSignals } = await import("./serve");
-stopOnSignals(await serve({ buildPath: serverBuild, port: env.port, host: env.host, idleSeconds: env.uploadIdleSeconds }));
+stopOnSignals(
+  await serve({ buildPath: serverBuild, port: env.port, host: env.host, trustProxy: env.trustProxy, publicUrl: env.publicUrl, idleSeconds: env.uploadIdleSeconds }),
+);

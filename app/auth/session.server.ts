@@ -85,7 +85,8 @@ export function createDatabaseSessionStorage(database: () => DB, options: { secu
 let storage: ReturnType<typeof createDatabaseSessionStorage> | undefined;
 
 export function getSessionStorage() {
-  storage ??= createDatabaseSessionStorage(getDb, { secure: getEnv().isProduction, secrets: getEnv().sessionSecrets });
+  // Not Secure here: the server marks every cookie Secure exactly when the request came over https (scripts/serve.ts).
+  storage ??= createDatabaseSessionStorage(getDb, { secure: false, secrets: getEnv().sessionSecrets });
   return storage;
 }
 

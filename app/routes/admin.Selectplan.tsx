@@ -8,7 +8,7 @@ import { getDb } from "~/db/client.server";
 import { PLAN_FEATURES } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { listAllPlans, listPlanPeriods, parseBilling, setPlanOffered, updatePlan, updatePlanPeriods } from "~/services/plans.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 

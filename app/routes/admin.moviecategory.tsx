@@ -8,7 +8,7 @@ import { showToast } from "~/components/ui/toaster";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { createCategory, deleteCategory, listCategoriesWithCounts, renameCategory, setCategoryImage } from "~/services/categories.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];

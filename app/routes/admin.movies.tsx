@@ -19,7 +19,7 @@ import {
   setAutoApprove,
   type MovieChange,
 } from "~/services/admin-movies.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";

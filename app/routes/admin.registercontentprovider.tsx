@@ -6,7 +6,7 @@ import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { createProvider } from "~/services/accounts.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema } from "~/services/validation";
 import { formFailure, pickValues, type FormFailure } from "~/utils/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -12,7 +12,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "~/services/billing-admin.server";
 import { periodOfDays } from "~/services/passes.server";
 import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { formatVoucherCode, generateVoucherBatch, getVoucherBatch, VOUCHER_BATCH_MAX } from "~/services/vouchers.server";
 import { formatPrice } from "~/utils/money";
 

@@ -4,7 +4,7 @@ import { getOptionalUser } from "~/auth/guards.server";
 import { endSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { recordAudit } from "~/services/audit.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 
 /** POST only: deletes this session's row and clears the cookie. Providers go back to their door. */
 export async function action({ request }: ActionFunctionArgs) {

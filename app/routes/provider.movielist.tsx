@@ -10,7 +10,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
 

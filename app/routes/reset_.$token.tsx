@@ -7,7 +7,8 @@ import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { checkResetToken, resetPasswordWithToken } from "~/services/password-reset.server";
-import { clientAddress, consumeRateLimit } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
+import { consumeRateLimit } from "~/services/rate-limit.server";
 import { newPasswordSchema, parseForm } from "~/services/validation";
 import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -67,16 +67,3 @@ export async function refundRateLimit(name: RateLimitName, keys: RateLimitKeys, 
   await limiters[name].address.reward(keys.address, 1);
   if (keys.account) await limiters[name].account.reward(keys.account.trim().toLowerCase(), 1);
 }
-
-/**
- * The client's address as the reverse proxy in front of us reports it.
- * remix-serve does not expose the socket address, and production runs behind
- * a TLS-terminating proxy, which appends the real address as the last
- * X-Forwarded-For entry (earlier entries are the client's own claims).
- */
-export function clientAddress(request: Request): string {
-  const forwarded = request.headers.get("X-Forwarded-For");
-  const last = forwarded?.split(",").map((part) => part.trim()).filter(Boolean).at(-1);
-  const address = last ?? request.headers.get("X-Real-IP")?.trim();
-  return address && address.length <= 64 ? address : "unknown";
-}

@@ -17,7 +17,7 @@ import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { startPeriodic } from "./periodic.server";
 import { pokeMediaJobs } from "./media-jobs.server";
-import { clientAddress } from "./rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import {
   categoryExists,
   receivedBytes,

@@ -13,7 +13,7 @@ import { createId } from "~/utils/ids.server";
 import { enqueueJob } from "./jobs.server";
 import { recordAudit } from "./audit.server";
 import { pokeMediaJobs } from "./media-jobs.server";
-import { clientAddress } from "./rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { getSetting } from "./settings.server";
 
 /**

@@ -6,7 +6,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { approveProviderApplication, getAccountById, rejectProviderApplication } from "~/services/accounts.server";
 import { setAccountBlocked } from "~/services/admin-accounts.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";

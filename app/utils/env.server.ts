@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { parseLadder } from "./ladder-setting";
@@ -19,6 +20,7 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: optionalString,
+    TRUST_PROXY: optionalString,
     STORAGE_DIR: z.string().trim().min(1).default("storage"),
     DATABASE_PATH: optionalString,
     SESSION_SECRET: optionalString,
@@ -57,6 +59,14 @@ const envSchema = z
           "SESSION_SECRET is required in production: set it to a long random string (for example the output of `openssl rand -hex 32`); a comma-separated list rotates secrets, newest first",
       });
     }
+    if (parseTrustProxy(env.TRUST_PROXY) === null) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["TRUST_PROXY"],
+        message:
+          "TRUST_PROXY must be a number of proxies in front (1 for one Caddy or nginx), or a comma-separated list of the proxies' addresses or subnets (loopback, uniquelocal, 10.0.0.0/8, …)",
+      });
+    }
     const ladder = parseLadder(env.LADDER);
     if (!ladder.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER"], message: ladder.message });
     if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
@@ -74,6 +84,12 @@ export type Env = {
   port: number;
   /** The address to listen on (all of them when unset). */
   host?: string;
+  /**
+   * Which proxies in front may say who the client is and whether it used
+   * https (X-Forwarded-For, X-Forwarded-Proto): none (false), the nearest N,
+   * or those at these addresses. Otherwise the socket's own address counts.
+   */
+  trustProxy: TrustProxy;
   storageDir: string;
   databasePath: string;
   sessionSecrets: string[];
@@ -101,6 +117,24 @@ export type Env = {
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   paystack?: { secretKey: string; baseUrl: string };
 };
+
+export type TrustProxy = false | number | string[];
+
+const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** TRUST_PROXY as Express's "trust proxy" takes it, or null when it is not valid. */
+export function parseTrustProxy(value: string | undefined): TrustProxy | null {
+  if (value === undefined || value === "false" || value === "0") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const valid = entries.every((entry) => {
+    if (TRUST_NAMES.has(entry)) return true;
+    const [address, bits, ...rest] = entry.split("/");
+    if (rest.length > 0 || isIP(address) === 0) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
+  });
+  return entries.length > 0 && valid ? entries : null;
+}
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -136,6 +170,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     isProduction: raw.NODE_ENV === "production",
     port: raw.PORT,
     host: raw.HOST,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY) as TrustProxy,
     storageDir,
     databasePath: raw.DATABASE_PATH ? path.resolve(raw.DATABASE_PATH) : path.join(storageDir, "data.db"),
     sessionSecrets,

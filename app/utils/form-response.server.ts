@@ -1,7 +1,8 @@
 import { data, type HeadersFunction } from "@remix-run/node";
 import type { FieldErrors } from "~/services/validation";
 import type { z } from "zod";
-import { clientAddress, consumeRateLimit, type RateLimitName } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
+import { consumeRateLimit, type RateLimitName } from "~/services/rate-limit.server";
 import { isHoneypotFilled, parseForm } from "~/services/validation";
 
 export type FormFailure<Values extends Record<string, string> = Record<string, string>> = {

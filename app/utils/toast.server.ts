@@ -23,9 +23,8 @@ const toastStorage = createCookieSessionStorage({
     path: "/",
     httpOnly: true,
     sameSite: "lax",
-    get secure() {
-      return getEnv().isProduction;
-    },
+    // Made Secure by the server on https requests (scripts/serve.ts).
+    secure: false,
     get secrets() {
       return getEnv().sessionSecrets;
     },

@@ -122,7 +122,8 @@ for (const javaScriptEnabled of [true, false]) {
 test.describe("viewer sessions", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the session cookie is HttpOnly, SameSite=Lax and Secure in production, and holds only an id", async ({ page, context }) => {
+  // Over https (through a proxy) it is Secure too: tests/e2e/operator-box.spec.ts.
+  test("the session cookie is HttpOnly, SameSite=Lax, not Secure over plain http, and holds only an id", async ({ page, context }) => {
     const viewer = await createViewer("cookie");
     await signInThroughForm(page, "/login", viewer.email, viewer.password);
     await expect(page).toHaveURL(/\/movies$/);
@@ -130,7 +131,7 @@ test.describe("viewer sessions", () => {
     expect(cookie).toBeDefined();
     expect(cookie!.httpOnly).toBe(true);
     expect(cookie!.sameSite).toBe("Lax");
-    expect(cookie!.secure).toBe(true);
+    expect(cookie!.secure).toBe(false);
     expect(cookie!.path).toBe("/");
     expect(decodeURIComponent(cookie!.value)).not.toContain(viewer.id);
     // About 30 days.

@@ -3,7 +3,7 @@ import { authenticator, SignInError } from "~/auth/authenticator.server";
 import { startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { createProvider, EMAIL_TAKEN, registerViewer, type Account, type Door } from "~/services/accounts.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema, registrationSchema, type FieldErrors } from "~/services/validation";
 import { checkPublicFormInput } from "~/utils/form-response.server";
 import type { ApiRoute, HandlerContext } from "../router.server";
@@ -11,7 +11,7 @@ import { ApiError, apiJson, englishText, fieldMessages, readFields, toFormData }
 
 /** Sign-in and registration: the same doors, rules and rate limits as /login, /cp, /register and the admin's provider form. */
 
-const FORWARDED_HEADERS = ["X-Forwarded-For", "X-Real-IP", "User-Agent"];
+const FORWARDED_HEADERS = [CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, "User-Agent"];
 
 /**
  * The sign-in form as the door's form strategy reads it: the same strategy

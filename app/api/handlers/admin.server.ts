@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { getAccountById, listAccounts, type Account } from "~/services/accounts.server";
 import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/admin-accounts.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import type { ApiRoute, HandlerContext } from "../router.server";
 import { ApiError, apiJson, englishText } from "../http.server";
 

@@ -3,7 +3,7 @@ import { publicPosterName, publicVideoName } from "~/media/storage.server";
 import { getAccountById } from "~/services/accounts.server";
 import { listPublishedTitles } from "~/services/catalogue.server";
 import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 import type { ApiRoute, HandlerContext } from "../router.server";
 import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND } from "../http.server";

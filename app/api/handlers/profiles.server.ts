@@ -2,7 +2,7 @@ import { createApiToken } from "~/auth/api-tokens.server";
 import { startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { changePassword, getAccountById, updateProfile, type Account } from "~/services/accounts.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { clientAddress } from "~/utils/client.server";
 import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
 import type { ApiRoute, HandlerContext } from "../router.server";
 import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND, readFields, toFormData } from "../http.server";

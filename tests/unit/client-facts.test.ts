@@ -1,0 +1,88 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, describe, expect, it } from "vitest";
+import { clientAddress, isHttpsRequest } from "~/utils/client.server";
+import { parseTrustProxy, type TrustProxy } from "~/utils/env.server";
+import { clientFacts, startupLines } from "../../scripts/serve";
+
+/**
+ * "Who is the client" and "is this https", decided once by the server for
+ * every request: from the socket unless a trusted proxy said otherwise, and
+ * cookies Secure exactly on https.
+ */
+const servers: http.Server[] = [];
+afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+async function serverWith(trustProxy: TrustProxy, publicHttps = false): Promise<string> {
+  const app = express();
+  app.set("trust proxy", trustProxy);
+  app.use(clientFacts({ publicHttps }));
+  app.get("/", (req, res) => {
+    // What the app sees, through the same helpers the app uses.
+    const request = new Request("http://x/", { headers: req.headers as Record<string, string> });
+    res.setHeader("Set-Cookie", ["kallo_session=abc; Path=/; HttpOnly; SameSite=Lax"]);
+    res.json({ address: clientAddress(request), https: isHttpsRequest(request) });
+  });
+  const server = http.createServer(app).listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+async function ask(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers });
+  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "" } as { address: string; https: boolean; cookie: string };
+}
+
+describe("the client's address and scheme", () => {
+  it("come from the connection when no proxy is trusted: X-Forwarded-For, X-Forwarded-Proto and our own headers from a client change nothing", async () => {
+    const url = await serverWith(false);
+    const seen = await ask(url, { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "X-Kallo-Client-Address": "198.51.100.1", "X-Kallo-Client-Protocol": "https" });
+    expect(seen).toMatchObject({ address: "127.0.0.1", https: false });
+    expect(seen.cookie).not.toMatch(/Secure/i);
+  });
+
+  it("come from a trusted proxy's headers (the address it appended, the scheme it saw), and cookies are Secure on https", async () => {
+    const url = await serverWith(["loopback"]);
+    const seen = await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Proto": "https" });
+    expect(seen).toMatchObject({ address: "203.0.113.9", https: true });
+    expect(seen.cookie).toMatch(/; Secure$/);
+    const plain = await ask(url, { "X-Forwarded-For": "203.0.113.10" });
+    expect(plain).toMatchObject({ address: "203.0.113.10", https: false });
+  });
+
+  it("count the nearest N proxies with TRUST_PROXY=N, no more", async () => {
+    const url = await serverWith(1);
+    expect(await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9" })).toMatchObject({ address: "203.0.113.9" });
+  });
+
+  it("treat every request as https when PUBLIC_URL is https", async () => {
+    const url = await serverWith(false, true);
+    const seen = await ask(url);
+    expect(seen.https).toBe(true);
+    expect(seen.cookie).toMatch(/; Secure$/);
+  });
+
+  it("say at start how the site is reached and when cookies are Secure, and warn about a public address on plain http", () => {
+    const lan = startupLines({ port: 3000 });
+    expect(lan.join("\n")).toContain("http://localhost:3000");
+    expect(lan.join("\n")).toContain("cookies are Secure on https requests, plain on http");
+    expect(lan.join("\n")).not.toContain("warning");
+    expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain("warning: PUBLIC_URL http://kallo.example.com is a public address on plain http");
+    expect(startupLines({ port: 3000, publicUrl: "http://192.168.1.20:3000" }).join("\n")).not.toContain("warning");
+    expect(startupLines({ port: 3000, trustProxy: 1, publicUrl: "https://kallo.example.com" }).join("\n")).toContain("cookies are Secure always");
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it("takes a number of proxies or a list of addresses and subnets, and refuses anything else", () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy("0")).toBe(false);
+    expect(parseTrustProxy("2")).toBe(2);
+    expect(parseTrustProxy("loopback, 10.0.0.0/8, fd00::/8")).toEqual(["loopback", "10.0.0.0/8", "fd00::/8"]);
+    expect(parseTrustProxy("true")).toBeNull();
+    expect(parseTrustProxy("10.0.0.0/33")).toBeNull();
+    expect(parseTrustProxy("caddy")).toBeNull();
+  });
+});
