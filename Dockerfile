@@ -41,6 +41,9 @@ VOLUME ["/app/storage"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+# docker stop sends SIGTERM: requests under way get SHUTDOWN_GRACE_SECONDS (10) to finish, running
+# media jobs go back in the queue, the database is closed, exit 0. tini passes the signal on as PID 1.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["tini", "--"]
 # Applies migrations, creates the first administrator if needed, then serves.
 CMD ["node", "--import", "tsx", "scripts/start.ts"]

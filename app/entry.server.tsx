@@ -7,7 +7,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { handleApiRequest } from "~/api/router.server";
 import { startBillingSweep } from "~/services/billing-sweep.server";
-import { startMediaJobs } from "~/services/media-jobs.server";
+import { startMediaJobs, stopMediaJobs } from "~/services/media-jobs.server";
+import { stopPeriodic } from "~/services/periodic.server";
+import { closeDb } from "~/db/client.server";
 import { startUploadSweep } from "~/services/resumable-uploads.server";
 import { getLanguage } from "~/i18n/language.server";
 import { getServerI18n } from "~/i18n/translate.server";
@@ -24,6 +26,20 @@ getEnv();
 startMediaJobs();
 startBillingSweep();
 startUploadSweep();
+
+/**
+ * The app's part of a clean stop (scripts/serve.ts calls it on SIGTERM): no
+ * more upkeep, the media jobs' encoders ended and their jobs queued again.
+ * The database is closed by `closeDatabase`, after the last request is done.
+ */
+export async function stopBackgroundWork(): Promise<void> {
+  stopPeriodic();
+  await stopMediaJobs();
+}
+
+export function closeDatabase(): void {
+  closeDb();
+}
 
 export default async function handleRequest(
   request: Request,

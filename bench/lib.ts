@@ -63,6 +63,7 @@ export async function startServer(root: string, port: number): Promise<RunningSe
     process: child,
     stop: () =>
       new Promise((resolve) => {
+        if (exited) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),

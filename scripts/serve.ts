@@ -9,8 +9,11 @@
  *   connection that moves no bytes either way for UPLOAD_IDLE_SECONDS
  *   (default 60) is closed: a slow upload that keeps sending is never cut,
  *   a stalled one is, and its partial file is removed by the upload route.
- * - A clean stop: SIGTERM/SIGINT stop accepting connections, let requests
- *   under way finish for a few seconds, then close the rest.
+ * - A clean stop: on SIGTERM/SIGINT (what `docker stop` sends) the server
+ *   stops accepting connections and the media jobs at once (their encoders
+ *   end, the jobs go back in the queue), lets requests under way finish for
+ *   up to SHUTDOWN_GRACE_SECONDS (default 10), closes the rest and the
+ *   database, and exits 0. A second signal exits at once.
  * - Who the client is and whether it came over https, decided here once:
  *   the socket's address and scheme, unless a proxy TRUST_PROXY trusts
  *   said otherwise (X-Forwarded-For, X-Forwarded-Proto); https also when
@@ -76,13 +79,23 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   });
   for (const line of startupLines(options)) console.log(line);
 
+  // The app's own part of a stop (entry.server.tsx): background work, then the database.
+  const appModule = build.entry.module as { stopBackgroundWork?: () => Promise<void>; closeDatabase?: () => void };
   let stopping: Promise<void> | null = null;
   const stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
+    stopping ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Connections that finish their request while we wait are closed as soon as they are idle.
+      const sweepIdle = setInterval(() => server.closeIdleConnections(), 100);
       server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), options.stopGraceMs ?? 5000).unref();
-    });
+      const grace = setTimeout(() => server.closeAllConnections(), options.stopGraceMs ?? 10_000);
+      const background = appModule.stopBackgroundWork?.().catch((error: unknown) => console.error("[serve] stopping the background work failed:", error));
+      await closed;
+      clearTimeout(grace);
+      clearInterval(sweepIdle);
+      await background;
+      appModule.closeDatabase?.();
+    })();
     return stopping;
   };
   return { server, stop };
@@ -131,18 +144,38 @@ export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" |
   return lines;
 }
 
-/** Stop cleanly on SIGTERM/SIGINT, then leave. */
+/** Stop cleanly on SIGTERM/SIGINT and exit 0; a second signal exits at once. */
 export function stopOnSignals(running: RunningKallo): void {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      void running.stop().then(() => process.exit(0));
+  let stoppingSince = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stoppingSince) {
+      console.log(`[serve] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
+    console.log(`[serve] ${signal}: stopping (new connections refused, requests under way may finish)`);
+    void running.stop().then(() => {
+      console.log(`[serve] stopped in ${Date.now() - stoppingSince} ms`);
+      process.exit(0);
     });
-  }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.env.NODE_ENV ??= "production";
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();
-  stopOnSignals(await serve({ buildPath: "build/index.js", port: env.port, host: env.host, trustProxy: env.trustProxy, publicUrl: env.publicUrl, idleSeconds: env.uploadIdleSeconds }));
+  stopOnSignals(
+    await serve({
+      buildPath: "build/index.js",
+      port: env.port,
+      host: env.host,
+      trustProxy: env.trustProxy,
+      publicUrl: env.publicUrl,
+      idleSeconds: env.uploadIdleSeconds,
+      stopGraceMs: env.shutdownGraceSeconds * 1000,
+    }),
+  );
 }

@@ -67,5 +67,13 @@ db.$client.close();
 
 const { serve, stopOnSignals } = await import("./serve");
 stopOnSignals(
-  await serve({ buildPath: serverBuild, port: env.port, host: env.host, trustProxy: env.trustProxy, publicUrl: env.publicUrl, idleSeconds: env.uploadIdleSeconds }),
+  await serve({
+    buildPath: serverBuild,
+    port: env.port,
+    host: env.host,
+    trustProxy: env.trustProxy,
+    publicUrl: env.publicUrl,
+    idleSeconds: env.uploadIdleSeconds,
+    stopGraceMs: env.shutdownGraceSeconds * 1000,
+  }),
 );

@@ -37,3 +37,10 @@ export function getDb(): DB {
   }
   return globalForDb.__kalloDb;
 }
+
+/** Close this process's database (the last step of a clean stop); a later getDb() opens it again. */
+export function closeDb(): void {
+  const db = globalForDb.__kalloDb;
+  globalForDb.__kalloDb = undefined;
+  db?.$client.close();
+}

@@ -145,8 +145,21 @@ export type RunResult = { stdout: Buffer; stderr: string };
 // ffmpeg can write a great deal to stderr; the end is where the reason for a failure is.
 const STDERR_KEEP_BYTES = 16 * 1024;
 
+const globalForTools = globalThis as unknown as { __kalloMediaToolsStop?: AbortController };
+const stopAll = (globalForTools.__kalloMediaToolsStop ??= new AbortController());
+
+/** End every media tool this process runs, now and from now on (a clean stop: their jobs go back in the queue). */
+export function stopAllMediaTools(): void {
+  stopAll.abort();
+}
+
 /** Run a media tool with arguments (no shell), collecting stdout and the tail of stderr. */
 export function runMediaTool(tool: MediaTool, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const signal = options.signal ? AbortSignal.any([options.signal, stopAll.signal]) : stopAll.signal;
+  return runWithSignal(tool, args, { ...options, signal });
+}
+
+function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // Inside the executor, so a missing binary rejects like any other failure.
     const binary = mediaBinary(tool).path;

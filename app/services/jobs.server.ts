@@ -46,6 +46,14 @@ export function claimNextJob(db: DB, kinds: string[]): JobRow | null {
   });
 }
 
+/** Put a running job back in the queue without counting the try it was on. */
+export function requeueJob(db: DB, id: string): void {
+  db.update(jobs)
+    .set({ status: "queued", startedAt: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+    .where(and(eq(jobs.id, id), eq(jobs.status, "running")))
+    .run();
+}
+
 export function finishJob(db: DB, id: string, outcome: { ok: true } | { ok: false; error: string; retry: boolean }): void {
   if (outcome.ok) {
     db.update(jobs).set({ status: "done", finishedAt: new Date(), error: null }).where(eq(jobs.id, id)).run();
@@ -60,7 +68,7 @@ export function finishJob(db: DB, id: string, outcome: { ok: true } | { ok: fals
 export type JobRunner = {
   /** Look for work now (call after enqueueing). */
   poke: () => void;
-  /** Stop taking new jobs and wait for the running ones. */
+  /** Stop taking new jobs and wait for the running ones (end their tools first to stop at once: they go back in the queue). */
   stop: () => Promise<void>;
   /** Resolves when no job is queued or running (for tests and the seed). */
   idle: () => Promise<void>;
@@ -101,6 +109,11 @@ export function startJobRunner(
             await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
             finishJob(db, job.id, { ok: true });
           } catch (error) {
+            // Stopped under it (a clean stop): back in the queue as it was, the try not counted.
+            if (stopped) {
+              requeueJob(db, job.id);
+              return;
+            }
             const message = error instanceof Error ? error.message : String(error);
             const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
             finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });

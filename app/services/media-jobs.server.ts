@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { stopAllMediaTools } from "~/media/ffmpeg.server";
 import { markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
@@ -64,4 +65,12 @@ export function startMediaJobs(): JobRunner {
 /** Ask the runner to look for work now (after an upload). */
 export function pokeMediaJobs(): void {
   startMediaJobs().poke();
+}
+
+/** A clean stop: take no more jobs, end the running ones' encoders, and put those jobs back in the queue. */
+export async function stopMediaJobs(): Promise<void> {
+  const runner = globalForJobs.__kalloMediaJobs;
+  if (!runner) return;
+  stopAllMediaTools();
+  await runner.stop();
 }

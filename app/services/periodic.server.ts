@@ -13,3 +13,9 @@ export function startPeriodic(name: string, intervalMs: number, work: () => void
   timers.set(name, timer);
   setTimeout(work, firstAfterMs).unref();
 }
+
+/** Stop every upkeep timer of this process (a clean stop). */
+export function stopPeriodic(): void {
+  for (const timer of globalForTimers.__kalloPeriodic?.values() ?? []) clearInterval(timer);
+  globalForTimers.__kalloPeriodic?.clear();
+}

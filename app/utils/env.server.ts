@@ -36,6 +36,7 @@ const envSchema = z
     CUSTOMER_CARE_PHONE: z.string().trim().default("+234 800 000 0000"),
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
     UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
     UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
     FFMPEG_PATH: optionalString,
@@ -104,6 +105,8 @@ export type Env = {
   maxUploadBytes: number;
   /** A connection that moves no bytes for this long is closed (there is no limit on a request's whole length). */
   uploadIdleSeconds: number;
+  /** On SIGTERM, how long requests under way may take to finish before their connections are closed. */
+  shutdownGraceSeconds: number;
   /** An unfinished resumable upload that has received nothing for this long is removed with its bytes. */
   uploadExpiryMs: number;
   /** Free space kept for the database and the media jobs: an upload that would eat into it is refused before it starts. */
@@ -183,6 +186,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     customerCare: { email: raw.CUSTOMER_CARE_EMAIL, phone: raw.CUSTOMER_CARE_PHONE },
     maxUploadBytes: raw.MAX_UPLOAD_MB * 1024 * 1024,
     uploadIdleSeconds: raw.UPLOAD_IDLE_SECONDS,
+    shutdownGraceSeconds: raw.SHUTDOWN_GRACE_SECONDS,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
     ffmpegPath: raw.FFMPEG_PATH,
