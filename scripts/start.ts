@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Replication } from "./litestream";
 
 const demo = process.argv.includes("--demo");
 process.env.NODE_ENV ??= "production";
@@ -65,15 +66,28 @@ if (admin.created && admin.oneTimePassword) {
 
 db.$client.close();
 
+// Continuous replication of the database, when the operator asked for it; it ships the last writes after the server stops.
+let replication: Replication | null = null;
+if (env.litestreamReplicaUrl) {
+  const { startReplication, replicaUrl } = await import("./litestream");
+  replication = startReplication(env.databasePath, env.litestreamReplicaUrl);
+  console.log(`[start] Litestream replicates the database to ${replicaUrl(env.litestreamReplicaUrl)}`);
+}
+
 const { serve, stopOnSignals } = await import("./serve");
-stopOnSignals(
-  await serve({
-    buildPath: serverBuild,
-    port: env.port,
-    host: env.host,
-    trustProxy: env.trustProxy,
-    publicUrl: env.publicUrl,
-    idleSeconds: env.uploadIdleSeconds,
-    stopGraceMs: env.shutdownGraceSeconds * 1000,
-  }),
-);
+const running = await serve({
+  buildPath: serverBuild,
+  port: env.port,
+  host: env.host,
+  trustProxy: env.trustProxy,
+  publicUrl: env.publicUrl,
+  idleSeconds: env.uploadIdleSeconds,
+  stopGraceMs: env.shutdownGraceSeconds * 1000,
+});
+stopOnSignals({
+  server: running.server,
+  stop: async () => {
+    await running.stop();
+    await replication?.stop();
+  },
+});

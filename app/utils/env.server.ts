@@ -36,6 +36,7 @@ const envSchema = z
     CUSTOMER_CARE_PHONE: z.string().trim().default("+234 800 000 0000"),
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
     UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+    LITESTREAM_REPLICA_URL: optionalString,
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
     UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
@@ -105,6 +106,8 @@ export type Env = {
   maxUploadBytes: number;
   /** A connection that moves no bytes for this long is closed (there is no limit on a request's whole length). */
   uploadIdleSeconds: number;
+  /** Where Litestream replicates the database continuously (a folder, file://, s3://…), when set. */
+  litestreamReplicaUrl?: string;
   /** On SIGTERM, how long requests under way may take to finish before their connections are closed. */
   shutdownGraceSeconds: number;
   /** An unfinished resumable upload that has received nothing for this long is removed with its bytes. */
@@ -187,6 +190,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     maxUploadBytes: raw.MAX_UPLOAD_MB * 1024 * 1024,
     uploadIdleSeconds: raw.UPLOAD_IDLE_SECONDS,
     shutdownGraceSeconds: raw.SHUTDOWN_GRACE_SECONDS,
+    litestreamReplicaUrl: raw.LITESTREAM_REPLICA_URL,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
     ffmpegPath: raw.FFMPEG_PATH,
