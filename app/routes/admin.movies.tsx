@@ -20,6 +20,9 @@ import {
   type MovieChange,
 } from "~/services/admin-movies.server";
 import { clientAddress } from "~/utils/client.server";
+import { storageRoot } from "~/media/storage.server";
+import { diskUsage } from "~/services/disk.server";
+import { getEnv } from "~/utils/env.server";
 import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -46,6 +49,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("movies.metaTitle"),
     renditionDisk: renditionDiskTotal(db),
+    disk: diskUsage(db, storageRoot(), getEnv().diskReserveBytes),
     status: status ?? "",
     providerId: providerId ?? "",
     providers: providersWithMovies(db),
@@ -107,7 +111,8 @@ function RowAction({ movieId, intent, name, back }: { movieId: string; intent: s
 
 export default function AdminMovies() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk } = useLoaderData<typeof loader>();
+  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk, disk } = useLoaderData<typeof loader>();
+  const gb = (bytes: number) => (bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1);
   const [searchParams] = useSearchParams();
   const backParams = new URLSearchParams(searchParams);
   backParams.delete("confirm");
@@ -124,6 +129,16 @@ export default function AdminMovies() {
       <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
       <p className="mt-1 text-sm text-slate-300" data-testid="rendition-disk">
         {t("movies.renditionDisk", { gigabytes: (renditionDisk.bytes / 1e9).toFixed(2), titles: renditionDisk.titles })}
+      </p>
+      <p className={`mt-1 text-sm ${disk.low ? "font-semibold text-amber-300" : "text-slate-300"}`} data-testid="disk-usage" data-low={disk.low || undefined}>
+        {t(disk.low ? "movies.diskLow" : "movies.disk", {
+          free: gb(disk.freeBytes),
+          total: gb(disk.totalBytes),
+          reserve: gb(disk.reserveBytes),
+          films: gb(disk.filmBytes),
+          renditions: gb(disk.renditionBytes),
+          temporary: gb(disk.temporaryBytes),
+        })}
       </p>
 
       <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-white/10 bg-ink-900/60 p-4" data-section="auto-approve">

@@ -208,6 +208,8 @@ test("feature a title: it shows in the landing page's Featured carousel; unfeatu
   const { context, page } = await signedIn(browser, baseURL!, admin, false);
   try {
     await page.goto("/admin/movies?status=approved");
+    // The disk at a glance: free space and what films, ladders and work in progress take.
+    await expect(page.getByTestId("disk-usage")).toContainText(/Disk: [\d.]+ GB free of [\d.]+ GB .* Films [\d.]+ GB, adaptive ladders [\d.]+ GB/);
     const row = page.locator(`tr[data-movie-id="${candidate!.id}"]`);
     await expect(row.getByRole("link", { name: candidate!.name, exact: true })).toHaveAttribute("href", `/WatchMovie?id=${candidate!.id}`);
     await row.getByRole("button", { name: `Feature ${candidate!.name}` }).click();

@@ -66,6 +66,8 @@ const admin = {
     count_one: "{{count}} title",
     count_other: "{{count}} titles",
     empty: "No titles match.",
+    disk: "Disk: {{free}} GB free of {{total}} GB (uploads keep {{reserve}} GB free). Films {{films}} GB, adaptive ladders {{renditions}} GB, work in progress and unfinished uploads {{temporary}} GB.",
+    diskLow: "Disk almost full: {{free}} GB free of {{total}} GB, and uploads are refused below {{reserve}} GB. Films {{films}} GB, adaptive ladders {{renditions}} GB, work in progress and unfinished uploads {{temporary}} GB.",
     renditionDisk: "The adaptive ladder takes {{gigabytes}} GB of disk for {{titles}} titles.",
     statusFilter: "Status",
     allStatuses: "All statuses",

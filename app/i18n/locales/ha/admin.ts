@@ -69,6 +69,8 @@ const admin: DeepStrings<typeof en> = {
     count_one: "Fim {{count}}",
     count_other: "Fina-finai {{count}}",
     empty: "Babu fim da ya dace.",
+    disk: "Faifai: GB {{free}} babu komai cikin GB {{total}} (ɗorawa na barin GB {{reserve}}). Fina-finai GB {{films}}, matakan inganci GB {{renditions}}, aikin da ake yi da ɗorawar da ba ta kammala ba GB {{temporary}}.",
+    diskLow: "Faifai ya kusa cika: GB {{free}} babu komai cikin GB {{total}}, kuma ana ƙin ɗorawa ƙasa da GB {{reserve}}. Fina-finai GB {{films}}, matakan inganci GB {{renditions}}, aikin da ake yi da ɗorawar da ba ta kammala ba GB {{temporary}}.",
     renditionDisk: "Matakan ingancin hoto suna ɗaukar GB {{gigabytes}} a faifai don fina-finai {{titles}}.",
     statusFilter: "Matsayi",
     allStatuses: "Duk matsayi",
