@@ -36,6 +36,7 @@ import express from "express";
 import morgan from "morgan";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
 import type { TrustProxy } from "../app/utils/env.server";
+import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
 
 export type ServeOptions = {
   buildPath: string;
@@ -59,6 +60,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
+  app.use(recordMetrics);
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -118,6 +120,20 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
     }
     next();
   };
+}
+
+/** Count every answer for /metrics: route pattern, method, status, time taken, and media bytes sent. */
+function recordMetrics(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  const started = process.hrtime.bigint();
+  res.once("finish", () => {
+    const route = routeLabel(req.path);
+    httpRequests.inc({ route, method: req.method, status: String(res.statusCode) });
+    httpDuration.observe({ route, method: req.method }, Number(process.hrtime.bigint() - started) / 1e9);
+    const kind = mediaKind(req.path);
+    const length = Number(res.getHeader("Content-Length"));
+    if (kind && req.method === "GET" && Number.isFinite(length)) bytesStreamed.inc({ kind }, length);
+  });
+  next();
 }
 
 function secureCookies(value: number | string | readonly string[]): string[] {

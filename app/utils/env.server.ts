@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { parseLadder } from "./ladder-setting";
+import { allowList } from "./address-list";
 
 /**
  * The one place the process environment is read. Parsed once, typed, and
@@ -37,6 +38,7 @@ const envSchema = z
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
     UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     LITESTREAM_REPLICA_URL: optionalString,
+    METRICS_ALLOW: z.string().trim().default("loopback"),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
     UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
@@ -60,6 +62,9 @@ const envSchema = z
         message:
           "SESSION_SECRET is required in production: set it to a long random string (for example the output of `openssl rand -hex 32`); a comma-separated list rotates secrets, newest first",
       });
+    }
+    if (allowList(env.METRICS_ALLOW) === null) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["METRICS_ALLOW"], message: "METRICS_ALLOW must be a comma-separated list of addresses or subnets (loopback, 10.0.0.0/8, 192.168.1.20), or empty for nobody" });
     }
     if (parseTrustProxy(env.TRUST_PROXY) === null) {
       ctx.addIssue({
@@ -106,6 +111,8 @@ export type Env = {
   maxUploadBytes: number;
   /** A connection that moves no bytes for this long is closed (there is no limit on a request's whole length). */
   uploadIdleSeconds: number;
+  /** Who may read /metrics: addresses and subnets ("loopback" by default; empty for nobody). */
+  metricsAllow: string;
   /** Where Litestream replicates the database continuously (a folder, file://, s3://…), when set. */
   litestreamReplicaUrl?: string;
   /** On SIGTERM, how long requests under way may take to finish before their connections are closed. */
@@ -191,6 +198,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     uploadIdleSeconds: raw.UPLOAD_IDLE_SECONDS,
     shutdownGraceSeconds: raw.SHUTDOWN_GRACE_SECONDS,
     litestreamReplicaUrl: raw.LITESTREAM_REPLICA_URL,
+    metricsAllow: raw.METRICS_ALLOW,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
     ffmpegPath: raw.FFMPEG_PATH,

@@ -39,4 +39,20 @@ describe("the address the sign-in limit counts", () => {
     const statuses = await failedSignIns((i) => `203.0.113.${i + 1}`);
     expect(statuses.every((status) => status === 401)).toBe(true);
   });
+
+  it("lets only METRICS_ALLOW (loopback by default) read /metrics: requests by route and status, media bytes, jobs and the disk", async () => {
+    await fetch(`${world.url}/movies`, { redirect: "manual" });
+    await call(world, "/api/user/login", { json: { email: "nobody@api.test", password: "wrong-password" } });
+    const local = await fetch(`${world.url}/metrics`);
+    expect(local.status).toBe(200);
+    expect(local.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    const text = await local.text();
+    expect(text).toMatch(/kallo_http_requests_total\{route="\/movies",method="GET",status="\d+"\} \d+/);
+    expect(text).toMatch(/kallo_http_request_duration_seconds_bucket\{le="0.1",route="\/api\/user\/login",method="POST"\} \d+/);
+    expect(text).toMatch(/kallo_disk_bytes\{what="free"\} \d+/);
+    expect(text).toContain("kallo_unfinished_uploads 0");
+    // The same box, but a trusted proxy says the client is elsewhere: refused.
+    const remote = await fetch(`${world.url}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.50" } });
+    expect(remote.status).toBe(404);
+  });
 });

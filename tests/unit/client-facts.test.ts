@@ -2,8 +2,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, describe, expect, it } from "vitest";
+import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress, isHttpsRequest } from "~/utils/client.server";
 import { parseTrustProxy, type TrustProxy } from "~/utils/env.server";
+import { mediaKind, routeLabel } from "~/utils/metrics.server";
 import { clientFacts, startupLines } from "../../scripts/serve";
 
 /**
@@ -84,5 +86,31 @@ describe("TRUST_PROXY", () => {
     expect(parseTrustProxy("true")).toBeNull();
     expect(parseTrustProxy("10.0.0.0/33")).toBeNull();
     expect(parseTrustProxy("caddy")).toBeNull();
+  });
+});
+
+describe("metrics labels and METRICS_ALLOW", () => {
+  it("label requests by route pattern, never by raw id or file name", () => {
+    expect(routeLabel("/WatchMovie")).toBe("/WatchMovie");
+    expect(routeLabel("/stream/abcdefabcdef1234/240p.m3u8")).toBe("/stream/:id/:file");
+    expect(routeLabel("/api/files/abcdefabcdef1234.mp4")).toBe("/api/files/:file");
+    expect(routeLabel("/provider/uploads/tus/abcdefabcdef1234")).toBe("/provider/uploads/tus");
+    expect(routeLabel("/build/_shared/chunk-ABC.js")).toBe("/build/*");
+    expect(mediaKind("/api/files/thumbnail/x-card.jpg")).toBe("poster");
+    expect(mediaKind("/stream/x/240p.mp4")).toBe("ladder");
+    expect(mediaKind("/movies")).toBeNull();
+  });
+
+  it("allow loopback by default, addresses and subnets when listed, nobody when empty, and refuse nonsense", () => {
+    const loopback = allowList("loopback")!;
+    expect(isAllowed(loopback, "127.0.0.1")).toBe(true);
+    expect(isAllowed(loopback, "::1")).toBe(true);
+    expect(isAllowed(loopback, "10.0.0.1")).toBe(false);
+    expect(isAllowed(loopback, "unknown")).toBe(false);
+    const office = allowList("10.0.0.0/8, 192.168.1.20")!;
+    expect(isAllowed(office, "10.2.3.4")).toBe(true);
+    expect(isAllowed(office, "192.168.1.21")).toBe(false);
+    expect(isAllowed(allowList("")!, "127.0.0.1")).toBe(false);
+    expect(allowList("prometheus.lan")).toBeNull();
   });
 });
