@@ -143,6 +143,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/provider/Movieupload");
       await fillUpload(page, { title, file: mp4 });
       await page.getByRole("button", { name: "Upload" }).click();
+      // With JavaScript the film goes up in the background: the page moves on to the list when it is stored.
+      await expect(page).toHaveURL(/\/provider\/movielist$/);
       await waitUntilReady(page, title);
       const movie = movieByName(title)!;
       const folder = movieDir(movie.id, storageRoot());

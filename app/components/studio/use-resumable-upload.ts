@@ -94,6 +94,18 @@ export function useResumableUpload() {
     upload.current.start();
   }, [stopWaiting]);
 
+  // Leaving the page pauses the upload (it can be continued from the list of unfinished ones): the browser asks first.
+  const sending = state.phase === "sending" || state.phase === "offline";
+  useEffect(() => {
+    if (!sending) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [sending]);
+
   useEffect(() => {
     const onOnline = () => {
       if (offlineTimer.current) restart();
