@@ -113,6 +113,8 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
     const https = options.publicHttps || req.secure;
     req.headers[CLIENT_ADDRESS_HEADER.toLowerCase()] = plainAddress(req.ip ?? req.socket.remoteAddress) ?? "unknown";
     req.headers[CLIENT_PROTOCOL_HEADER.toLowerCase()] = https ? "https" : "http";
+    // Browsers keep to https for a year once they have seen this over https (sent only there: they ignore it on http).
+    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000");
     if (https) {
       const setHeader = res.setHeader.bind(res);
       res.setHeader = ((name: string, value: number | string | readonly string[]) =>
@@ -152,6 +154,9 @@ export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" |
     `[serve] http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
     `[serve] client address and https from ${trusted}; cookies are Secure ${options.publicUrl?.startsWith("https:") ? "always (PUBLIC_URL is https)" : "on https requests, plain on http (sign-in works on a LAN)"}`,
   ];
+  if (!options.publicUrl) {
+    lines.push("[serve] PUBLIC_URL is not set: password-reset mails name their link's path only (a link is never built from a request's Host). Set PUBLIC_URL to the site's address.");
+  }
   if (options.publicUrl?.startsWith("http:")) {
     const host = new URL(options.publicUrl).hostname;
     const local = host === "localhost" || host.endsWith(".local") || host.endsWith(".lan") || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);

@@ -34,14 +34,19 @@ async function serverWith(trustProxy: TrustProxy, publicHttps = false): Promise<
 
 async function ask(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
-  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "" } as { address: string; https: boolean; cookie: string };
+  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "", hsts: response.headers.get("Strict-Transport-Security") } as {
+    address: string;
+    https: boolean;
+    cookie: string;
+    hsts: string | null;
+  };
 }
 
 describe("the client's address and scheme", () => {
   it("come from the connection when no proxy is trusted: X-Forwarded-For, X-Forwarded-Proto and our own headers from a client change nothing", async () => {
     const url = await serverWith(false);
     const seen = await ask(url, { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "X-Kallo-Client-Address": "198.51.100.1", "X-Kallo-Client-Protocol": "https" });
-    expect(seen).toMatchObject({ address: "127.0.0.1", https: false });
+    expect(seen).toMatchObject({ address: "127.0.0.1", https: false, hsts: null });
     expect(seen.cookie).not.toMatch(/Secure/i);
   });
 
@@ -50,8 +55,9 @@ describe("the client's address and scheme", () => {
     const seen = await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Proto": "https" });
     expect(seen).toMatchObject({ address: "203.0.113.9", https: true });
     expect(seen.cookie).toMatch(/; Secure$/);
+    expect(seen.hsts).toBe("max-age=31536000");
     const plain = await ask(url, { "X-Forwarded-For": "203.0.113.10" });
-    expect(plain).toMatchObject({ address: "203.0.113.10", https: false });
+    expect(plain).toMatchObject({ address: "203.0.113.10", https: false, hsts: null });
   });
 
   it("count the nearest N proxies with TRUST_PROXY=N, no more", async () => {
@@ -71,6 +77,7 @@ describe("the client's address and scheme", () => {
     expect(lan.join("\n")).toContain("http://localhost:3000");
     expect(lan.join("\n")).toContain("cookies are Secure on https requests, plain on http");
     expect(lan.join("\n")).not.toContain("warning");
+    expect(lan.join("\n")).toContain("PUBLIC_URL is not set: password-reset mails name their link's path only");
     expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain("warning: PUBLIC_URL http://kallo.example.com is a public address on plain http");
     expect(startupLines({ port: 3000, publicUrl: "http://192.168.1.20:3000" }).join("\n")).not.toContain("warning");
     expect(startupLines({ port: 3000, trustProxy: 1, publicUrl: "https://kallo.example.com" }).join("\n")).toContain("cookies are Secure always");
