@@ -61,6 +61,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.set("trust proxy", options.trustProxy ?? false);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
+  app.use(capBodies);
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -122,6 +123,43 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
     }
     next();
   };
+}
+
+/**
+ * Bodies are capped before anything reads them, for every route at once:
+ * film uploads (their own limits: MAX_UPLOAD_MB and the disk) aside, a form
+ * with files (a category image, a poster) may send 12 MB and anything else
+ * 1 MB. A larger body is answered 413 at once — never buffered: what the
+ * client still sends is read and dropped, up to a point, so it hears the
+ * answer — and its connection closed. A body of unknown length (chunked) is
+ * only taken where uploads are.
+ */
+const UPLOAD_PATHS = /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$)/;
+/** A refused body is read on and dropped (so the client hears the 413) up to this much, then the connection is cut. */
+const REFUSED_BODY_DRAIN = 64 * 1024 * 1024;
+export const FORM_BODY_LIMIT = 1024 * 1024;
+export const FILE_FORM_BODY_LIMIT = 12 * 1024 * 1024;
+
+export function capBodies(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path)) return next();
+  const declared = req.headers["content-length"];
+  const chunked = declared === undefined && /chunked/i.test(String(req.headers["transfer-encoding"] ?? ""));
+  const limit = /^multipart\/form-data/i.test(String(req.headers["content-type"] ?? "")) ? FILE_FORM_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (!chunked && (declared === undefined || Number(declared) <= limit)) return next();
+  const status = chunked ? 411 : 413;
+  const english = chunked ? "Send the length of the body (Content-Length)." : `The request is too large: the limit is ${limit / 1024 / 1024} MB.`;
+  const hausa = chunked ? "Aika tsawon abin da ake turawa (Content-Length)." : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
+  res.setHeader("Connection", "close");
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > REFUSED_BODY_DRAIN) req.socket.destroy();
+  });
+  if (req.path.startsWith("/api/")) {
+    res.status(status).json({ success: false, message: english });
+  } else {
+    res.status(status).type("html").send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
+  }
 }
 
 /** Count every answer for /metrics: route pattern, method, status, time taken, and media bytes sent. */

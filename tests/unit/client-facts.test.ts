@@ -6,7 +6,7 @@ import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress, isHttpsRequest } from "~/utils/client.server";
 import { parseTrustProxy, type TrustProxy } from "~/utils/env.server";
 import { mediaKind, routeLabel } from "~/utils/metrics.server";
-import { clientFacts, startupLines } from "../../scripts/serve";
+import { capBodies, clientFacts, startupLines } from "../../scripts/serve";
 
 /**
  * "Who is the client" and "is this https", decided once by the server for
@@ -119,5 +119,55 @@ describe("metrics labels and METRICS_ALLOW", () => {
     expect(isAllowed(office, "192.168.1.21")).toBe(false);
     expect(isAllowed(allowList("")!, "127.0.0.1")).toBe(false);
     expect(allowList("prometheus.lan")).toBeNull();
+  });
+});
+
+describe("body limits, for every route at once", () => {
+  async function capped(): Promise<string> {
+    const app = express();
+    app.use(capBodies);
+    app.all("*", (req, res) => {
+      req.resume();
+      req.on("end", () => res.json({ ok: true }));
+    });
+    const server = http.createServer(app).listen(0, "127.0.0.1");
+    servers.push(server);
+    await new Promise((resolve) => server.once("listening", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("answers 413 to a form over 1 MB and a file form over 12 MB, and lets film uploads through to their own limits", async () => {
+    const url = await capped();
+    const big = "a=" + "x".repeat(2 * 1024 * 1024);
+    const login = await fetch(`${url}/login`, { method: "POST", body: big, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(login.status).toBe(413);
+    expect(await login.text()).toContain("The request is too large: the limit is 1 MB.");
+    const api = await fetch(`${url}/api/user/login`, { method: "POST", body: big, headers: { "Content-Type": "application/json" } });
+    expect(api.status).toBe(413);
+    expect(await api.json()).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
+    expect((await fetch(`${url}/login`, { method: "POST", body: "email=a%40b.c", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(200);
+
+    const image = new FormData();
+    image.append("image", new Blob([new Uint8Array(5 * 1024 * 1024)]), "tile.jpg");
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image })).status).toBe(200);
+    const huge = new FormData();
+    huge.append("image", new Blob([new Uint8Array(13 * 1024 * 1024)]), "tile.jpg");
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: huge })).status).toBe(413);
+    const film = new FormData();
+    film.append("movie", new Blob([new Uint8Array(20 * 1024 * 1024)]), "film.mp4");
+    expect((await fetch(`${url}/provider/Movieupload`, { method: "POST", body: film })).status).toBe(200);
+    expect((await fetch(`${url}/provider/uploads/tus/abc`, { method: "PATCH", body: new Uint8Array(20 * 1024 * 1024) })).status).toBe(200);
+  });
+
+  it("wants the length of a body outside the upload routes (411 for chunked)", async () => {
+    const url = await capped();
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("email=a"));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${url}/login`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(411);
   });
 });
