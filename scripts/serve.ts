@@ -62,6 +62,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
   app.use(capBodies);
+  app.use(sameOriginWrites({ publicUrl: options.publicUrl }));
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -160,6 +161,33 @@ export function capBodies(req: express.Request, res: express.Response, next: exp
   } else {
     res.status(status).type("html").send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
   }
+}
+
+/**
+ * One Origin check for every state-changing request, pages and resource
+ * routes alike (uploads, watch progress, sign-out, language): a browser that
+ * says the request comes from another site (Origin, or Sec-Fetch-Site:
+ * cross-site) is answered 403 before any route runs. Scripts and apps send
+ * neither and go on to their own checks. /api has its own rules (Bearer
+ * callers may write from anywhere), and Paystack's webhook is server to server.
+ */
+export function sameOriginWrites(options: { publicUrl?: string }): express.RequestHandler {
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : null;
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    if (req.path.startsWith("/api/") || req.path === "/api" || req.path.startsWith("/payments/paystack/webhook")) return next();
+    const origin = req.headers.origin;
+    const site = req.headers["sec-fetch-site"];
+    const own = `${req.protocol}://${req.get("host")}`;
+    const fromElsewhere = origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
+    if (!fromElsewhere) return next();
+    res.setHeader("Connection", "close");
+    req.resume();
+    res
+      .status(403)
+      .type("html")
+      .send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>This change must be made from Kallo's own pages.</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`);
+  };
 }
 
 /** Count every answer for /metrics: route pattern, method, status, time taken, and media bytes sent. */

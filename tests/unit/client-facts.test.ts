@@ -6,7 +6,7 @@ import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress, isHttpsRequest } from "~/utils/client.server";
 import { parseTrustProxy, type TrustProxy } from "~/utils/env.server";
 import { mediaKind, routeLabel } from "~/utils/metrics.server";
-import { capBodies, clientFacts, startupLines } from "../../scripts/serve";
+import { capBodies, clientFacts, sameOriginWrites, startupLines } from "../../scripts/serve";
 
 /**
  * "Who is the client" and "is this https", decided once by the server for
@@ -169,5 +169,29 @@ describe("body limits, for every route at once", () => {
     });
     const response = await fetch(`${url}/login`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
     expect(response.status).toBe(411);
+  });
+});
+
+describe("one Origin check for every change", () => {
+  it("refuses a change a browser says comes from another site, on any route but /api, and lets our own pages and scripts through", async () => {
+    const app = express();
+    app.use(sameOriginWrites({ publicUrl: "https://kallo.example" }));
+    app.all("*", (_req, res) => res.json({ ok: true }));
+    const server = http.createServer(app).listen(0, "127.0.0.1");
+    servers.push(server);
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = (pathname: string, headers: Record<string, string>) => fetch(`${url}${pathname}`, { method: "POST", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+    for (const pathname of ["/provider/uploads", "/watch-progress", "/logout", "/language", "/login"]) {
+      const refused = await post(pathname, { Origin: "http://evil.example" });
+      expect(refused.status, pathname).toBe(403);
+      expect(await refused.text()).toContain("must be made from Kallo's own pages");
+    }
+    expect((await post("/logout", { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await post("/logout", { Origin: url })).status).toBe(200);
+    expect((await post("/logout", { Origin: "https://kallo.example" })).status).toBe(200);
+    expect((await post("/logout", {})).status).toBe(200);
+    expect((await post("/api/user/login", { Origin: "http://evil.example" })).status).toBe(200);
+    expect((await fetch(`${url}/logout`, { headers: { Origin: "http://evil.example" } })).status).toBe(200);
   });
 });
