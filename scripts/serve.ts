@@ -61,6 +61,8 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.set("trust proxy", options.trustProxy ?? false);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
+  app.use(capBodies);
+  app.use(sameOriginWrites({ publicUrl: options.publicUrl }));
   app.use(compression());
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
@@ -113,12 +115,78 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
     const https = options.publicHttps || req.secure;
     req.headers[CLIENT_ADDRESS_HEADER.toLowerCase()] = plainAddress(req.ip ?? req.socket.remoteAddress) ?? "unknown";
     req.headers[CLIENT_PROTOCOL_HEADER.toLowerCase()] = https ? "https" : "http";
+    // Browsers keep to https for a year once they have seen this over https (sent only there: they ignore it on http).
+    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000");
     if (https) {
       const setHeader = res.setHeader.bind(res);
       res.setHeader = ((name: string, value: number | string | readonly string[]) =>
         setHeader(name, name.toLowerCase() === "set-cookie" ? secureCookies(value) : value)) as typeof res.setHeader;
     }
     next();
+  };
+}
+
+/**
+ * Bodies are capped before anything reads them, for every route at once:
+ * film uploads (their own limits: MAX_UPLOAD_MB and the disk) aside, a form
+ * with files (a category image, a poster) may send 12 MB and anything else
+ * 1 MB. A larger body is answered 413 at once — never buffered: what the
+ * client still sends is read and dropped, up to a point, so it hears the
+ * answer — and its connection closed. A body of unknown length (chunked) is
+ * only taken where uploads are.
+ */
+const UPLOAD_PATHS = /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$)/;
+/** A refused body is read on and dropped (so the client hears the 413) up to this much, then the connection is cut. */
+const REFUSED_BODY_DRAIN = 64 * 1024 * 1024;
+export const FORM_BODY_LIMIT = 1024 * 1024;
+export const FILE_FORM_BODY_LIMIT = 12 * 1024 * 1024;
+
+export function capBodies(req: express.Request, res: express.Response, next: express.NextFunction): void {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path)) return next();
+  const declared = req.headers["content-length"];
+  const chunked = declared === undefined && /chunked/i.test(String(req.headers["transfer-encoding"] ?? ""));
+  const limit = /^multipart\/form-data/i.test(String(req.headers["content-type"] ?? "")) ? FILE_FORM_BODY_LIMIT : FORM_BODY_LIMIT;
+  if (!chunked && (declared === undefined || Number(declared) <= limit)) return next();
+  const status = chunked ? 411 : 413;
+  const english = chunked ? "Send the length of the body (Content-Length)." : `The request is too large: the limit is ${limit / 1024 / 1024} MB.`;
+  const hausa = chunked ? "Aika tsawon abin da ake turawa (Content-Length)." : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
+  res.setHeader("Connection", "close");
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > REFUSED_BODY_DRAIN) req.socket.destroy();
+  });
+  if (req.path.startsWith("/api/")) {
+    res.status(status).json({ success: false, message: english });
+  } else {
+    res.status(status).type("html").send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
+  }
+}
+
+/**
+ * One Origin check for every state-changing request, pages and resource
+ * routes alike (uploads, watch progress, sign-out, language): a browser that
+ * says the request comes from another site (Origin, or Sec-Fetch-Site:
+ * cross-site) is answered 403 before any route runs. Scripts and apps send
+ * neither and go on to their own checks. /api has its own rules (Bearer
+ * callers may write from anywhere), and Paystack's webhook is server to server.
+ */
+export function sameOriginWrites(options: { publicUrl?: string }): express.RequestHandler {
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : null;
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
+    if (req.path.startsWith("/api/") || req.path === "/api" || req.path.startsWith("/payments/paystack/webhook")) return next();
+    const origin = req.headers.origin;
+    const site = req.headers["sec-fetch-site"];
+    const own = `${req.protocol}://${req.get("host")}`;
+    const fromElsewhere = origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
+    if (!fromElsewhere) return next();
+    res.setHeader("Connection", "close");
+    req.resume();
+    res
+      .status(403)
+      .type("html")
+      .send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>This change must be made from Kallo's own pages.</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`);
   };
 }
 
@@ -152,6 +220,9 @@ export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" |
     `[serve] http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
     `[serve] client address and https from ${trusted}; cookies are Secure ${options.publicUrl?.startsWith("https:") ? "always (PUBLIC_URL is https)" : "on https requests, plain on http (sign-in works on a LAN)"}`,
   ];
+  if (!options.publicUrl) {
+    lines.push("[serve] PUBLIC_URL is not set: password-reset mails name their link's path only (a link is never built from a request's Host). Set PUBLIC_URL to the site's address.");
+  }
   if (options.publicUrl?.startsWith("http:")) {
     const host = new URL(options.publicUrl).hostname;
     const local = host === "localhost" || host.endsWith(".local") || host.endsWith(".lan") || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);

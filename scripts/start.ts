@@ -20,6 +20,9 @@ if (demo && !process.env.SESSION_SECRET) {
   process.env.SESSION_SECRET = fs.readFileSync(secretFile, "utf8").trim();
 }
 
+// The demo knows its own address: links in its mail point there (never at a request's Host).
+if (demo) process.env.PUBLIC_URL ??= `http://localhost:${process.env.PORT ?? 3000}`;
+
 const { EnvError, getEnv } = await import("../app/utils/env.server");
 let env;
 try {

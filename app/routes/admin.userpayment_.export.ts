@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { isBillingTable } from "~/services/billing-admin.server";
 import { billingCsvLines } from "~/services/billing-export.server";
+import { safeFileName } from "~/utils/csv";
 
 /**
  * GET /admin/userpayment/export?table=payments|subscribers|status|codes[&q=…][&batch=…]
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-  const name = `kallo-${batchId ? `vouchers-${batchId}` : table}-${new Date().toISOString().slice(0, 10)}.csv`;
+  const name = safeFileName(`kallo-${batchId ? `vouchers-${batchId}` : table}-${new Date().toISOString().slice(0, 10)}.csv`);
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -7,8 +7,8 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { resetRequestSchema } from "~/services/validation";
-import { getEnv } from "~/utils/env.server";
 import { checkPublicForm, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { siteAddress } from "~/utils/site-address.server";
 
 export const headers = passRetryAfter;
 
@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { language } = await getRequestT(request, "auth");
   try {
     await requestPasswordReset(getDb(), wanted.email, {
-      baseUrl: getEnv().publicUrl ?? new URL(request.url).origin,
+      baseUrl: siteAddress(),
       language,
       ipAddress: address,
     });

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, sessions, type Role } from "~/db/schema";
+import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -240,11 +240,20 @@ export function updateProfile(
 }
 
 /** End every session of an account (all devices), or every one but `exceptSessionId`. */
-export function endSessions(db: Pick<DB, "delete">, accountId: string, exceptSessionId?: string): void {
+/**
+ * End the account's sessions (all, or all but this one) and retire its open
+ * password-reset links: a password change or a block leaves no way back in
+ * through an old mail.
+ */
+export function endSessions(db: Pick<DB, "delete" | "update">, accountId: string, exceptSessionId?: string): void {
   const condition: SQL | undefined = exceptSessionId
     ? and(eq(sessions.accountId, accountId), sql`${sessions.id} <> ${exceptSessionId}`)
     : eq(sessions.accountId, accountId);
   db.delete(sessions).where(condition).run();
+  db.update(passwordResets)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResets.accountId, accountId), isNull(passwordResets.usedAt)))
+    .run();
 }
 
 /**

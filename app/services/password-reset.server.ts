@@ -22,8 +22,12 @@ export function hashResetToken(token: string): string {
 }
 
 export type ResetRequestOptions = {
-  /** Where links point: PUBLIC_URL, else the origin the request came to. */
-  baseUrl: string;
+  /**
+   * The site's own address (`siteAddress()`: PUBLIC_URL), never one taken from
+   * a request. Null when the operator has not set it: the mail then names the
+   * link's path only, to open on the site the reader uses.
+   */
+  baseUrl: string | null;
   language?: Language;
   ipAddress?: string | null;
   actorId?: string | null;
@@ -51,8 +55,10 @@ export async function requestPasswordReset(db: DB, email: string, options: Reset
     });
   });
 
-  const link = `${options.baseUrl.replace(/\/+$/, "")}/reset/${token}`;
   const t = getFixedT(options.language ?? "en", "auth");
+  const resetPath = `/reset/${token}`;
+  const link = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, "")}${resetPath}` : t("reset.mailPathOnly", { path: resetPath });
+  if (!options.baseUrl) console.warn("[reset] PUBLIC_URL is not set: the reset mail names the link's path only (a link is never built from a request's Host)");
   const mail = { to: account.email, subject: t("reset.mailSubject"), text: t("reset.mailText", { name: account.name, link }) };
   const delivery = await (options.deliver ?? sendMail)(mail);
   const { logLevel } = getEnv();

@@ -7,9 +7,9 @@ import { approveProviderApplication, getAccountById, rejectProviderApplication }
 import { setAccountBlocked } from "~/services/admin-accounts.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { clientAddress } from "~/utils/client.server";
-import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { siteAddress } from "~/utils/site-address.server";
 
 type ToastOut = { type: "success" | "error"; key: string };
 export type AccountActionResult = { ok: boolean; intent: string; accountId: string; blocked?: boolean; toasts: ToastOut[] };
@@ -50,7 +50,7 @@ export async function accountsAction(request: Request, role: Role, listPath: str
         };
   } else if (intent === "reset") {
     const { language } = await getRequestT(request, "admin");
-    await requestPasswordReset(db, target.email, { baseUrl: getEnv().publicUrl ?? new URL(request.url).origin, language, ipAddress: actor.ipAddress, actorId: admin.id });
+    await requestPasswordReset(db, target.email, { baseUrl: siteAddress(), language, ipAddress: actor.ipAddress, actorId: admin.id });
     result = { ok: true, intent, accountId, toasts: [{ type: "success", key: "admin:accounts.resetSent" }] };
   } else if (target.role !== "provider" || target.providerStatus !== "pending") {
     result = { ok: false, intent, accountId, toasts: [{ type: "error", key: "admin:errors.notPending" }] };

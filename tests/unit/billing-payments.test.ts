@@ -10,7 +10,7 @@ import { completePayment, handlePaystackWebhook } from "~/services/payments.serv
 import { isValidPaystackSignature, signPaystackBody } from "~/services/paystack.server";
 import { getPassStatus } from "~/services/passes.server";
 import { formatVoucherCode, generateVoucherBatch, generateVoucherCode, normalizeVoucherCode, redeemVoucher, VOUCHER_ALPHABET } from "~/services/vouchers.server";
-import { csvCell, csvLine } from "~/utils/csv";
+import { csvCell, csvLine, safeFileName } from "~/utils/csv";
 import { DAY, seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -241,11 +241,17 @@ describe("CSV export cells", () => {
   it("quote what needs quoting and defuse formulas", () => {
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell('say "hi", twice')).toBe('"say ""hi"", twice"');
-    expect(csvCell("=cmd|' /C calc'!A0")).toBe("'=cmd|' /C calc'!A0");
+    expect(csvCell("=cmd|' /C calc'!A0")).toBe(`"'=cmd|' /C calc'!A0"`);
     expect(csvCell("+2348031234567")).toBe("'+2348031234567");
     expect(csvCell("-1")).toBe("'-1");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell(null)).toBe("");
+    // A spreadsheet that splits on semicolons, pipes or tabs would start a cell after them.
+    expect(csvCell("x;=1+1")).toBe(`"x;'=1+1"`);
+    expect(csvCell("a|@SUM(A1)")).toBe(`"a|'@SUM(A1)"`);
+    expect(csvCell('"=2+2')).toBe(`"""'=2+2"`);
+    expect(csvCell("well-known")).toBe("well-known");
+    expect(safeFileName('kallo-vouchers-x"; filename=evil.exe-2026.csv')).toBe("kallo-vouchers-x-filename-evil.exe-2026.csv");
     expect(csvLine(["a", 1, "=1+1"])).toBe("a,1,'=1+1\r\n");
   });
 });

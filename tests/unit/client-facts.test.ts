@@ -6,7 +6,7 @@ import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress, isHttpsRequest } from "~/utils/client.server";
 import { parseTrustProxy, type TrustProxy } from "~/utils/env.server";
 import { mediaKind, routeLabel } from "~/utils/metrics.server";
-import { clientFacts, startupLines } from "../../scripts/serve";
+import { capBodies, clientFacts, sameOriginWrites, startupLines } from "../../scripts/serve";
 
 /**
  * "Who is the client" and "is this https", decided once by the server for
@@ -34,14 +34,19 @@ async function serverWith(trustProxy: TrustProxy, publicHttps = false): Promise<
 
 async function ask(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
-  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "" } as { address: string; https: boolean; cookie: string };
+  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "", hsts: response.headers.get("Strict-Transport-Security") } as {
+    address: string;
+    https: boolean;
+    cookie: string;
+    hsts: string | null;
+  };
 }
 
 describe("the client's address and scheme", () => {
   it("come from the connection when no proxy is trusted: X-Forwarded-For, X-Forwarded-Proto and our own headers from a client change nothing", async () => {
     const url = await serverWith(false);
     const seen = await ask(url, { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "X-Kallo-Client-Address": "198.51.100.1", "X-Kallo-Client-Protocol": "https" });
-    expect(seen).toMatchObject({ address: "127.0.0.1", https: false });
+    expect(seen).toMatchObject({ address: "127.0.0.1", https: false, hsts: null });
     expect(seen.cookie).not.toMatch(/Secure/i);
   });
 
@@ -50,8 +55,9 @@ describe("the client's address and scheme", () => {
     const seen = await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Proto": "https" });
     expect(seen).toMatchObject({ address: "203.0.113.9", https: true });
     expect(seen.cookie).toMatch(/; Secure$/);
+    expect(seen.hsts).toBe("max-age=31536000");
     const plain = await ask(url, { "X-Forwarded-For": "203.0.113.10" });
-    expect(plain).toMatchObject({ address: "203.0.113.10", https: false });
+    expect(plain).toMatchObject({ address: "203.0.113.10", https: false, hsts: null });
   });
 
   it("count the nearest N proxies with TRUST_PROXY=N, no more", async () => {
@@ -71,6 +77,7 @@ describe("the client's address and scheme", () => {
     expect(lan.join("\n")).toContain("http://localhost:3000");
     expect(lan.join("\n")).toContain("cookies are Secure on https requests, plain on http");
     expect(lan.join("\n")).not.toContain("warning");
+    expect(lan.join("\n")).toContain("PUBLIC_URL is not set: password-reset mails name their link's path only");
     expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain("warning: PUBLIC_URL http://kallo.example.com is a public address on plain http");
     expect(startupLines({ port: 3000, publicUrl: "http://192.168.1.20:3000" }).join("\n")).not.toContain("warning");
     expect(startupLines({ port: 3000, trustProxy: 1, publicUrl: "https://kallo.example.com" }).join("\n")).toContain("cookies are Secure always");
@@ -112,5 +119,79 @@ describe("metrics labels and METRICS_ALLOW", () => {
     expect(isAllowed(office, "192.168.1.21")).toBe(false);
     expect(isAllowed(allowList("")!, "127.0.0.1")).toBe(false);
     expect(allowList("prometheus.lan")).toBeNull();
+  });
+});
+
+describe("body limits, for every route at once", () => {
+  async function capped(): Promise<string> {
+    const app = express();
+    app.use(capBodies);
+    app.all("*", (req, res) => {
+      req.resume();
+      req.on("end", () => res.json({ ok: true }));
+    });
+    const server = http.createServer(app).listen(0, "127.0.0.1");
+    servers.push(server);
+    await new Promise((resolve) => server.once("listening", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("answers 413 to a form over 1 MB and a file form over 12 MB, and lets film uploads through to their own limits", async () => {
+    const url = await capped();
+    const big = "a=" + "x".repeat(2 * 1024 * 1024);
+    const login = await fetch(`${url}/login`, { method: "POST", body: big, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(login.status).toBe(413);
+    expect(await login.text()).toContain("The request is too large: the limit is 1 MB.");
+    const api = await fetch(`${url}/api/user/login`, { method: "POST", body: big, headers: { "Content-Type": "application/json" } });
+    expect(api.status).toBe(413);
+    expect(await api.json()).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
+    expect((await fetch(`${url}/login`, { method: "POST", body: "email=a%40b.c", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(200);
+
+    const image = new FormData();
+    image.append("image", new Blob([new Uint8Array(5 * 1024 * 1024)]), "tile.jpg");
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image })).status).toBe(200);
+    const huge = new FormData();
+    huge.append("image", new Blob([new Uint8Array(13 * 1024 * 1024)]), "tile.jpg");
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: huge })).status).toBe(413);
+    const film = new FormData();
+    film.append("movie", new Blob([new Uint8Array(20 * 1024 * 1024)]), "film.mp4");
+    expect((await fetch(`${url}/provider/Movieupload`, { method: "POST", body: film })).status).toBe(200);
+    expect((await fetch(`${url}/provider/uploads/tus/abc`, { method: "PATCH", body: new Uint8Array(20 * 1024 * 1024) })).status).toBe(200);
+  });
+
+  it("wants the length of a body outside the upload routes (411 for chunked)", async () => {
+    const url = await capped();
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("email=a"));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${url}/login`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    expect(response.status).toBe(411);
+  });
+});
+
+describe("one Origin check for every change", () => {
+  it("refuses a change a browser says comes from another site, on any route but /api, and lets our own pages and scripts through", async () => {
+    const app = express();
+    app.use(sameOriginWrites({ publicUrl: "https://kallo.example" }));
+    app.all("*", (_req, res) => res.json({ ok: true }));
+    const server = http.createServer(app).listen(0, "127.0.0.1");
+    servers.push(server);
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = (pathname: string, headers: Record<string, string>) => fetch(`${url}${pathname}`, { method: "POST", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+    for (const pathname of ["/provider/uploads", "/watch-progress", "/logout", "/language", "/login"]) {
+      const refused = await post(pathname, { Origin: "http://evil.example" });
+      expect(refused.status, pathname).toBe(403);
+      expect(await refused.text()).toContain("must be made from Kallo's own pages");
+    }
+    expect((await post("/logout", { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await post("/logout", { Origin: url })).status).toBe(200);
+    expect((await post("/logout", { Origin: "https://kallo.example" })).status).toBe(200);
+    expect((await post("/logout", {})).status).toBe(200);
+    expect((await post("/api/user/login", { Origin: "http://evil.example" })).status).toBe(200);
+    expect((await fetch(`${url}/logout`, { headers: { Origin: "http://evil.example" } })).status).toBe(200);
   });
 });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts, passwordResets, sessions } from "~/db/schema";
-import { authenticateAtDoor, registerViewer } from "~/services/accounts.server";
+import { authenticateAtDoor, blockAccount, changePassword, registerViewer } from "~/services/accounts.server";
 import type { OutgoingMail } from "~/services/mail.server";
 import { checkResetToken, hashResetToken, requestPasswordReset, resetPasswordWithToken, RESET_TOKEN_TTL_MS } from "~/services/password-reset.server";
 import { createTestDatabase } from "./helpers/test-db";
@@ -72,6 +72,21 @@ describe("password reset links", () => {
     const second = (await requestPasswordReset(testDb.db, "zainab@example.com", { baseUrl: "http://x", deliver }))!;
     expect((await resetPasswordWithToken(testDb.db, second.token, "brand-new-password")).ok).toBe(true);
     expect(checkResetToken(testDb.db, first.token).valid).toBe(false);
+  });
+
+  it("never puts a host it was not given in the mail: without the site's address the mail names the path only", async () => {
+    const issued = (await requestPasswordReset(testDb.db, "zainab@example.com", { baseUrl: null, deliver }))!;
+    expect(sent[0].text).toContain(`the page /reset/${issued.token} of the Kallo site you use`);
+    expect(sent[0].text).not.toMatch(/https?:\/\//);
+  });
+
+  it("a password change or a block retires every open link", async () => {
+    const beforeChange = (await requestPasswordReset(testDb.db, "zainab@example.com", { baseUrl: "http://x", deliver }))!;
+    expect((await changePassword(testDb.db, accountId, { currentPassword: "old-password", password: "changed-password" })).ok).toBe(true);
+    expect(checkResetToken(testDb.db, beforeChange.token).valid).toBe(false);
+    const beforeBlock = (await requestPasswordReset(testDb.db, "zainab@example.com", { baseUrl: "http://x", deliver }))!;
+    blockAccount(testDb.db, accountId, { actorId: accountId });
+    expect(checkResetToken(testDb.db, beforeBlock.token).valid).toBe(false);
   });
 
   it("refuses made-up tokens", async () => {

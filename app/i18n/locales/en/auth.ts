@@ -93,6 +93,7 @@ const auth = {
     requestAnother: "Request a new link",
     done: "Your password was changed. Sign in with the new password.",
     mailSubject: "Reset your Kallo password",
+    mailPathOnly: "the page {{path}} of the Kallo site you use (add it to the site's address)",
     mailText: "Hello {{name}},\n\nSomeone (we hope you) asked to reset the password of your Kallo account. Open this link to choose a new password:\n\n{{link}}\n\nThe link works once and expires in one hour. If you did not ask for it, ignore this message; your password stays the same.\n\nKallo",
   },
   profile: {

@@ -95,6 +95,7 @@ const auth: DeepStrings<typeof en> = {
     requestAnother: "Nemi sabuwar hanya",
     done: "An canja kalmar sirrinku. Shiga da sabuwar kalmar sirri.",
     mailSubject: "Sake saita kalmar sirrinku ta Kallo",
+    mailPathOnly: "shafin {{path}} na shafin Kallo da kuke amfani da shi (ƙara shi a adireshin shafin)",
     mailText: "Sannu {{name}},\n\nWani (muna fatan ku ne) ya nemi a sake saita kalmar sirrin asusunku na Kallo. Buɗe wannan hanyar don zaɓar sabuwar kalmar sirri:\n\n{{link}}\n\nHanyar tana aiki sau ɗaya kuma tana ƙarewa bayan awa ɗaya. Idan ba ku nema ba, ku yi watsi da wannan saƙo; kalmar sirrinku ba za ta canja ba.\n\nKallo",
   },
   profile: {
