@@ -6,6 +6,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { AUDIT_ACTIONS, listAudit } from "~/services/audit.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -15,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const wanted = url.searchParams.get("action") ?? "";
   const action = (AUDIT_ACTIONS as readonly string[]).includes(wanted) ? wanted : "";
   const actor = (url.searchParams.get("actor") ?? "").slice(0, 200);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   const list = listAudit(getDb(), { action: action || undefined, actorEmail: actor || undefined, page });
   const { t } = await getRequestT(request, "admin");
   return {

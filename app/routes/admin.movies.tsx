@@ -26,6 +26,7 @@ import { getEnv } from "~/utils/env.server";
 import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const status = parseMovieFilter(url.searchParams.get("status"));
   const providerId = url.searchParams.get("provider") || undefined;
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   const db = getDb();
   const list = listAllMovies(db, { status, providerId, page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirm");

@@ -8,6 +8,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { listAccounts } from "~/services/accounts.server";
 import { lastActivity } from "~/services/admin-accounts.server";
 import { accountsAction } from "~/utils/admin-accounts-action.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const admin = await requireAdmin(request);
   const url = new URL(request.url);
   const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   const db = getDb();
   const list = listAccounts(db, { role: "viewer", search: q, page, pageSize: PAGE_SIZE });
   const activity = lastActivity(db, list.rows.map((row) => row.id));

@@ -15,6 +15,7 @@ import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
 import { formatVoucherCode, generateVoucherBatch, getVoucherBatch, VOUCHER_BATCH_MAX } from "~/services/vouchers.server";
 import { formatPrice } from "~/utils/money";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -22,7 +23,7 @@ const PAGE_SIZE = 10;
 
 function tableQuery(url: URL, table: BillingTable) {
   const search = (url.searchParams.get(`${table}Q`) ?? "").slice(0, 100);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get(`${table}Page`) ?? "1", 10) || 1);
+  const page = pageParam(url, `${table}Page`);
   return { search, page, pageSize: PAGE_SIZE };
 }
 

@@ -15,6 +15,7 @@ import { clearHistory, listHistory, parseHistoryPeriod, removeFromHistory, type 
 import { normaliseSearchText, SEARCH_MAX_LENGTH } from "~/services/search.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const period = parseHistoryPeriod(url.searchParams.get("period"));
   const q = normaliseSearchText(url.searchParams.get("q"));
-  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const page = pageParam(url);
   const { t, language } = await getRequestT(request, "browse");
   return {
     metaTitle: t("history.metaTitle"),

@@ -7,6 +7,7 @@ import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
 import { browseCatalogue, listCategoryTiles, normaliseSearchText, parseBrowseSort, SEARCH_MAX_LENGTH, type CategoryTile } from "~/services/search.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const q = normaliseSearchText(url.searchParams.get("q"));
   const categorySlug = url.searchParams.get("category")?.slice(0, 80) || null;
   const sort = parseBrowseSort(url.searchParams.get("sort"));
-  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const page = pageParam(url);
   const { t } = await getRequestT(request, "browse");
   const result = browseCatalogue({ q, categorySlug, sort, page, pageSize: PAGE_SIZE });
   return { metaTitle: t("category.metaTitle"), q, categorySlug, sort, categories: listCategoryTiles(), ...result };

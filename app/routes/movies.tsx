@@ -7,6 +7,7 @@ import { LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
 import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const sort = parseCatalogueSort(url.searchParams.get("sort"));
   const filter = parseCatalogueFilter(url.searchParams.get("filter"));
-  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const page = pageParam(url);
   const { t } = await getRequestT(request, "watch");
   return { metaTitle: t("movies.metaTitle"), sort, filter, ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }) };
 }

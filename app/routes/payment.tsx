@@ -18,6 +18,7 @@ import { passRetryAfter } from "~/utils/form-response.server";
 import { getEnv } from "~/utils/env.server";
 import { formatPrice } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 export const headers = passRetryAfter;
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
   const url = new URL(request.url);
   const db = getDb();
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   const status = getPassStatus(db, viewer.id);
   const history = listOwnPayments(db, viewer.id, page, HISTORY_PAGE_SIZE);
   const orderReference = url.searchParams.get("order");

@@ -13,6 +13,7 @@ import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server
 import { clientAddress } from "~/utils/client.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -21,7 +22,7 @@ const PAGE_SIZE = 20;
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const url = new URL(request.url);
-  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(url);
   const { t } = await getRequestT(request, "studio");
   const list = listProviderMovies(getDb(), provider.id, { page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirm");

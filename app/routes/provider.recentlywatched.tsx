@@ -7,6 +7,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listRecentPlays } from "~/services/provider-stats.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -14,7 +15,7 @@ const PAGE_SIZE = 50;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
-  const page = Math.max(1, Number.parseInt(new URL(request.url).searchParams.get("page") ?? "1", 10) || 1);
+  const page = pageParam(request);
   const { t } = await getRequestT(request, "studio");
   // One row more than a page tells whether there is a next page without counting them all.
   const plays = listRecentPlays(getDb(), provider.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });

@@ -10,6 +10,7 @@ import { listSavedMovies } from "~/services/history.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -17,7 +18,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.m
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
   const url = new URL(request.url);
-  const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
+  const page = pageParam(url);
   const { t, language } = await getRequestT(request, "browse");
   return { metaTitle: t("lists.watchLaterMetaTitle"), language, list: listSavedMovies(getDb(), viewer.id, "watch_later", { page }) };
 }

@@ -1,7 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
+import { call, startApiWorld, type ApiWorld } from "./helpers";
 
 /**
  * The sign-in limit counts the client's real address: a client's own
@@ -56,23 +54,5 @@ describe("the address the sign-in limit counts", () => {
     // The same box, but a trusted proxy says the client is elsewhere: refused.
     const remote = await fetch(`${world.url}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.50" } });
     expect(remote.status).toBe(404);
-  });
-
-  it("never builds a link in mail from the request's Host or X-Forwarded-Host (reset-link poisoning)", async () => {
-    const victim = seedAccount(world, "viewer");
-    const mailDir = path.join(world.root, "mail");
-    const before = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0;
-    const response = await fetch(`${world.url}/reset`, {
-      method: "POST",
-      headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" },
-      body: new URLSearchParams({ email: victim.email }),
-      redirect: "manual",
-    });
-    expect(response.status).toBeLessThan(500);
-    await expect.poll(() => (fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(before);
-    const mail = fs.readdirSync(mailDir).map((file) => fs.readFileSync(path.join(mailDir, file), "utf8")).find((text) => text.includes(victim.email))!;
-    expect(mail).toBeDefined();
-    expect(mail).not.toContain("evil.example");
-    expect(mail.replace(/=\r?\n/g, "")).toMatch(/\/reset\/[A-Za-z0-9_-]{20,}/);
   });
 });

@@ -96,3 +96,13 @@ describe("other account forms", () => {
     expect(isHoneypotFilled(form({}))).toBe(false);
   });
 });
+
+describe("page numbers", () => {
+  it("are whole numbers from 1 to a million; anything else is page 1", async () => {
+    const { pageNumber } = await import("~/utils/paging");
+    expect(pageNumber("2")).toBe(2);
+    expect(pageNumber(" 5 ")).toBe(5);
+    expect(pageNumber("1000000")).toBe(1_000_000);
+    for (const bad of [null, undefined, "", "0", "-3", "abc", "1.5", "1e9", "1000001", "99999999999999999999"]) expect(pageNumber(bad), String(bad)).toBe(1);
+  });
+});

@@ -4,6 +4,7 @@ import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/admin-accounts.
 import { clientAddress } from "~/utils/client.server";
 import type { ApiRoute, HandlerContext } from "../router.server";
 import { ApiError, apiJson, englishText } from "../http.server";
+import { pageParam } from "~/utils/paging";
 
 /** The administrator's account lists and block/unblock, over the same service as /admin/providerslist and /admin/userlist. */
 
@@ -24,11 +25,6 @@ export function viewerRecord(account: Account) {
   return { _id: account.id, name: account.name, email: account.email, phoneNumber: account.phoneNumber, isBlocked: account.blocked };
 }
 
-/** `?page=` (1-based), at most LIST_PAGE_SIZE rows each; the total is in X-Total-Count. */
-export function pageParam(request: Request): number {
-  const value = Number(new URL(request.url).searchParams.get("page") ?? 1);
-  return Number.isInteger(value) && value >= 1 && value <= 1_000_000 ? value : 1;
-}
 
 function listOf(role: "provider" | "viewer") {
   return ({ request }: HandlerContext) => {

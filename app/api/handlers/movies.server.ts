@@ -7,7 +7,8 @@ import { clientAddress } from "~/utils/client.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 import type { ApiRoute, HandlerContext } from "../router.server";
 import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND } from "../http.server";
-import { LIST_PAGE_SIZE, pageParam } from "./admin.server";
+import { pageParam } from "~/utils/paging";
+import { LIST_PAGE_SIZE } from "./admin.server";
 
 /** Titles as the old clients list, upload and delete them. */
 

@@ -1,0 +1,50 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { login, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
+
+/** What an outside probe tried against the running server: forged headers and absurd parameters. */
+let world: ApiWorld;
+
+beforeAll(async () => {
+  world = await startApiWorld("abuse", 3306);
+});
+afterAll(async () => {
+  await world?.stop();
+});
+
+describe("forged headers and absurd parameters", () => {
+  it("never builds a link in mail from the request's Host or X-Forwarded-Host (reset-link poisoning)", async () => {
+    const victim = seedAccount(world, "viewer");
+    const mailDir = path.join(world.root, "mail");
+    const before = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0;
+    const response = await fetch(`${world.url}/reset`, {
+      method: "POST",
+      headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" },
+      body: new URLSearchParams({ email: victim.email }),
+      redirect: "manual",
+    });
+    expect(response.status).toBeLessThan(500);
+    await expect.poll(() => (fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(before);
+    const mail = fs.readdirSync(mailDir).map((file) => fs.readFileSync(path.join(mailDir, file), "utf8")).find((text) => text.includes(victim.email))!;
+    expect(mail).toBeDefined();
+    expect(mail).not.toContain("evil.example");
+    expect(mail.replace(/=\r?\n/g, "")).toMatch(/\/reset\/[A-Za-z0-9_-]{20,}/);
+  });
+
+  it("answers an absurd page number with the first page, never a 500", async () => {
+    const admin = await login(world, seedAccount(world, "admin"));
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    for (const [pathname, who] of [
+      ["/admin/userlist?page=99999999999999999999", admin],
+      ["/admin/audit?page=-4", admin],
+      ["/payment?page=1e99", viewer],
+      ["/history?page=abc", viewer],
+      ["/api/cp/user/allusers?page=99999999999999999999", admin],
+    ] as const) {
+      const response = await fetch(`${world.url}${pathname}`, { headers: { Cookie: who.cookie } });
+      expect(response.status, pathname).toBe(200);
+      await response.arrayBuffer();
+    }
+  });
+});
