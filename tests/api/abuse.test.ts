@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
@@ -18,11 +19,19 @@ describe("forged headers and absurd parameters", () => {
     const victim = seedAccount(world, "viewer");
     const mailDir = path.join(world.root, "mail");
     const before = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0;
-    const response = await fetch(`${world.url}/reset`, {
-      method: "POST",
-      headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded", Origin: "http://evil.example" },
-      body: new URLSearchParams({ email: victim.email }),
-      redirect: "manual",
+    // As the probe sent it: a forged Host (and X-Forwarded-Host), no Origin, like curl.
+    const body = new URLSearchParams({ email: victim.email }).toString();
+    const response = await new Promise<{ status: number }>((resolve, reject) => {
+      const request = http.request(`${world.url}/reset`, {
+        method: "POST",
+        headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+      });
+      request.on("response", (answer) => {
+        answer.resume();
+        resolve({ status: answer.statusCode ?? 0 });
+      });
+      request.on("error", reject);
+      request.end(body);
     });
     expect(response.status).toBeLessThan(500);
     await expect.poll(() => (fs.existsSync(mailDir) ? fs.readdirSync(mailDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(before);
