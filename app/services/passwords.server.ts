@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { getEnv } from "~/utils/env.server";
 
 /**
  * scrypt from Node's own crypto: memory-hard, no native add-on to build.
@@ -8,7 +9,39 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 64;
 
+/**
+ * At most PASSWORD_HASH_CONCURRENCY hashes run at once (default: one less than
+ * the cores, at least one); the others wait their turn. Each hash holds a
+ * libuv worker thread and a core for tens of milliseconds: fifty sign-ins at
+ * once would otherwise fill the thread pool that file reads share, and every
+ * byte range and page would wait behind them.
+ */
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running < getEnv().passwordHashConcurrency) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next in line, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/** How many hashes run and wait now (tests, and whoever watches a burst). */
+export function passwordHashQueue(): { running: number; waiting: number } {
+  return { running, waiting: waiting.length };
+}
+
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return withHashSlot(() => scryptNow(password, salt, keyLength, options));
+}
+
+function scryptNow(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scryptCallback(password.normalize("NFKC"), salt, keyLength, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (error, key) =>
       error ? reject(error) : resolve(key),

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseLadder } from "./ladder-setting";
@@ -39,6 +40,7 @@ const envSchema = z
     UPLOAD_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     LITESTREAM_REPLICA_URL: optionalString,
     METRICS_ALLOW: z.string().trim().default("loopback"),
+    PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
     UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
@@ -115,6 +117,8 @@ export type Env = {
   metricsAllow: string;
   /** Where Litestream replicates the database continuously (a folder, file://, s3://…), when set. */
   litestreamReplicaUrl?: string;
+  /** How many password hashes may run at once (the rest wait), so a burst of sign-ins leaves cores and threads for everyone else. */
+  passwordHashConcurrency: number;
   /** On SIGTERM, how long requests under way may take to finish before their connections are closed. */
   shutdownGraceSeconds: number;
   /** An unfinished resumable upload that has received nothing for this long is removed with its bytes. */
@@ -197,6 +201,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     maxUploadBytes: raw.MAX_UPLOAD_MB * 1024 * 1024,
     uploadIdleSeconds: raw.UPLOAD_IDLE_SECONDS,
     shutdownGraceSeconds: raw.SHUTDOWN_GRACE_SECONDS,
+    passwordHashConcurrency: raw.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),
     litestreamReplicaUrl: raw.LITESTREAM_REPLICA_URL,
     metricsAllow: raw.METRICS_ALLOW,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
