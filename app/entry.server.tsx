@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { handleApiRequest } from "~/api/router.server";
 import { startBillingSweep } from "~/services/billing-sweep.server";
+import { startMailJobs, stopMailJobs } from "~/services/mail-jobs.server";
 import { startMediaJobs, stopMediaJobs } from "~/services/media-jobs.server";
 import { stopPeriodic } from "~/services/periodic.server";
 import { closeDb } from "~/db/client.server";
@@ -24,6 +25,7 @@ export const streamTimeout = 5_000;
 // sweep that tells viewers their pass ends tomorrow.
 getEnv();
 startMediaJobs();
+startMailJobs();
 startBillingSweep();
 startUploadSweep();
 
@@ -34,7 +36,7 @@ startUploadSweep();
  */
 export async function stopBackgroundWork(): Promise<void> {
   stopPeriodic();
-  await stopMediaJobs();
+  await Promise.all([stopMediaJobs(), stopMailJobs()]);
 }
 
 export function closeDatabase(): void {

@@ -97,7 +97,8 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
       await closed;
       clearTimeout(grace);
       clearInterval(sweepIdle);
-      await background;
+      // Background work (a mail that hangs, say) gets no longer than requests did.
+      await Promise.race([background, new Promise((resolve) => setTimeout(resolve, options.stopGraceMs ?? 10_000).unref())]);
       appModule.closeDatabase?.();
     })();
     return stopping;

@@ -3,12 +3,10 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
-import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { requestPasswordReset } from "~/services/password-reset.server";
+import { queuePasswordResetMail } from "~/services/mail-jobs.server";
 import { resetRequestSchema } from "~/services/validation";
 import { checkPublicForm, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
-import { siteAddress } from "~/utils/site-address.server";
 
 export const headers = passRetryAfter;
 
@@ -25,16 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!checked.ok) return checked.response;
   const { data: wanted, address } = checked;
   const { language } = await getRequestT(request, "auth");
-  try {
-    await requestPasswordReset(getDb(), wanted.email, {
-      baseUrl: siteAddress(),
-      language,
-      ipAddress: address,
-    });
-  } catch (error) {
-    // A mail server that is down must not reveal which emails have accounts; the log tells the operator.
-    console.error("[reset] could not send the reset mail", error);
-  }
+  // Answered at once, the same for every email: the lookup and the mail happen in the job queue.
+  queuePasswordResetMail(wanted.email, { language, ipAddress: address });
   return { sent: true as const };
 }
 

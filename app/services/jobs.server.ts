@@ -22,9 +22,10 @@ export function enqueueJob(db: DB, kind: string, options: { movieId?: string; pa
   return id;
 }
 
-/** At start: jobs left "running" by a stopped process are queued again. Returns how many. */
-export function recoverInterruptedJobs(db: DB): number {
-  return db.update(jobs).set({ status: "queued", startedAt: null }).where(eq(jobs.status, "running")).run().changes;
+/** At start: jobs of these kinds left "running" by a stopped process are queued again. Returns how many. */
+export function recoverInterruptedJobs(db: DB, kinds?: string[]): number {
+  const running = kinds ? and(eq(jobs.status, "running"), inArray(jobs.kind, kinds)) : eq(jobs.status, "running");
+  return db.update(jobs).set({ status: "queued", startedAt: null }).where(running).run().changes;
 }
 
 /** Atomically take the oldest queued job of the given kinds, or null. */
@@ -77,14 +78,20 @@ export type JobRunner = {
 export function startJobRunner(
   db: DB,
   handlers: Record<string, JobHandler>,
-  options: { concurrency: number; pollMs?: number; onFailure?: (job: JobRow, error: unknown, final: boolean) => void },
+  options: {
+    concurrency: number;
+    pollMs?: number;
+    onFailure?: (job: JobRow, error: unknown, final: boolean) => void;
+    /** Delete a job's row once it is done (its payload holds what should not be kept, an email say). */
+    forgetDone?: boolean;
+  },
 ): JobRunner {
   const kinds = Object.keys(handlers);
   const running = new Set<Promise<void>>();
   let stopped = false;
   let idleWaiters: Array<() => void> = [];
 
-  recoverInterruptedJobs(db);
+  recoverInterruptedJobs(db, kinds);
 
   const checkIdle = () => {
     if (running.size > 0) return;
@@ -107,7 +114,8 @@ export function startJobRunner(
         const task = (async () => {
           try {
             await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
-            finishJob(db, job.id, { ok: true });
+            if (options.forgetDone) db.delete(jobs).where(eq(jobs.id, job.id)).run();
+            else finishJob(db, job.id, { ok: true });
           } catch (error) {
             // Stopped under it (a clean stop): back in the queue as it was, the try not counted.
             if (stopped) {

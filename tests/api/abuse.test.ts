@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
@@ -54,6 +55,28 @@ describe("forged headers and absurd parameters", () => {
       const response = await fetch(`${world.url}${pathname}`, { headers: { Cookie: who.cookie } });
       expect(response.status, pathname).toBe(200);
       await response.arrayBuffer();
+    }
+  });
+
+  it("answers a reset request at once, the same for every email: the mail goes out from the job queue", async () => {
+    // A mail server that takes the connection and never says a word: sending would hang.
+    const silent = net.createServer(() => undefined).listen(0, "127.0.0.1");
+    await new Promise((resolve) => silent.once("listening", resolve));
+    process.env.SMTP_URL = `smtp://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    try {
+      await world.restart();
+      const known = seedAccount(world, "viewer");
+      for (const email of [known.email, "nobody-at-all@api.test"]) {
+        const started = Date.now();
+        const response = await fetch(`${world.url}/reset`, { method: "POST", body: new URLSearchParams({ email }), headers: { "X-Forwarded-For": "198.51.100.99" } });
+        expect(response.status, email).toBe(200);
+        await response.arrayBuffer();
+        expect(Date.now() - started, email).toBeLessThan(3000);
+      }
+    } finally {
+      delete process.env.SMTP_URL;
+      silent.close();
+      await world.restart();
     }
   });
 });
