@@ -182,7 +182,7 @@ export function sameOriginWrites(options: { publicUrl?: string }): express.Reque
     const own = `${req.protocol}://${req.get("host")}`;
     const fromElsewhere = origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
     if (!fromElsewhere) return next();
-    res.setHeader("Connection", "close");
+    // The (small) body is read and dropped, so the connection stays usable and the client hears the answer.
     req.resume();
     res
       .status(403)

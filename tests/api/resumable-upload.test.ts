@@ -286,6 +286,10 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const refused = await create({ token: provider.token }, 1000);
     expect(refused.status).toBe(507);
     expect((await refused.json()).error).toMatch(/no room/);
+    // The container's health check says so too (still 200: a restart would not help).
+    const health = await fetch(`${world.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "degraded" });
     const form = new FormData();
     form.append("name", "No room");
     form.append("Category", world.categoryId);
