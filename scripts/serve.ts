@@ -35,7 +35,7 @@ import compression from "compression";
 import express from "express";
 import morgan from "morgan";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
-import type { TrustProxy } from "../app/utils/env.server";
+import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
 
 export type ServeOptions = {
@@ -232,6 +232,19 @@ export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" |
   return lines;
 }
 
+/** The server's settings as the environment gives them (`npm start` and this script alike). */
+export function serveOptionsFrom(env: Env, buildPath: string): ServeOptions {
+  return {
+    buildPath,
+    port: env.port,
+    host: env.host,
+    trustProxy: env.trustProxy,
+    publicUrl: env.publicUrl,
+    idleSeconds: env.uploadIdleSeconds,
+    stopGraceMs: env.shutdownGraceSeconds * 1000,
+  };
+}
+
 /** Stop cleanly on SIGTERM/SIGINT and exit 0; a second signal exits at once. */
 export function stopOnSignals(running: RunningKallo): void {
   let stoppingSince = 0;
@@ -255,15 +268,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.env.NODE_ENV ??= "production";
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();
-  stopOnSignals(
-    await serve({
-      buildPath: "build/index.js",
-      port: env.port,
-      host: env.host,
-      trustProxy: env.trustProxy,
-      publicUrl: env.publicUrl,
-      idleSeconds: env.uploadIdleSeconds,
-      stopGraceMs: env.shutdownGraceSeconds * 1000,
-    }),
-  );
+  stopOnSignals(await serve(serveOptionsFrom(env, "build/index.js")));
 }

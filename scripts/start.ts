@@ -77,16 +77,8 @@ if (env.litestreamReplicaUrl) {
   console.log(`[start] Litestream replicates the database to ${replicaUrl(env.litestreamReplicaUrl)}`);
 }
 
-const { serve, stopOnSignals } = await import("./serve");
-const running = await serve({
-  buildPath: serverBuild,
-  port: env.port,
-  host: env.host,
-  trustProxy: env.trustProxy,
-  publicUrl: env.publicUrl,
-  idleSeconds: env.uploadIdleSeconds,
-  stopGraceMs: env.shutdownGraceSeconds * 1000,
-});
+const { serve, serveOptionsFrom, stopOnSignals } = await import("./serve");
+const running = await serve(serveOptionsFrom(env, serverBuild));
 stopOnSignals({
   server: running.server,
   stop: async () => {
