@@ -12,6 +12,7 @@ import { startMediaJobs, stopMediaJobs } from "~/services/media-jobs.server";
 import { stopPeriodic } from "~/services/periodic.server";
 import { closeDb } from "~/db/client.server";
 import { startUploadSweep } from "~/services/resumable-uploads.server";
+import { startHousekeeping } from "~/services/housekeeping.server";
 import { getLanguage } from "~/i18n/language.server";
 import { getServerI18n } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
@@ -22,12 +23,13 @@ export const streamTimeout = 5_000;
 
 // Validate the environment when the server loads, not at the first request,
 // resume media work a previous process left unfinished, and start the
-// sweep that tells viewers their pass ends tomorrow.
+// sweeps (passes ending tomorrow, abandoned uploads, leftovers of killed work).
 getEnv();
 startMediaJobs();
 startMailJobs();
 startBillingSweep();
 startUploadSweep();
+startHousekeeping();
 
 /**
  * The app's part of a clean stop (scripts/serve.ts calls it on SIGTERM): no

@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit, refundRateLimit } from "~/services/rate-limit.server";
+import { claimSignInTry, clearSignInFailures, isKnownDevice, recordSignInFailure, rememberDevice } from "~/services/sign-in-delay.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
 import { safeRedirectPath } from "~/utils/redirect";
 import { startSession } from "./session.server";
@@ -39,17 +40,26 @@ function doorStrategy(door: Door) {
     if (!parsed.success) throw new SignInError(400, "auth:errors.incorrectCredentials", parsed.fieldErrors);
 
     const db = getDb();
-    const keys = { address: clientAddress(request), account: parsed.data.email };
+    const { email } = parsed.data;
+    // Per address: a few failures a minute. Per account: a growing delay, skipped by a device that signed in to it before.
+    const keys = { address: clientAddress(request) };
     const limit = await consumeRateLimit("signIn", keys, db);
     if (!limit.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, limit.retryAfterSeconds);
+    const knownDevice = await isKnownDevice(request, email);
+    if (!knownDevice) {
+      const claim = claimSignInTry(db, email);
+      if (!claim.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, claim.retryAfterSeconds);
+    }
 
     const result = await authenticateAtDoor(db, { ...parsed.data, door }, { ipAddress: keys.address });
     if (!result.ok) {
+      if (result.reason === "invalid") recordSignInFailure(db, email);
       const { status, key } = REASON_MESSAGES[result.reason];
       throw new SignInError(status, key);
     }
-    // Only failed tries count against the budget.
+    // Only failed tries count against the budget; a known device's success leaves a guesser's delay where it is.
     await refundRateLimit("signIn", keys, db);
+    if (!knownDevice) clearSignInFailures(db, email);
     return result.account;
   });
 }
@@ -84,7 +94,9 @@ export async function signInAtDoor(request: Request, door: Door) {
     const account = await authenticator.authenticate(door, request);
     const cookie = await startSession(account.id, { userAgent: request.headers.get("User-Agent"), ipAddress: clientAddress(request) });
     const target = safeRedirectPath(form.get("redirectTo"), landingPath(account.role));
-    return redirect(target, { status: 303, headers: { "Set-Cookie": cookie } });
+    const headers = new Headers({ "Set-Cookie": cookie });
+    headers.append("Set-Cookie", await rememberDevice(request, account.email));
+    return redirect(target, { status: 303, headers });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     const headers = new Headers();

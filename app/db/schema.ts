@@ -448,6 +448,10 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
     finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /** Not claimed before this moment (a retry after the server was killed under the job waits a little). */
+    runAfter: integer("run_after", { mode: "timestamp_ms" }),
+    /** The media tool (ffmpeg) the job runs now, so a restart after a kill can end one left running. */
+    toolPid: integer("tool_pid"),
   },
   (t) => [index("jobs_status_idx").on(t.status, t.createdAt), index("jobs_movie_idx").on(t.movieId)],
 );
@@ -511,3 +515,15 @@ export const resumableUploads = sqliteTable(
   },
   (t) => [index("resumable_uploads_provider_idx").on(t.providerId, t.completedAt, t.createdAt)],
 );
+
+/**
+ * Failed sign-ins per account (the email, lower-cased, hashed), for the
+ * growing delay between tries from devices that never signed in to it.
+ * `lastTryAt` is claimed before the password is checked, so parallel tries
+ * wait their turn too. A good sign-in deletes the row.
+ */
+export const signInFailures = sqliteTable("sign_in_failures", {
+  accountKey: text("account_key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lastTryAt: integer("last_try_at").notNull(),
+});

@@ -8,10 +8,17 @@ import path from "node:path";
  * is atomic. A crash leaves at most a stray file in tmp/, never half a poster.
  */
 
+/**
+ * Every temporary name starts with the tag of the process that made it
+ * (`p<pid>-<random>`), so a sweep can tell what a dead process left behind
+ * from what a live request or job still writes (tmp-sweep.server.ts).
+ */
+export const PROCESS_TAG = `p${process.pid}-${randomBytes(3).toString("hex")}`;
+
 /** A fresh, unused path in `tmpDir` whose name ends like `finalName` (tools pick formats by extension). */
 export function temporaryPath(tmpDir: string, finalName: string): string {
   fs.mkdirSync(tmpDir, { recursive: true });
-  return path.join(tmpDir, `${randomBytes(8).toString("hex")}-${path.basename(finalName)}`);
+  return path.join(tmpDir, `${PROCESS_TAG}-${randomBytes(8).toString("hex")}-${path.basename(finalName)}`);
 }
 
 /** Move a finished temporary file to its destination, creating the destination folder. */

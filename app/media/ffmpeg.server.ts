@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -153,6 +154,47 @@ export function stopAllMediaTools(): void {
   stopAll.abort();
 }
 
+/* ---------- Tools never outlive the server ---------- */
+
+/**
+ * On Linux each tool is started through util-linux's `setpriv --pdeathsig KILL`,
+ * so the kernel ends it the moment the server dies, even by kill -9. Where
+ * setpriv is missing, the job runner's record of the tool's pid (below) lets
+ * the next start end it.
+ */
+const SETPRIV = "/usr/bin/setpriv";
+let deathSignalWrapper: string | null | undefined;
+function parentDeathWrapper(): string | null {
+  deathSignalWrapper ??= process.platform === "linux" && isExecutableFile(SETPRIV) ? SETPRIV : null;
+  return deathSignalWrapper;
+}
+
+const toolWatchers = new AsyncLocalStorage<(pid: number | null) => void>();
+
+/** Run `work`, telling `record` the pid of each media tool it starts (and null when it ends). */
+export function watchMediaTools<T>(record: (pid: number | null) => void, work: () => Promise<T>): Promise<T> {
+  return toolWatchers.run(record, work);
+}
+
+/** End a media tool a killed server left running, if that pid still is one of ours (checked in /proc, so a reused pid is left alone). */
+export function endStaleMediaTool(pid: number): boolean {
+  let commandLine: string;
+  try {
+    commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return false;
+  }
+  const program = path.basename(commandLine.split("\0")[0] ?? "");
+  if (!/^(ffmpeg|ffprobe)/.test(program)) return false;
+  try {
+    process.kill(pid, "SIGKILL");
+    console.warn(`[media] ended ${program} (pid ${pid}) left running by a stopped server`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Run a media tool with arguments (no shell), collecting stdout and the tail of stderr. */
 export function runMediaTool(tool: MediaTool, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const signal = options.signal ? AbortSignal.any([options.signal, stopAll.signal]) : stopAll.signal;
@@ -167,7 +209,12 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
       reject(new MediaToolError(`${tool} was cancelled before it started`, tool, null, ""));
       return;
     }
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, windowsHide: true });
+    const wrapper = parentDeathWrapper();
+    const child = wrapper
+      ? spawn(wrapper, ["--pdeathsig", "KILL", "--", binary, ...args], { stdio: ["ignore", "pipe", "pipe"], shell: false })
+      : spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, windowsHide: true });
+    const record = toolWatchers.getStore();
+    if (child.pid) record?.(child.pid);
     const stdoutChunks: Buffer[] = [];
     let stderr = "";
     let stopReason: string | null = null;
@@ -197,6 +244,7 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
     });
     child.on("close", (code, signal) => {
       cleanUp();
+      if (child.pid) record?.(null);
       const tail = stderr.trim().slice(-STDERR_KEEP_BYTES);
       if (stopReason) {
         reject(new MediaToolError(`${tool} ${stopReason}`, tool, code, tail));

@@ -4,7 +4,7 @@ import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { createId } from "~/utils/ids.server";
+import { temporaryPath } from "./atomic-files.server";
 import { SNIFF_BYTES } from "./file-types.server";
 
 /**
@@ -110,7 +110,7 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
       stream.resume();
       return;
     }
-    const tempPath = path.join(options.tmpDir, `upload-${createId()}.part`);
+    const tempPath = temporaryPath(options.tmpDir, "upload.part");
     tempPaths.add(tempPath);
     const received: ReceivedFile = {
       field,

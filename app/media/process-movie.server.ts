@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies } from "~/db/schema";
-import { PermanentJobError } from "~/services/jobs.server";
+import { JobInterrupted, PermanentJobError } from "~/services/jobs.server";
 import { notifyNewTitle } from "~/services/notifications.server";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "./atomic-files.server";
 import { extractFramePng, probeMedia, runFfmpeg, type MediaProbe } from "./ffmpeg.server";
@@ -105,11 +105,11 @@ export async function processMovie(
       // The film was finished before a restart; only the posters and the row may be missing.
       probe = await probeMedia(destination);
     } else {
-      throw new PermanentJobError(`The film could not be read as a video (${error instanceof Error ? error.message.split("\n")[0] : "unknown error"})`);
+      throw new FilmRefused("unreadable", `ffprobe could not read ${source}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (!probe.videoCodec) throw new PermanentJobError("The file has no video stream");
-  if (!(probe.durationSeconds > 0)) throw new PermanentJobError("The film has no duration; it may be damaged");
+  if (!probe.videoCodec) throw new FilmRefused("noVideo", "the file has no video stream");
+  if (!(probe.durationSeconds > 0)) throw new FilmRefused("noDuration", "the film has no duration; it may be damaged");
 
   let plan: PlaybackPlan = "keep";
   if (fs.existsSync(source)) {
@@ -169,7 +169,38 @@ export async function processMovie(
   return { plan, probe };
 }
 
+/**
+ * Why a title failed, as the provider reads it in their list (studio
+ * `list.failure.<reason>`): never the tool's own output, which names server
+ * paths and memory addresses — that goes to the log.
+ */
+export const FAILURE_REASONS = ["unreadable", "noVideo", "noDuration", "interrupted", "processing"] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** The file itself is the problem: retrying will not help, and the provider is told which problem. */
+export class FilmRefused extends PermanentJobError {
+  constructor(
+    readonly reason: FailureReason,
+    detail: string,
+  ) {
+    super(detail);
+    this.name = "FilmRefused";
+  }
+}
+
+export function failureReasonOf(error: unknown): FailureReason {
+  if (error instanceof FilmRefused) return error.reason;
+  if (error instanceof JobInterrupted) return "interrupted";
+  return "processing";
+}
+
+/** A stored reason as the list shows it (rows from before reasons were codes read as "processing"). */
+export function knownFailureReason(stored: string | null): FailureReason | null {
+  if (stored === null) return null;
+  return (FAILURE_REASONS as readonly string[]).includes(stored) ? (stored as FailureReason) : "processing";
+}
+
 /** Record a failure the provider can read in their list. */
-export function markMovieFailed(db: DB, movieId: string, reason: string): void {
-  db.update(movies).set({ status: "failed", failureReason: reason.slice(0, 500), updatedAt: new Date() }).where(eq(movies.id, movieId)).run();
+export function markMovieFailed(db: DB, movieId: string, reason: FailureReason): void {
+  db.update(movies).set({ status: "failed", failureReason: reason, updatedAt: new Date() }).where(eq(movies.id, movieId)).run();
 }

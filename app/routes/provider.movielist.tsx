@@ -156,7 +156,7 @@ function StatusBadge({ status, approved, reason }: { status: "processing" | "rea
     return (
       <span data-status="failed" className="text-red-300">
         {t("list.status.failed")}
-        {reason ? <span className="block text-xs text-red-200/80">{reason}</span> : null}
+        {reason ? <span className="block text-xs text-red-200/80">{t(`list.failure.${reason}`)}</span> : null}
       </span>
     );
   }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { jobs } from "~/db/schema";
+import { endStaleMediaTool, watchMediaTools } from "~/media/ffmpeg.server";
 import { createId } from "~/utils/ids.server";
 
 /**
@@ -8,7 +9,9 @@ import { createId } from "~/utils/ids.server";
  * server process claims queued rows one at a time (up to `concurrency` of
  * each kind at once), runs the handler for their kind and records the outcome. Because the
  * state is in the database, a restart loses nothing: `recoverInterruptedJobs`
- * puts jobs that were running back in the queue.
+ * puts jobs that were running back in the queue — after ending the encoder a
+ * killed process may have left running (its pid is on the row), counting the
+ * interrupted try, and after a short wait that grows with each try.
  */
 export type JobHandler = (job: { id: string; movieId: string | null; payload: Record<string, unknown> }) => Promise<void>;
 
@@ -22,10 +25,39 @@ export function enqueueJob(db: DB, kind: string, options: { movieId?: string; pa
   return id;
 }
 
-/** At start: jobs of these kinds left "running" by a stopped process are queued again. Returns how many. */
-export function recoverInterruptedJobs(db: DB, kinds?: string[]): number {
+/** How long a job interrupted by a killed process waits before its next try: 30 s, then 60 s, … */
+export function crashBackoffMs(attempts: number): number {
+  return 30_000 * 2 ** Math.max(0, attempts - 1);
+}
+
+export type RecoveryOptions = {
+  backoffMs?: (attempts: number) => number;
+  /** Called for a job whose every try was interrupted: it is marked failed. */
+  onGiveUp?: (job: JobRow, error: Error) => void;
+  now?: number;
+};
+
+/**
+ * At start: jobs of these kinds left "running" by a stopped process. Their
+ * stale encoder is ended; a job with tries left is queued again after a
+ * backoff, one without is failed. Returns how many were found.
+ */
+export function recoverInterruptedJobs(db: DB, kinds?: string[], options: RecoveryOptions = {}): number {
   const running = kinds ? and(eq(jobs.status, "running"), inArray(jobs.kind, kinds)) : eq(jobs.status, "running");
-  return db.update(jobs).set({ status: "queued", startedAt: null }).where(running).run().changes;
+  const rows = db.select().from(jobs).where(running).all();
+  const now = options.now ?? Date.now();
+  for (const row of rows) {
+    if (row.toolPid) endStaleMediaTool(row.toolPid);
+    if (row.attempts >= MAX_ATTEMPTS) {
+      const error = new JobInterrupted(`the server stopped during each of its ${row.attempts} tries`);
+      db.update(jobs).set({ status: "failed", finishedAt: new Date(now), error: error.message, toolPid: null }).where(eq(jobs.id, row.id)).run();
+      options.onGiveUp?.({ ...row, status: "failed" }, error);
+    } else {
+      const runAfter = new Date(now + (options.backoffMs ?? crashBackoffMs)(row.attempts));
+      db.update(jobs).set({ status: "queued", startedAt: null, toolPid: null, runAfter }).where(eq(jobs.id, row.id)).run();
+    }
+  }
+  return rows.length;
 }
 
 /** Atomically take the oldest queued job of the given kinds, or null. */
@@ -34,13 +66,13 @@ export function claimNextJob(db: DB, kinds: string[]): JobRow | null {
     const next = tx
       .select()
       .from(jobs)
-      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds)))
+      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds), or(isNull(jobs.runAfter), lte(jobs.runAfter, new Date()))))
       .orderBy(asc(jobs.createdAt))
       .limit(1)
       .get();
     if (!next) return null;
     tx.update(jobs)
-      .set({ status: "running", startedAt: new Date(), attempts: sql`${jobs.attempts} + 1` })
+      .set({ status: "running", startedAt: new Date(), runAfter: null, attempts: sql`${jobs.attempts} + 1` })
       .where(eq(jobs.id, next.id))
       .run();
     return { ...next, status: "running" as const, attempts: next.attempts + 1 };
@@ -50,17 +82,17 @@ export function claimNextJob(db: DB, kinds: string[]): JobRow | null {
 /** Put a running job back in the queue without counting the try it was on. */
 export function requeueJob(db: DB, id: string): void {
   db.update(jobs)
-    .set({ status: "queued", startedAt: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
+    .set({ status: "queued", startedAt: null, toolPid: null, attempts: sql`max(${jobs.attempts} - 1, 0)` })
     .where(and(eq(jobs.id, id), eq(jobs.status, "running")))
     .run();
 }
 
 export function finishJob(db: DB, id: string, outcome: { ok: true } | { ok: false; error: string; retry: boolean }): void {
   if (outcome.ok) {
-    db.update(jobs).set({ status: "done", finishedAt: new Date(), error: null }).where(eq(jobs.id, id)).run();
+    db.update(jobs).set({ status: "done", finishedAt: new Date(), error: null, toolPid: null }).where(eq(jobs.id, id)).run();
   } else {
     db.update(jobs)
-      .set({ status: outcome.retry ? "queued" : "failed", finishedAt: outcome.retry ? null : new Date(), error: outcome.error })
+      .set({ status: outcome.retry ? "queued" : "failed", finishedAt: outcome.retry ? null : new Date(), error: outcome.error, toolPid: null })
       .where(eq(jobs.id, id))
       .run();
   }
@@ -84,6 +116,8 @@ export function startJobRunner(
     onFailure?: (job: JobRow, error: unknown, final: boolean) => void;
     /** Delete a job's row once it is done (its payload holds what should not be kept, an email say). */
     forgetDone?: boolean;
+    /** The wait before retrying a job a killed process was running (tests shorten it). */
+    crashBackoffMs?: (attempts: number) => number;
   },
 ): JobRunner {
   const kinds = Object.keys(handlers);
@@ -91,7 +125,7 @@ export function startJobRunner(
   let stopped = false;
   let idleWaiters: Array<() => void> = [];
 
-  recoverInterruptedJobs(db, kinds);
+  recoverInterruptedJobs(db, kinds, { backoffMs: options.crashBackoffMs, onGiveUp: (job, error) => options.onFailure?.(job, error, true) });
 
   const checkIdle = () => {
     if (running.size > 0) return;
@@ -113,7 +147,9 @@ export function startJobRunner(
         runningOf.set(kind, (runningOf.get(kind) ?? 0) + 1);
         const task = (async () => {
           try {
-            await handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload });
+            // Each media tool the job starts is recorded on its row while it runs.
+            const recordTool = (pid: number | null) => db.update(jobs).set({ toolPid: pid }).where(eq(jobs.id, job.id)).run();
+            await watchMediaTools(recordTool, () => handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload }));
             if (options.forgetDone) db.delete(jobs).where(eq(jobs.id, job.id)).run();
             else finishJob(db, job.id, { ok: true });
           } catch (error) {
@@ -158,6 +194,11 @@ export function startJobRunner(
         });
       }),
   };
+}
+
+/** A job given up because the server was killed under every one of its tries. */
+export class JobInterrupted extends Error {
+  readonly name = "JobInterrupted";
 }
 
 /** An error that retrying will not fix (a file ffmpeg cannot read, say). */

@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { stopAllMediaTools } from "~/media/ffmpeg.server";
-import { markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
+import { failureReasonOf, markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "./jobs.server";
@@ -54,7 +54,7 @@ export function startMediaJobs(): JobRunner {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
         if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
-        else if (final && job.movieId) markMovieFailed(db, job.movieId, message);
+        else if (final && job.movieId) markMovieFailed(db, job.movieId, failureReasonOf(error));
       },
     },
   );

@@ -1,13 +1,14 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { categories, movies, type Role } from "~/db/schema";
+import { knownFailureReason } from "~/media/process-movie.server";
 import { removeMovieFiles } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
 
 /** Titles as their provider (or an administrator) manages them: every status, newest change first. */
 export function listProviderMovies(db: DB, providerId: string, options: { page: number; pageSize: number }) {
   const page = Math.max(1, Math.floor(options.page));
-  const rows = db
+  const stored = db
     .select({
       id: movies.id,
       name: movies.name,
@@ -30,6 +31,7 @@ export function listProviderMovies(db: DB, providerId: string, options: { page: 
     .limit(options.pageSize)
     .offset((page - 1) * options.pageSize)
     .all();
+  const rows = stored.map((row) => ({ ...row, failureReason: knownFailureReason(row.failureReason) }));
   const total = db.select({ value: count() }).from(movies).where(eq(movies.providerId, providerId)).get()?.value ?? 0;
   return { rows, total, page, pageCount: Math.max(1, Math.ceil(total / options.pageSize)) };
 }

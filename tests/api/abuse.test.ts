@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
+import { call, login, PASSWORD, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
 
 /** What an outside probe tried against the running server: forged headers and absurd parameters. */
 let world: ApiWorld;
@@ -79,5 +79,39 @@ describe("forged headers and absurd parameters", () => {
       silent.close();
       await world.restart();
     }
+  });
+});
+
+describe("guessing a password without locking its owner out", () => {
+  it("delays an account's tries from unknown devices more and more, never walls it, and lets a device that signed in before straight through", async () => {
+    const owner = seedAccount(world, "viewer");
+    // The owner signed in on their phone once: it remembers that (a signed cookie).
+    const first = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD } });
+    expect(first.status).toBe(200);
+    const known = first.headers.getSetCookie().find((value) => value.startsWith("kallo_known="));
+    expect(known).toBeDefined();
+    const phone = known!.split(";")[0];
+
+    // Someone guesses from many addresses: five tries, then a growing delay (no password is checked while it runs).
+    const guesses: Array<{ status: number; retryAfter: number }> = [];
+    for (let i = 0; i < 8; i++) {
+      const result = await call(world, "/api/user/login", { json: { email: owner.email, password: `guess-${i}` } });
+      guesses.push({ status: result.status, retryAfter: Number(result.headers.get("Retry-After") ?? 0) });
+    }
+    expect(guesses.slice(0, 5).map((guess) => guess.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(guesses.slice(5).every((guess) => guess.status === 429 && guess.retryAfter >= 1 && guess.retryAfter <= 2)).toBe(true);
+
+    // The owner's phone is not held up, from any address, even a forged "device" cookie is not taken for it.
+    const fromPhone = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD }, headers: { Cookie: phone } });
+    expect(fromPhone.status).toBe(200);
+    const forged = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD }, headers: { Cookie: `kallo_known=${Buffer.from(JSON.stringify(["x"])).toString("base64")}` } });
+    expect(forged.status).toBe(429);
+
+    // A new device waits out the short delay, then gets in: a delay, not a wall.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const newDevice = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD } });
+    expect(newDevice.status).toBe(200);
+    const rejected = await call(world, "/api/user/login", { json: { email: owner.email, password: "guess-again" } });
+    expect(rejected.status).toBe(401);
   });
 });

@@ -45,10 +45,13 @@ describe("the persisted job queue", () => {
     db.$client.close();
     db = openDatabase(path.join(dir, "data.db"));
     let ran = 0;
-    const runner = startJobRunner(db, { process: async () => void ran++ }, { concurrency: 1, pollMs: 50 });
+    const started = Date.now();
+    const runner = startJobRunner(db, { process: async () => void ran++ }, { concurrency: 1, pollMs: 50, crashBackoffMs: (attempts) => attempts * 300 });
     await runner.idle();
     await runner.stop();
     expect(ran).toBe(1);
+    // Not at once: after a wait that grows with the tries (here 300 ms for the first), the interrupted try counted.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(statusOf(id)).toMatchObject({ status: "done", attempts: 2 });
     expect(recoverInterruptedJobs(db)).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { createApiToken, roleFlags } from "~/auth/api-tokens.server";
 import { authenticator, SignInError } from "~/auth/authenticator.server";
 import { startSession } from "~/auth/session.server";
+import { rememberDevice } from "~/services/sign-in-delay.server";
 import { getDb } from "~/db/client.server";
 import { createProvider, EMAIL_TAKEN, registerViewer, type Account, type Door } from "~/services/accounts.server";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, clientAddress } from "~/utils/client.server";
@@ -11,7 +12,7 @@ import { ApiError, apiJson, englishText, fieldMessages, readFields, toFormData }
 
 /** Sign-in and registration: the same doors, rules and rate limits as /login, /cp, /register and the admin's provider form. */
 
-const FORWARDED_HEADERS = [CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, "User-Agent"];
+const FORWARDED_HEADERS = [CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, "User-Agent", "Cookie"];
 
 /**
  * The sign-in form as the door's form strategy reads it: the same strategy
@@ -50,7 +51,9 @@ async function signIn(request: Request, door: Door): Promise<Response> {
     door === "member"
       ? { success: true, token, isUser: flags.isUser, isAdmin: flags.isAdmin, isBlocked: false, userDetails: userDetails(account) }
       : { success: true, token, isCp: flags.isCp, isBlocked: false, userDetails: { ...userDetails(account), providerName: account.providerName } };
-  return apiJson(body, { headers: { "Set-Cookie": cookie } });
+  const headers = new Headers({ "Set-Cookie": cookie });
+  headers.append("Set-Cookie", await rememberDevice(request, account.email));
+  return apiJson(body, { headers });
 }
 
 /** A refused registration: 409 when the only problem is an email already in use, else 400; messages as an object of fields. */

@@ -56,6 +56,13 @@ const studio = {
       renditions: "Qualities",
       delete: "Delete",
     },
+    failure: {
+      unreadable: "This file could not be read as a video. Export it again as MP4 (H.264) and upload it anew.",
+      noVideo: "This file has no picture, only sound. Upload the film itself.",
+      noDuration: "This file seems damaged (it has no length). Export it again and upload it anew.",
+      interrupted: "The server stopped while preparing this film, three times. Upload it again, or ask an administrator.",
+      processing: "This film could not be prepared. Upload it again; if it fails again, ask an administrator.",
+    },
     status: {
       processing: "Processing",
       ready: "Ready",

@@ -58,6 +58,13 @@ const studio: DeepStrings<typeof en> = {
       renditions: "Ingancin hoto",
       delete: "Goge",
     },
+    failure: {
+      unreadable: "Ba a iya karanta wannan fayil a matsayin bidiyo ba. Sake fitar da shi a MP4 (H.264) ka sake ɗora shi.",
+      noVideo: "Wannan fayil ba shi da hoto, sauti kawai. Ka ɗora ainihin fim ɗin.",
+      noDuration: "Da alama wannan fayil ya lalace (ba shi da tsawo). Sake fitar da shi ka sake ɗora shi.",
+      interrupted: "Sabar ta tsaya sau uku yayin shirya wannan fim. Sake ɗora shi, ko ka tambayi mai gudanarwa.",
+      processing: "Ba a iya shirya wannan fim ba. Sake ɗora shi; idan ya sake kasa, ka tambayi mai gudanarwa.",
+    },
     status: {
       processing: "Ana shiryawa",
       ready: "A shirye",

@@ -1,0 +1,24 @@
+import { getDb } from "~/db/client.server";
+import { sweepTemporaryFiles } from "~/media/tmp-sweep.server";
+import { storagePaths } from "~/media/storage.server";
+import { startPeriodic } from "./periodic.server";
+import { forgetOldSignInFailures } from "./sign-in-delay.server";
+
+const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
+
+/** What a killed process left in tmp/ and failed sign-ins nobody will ask about again: at start and every quarter hour. */
+export function housekeeping(): void {
+  try {
+    const swept = sweepTemporaryFiles(storagePaths().tmp);
+    if (swept.removed > 0) {
+      console.log(`[housekeeping] removed ${swept.removed} leftover${swept.removed === 1 ? "" : "s"} of stopped work from tmp/ (${(swept.bytes / 1e6).toFixed(1)} MB)`);
+    }
+    forgetOldSignInFailures(getDb());
+  } catch (error) {
+    console.error("[housekeeping] failed:", error);
+  }
+}
+
+export function startHousekeeping(): void {
+  startPeriodic("housekeeping", HOUSEKEEPING_INTERVAL_MS, housekeeping);
+}

@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { createCookie } from "@remix-run/node";
+import { eq, lt, sql } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { signInFailures } from "~/db/schema";
+import { getEnv } from "~/utils/env.server";
+
+/**
+ * Brute force stays expensive without handing an attacker a lockout:
+ * - per client address, 10 failures a minute (rate-limit.server.ts);
+ * - per account, from a device that never signed in to it, a delay that grows
+ *   with each failure (none for the first FREE_FAILURES, then 2 s, 4 s, …, at
+ *   most MAX_DELAY_SECONDS) — never a wall, so the owner on a new phone waits
+ *   minutes at worst;
+ * - a device that signed in to the account before (a signed cookie) skips the
+ *   account's delay, so its owner keeps signing in while someone guesses.
+ */
+export const FREE_FAILURES = 5;
+export const MAX_DELAY_SECONDS = 300;
+/** Failures older than this are forgotten. */
+export const FAILURE_MEMORY_SECONDS = 24 * 60 * 60;
+
+/** Seconds a try must wait after the last one, given the failures so far. */
+export function delayAfterFailures(failures: number): number {
+  if (failures < FREE_FAILURES) return 0;
+  return Math.min(MAX_DELAY_SECONDS, 2 ** (failures - FREE_FAILURES + 1));
+}
+
+export function accountKey(email: string): string {
+  return createHash("sha256").update(`sign-in:${email.trim().toLowerCase()}`).digest("hex").slice(0, 32);
+}
+
+export type DelayClaim = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Claim a try for the account: refused while the delay since the last try has
+ * not passed. Synchronous read and write, so parallel requests cannot all pass
+ * before the first failure is written.
+ */
+export function claimSignInTry(db: DB, email: string, now = Date.now()): DelayClaim {
+  const key = accountKey(email);
+  const row = db.select().from(signInFailures).where(eq(signInFailures.accountKey, key)).get();
+  if (!row) return { ok: true };
+  if (now - row.lastTryAt > FAILURE_MEMORY_SECONDS * 1000) {
+    db.delete(signInFailures).where(eq(signInFailures.accountKey, key)).run();
+    return { ok: true };
+  }
+  const waitMs = row.lastTryAt + delayAfterFailures(row.failures) * 1000 - now;
+  if (waitMs > 0) return { ok: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+  db.update(signInFailures).set({ lastTryAt: now }).where(eq(signInFailures.accountKey, key)).run();
+  return { ok: true };
+}
+
+export function recordSignInFailure(db: DB, email: string, now = Date.now()): void {
+  db.insert(signInFailures)
+    .values({ accountKey: accountKey(email), failures: 1, lastTryAt: now })
+    .onConflictDoUpdate({ target: signInFailures.accountKey, set: { failures: sql`${signInFailures.failures} + 1`, lastTryAt: now } })
+    .run();
+}
+
+export function clearSignInFailures(db: DB, email: string): void {
+  db.delete(signInFailures).where(eq(signInFailures.accountKey, accountKey(email))).run();
+}
+
+export function forgetOldSignInFailures(db: DB, now = Date.now()): number {
+  return db.delete(signInFailures).where(lt(signInFailures.lastTryAt, now - FAILURE_MEMORY_SECONDS * 1000)).run().changes;
+}
+
+/* ---------- Known devices ---------- */
+
+export const KNOWN_DEVICE_COOKIE = "kallo_known";
+const KNOWN_ACCOUNTS_KEPT = 5;
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function knownDeviceCookie() {
+  // Not Secure here: the server marks every cookie Secure exactly when the request came over https (scripts/serve.ts).
+  cookie ??= createCookie(KNOWN_DEVICE_COOKIE, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secrets: getEnv().sessionSecrets,
+    maxAge: 60 * 60 * 24 * 365,
+  });
+  return cookie;
+}
+
+async function knownAccountKeys(request: Request): Promise<string[]> {
+  const value = await knownDeviceCookie().parse(request.headers.get("Cookie"));
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** Did this browser sign in to this account before? (A signed cookie: it cannot be made up.) */
+export async function isKnownDevice(request: Request, email: string): Promise<boolean> {
+  return (await knownAccountKeys(request)).includes(accountKey(email));
+}
+
+/** The Set-Cookie value that remembers, on this browser, a good sign-in to this account. */
+export async function rememberDevice(request: Request, email: string): Promise<string> {
+  const key = accountKey(email);
+  const keys = [key, ...(await knownAccountKeys(request)).filter((item) => item !== key)].slice(0, KNOWN_ACCOUNTS_KEPT);
+  return knownDeviceCookie().serialize(keys);
+}
