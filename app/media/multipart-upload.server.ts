@@ -36,8 +36,8 @@ export type ReceivedUpload = {
 
 export class UploadError extends Error {
   constructor(
-    public readonly status: 400 | 413,
-    public readonly code: "tooLarge" | "notMultipart" | "badFile" | "aborted" | "malformed" | "tooManyParts",
+    public readonly status: 400 | 413 | 507,
+    public readonly code: "tooLarge" | "notMultipart" | "badFile" | "aborted" | "malformed" | "tooManyParts" | "noSpace",
     message: string,
     public readonly detail?: { field?: string; reason?: string },
   ) {
@@ -57,6 +57,8 @@ export type ReceiveOptions = {
 
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
+/** How long a refused upload's remaining bytes are still read (and dropped) so the client reads the answer. */
+const LINGER_MS = 30_000;
 
 export async function receiveMultipartUpload(request: Request, options: ReceiveOptions): Promise<ReceivedUpload> {
   const contentType = request.headers.get("Content-Type") ?? "";
@@ -152,6 +154,14 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
     files.push(received);
     fileWrites.push(
       pipeline(stream, sniff, fs.createWriteStream(tempPath, { flags: "wx" })).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOSPC" || code === "EDQUOT") {
+          // The disk is full: stop reading at once (the partial file is removed below) and say so.
+          fail(new UploadError(507, "noSpace", "The server has no room left for this upload", { field }));
+          console.error(`[upload] ${received.originalName}: the disk is full (${code}); upload stopped and its partial file removed`);
+          stopReading();
+          return;
+        }
         fail(new UploadError(400, "aborted", `The upload of ${received.originalName} did not complete`, { field }));
         if (!(error instanceof UploadError)) console.warn(`[upload] ${received.originalName} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
       }),
@@ -171,12 +181,31 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
       callback(null, chunk);
     },
   });
+  /**
+   * Stop writing at once and answer now, but keep reading (and dropping) what
+   * the client still sends for a while: a connection cut mid-upload is all a
+   * browser would show, never our answer ("lingering close", as web servers do).
+   */
+  const linger = () => {
+    body.unpipe(countBody);
+    if (body.destroyed || body.readableEnded) return;
+    body.resume();
+    setTimeout(() => body.destroy(), LINGER_MS).unref();
+  };
+  const stopReading = () => {
+    linger();
+    countBody.destroy(failure ?? undefined);
+  };
   const onAbort = () => body.destroy(new Error("client aborted"));
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    await pipeline(body, countBody, parser);
+    // The body is piped by hand, not in the pipeline: stopping early must leave it readable (see stopReading).
+    body.on("error", (error) => countBody.destroy(error));
+    body.pipe(countBody);
+    await pipeline(countBody, parser);
     await Promise.all(fileWrites);
   } catch (error) {
+    linger();
     await Promise.allSettled(fileWrites);
     await discard();
     if (failure) throw failure;

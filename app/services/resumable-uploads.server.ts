@@ -150,6 +150,12 @@ function createTusServer(): Server {
     },
     onResponseError: (_request, error) => {
       if (error instanceof UploadRefusal) return { status_code: error.status, body: JSON.stringify({ error: englishText(error.key), key: error.key }) };
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOSPC" || code === "EDQUOT") {
+        // The bytes stored so far stay (the upload resumes once there is room); the client is told why at once.
+        console.error("[upload] resumable upload stopped: the disk is full");
+        return { status_code: 507, body: JSON.stringify({ error: englishText("studio:errors.noSpace"), key: "studio:errors.noSpace" }) };
+      }
       if ("status_code" in error && error.status_code === 500) console.error("[upload] resumable upload failed:", error);
       return undefined;
     },

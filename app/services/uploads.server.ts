@@ -90,6 +90,7 @@ export async function acceptMovieUpload(
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
     if (error.status === 413) return { ok: false, status: 413, fieldErrors: {}, formError: "studio:errors.tooLarge" };
+    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
     const refusal = refused as { role: FileRole; reason: string } | null;
     if (error.code === "badFile" && refusal) {
       const key = FILE_REASON_KEYS[refusal.reason] ?? "studio:errors.contentMismatch";

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { eq, isNotNull } from "drizzle-orm";
@@ -122,5 +122,43 @@ describe("kill -9 in the middle of work", () => {
     // The provider reads why, in words, not the tool's output.
     const listed = await fetch(`${world.url}/provider/movielist`, { headers: { Cookie: provider.cookie } });
     expect(await listed.text()).toContain("The server stopped while preparing this film");
+  });
+});
+
+/** A small file system for tmp/ (tmpfs needs root, as CI has; elsewhere this drill is skipped and says why). */
+function mountSmall(dir: string, megabytes: number): boolean {
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", dir], { stdio: "pipe" });
+    return true;
+  } catch (error) {
+    console.warn(`[drill] the full-disk drill needs to mount a tmpfs (root): ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+    return false;
+  }
+}
+
+describe("the disk fills up in the middle of an upload", () => {
+  it("stops the upload at once with 507 and a clear message, removes its partial file, and sign-ins go on", async () => {
+    const tmp = storagePaths(world.root).tmp;
+    if (!mountSmall(tmp, 6)) return;
+    try {
+      const film = await makeVideoFixture(world.fixtures, "mp4-large", 8);
+      expect(fs.statSync(film).size).toBeGreaterThan(10_000_000);
+      const body = new FormData();
+      body.append("name", "Too big for the disk");
+      body.append("Category", world.categoryId);
+      body.append("file", new Blob([new Uint8Array(fs.readFileSync(film))]), "too-big.mp4");
+      const started = Date.now();
+      const answer = await call(world, "/api/upload/movies", { method: "POST", body, token: provider.token });
+      expect(answer.status).toBe(507);
+      expect(answer.text).toContain("The server has no room for this file right now");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      expect(world.db.select().from(movies).where(eq(movies.name, "Too big for the disk")).all()).toEqual([]);
+      const signIn = await call(world, "/api/user/login", { json: { email: provider.account.email, password: "api-test-password-1" } });
+      expect(signIn.status).not.toBe(500);
+    } finally {
+      execFileSync("umount", [tmp]);
+    }
   });
 });
