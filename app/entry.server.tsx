@@ -17,7 +17,7 @@ import { getLanguage } from "~/i18n/language.server";
 import { getServerI18n } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
-import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
+import { applyCachePolicy, applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
 
 export const streamTimeout = 5_000;
 
@@ -79,6 +79,7 @@ export default async function handleRequest(
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           applySecurityHeaders(responseHeaders, nonce);
+          applyCachePolicy(request, responseHeaders);
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
@@ -95,8 +96,9 @@ export default async function handleRequest(
   });
 }
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
   applySecurityHeaders(response.headers);
+  applyCachePolicy(request, response.headers);
   return response;
 };
 

@@ -7,12 +7,15 @@
  *   on first use.
  * - Page navigations are network-first; when the network fails the last copy of
  *   that page (public pages only) is shown, or the browser is sent to the offline page.
+ * - Only pages rendered without a session are stored: the server marks every
+ *   answer rendered for a session `private, no-store`, and the shell is fetched
+ *   without cookies. Signing out clears the stored pages all the same.
  * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
  *   requests and single-fetch `.data` requests always go to the network.
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v1";
+const VERSION = "v2";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
@@ -35,7 +38,8 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const shell = await caches.open(SHELL_CACHE);
-      await shell.addAll(SHELL_URLS.map((url) => new Request(url, { cache: "reload", credentials: "same-origin" })));
+      // Without cookies: the stored home page must never be someone's signed-in page.
+      await shell.addAll(SHELL_URLS.map((url) => new Request(url, { cache: "reload", credentials: "omit" })));
       const assets = new Set();
       for (const page of [OFFLINE_URL, "/"]) {
         const response = await shell.match(page);
@@ -64,17 +68,23 @@ async function cacheFirst(request) {
   const cached = await caches.match(request);
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok && response.status === 200) {
+  if (storable(response)) {
     const cache = await caches.open(ASSET_CACHE);
     await cache.put(request, response.clone());
   }
   return response;
 }
 
+/** May this answer be kept? Never one rendered for a session (the server says `no-store`). */
+function storable(response) {
+  const cacheControl = response.headers.get("Cache-Control") || "";
+  return response.ok && response.status === 200 && !/no-store|private/i.test(cacheControl);
+}
+
 async function networkFirstPage(request, url) {
   try {
     const response = await fetch(request);
-    if (response.ok && response.status === 200 && CACHEABLE_PAGES.has(url.pathname) && !url.search) {
+    if (storable(response) && CACHEABLE_PAGES.has(url.pathname) && !url.search) {
       const cache = await caches.open(PAGE_CACHE);
       await cache.put(url.pathname, response.clone());
     }
@@ -92,9 +102,14 @@ async function networkFirstPage(request, url) {
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
-  if (request.method !== "GET" || request.headers.has("range")) return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // Signing out (a plain form post, with or without JavaScript): forget every stored page.
+  if (request.method === "POST" && (url.pathname === "/logout" || url.pathname === "/logout.data")) {
+    event.waitUntil(caches.delete(PAGE_CACHE));
+    return;
+  }
+  if (request.method !== "GET" || request.headers.has("range")) return;
   if (url.pathname.startsWith("/api/") || url.pathname.endsWith(".data")) return;
 
   if (url.pathname.startsWith("/build/")) {

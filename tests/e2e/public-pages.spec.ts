@@ -180,3 +180,41 @@ test("the service worker installs and keeps the app shell for offline use", asyn
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   await context.setOffline(false);
 });
+
+test("a signed-in page is never kept for offline: answers are private, no-store, and after signing out the offline copies name no one", async ({ page, context }) => {
+  const viewer = await createViewer("sw-private");
+  await page.goto("/");
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  // A public page read before signing in may be kept.
+  await page.goto("/plans");
+  await signInThroughForm(page, "/login", viewer.email, viewer.password);
+  await expect(page).toHaveURL(/\/movies$/);
+  for (const pathname of ["/", "/plans"]) {
+    const response = await page.goto(pathname);
+    expect(response?.headers()["cache-control"]).toBe("private, no-store");
+    expect(await page.content()).toContain(viewer.name);
+  }
+  const storedTexts = () =>
+    page.evaluate(async () => {
+      const texts: string[] = [];
+      for (const name of await caches.keys()) {
+        if (name.startsWith("kallo-assets")) continue;
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) texts.push(await (await cache.match(request))!.text());
+      }
+      return texts;
+    });
+  expect((await storedTexts()).some((text) => text.includes(viewer.name))).toBe(false);
+
+  await page.getByLabel("Account menu").first().click();
+  await page.getByRole("button", { name: "Log out" }).first().click();
+  await expect(page.getByRole("link", { name: "Login", exact: true }).first()).toBeVisible();
+  await context.setOffline(true);
+  for (const pathname of ["/", "/plans"]) {
+    await page.goto(pathname).catch(() => undefined);
+    expect(await page.content()).not.toContain(viewer.name);
+  }
+  await context.setOffline(false);
+});
