@@ -306,9 +306,20 @@ export type MediaProbe = {
   bitRate: number | null;
 };
 
+/**
+ * Files come from uploads: ffmpeg and ffprobe read them only as local files and
+ * only with the demuxers of the formats we accept (MP4/3GP, WMV, AVI, MPEG).
+ * No protocol (http, tcp, concat…) and no playlist demuxer (hls, concat) can
+ * make a crafted upload open another file or reach the network.
+ */
+export const ACCEPTED_DEMUXERS = "mov,mp4,3gp,asf,avi,mpeg,mpegvideo";
+export function localInput(file: string): string[] {
+  return ["-protocol_whitelist", "file", "-format_whitelist", ACCEPTED_DEMUXERS, "-i", file];
+}
+
 /** What a media file contains, read by ffprobe; rejects for files ffprobe cannot read. */
 export async function probeMedia(file: string, options?: RunOptions): Promise<MediaProbe> {
-  const { stdout } = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", file], options);
+  const { stdout } = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", "-protocol_whitelist", "file", "-format_whitelist", ACCEPTED_DEMUXERS, file], options);
   let parsed: z.infer<typeof probeOutputSchema>;
   try {
     parsed = probeOutputSchema.parse(JSON.parse(stdout.toString("utf8")));
@@ -336,7 +347,7 @@ export async function probeMedia(file: string, options?: RunOptions): Promise<Me
 /** One frame of a video as a PNG image, taken at `atSeconds` (clamped by ffmpeg to the last frame it reaches). */
 export async function extractFramePng(videoFile: string, atSeconds: number, options?: RunOptions): Promise<Buffer> {
   const { stdout } = await runFfmpeg(
-    ["-ss", String(Math.max(0, atSeconds)), "-i", videoFile, "-frames:v", "1", "-an", "-f", "image2pipe", "-c:v", "png", "pipe:1"],
+    ["-ss", String(Math.max(0, atSeconds)), ...localInput(videoFile), "-frames:v", "1", "-an", "-f", "image2pipe", "-c:v", "png", "pipe:1"],
     options,
   );
   if (stdout.length === 0) throw new Error(`ffmpeg returned no frame from ${videoFile} at ${atSeconds} s`);

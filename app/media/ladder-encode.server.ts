@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { moveIntoPlace } from "./atomic-files.server";
-import { runFfmpeg } from "./ffmpeg.server";
+import { localInput, runFfmpeg } from "./ffmpeg.server";
 import { codecsByUri, joinShortTail, parseMediaPlaylist, playlistStats, writeMediaPlaylist } from "./hls";
 import type { RungSpec } from "./ladder";
 import { renditionFileName } from "./storage.server";
@@ -49,7 +49,7 @@ export function ladderFilter(rungs: readonly RungSpec[]): string {
 
 export function ladderArguments(source: string, workDir: string, rungs: readonly RungSpec[], options: { hasAudio: boolean }): string[] {
   const filter = ladderFilter(rungs);
-  const args = ["-i", source, "-filter_complex", filter];
+  const args = [...localInput(source), "-filter_complex", filter];
   rungs.forEach((_, index) => {
     args.push("-map", `[v${index}]`);
     if (options.hasAudio) args.push("-map", "0:a:0");

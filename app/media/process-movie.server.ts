@@ -6,7 +6,7 @@ import { movies } from "~/db/schema";
 import { JobInterrupted, PermanentJobError } from "~/services/jobs.server";
 import { notifyNewTitle } from "~/services/notifications.server";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "./atomic-files.server";
-import { extractFramePng, probeMedia, runFfmpeg, type MediaProbe } from "./ffmpeg.server";
+import { extractFramePng, localInput, probeMedia, runFfmpeg, type MediaProbe } from "./ffmpeg.server";
 import { writeMoviePosters } from "./posters.server";
 import { movieDir, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "./storage.server";
 
@@ -67,7 +67,7 @@ export async function isMoovBeforeMdat(file: string): Promise<boolean | null> {
 }
 
 export function transcodeArguments(source: string, output: string, probe: MediaProbe): string[] {
-  const args = ["-y", "-hide_banner", "-nostdin", "-i", source, "-map", "0:v:0"];
+  const args = ["-y", "-hide_banner", "-nostdin", ...localInput(source), "-map", "0:v:0"];
   if (probe.audioCodec) args.push("-map", "0:a:0");
   // Fit inside 1080p, keep the aspect ratio, and round to even sizes as yuv420p requires.
   const scale = `scale='min(${MAX_WIDTH},iw)':'min(${MAX_HEIGHT},ih)':force_original_aspect_ratio=decrease,scale=trunc(iw/2)*2:trunc(ih/2)*2`;
@@ -122,7 +122,7 @@ export async function processMovie(
       try {
         const args =
           plan === "remux"
-            ? ["-y", "-hide_banner", "-nostdin", "-i", source, "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output]
+            ? ["-y", "-hide_banner", "-nostdin", ...localInput(source), "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output]
             : transcodeArguments(source, output, probe);
         await runFfmpeg(args, { timeoutMs });
         moveIntoPlace(output, destination);

@@ -7,6 +7,7 @@ import {
   findNpmBinary,
   MediaBinaryNotFoundError,
   MediaToolError,
+  localInput,
   probeMedia,
   resolveMediaBinary,
   runFfmpeg,
@@ -115,6 +116,18 @@ describe("running ffmpeg and ffprobe", () => {
     const notMedia = path.join(workDir, "not-media.mp4");
     fs.writeFileSync(notMedia, "this is not a video");
     await expect(probeMedia(notMedia)).rejects.toThrow(/ffprobe exited with code/);
+  });
+
+  it("reads an upload only as a local file of an accepted format: a playlist posing as an MP4 cannot pull in another file", async () => {
+    // A real video elsewhere on the server, and an "upload" that is an HLS playlist naming it.
+    const secret = path.join(workDir, "elsewhere.ts");
+    await runFfmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64:r=25", "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-f", "mpegts", secret]);
+    const crafted = path.join(workDir, "crafted.mp4");
+    fs.writeFileSync(crafted, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nfile:${secret}\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`);
+    await expect(probeMedia(crafted)).rejects.toThrow(MediaToolError);
+    const transcoded = path.join(workDir, "out.png");
+    await expect(runFfmpeg([...localInput(crafted), "-frames:v", "1", transcoded])).rejects.toThrow(MediaToolError);
+    expect(fs.existsSync(transcoded)).toBe(false);
   });
 
   it("stops a run that takes too long", async () => {
