@@ -83,11 +83,11 @@ export function posterUrl(movieId: string, variant: PosterVariant = "card", form
 }
 
 /** Map a public poster name back to its file, or null: nothing outside media/ can be named. */
-export function resolvePublicPoster(name: string, root = storageRoot()): { path: string; format: PosterFormat } | null {
+export function resolvePublicPoster(name: string, root = storageRoot()): { movieId: string; path: string; format: PosterFormat } | null {
   const match = /^([a-z0-9]{8,32})-(card|hero)\.(webp|jpg)$/.exec(name);
   if (!match) return null;
   const [, movieId, variant, format] = match;
-  return { path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root), format: format as PosterFormat };
+  return { movieId, path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root), format: format as PosterFormat };
 }
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {

@@ -1,21 +1,29 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getApiCaller } from "~/auth/api-tokens.server";
+import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
 import { POSTER_MIME_TYPES } from "~/media/posters.server";
 import { resolvePublicPoster } from "~/media/storage.server";
+import { posterAccess } from "~/services/catalogue.server";
 
 /**
  * GET/HEAD /api/files/thumbnail/:name — a title's poster by its public name
- * (`<movieId>-<card|hero>.<jpg|webp>`). Public, like the original's thumbnails.
- * Cached as immutable for a year: a page showing a replaced poster must change
- * its URL (for example `?v=<updatedAt>`); the ETag still answers revalidations.
+ * (`<movieId>-<card|hero>.<jpg|webp>`). A published title's poster is public,
+ * like the original's thumbnails, and cached as immutable for a year: a page
+ * showing a replaced poster must change its URL (for example `?v=<updatedAt>`);
+ * the ETag still answers revalidations. Before it is published, only its
+ * provider and administrators (cookie or Bearer) get it, never cached; others 404.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const poster = resolvePublicPoster(params.name ?? "");
   if (!poster) return posterNotFound();
+  let access = posterAccess(getDb(), poster.movieId, null);
+  if (access === "hidden") access = posterAccess(getDb(), poster.movieId, (await getApiCaller(request))?.account ?? null);
+  if (access === "hidden") return posterNotFound();
   try {
     const response = await serveFileWithRanges(request, poster.path, {
       contentType: POSTER_MIME_TYPES[poster.format],
-      cacheControl: "public, max-age=31536000, immutable",
+      cacheControl: access === "public" ? "public, max-age=31536000, immutable" : "private, no-store",
     });
     return response ?? posterNotFound();
   } catch (error) {

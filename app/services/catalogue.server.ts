@@ -43,6 +43,21 @@ function isPublishedRow(row: { status: string; approved: boolean }): boolean {
   return row.status === "ready" && row.approved;
 }
 
+export type PosterAccess = "public" | "private" | "hidden";
+
+/**
+ * Who may see a title's poster: everyone once the title is published (cached
+ * by anyone for a year); before that only its provider and administrators
+ * (never stored by a shared cache); nobody else learns it exists.
+ */
+export function posterAccess(db: DB, movieId: string, caller: { id: string; role: string } | null): PosterAccess {
+  const row = db.select({ status: movies.status, approved: movies.approved, providerId: movies.providerId }).from(movies).where(eq(movies.id, movieId)).get();
+  if (!row) return "hidden";
+  if (isPublishedRow(row)) return "public";
+  if (caller && (caller.role === "admin" || caller.id === row.providerId)) return "private";
+  return "hidden";
+}
+
 const movieColumns = {
   id: movies.id,
   name: movies.name,

@@ -3,7 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, login, PASSWORD, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
+import { call, login, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiWorld } from "./helpers";
 
 /** What an outside probe tried against the running server: forged headers and absurd parameters. */
 let world: ApiWorld;
@@ -113,5 +113,28 @@ describe("guessing a password without locking its owner out", () => {
     expect(newDevice.status).toBe(200);
     const rejected = await call(world, "/api/user/login", { json: { email: owner.email, password: "guess-again" } });
     expect(rejected.status).toBe(401);
+  });
+});
+
+describe("posters of titles not yet published", () => {
+  it("are served only to their provider and administrators, never cached; published posters stay public", async () => {
+    const owner = await login(world, seedAccount(world, "provider"));
+    const other = await login(world, seedAccount(world, "provider"));
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    const admin = await login(world, seedAccount(world, "admin"));
+    const waiting = await seedMovie(world, owner.account.id, { approved: false, withFiles: true });
+    const url = `/api/files/thumbnail/${waiting.id}-card.jpg`;
+    expect((await call(world, url)).status).toBe(404);
+    expect((await call(world, url, { cookie: viewer.cookie })).status).toBe(404);
+    expect((await call(world, url, { token: other.token })).status).toBe(404);
+    for (const who of [{ cookie: owner.cookie }, { token: owner.token }, { cookie: admin.cookie }]) {
+      const seen = await call(world, url, who);
+      expect(seen.status).toBe(200);
+      expect(seen.headers.get("Cache-Control")).toBe("private, no-store");
+    }
+    const published = await seedMovie(world, owner.account.id, { approved: true, withFiles: true });
+    const open = await call(world, `/api/files/thumbnail/${published.id}-card.jpg`);
+    expect(open.status).toBe(200);
+    expect(open.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
   });
 });
