@@ -8,10 +8,12 @@ const mediaFolder = path.join(root, "media");
 describe("public poster names", () => {
   it("map a valid name to the poster file inside the title's folder", () => {
     expect(resolvePublicPoster("demomovie01-card.jpg", root)).toEqual({
+      movieId: "demomovie01",
       path: path.join(mediaFolder, "demomovie01", "poster-card.jpg"),
       format: "jpg",
     });
     expect(resolvePublicPoster("abcdefgh12345678-hero.webp", root)).toEqual({
+      movieId: "abcdefgh12345678",
       path: path.join(mediaFolder, "abcdefgh12345678", "poster-hero.webp"),
       format: "webp",
     });

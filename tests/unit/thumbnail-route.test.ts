@@ -6,6 +6,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeMoviePosters } from "~/media/posters.server";
 import { moviePosterPath } from "~/media/storage.server";
+import { migrateDatabase, openDatabase } from "~/db/client.server";
+import { accounts, categories, movies } from "~/db/schema";
 
 let storageDir: string;
 let loader: (args: LoaderFunctionArgs) => Promise<Response>;
@@ -15,6 +17,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(storageDir, "secret.txt"), "not for the public");
   const source = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#059669" } }).png().toBuffer();
   await writeMoviePosters("thumbtest01", source, { root: storageDir });
+  // A published title owns those posters (an unpublished one's are not public: see tests/api/abuse.test.ts).
+  const db = openDatabase(path.join(storageDir, "data.db"));
+  migrateDatabase(db);
+  db.insert(accounts).values({ id: "thumbprovider1", name: "P", email: "p@thumb.test", phoneNumber: "0800", passwordHash: "x", role: "provider" }).run();
+  db.insert(categories).values({ id: "thumbcategory1", name: "Drama", slug: "drama" }).run();
+  db.insert(movies).values({ id: "thumbtest01", name: "T", description: "", categoryId: "thumbcategory1", providerId: "thumbprovider1", status: "ready", approved: true }).run();
+  db.$client.close();
   // The route reads STORAGE_DIR through the environment module, which caches on first use.
   vi.stubEnv("STORAGE_DIR", storageDir);
   vi.resetModules();
