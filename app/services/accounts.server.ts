@@ -4,6 +4,7 @@ import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
+import { consumeRateLimit, refundRateLimit } from "./rate-limit.server";
 import type {
   ChangePasswordInput,
   FieldErrors,
@@ -40,6 +41,7 @@ export const DOOR_ROLES: Record<Door, readonly Role[]> = { member: ["viewer", "a
 
 export const EMAIL_TAKEN = "auth:validation.emailTaken";
 export const CURRENT_PASSWORD_WRONG = "auth:validation.currentPasswordWrong";
+export const CURRENT_PASSWORD_TOO_MANY = "auth:validation.currentPasswordTooMany";
 
 const publicColumns = {
   id: accounts.id,
@@ -284,10 +286,14 @@ export async function changePassword(
   input: Pick<ChangePasswordInput, "currentPassword" | "password">,
   context: Context = {},
 ): Promise<WriteResult<null>> {
+  const keys = { address: context.ipAddress ?? "unknown", account: accountId };
+  const limit = await consumeRateLimit("currentPassword", keys, db);
+  if (!limit.ok) return { ok: false, fieldErrors: { currentPassword: [CURRENT_PASSWORD_TOO_MANY] } };
   const row = db.select({ passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, accountId)).get();
   if (!row || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
     return { ok: false, fieldErrors: { currentPassword: [CURRENT_PASSWORD_WRONG] } };
   }
+  await refundRateLimit("currentPassword", keys, db);
   await setPassword(db, accountId, input.password, { action: "account.password_change", ...context });
   return { ok: true, value: null };
 }

@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   register: { points: 10, duration: 60 },
   passwordReset: { points: 10, duration: 60 },
   comment: { points: 10, duration: 60 },
+  /** Wrong current passwords in the profile's password form: 5 in 15 minutes per account (a stolen session cannot guess its way to the password). */
+  currentPassword: { points: 5, duration: 900 },
   /** Voucher codes: 10 tries in 10 minutes per address and per account (80-bit codes cannot be guessed anyway). */
   voucher: { points: 10, duration: 600 },
 } as const;

@@ -88,6 +88,19 @@ describe("accounts", () => {
     expect((await authenticateAtDoor(testDb.db, { email: viewer.email, password: "new-password", door: "member" })).ok).toBe(true);
   });
 
+  it("stops guessing the current password after five wrong tries in 15 minutes, even from several addresses", async () => {
+    const created = await registerViewer(testDb.db, { ...viewer, email: "guess@example.com" });
+    if (!created.ok) throw new Error();
+    const wrong = [];
+    for (let i = 0; i < 5; i++) wrong.push(await changePassword(testDb.db, created.value.id, { currentPassword: `guess-${i}`, password: "new-password" }, { ipAddress: `192.0.2.${i}` }));
+    expect(wrong.every((result) => !result.ok && result.fieldErrors.currentPassword?.[0] === "auth:validation.currentPasswordWrong")).toBe(true);
+    // Even the right one now waits: the guesser learns nothing more.
+    expect(await changePassword(testDb.db, created.value.id, { currentPassword: viewer.password, password: "new-password" }, { ipAddress: "192.0.2.99" })).toEqual({
+      ok: false,
+      fieldErrors: { currentPassword: ["auth:validation.currentPasswordTooMany"] },
+    });
+  });
+
   it("lists accounts of a role with search and paging", async () => {
     await registerViewer(testDb.db, viewer);
     await registerViewer(testDb.db, { ...viewer, name: "Bala", email: "bala@example.com" });

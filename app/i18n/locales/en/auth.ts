@@ -28,6 +28,7 @@ const auth = {
     password2Required: "Confirm password is required",
     passwordsDontMatch: "Passwords must match",
     currentPasswordRequired: "Current password is required",
+    currentPasswordTooMany: "Too many wrong passwords. Please wait 15 minutes and try again.",
     currentPasswordWrong: "Current password is incorrect",
     spam: "The form could not be sent. Please try again.",
   },

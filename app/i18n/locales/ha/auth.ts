@@ -30,6 +30,7 @@ const auth: DeepStrings<typeof en> = {
     password2Required: "Ana buƙatar tabbatar da kalmar sirri",
     passwordsDontMatch: "Kalmomin sirrin dole su zama iri ɗaya",
     currentPasswordRequired: "Ana buƙatar kalmar sirri ta yanzu",
+    currentPasswordTooMany: "Kalmomin sirri marasa daidai sun yi yawa. Da fatan ka jira minti 15 ka sake gwadawa.",
     currentPasswordWrong: "Kalmar sirri ta yanzu ba daidai ba ce",
     spam: "Ba a iya aika fom ɗin ba. Da fatan za a sake gwadawa.",
   },
