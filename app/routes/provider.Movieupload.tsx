@@ -16,7 +16,7 @@ import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
-import { receiveProviderUpload } from "~/services/uploads.server";
+import { newUploadKey, receiveProviderUpload } from "~/services/uploads.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -33,6 +33,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     maxUploadBytes: getEnv().maxUploadBytes,
     maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
+    uploadKey: newUploadKey(),
     unfinished: listUnfinishedUploads(db, provider.id).map((upload) => ({ ...upload, createdAt: upload.createdAt.getTime(), expiresAt: upload.expiresAt.getTime() })),
   };
 }
@@ -57,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function MovieUpload() {
   const { t } = useTranslation("studio");
-  const { categories: categoryOptions, maxUploadMb, maxUploadBytes, accept, unfinished } = useLoaderData<typeof loader>();
+  const { categories: categoryOptions, maxUploadMb, maxUploadBytes, accept, unfinished, uploadKey } = useLoaderData<typeof loader>();
   const serverErrors = useActionData<typeof action>();
   const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
   const navigate = useNavigate();
@@ -122,6 +123,8 @@ export default function MovieUpload() {
         className="mt-6 grid gap-5 rounded-lg border border-white/10 bg-ink-900/60 p-6"
       >
         <FormError errors={errors} />
+        {/* Sending this form twice (a retry after a lost answer) makes one title, not two. */}
+        <input type="hidden" name="uploadKey" value={uploadKey} />
         <Field name="name" label={t("upload.movieTitle")} errors={fieldErrors.name} required maxLength={200} />
         <div className="grid gap-1">
           <label htmlFor="upload-description" className="text-sm font-medium text-slate-200">

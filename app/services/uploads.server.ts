@@ -1,6 +1,7 @@
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
@@ -31,7 +32,7 @@ export type UploadLayout = "form" | "legacy";
 export type UploadFieldErrors = Partial<Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster", string[]>>;
 
 export type MovieUploadResult =
-  | { ok: true; movieId: string }
+  | { ok: true; movieId: string; repeated?: boolean }
   | { ok: false; status: 400 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
 
 /** The text parts of an upload (both layouts). */
@@ -41,6 +42,21 @@ export const uploadDetailsSchema = z.object({
   cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
   Category: z.string({ required_error: "studio:errors.categoryRequired" }).trim().min(1, "studio:errors.categoryRequired"),
 });
+
+/**
+ * An upload key makes a plain upload safe to send twice: the form carries a
+ * random one (field `uploadKey`; scripts may send an `Idempotency-Key` header),
+ * and the title's id is derived from the provider and the key. If the server
+ * stored the title but the answer was lost (a kill after the last byte), the
+ * repeated request finds it and makes no second one.
+ */
+const UPLOAD_KEY = /^[A-Za-z0-9_-]{16,64}$/;
+export function newUploadKey(): string {
+  return randomBytes(16).toString("base64url");
+}
+function movieIdForUploadKey(providerId: string, key: string): string {
+  return createHash("sha256").update(`upload:${providerId}:${key}`).digest("hex").slice(0, 24);
+}
 
 const FILE_REASON_KEYS: Record<string, string> = {
   wrongExtension: "studio:errors.wrongExtension",
@@ -126,7 +142,13 @@ export async function acceptMovieUpload(
   }
 
   const movieFile = files.movie!;
-  const movieId = createId();
+  const key = upload.fields.uploadKey ?? request.headers.get("Idempotency-Key") ?? "";
+  const movieId = UPLOAD_KEY.test(key) ? movieIdForUploadKey(options.providerId, key) : createId();
+  if (db.select({ id: movies.id }).from(movies).where(and(eq(movies.id, movieId), eq(movies.providerId, options.providerId))).get()) {
+    // Sent before and stored: the same title, nothing new.
+    await upload.discard();
+    return { ok: true, movieId, repeated: true };
+  }
   try {
     storeNewTitle(db, {
       movieId,
@@ -246,7 +268,7 @@ export function categoryExists(db: DB, categoryId: string): boolean {
 export async function receiveProviderUpload(request: Request, provider: { id: string }, layout: UploadLayout): Promise<MovieUploadResult> {
   const db = getDb();
   const result = await acceptMovieUpload(db, request, { providerId: provider.id, layout, root: storageRoot(), maxFileBytes: getEnv().maxUploadBytes });
-  if (result.ok) {
+  if (result.ok && !result.repeated) {
     recordAudit(db, { actorId: provider.id, action: "movie.upload", targetType: "movie", targetId: result.movieId, ipAddress: clientAddress(request) });
     pokeMediaJobs();
   }

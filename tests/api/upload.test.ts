@@ -91,6 +91,47 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(theirs.body.map((item: { _id: string }) => item._id)).not.toContain(movieId);
   });
 
+  it("makes one title from an upload sent twice with the same key (a retry after a lost answer): the page form's field or a script's Idempotency-Key", async () => {
+    const video = fs.readFileSync(await sharedVideo(world));
+    const before = rowCount(world, movies);
+    const formUpload = () => {
+      const body = new FormData();
+      body.append("uploadKey", "form-key-0123456789abcdef");
+      body.append("name", "Sent twice");
+      body.append("Category", world.categoryId);
+      body.append("movie", new Blob([new Uint8Array(video)]), "twice.mp4");
+      return call(world, "/provider/Movieupload", { method: "POST", body, cookie: provider.cookie });
+    };
+    const first = await formUpload();
+    const again = await formUpload();
+    expect([first.status, again.status]).toEqual([303, 303]);
+    expect(again.headers.get("Location")).toBe("/provider/movielist");
+    expect(rowCount(world, movies)).toBe(before + 1);
+
+    const scripted = async () => {
+      const body = new FormData();
+      body.append("name", "Sent twice by a script");
+      body.append("Category", world.categoryId);
+      body.append("file", new Blob([new Uint8Array(video)]), "twice.mp4");
+      return call(world, "/api/upload/movies", { method: "POST", body, token: provider.token, headers: { "Idempotency-Key": "script-key-0123456789" } });
+    };
+    const one = await scripted();
+    const two = await scripted();
+    expect([one.status, two.status]).toEqual([201, 201]);
+    expect(two.body._id).toBe(one.body._id);
+    expect(rowCount(world, movies)).toBe(before + 2);
+    // The key is the provider's own: another provider's same key makes their own title.
+    const body = new FormData();
+    body.append("name", "Same key, other provider");
+    body.append("Category", world.categoryId);
+    body.append("file", new Blob([new Uint8Array(video)]), "twice.mp4");
+    const theirs = await call(world, "/api/upload/movies", { method: "POST", body, token: otherProvider.token, headers: { "Idempotency-Key": "script-key-0123456789" } });
+    expect(theirs.status).toBe(201);
+    expect(theirs.body._id).not.toBe(one.body._id);
+    // The repeated uploads' bytes were not kept (the media jobs' own work files may be there).
+    expect(fs.readdirSync(storagePaths(world.root).tmp).filter((name) => name.endsWith("upload.part"))).toEqual([]);
+  });
+
   it("refuses a poster in the movie's place and a movie that is not one; nothing stays in the database or on disk", async () => {
     const before = rowCount(world, movies);
     const poster = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#000" } }).png().toBuffer();
