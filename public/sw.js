@@ -15,17 +15,20 @@
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v2";
+const VERSION = "v3";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
-const CURRENT_CACHES = [SHELL_CACHE, ASSET_CACHE, PAGE_CACHE];
+/** Downloaded films (app/components/downloads/offline-store.ts): never versioned away. */
+const DOWNLOAD_CACHE = "kallo-downloads";
+const CURRENT_CACHES = [SHELL_CACHE, ASSET_CACHE, PAGE_CACHE, DOWNLOAD_CACHE];
 
 const OFFLINE_URL = "/offline";
-const SHELL_URLS = [OFFLINE_URL, "/", "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
+const DOWNLOADS_URL = "/downloads";
+const SHELL_URLS = [OFFLINE_URL, "/", DOWNLOADS_URL, "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
 
 /** Public pages whose last copy may be shown offline. Personal pages (profile, history…) are never stored. */
-const CACHEABLE_PAGES = new Set(["/", "/about", "/terms", "/plans", "/privacy", "/security", "/help", "/download", OFFLINE_URL]);
+const CACHEABLE_PAGES = new Set(["/", "/about", "/terms", "/plans", "/privacy", "/security", "/help", "/download", DOWNLOADS_URL, OFFLINE_URL]);
 
 /** The /build/ files a page's HTML links to (stylesheets, module scripts, modulepreloads). */
 function buildAssetsIn(html) {
@@ -41,7 +44,7 @@ self.addEventListener("install", (event) => {
       // Without cookies: the stored home page must never be someone's signed-in page.
       await shell.addAll(SHELL_URLS.map((url) => new Request(url, { cache: "reload", credentials: "omit" })));
       const assets = new Set();
-      for (const page of [OFFLINE_URL, "/"]) {
+      for (const page of [OFFLINE_URL, "/", DOWNLOADS_URL]) {
         const response = await shell.match(page);
         if (response) for (const url of buildAssetsIn(await response.text())) assets.add(url);
       }
@@ -90,7 +93,7 @@ async function networkFirstPage(request, url) {
     }
     return response;
   } catch (error) {
-    const cached = (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ?? (url.pathname === "/" ? await caches.match("/") : undefined);
+    const cached = (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ?? (SHELL_URLS.includes(url.pathname) ? await caches.match(url.pathname, { cacheName: SHELL_CACHE }) : undefined);
     if (cached) return cached;
     const offline = await caches.match(OFFLINE_URL);
     if (!offline) throw error;
@@ -100,6 +103,112 @@ async function networkFirstPage(request, url) {
   }
 }
 
+/* ---------- Downloaded films ---------- */
+
+const verifiedLicences = new Map();
+
+function base64UrlBytes(text) {
+  return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+}
+
+/** The licence is the server's (ECDSA P-256 over its terms), not one edited on the device. */
+async function licenceIsGenuine(record) {
+  const { terms, signature } = record.licence;
+  if (verifiedLicences.has(terms.id)) return verifiedLicences.get(terms.id);
+  const message = JSON.stringify([terms.id, terms.movieId, terms.rung, terms.issuedAt, terms.expiresAt, terms.playHours]);
+  let genuine = false;
+  try {
+    const key = await crypto.subtle.importKey("jwk", record.publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    genuine = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, base64UrlBytes(signature), new TextEncoder().encode(message));
+  } catch {
+    genuine = false;
+  }
+  verifiedLicences.set(terms.id, genuine);
+  return genuine;
+}
+
+/** The rule of offline-store.ts `judgeRecord`: complete, not revoked, clock not moved back, within the licence. */
+function judge(record, now) {
+  if (record.revoked) return "revoked";
+  if (record.chunks * record.chunkBytes < record.media.sizeBytes) return "incomplete";
+  const terms = record.licence.terms;
+  if (now < record.latestSeen - 60000 || now < terms.issuedAt - 60000) return "clock";
+  const until = record.firstPlayedAt === null ? terms.expiresAt : Math.min(terms.expiresAt, record.firstPlayedAt + terms.playHours * 3600000);
+  return now < until ? null : "expired";
+}
+
+function refuse(status, reason) {
+  return new Response(JSON.stringify({ reason }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}
+
+/** The stored MP4's bytes from `start` to `end`, chunk by chunk (never the whole film in memory). */
+function streamChunks(cache, movieId, chunkBytes, start, end) {
+  let position = start;
+  return new ReadableStream({
+    async pull(controller) {
+      if (position > end) {
+        controller.close();
+        return;
+      }
+      const index = Math.floor(position / chunkBytes);
+      const response = await cache.match(`/offline-media/${movieId}/chunk/${index}`);
+      if (!response) {
+        controller.error(new Error(`chunk ${index} is missing`));
+        return;
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const from = position - index * chunkBytes;
+      const to = Math.min(bytes.length, end - index * chunkBytes + 1);
+      controller.enqueue(bytes.subarray(from, to));
+      position = index * chunkBytes + to;
+    },
+  });
+}
+
+async function offlineMedia(request, url) {
+  const match = /^\/offline-media\/([a-z0-9]{8,32})\/(video\.mp4|poster|meta)$/.exec(url.pathname);
+  if (!match) return refuse(404, "unknown");
+  const [, movieId, what] = match;
+  const cache = await caches.open(DOWNLOAD_CACHE);
+  if (what !== "video.mp4") return (await cache.match(url.pathname)) ?? refuse(404, "unknown");
+  const metaUrl = `/offline-media/${movieId}/meta`;
+  const metaResponse = await cache.match(metaUrl);
+  if (!metaResponse) return refuse(404, "unknown");
+  const record = await metaResponse.json();
+  const now = Date.now();
+  if (!(await licenceIsGenuine(record))) return refuse(403, "forged");
+  const refusal = judge(record, now);
+  if (refusal) return refuse(403, refusal);
+  // The play window starts at the first play; the latest clock reading guards against a clock moved back.
+  if (record.firstPlayedAt === null || now - record.latestSeen > 30000) {
+    record.firstPlayedAt = record.firstPlayedAt ?? now;
+    record.latestSeen = Math.max(record.latestSeen, now);
+    await cache.put(metaUrl, new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } }));
+  }
+  const size = record.media.sizeBytes;
+  let start = 0;
+  let end = size - 1;
+  const range = request.headers.get("range");
+  if (range) {
+    const parts = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+    if (!parts || (parts[1] === "" && parts[2] === "")) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    if (parts[1] === "") start = Math.max(0, size - Number(parts[2]));
+    else {
+      start = Number(parts[1]);
+      if (parts[2] !== "") end = Math.min(Number(parts[2]), size - 1);
+    }
+    if (start >= size || start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+  }
+  const headers = {
+    "Content-Type": "video/mp4",
+    "Content-Length": String(end - start + 1),
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "no-store",
+  };
+  if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
+  return new Response(streamChunks(cache, movieId, record.chunkBytes, start, end), { status: range ? 206 : 200, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
@@ -107,6 +216,10 @@ self.addEventListener("fetch", (event) => {
   // Signing out (a plain form post, with or without JavaScript): forget every stored page.
   if (request.method === "POST" && (url.pathname === "/logout" || url.pathname === "/logout.data")) {
     event.waitUntil(caches.delete(PAGE_CACHE));
+    return;
+  }
+  if (request.method === "GET" && url.pathname.startsWith("/offline-media/")) {
+    event.respondWith(offlineMedia(request, url));
     return;
   }
   if (request.method !== "GET" || request.headers.has("range")) return;

@@ -251,6 +251,11 @@ export const plans = sqliteTable(
     features: text("features", { mode: "json" }).$type<PlanFeature[]>().notNull().default(sql`'[]'`),
     offered: integer("offered", { mode: "boolean" }).notNull().default(true),
     sortOrder: integer("sort_order").notNull().default(0),
+    /** Offline downloads: allowed at all, how many titles at once per account, kept how many days, watchable how many hours after the first play. */
+    downloadsAllowed: integer("downloads_allowed", { mode: "boolean" }).notNull().default(true),
+    maxDownloads: integer("max_downloads").notNull().default(5),
+    downloadDays: integer("download_days").notNull().default(7),
+    downloadPlayHours: integer("download_play_hours").notNull().default(48),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("plans_code_unique").on(t.code)],
@@ -527,3 +532,29 @@ export const signInFailures = sqliteTable("sign_in_failures", {
   failures: integer("failures").notNull().default(0),
   lastTryAt: integer("last_try_at").notNull(),
 });
+
+/**
+ * A download for offline viewing: one title at one rung on one device. The
+ * device holds a signed copy of the licence (services/downloads.server.ts);
+ * this row lets the server count an account's downloads, renew them, and say
+ * "no longer" (deleted, account blocked, title unpublished) when the device
+ * is next online.
+ */
+export const downloadLicences = sqliteTable(
+  "download_licences",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    rung: integer("rung").notNull(),
+    deviceId: text("device_id").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("download_licences_account_idx").on(t.accountId, t.deletedAt, t.expiresAt)],
+);

@@ -8,6 +8,7 @@ import enWatch from "./locales/en/watch";
 import enAdmin from "./locales/en/admin";
 import enBilling from "./locales/en/billing";
 import enBrowse from "./locales/en/browse";
+import enDownloads from "./locales/en/downloads";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
@@ -17,6 +18,7 @@ import haWatch from "./locales/ha/watch";
 import haAdmin from "./locales/ha/admin";
 import haBilling from "./locales/ha/billing";
 import haBrowse from "./locales/ha/browse";
+import haDownloads from "./locales/ha/downloads";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -29,8 +31,8 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, billing: enBilling, browse: enBrowse },
-  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, billing: haBilling, browse: haBrowse },
+  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, billing: enBilling, browse: enBrowse, downloads: enDownloads },
+  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, billing: haBilling, browse: haBrowse, downloads: haDownloads },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

@@ -8,12 +8,14 @@ import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
 import { AdaptivePlayer } from "~/components/watch/adaptive-player";
+import { DownloadButton } from "~/components/downloads/download-button";
 import { PlaybackChoices } from "~/components/watch/playback-choices";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { decideWatchAccess } from "~/services/billing.server";
 import { isDataSaverOn } from "~/services/data-saver.server";
+import { downloadOptions, downloadRulesFor } from "~/services/downloads.server";
 import { playerChoices, stopOtherDevices, type PlayerQuality } from "~/services/playback.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
@@ -43,7 +45,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The qualities this viewer may play, what each costs, and data saver.
   const dataSaver = await isDataSaverOn(request, viewer);
   const player = playerChoices(getDb(), { movieId: watch.movie.id, account: viewer, dataSaver, quality: qualityOf(request) });
-  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access, player };
+  // Offline downloads: offered when the plan allows them and the title may be played here.
+  const downloadOffers = access.kind === "play" && downloadRulesFor(getDb(), viewer).allowed ? downloadOptions(getDb(), viewer, watch.movie.id) : [];
+  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access, player, downloadOffers };
 }
 
 type ActionErrors = FormErrors & { section?: "comments" | "rating" };
@@ -164,6 +168,7 @@ export default function WatchMovie() {
           onQualityChange={setQuality}
         />
       ) : null}
+      {watch.downloadOffers.length > 0 ? <DownloadButton movieId={movie.id} offers={watch.downloadOffers} /> : null}
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
         <div>

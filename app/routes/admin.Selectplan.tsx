@@ -57,10 +57,15 @@ export async function action({ request }: ActionFunctionArgs) {
     maxQuality: text("maxQuality"),
     annualDiscountPercent: text("annualDiscountPercent"),
     features: form.getAll("features").map(String),
+    downloads:
+      form.get("downloadFields") === "1"
+        ? { allowed: form.get("downloadsAllowed") === "on", maxDownloads: text("maxDownloads"), days: text("downloadDays"), playHours: text("downloadPlayHours") }
+        : undefined,
   };
   const result = updatePlan(db, planId, input, actor);
   if (!result.ok) {
-    const { features: _features, ...values } = input;
+    const { features: _features, downloads, ...rest } = input;
+    const values: Record<string, string> = { ...rest, ...(downloads ? { maxDownloads: downloads.maxDownloads, downloadDays: downloads.days, downloadPlayHours: downloads.playHours } : {}) };
     return data<Failure>({ planId, fieldErrors: result.fieldErrors, values }, { status: 400 });
   }
   return redirectWithToast(back, { type: "success", key: "admin:plans.saved" }, { status: 303 });
@@ -156,6 +161,29 @@ export default function SelectPlan() {
                     {fieldError("annualDiscountPercent")}
                   </label>
                 </div>
+                <fieldset className="grid grid-cols-2 gap-2 text-sm" data-plan-downloads={plan.code}>
+                  <legend className="mb-1">{t("plans.fields.downloads")}</legend>
+                  <input type="hidden" name="downloadFields" value="1" />
+                  <label className="col-span-2 flex items-center gap-2">
+                    <input type="checkbox" name="downloadsAllowed" defaultChecked={plan.downloads.allowed} />
+                    {t("plans.fields.downloadsAllowed")}
+                  </label>
+                  <label className="grid gap-1">
+                    <span>{t("plans.fields.maxDownloads")}</span>
+                    <input name="maxDownloads" type="number" min={1} max={100} defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads} className={`${input} ${border("maxDownloads")}`} />
+                    {fieldError("maxDownloads")}
+                  </label>
+                  <label className="grid gap-1">
+                    <span>{t("plans.fields.downloadDays")}</span>
+                    <input name="downloadDays" type="number" min={1} max={365} defaultValue={values?.downloadDays ?? plan.downloads.days} className={`${input} ${border("downloadDays")}`} />
+                    {fieldError("downloadDays")}
+                  </label>
+                  <label className="grid gap-1">
+                    <span>{t("plans.fields.downloadPlayHours")}</span>
+                    <input name="downloadPlayHours" type="number" min={1} max={8760} defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours} className={`${input} ${border("downloadPlayHours")}`} />
+                    {fieldError("downloadPlayHours")}
+                  </label>
+                </fieldset>
                 <fieldset className="grid gap-1 text-sm">
                   <legend className="mb-1">{t("plans.fields.features")}</legend>
                   {PLAN_FEATURES.map((feature) => (

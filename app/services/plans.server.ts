@@ -68,7 +68,11 @@ export function listAllPlans(db: DB = getDb()) {
     .from(plans)
     .orderBy(asc(plans.sortOrder), asc(plans.code))
     .all()
-    .map((plan) => ({ ...toPlanView(plan), offered: plan.offered }));
+    .map((plan) => ({
+      ...toPlanView(plan),
+      offered: plan.offered,
+      downloads: { allowed: plan.downloadsAllowed, maxDownloads: plan.maxDownloads, days: plan.downloadDays, playHours: plan.downloadPlayHours },
+    }));
 }
 
 export const PLAN_ERRORS = {
@@ -78,6 +82,9 @@ export const PLAN_ERRORS = {
   screens: "admin:plans.errors.screens",
   quality: "admin:plans.errors.quality",
   discount: "admin:plans.errors.discount",
+  downloadCount: "admin:plans.errors.downloadCount",
+  downloadDays: "admin:plans.errors.downloadDays",
+  downloadHours: "admin:plans.errors.downloadHours",
   notFound: "admin:plans.errors.notFound",
 } as const;
 
@@ -120,7 +127,14 @@ export type PlanEditInput = {
   maxQuality: string;
   annualDiscountPercent: string;
   features: string[];
+  /** Offline downloads (left as they are when the form does not send them). */
+  downloads?: { allowed: boolean; maxDownloads: string; days: string; playHours: string };
 };
+
+function whole(text: string, min: number, max: number): number | null {
+  const value = Number(text.trim());
+  return /^\d{1,4}$/.test(text.trim()) && value >= min && value <= max ? value : null;
+}
 
 type Actor = { actorId: string; ipAddress?: string | null };
 
@@ -140,11 +154,25 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
   const discountText = input.annualDiscountPercent.trim() || "0";
   const discount = Number(discountText);
   if (!/^\d{1,3}$/.test(discountText) || discount > 100) fieldErrors.annualDiscountPercent = [PLAN_ERRORS.discount];
+  const downloads = input.downloads
+    ? { downloadsAllowed: input.downloads.allowed, maxDownloads: whole(input.downloads.maxDownloads, 1, 100), downloadDays: whole(input.downloads.days, 1, 365), downloadPlayHours: whole(input.downloads.playHours, 1, 8760) }
+    : null;
+  if (downloads && downloads.maxDownloads === null) fieldErrors.maxDownloads = [PLAN_ERRORS.downloadCount];
+  if (downloads && downloads.downloadDays === null) fieldErrors.downloadDays = [PLAN_ERRORS.downloadDays];
+  if (downloads && downloads.downloadPlayHours === null) fieldErrors.downloadPlayHours = [PLAN_ERRORS.downloadHours];
   if (Object.keys(fieldErrors).length > 0 || !price.ok) return { ok: false, fieldErrors };
   const features = knownFeatures(input.features);
   db.transaction((tx) => {
     tx.update(plans)
-      .set({ monthlyPriceMinor: price.value, currency, screens, maxQuality: maxQuality as "sd" | "hd" | "uhd", annualDiscountPercent: discount, features })
+      .set({
+        monthlyPriceMinor: price.value,
+        currency,
+        screens,
+        maxQuality: maxQuality as "sd" | "hd" | "uhd",
+        annualDiscountPercent: discount,
+        features,
+        ...(downloads ? (downloads as { downloadsAllowed: boolean; maxDownloads: number; downloadDays: number; downloadPlayHours: number }) : {}),
+      })
       .where(eq(plans.id, planId))
       .run();
     syncMonthPeriod(tx, planId, price.value);
@@ -153,7 +181,7 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
       action: "plan.update",
       targetType: "plan",
       targetId: planId,
-      details: { monthlyPriceMinor: price.value, currency, screens, maxQuality, annualDiscountPercent: discount, features },
+      details: { monthlyPriceMinor: price.value, currency, screens, maxQuality, annualDiscountPercent: discount, features, ...(downloads ?? {}) },
       ipAddress: actor.ipAddress,
     });
   });

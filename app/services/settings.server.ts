@@ -7,6 +7,11 @@ import { settings } from "~/db/schema";
 const SETTINGS = {
   /** New titles from providers are published without waiting for an administrator. Off by default. */
   autoApproveMovies: z.boolean().default(false),
+  /** The ECDSA P-256 key pair (JWK) that signs offline-download licences; made on first use. */
+  licenceSigningKey: z
+    .object({ privateJwk: z.record(z.string(), z.unknown()), publicJwk: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .default(null),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -100,6 +100,11 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
               {t("nav.categories")}
             </NavLink>
           </li>
+          <li>
+            <NavLink to="/downloads" className={navLinkClass}>
+              {t("nav.downloads")}
+            </NavLink>
+          </li>
         </>
       )}
       <li>

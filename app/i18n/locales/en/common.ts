@@ -16,6 +16,7 @@ const common = {
     editProfile: "Edit Profile",
     history: "History",
     movies: "Movies",
+    downloads: "Downloads",
     categories: "Categories",
     watchLater: "Watch later",
     saved: "Saved",

@@ -18,6 +18,7 @@ const common: DeepStrings<typeof en> = {
     editProfile: "Gyara bayanan kai",
     history: "Tarihin kallo",
     movies: "Fina-finai",
+    downloads: "Saukewa",
     categories: "Rukunoni",
     watchLater: "Kallo daga baya",
     saved: "Adanannu",

@@ -1,0 +1,140 @@
+import {
+  CHUNK_BYTES,
+  posterCacheUrl,
+  putChunk,
+  readRecord,
+  removeDownload,
+  storageFacts,
+  updateRecord,
+  writeRecord,
+  DOWNLOAD_CACHE,
+  type DownloadRecord,
+  type SignedLicence,
+} from "./offline-store";
+
+/**
+ * Fetching a download: a licence from the server, then the rung's MP4 by byte
+ * ranges of CHUNK_BYTES, each stored as it arrives. Runs in the page (this
+ * browser downloads only while Kallo is open; the page says so) and resumes
+ * from the first missing chunk after a pause, a dropped network or a closed tab.
+ */
+export class DownloadProblem extends Error {
+  constructor(
+    readonly key: string,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(key);
+    this.name = "DownloadProblem";
+  }
+}
+
+type LicenceAnswer = { licence: SignedLicence; publicKey: JsonWebKey; title: DownloadRecord["title"]; media: DownloadRecord["media"] };
+
+async function askForLicence(movieId: string, rung: number, replaces: string | null): Promise<LicenceAnswer> {
+  const response = await fetch("/downloads/licences", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    credentials: "same-origin",
+    body: JSON.stringify({ movieId, rung, replaces }),
+  });
+  const body = (await response.json().catch(() => ({}))) as Partial<LicenceAnswer> & { error?: string; key?: string };
+  if (!response.ok || !body.licence) throw new DownloadProblem(body.key ?? "downloads:errors.notAvailable", { reason: body.error ?? String(response.status) });
+  return body as LicenceAnswer;
+}
+
+const MB = 1_000_000;
+
+/** Is the browser on a metered mobile link now? null: it does not say. */
+export function onMobileData(): boolean | null {
+  const connection = (navigator as Navigator & { connection?: { type?: string } }).connection;
+  if (!connection || !connection.type) return null;
+  return connection.type === "cellular";
+}
+
+/** Check the space, ask to keep the data, take a licence and write the download's record (no bytes yet). */
+export async function prepareDownload(movieId: string, rung: number, sizeBytes: number, options: { wifiOnly: boolean }): Promise<DownloadRecord> {
+  const existing = await readRecord(movieId);
+  const facts = await storageFacts();
+  const need = sizeBytes - (existing && existing.licence.terms.rung === rung ? existing.chunks * existing.chunkBytes : 0);
+  // Room for the film plus a little for the record and the poster.
+  if (facts.freeBytes < need + 5 * MB) {
+    throw new DownloadProblem("downloads:notEnoughSpace", { need: Math.ceil(need / MB), free: Math.floor(facts.freeBytes / MB) });
+  }
+  if (navigator.storage.persist && !facts.persisted) await navigator.storage.persist().catch(() => false);
+  const answer = await askForLicence(movieId, rung, existing?.licence.terms.id ?? null);
+  const sameFile = existing && existing.licence.terms.rung === rung;
+  if (existing && !sameFile) await removeDownload(movieId);
+  const record: DownloadRecord = {
+    licence: answer.licence,
+    publicKey: answer.publicKey,
+    title: answer.title,
+    media: answer.media,
+    chunkBytes: CHUNK_BYTES,
+    chunks: sameFile ? existing.chunks : 0,
+    startedAt: existing?.startedAt ?? Date.now(),
+    wifiOnly: options.wifiOnly,
+    firstPlayedAt: null,
+    latestSeen: Date.now(),
+    positionSeconds: existing?.positionSeconds ?? 0,
+    pendingProgress: existing?.pendingProgress ?? [],
+    revoked: false,
+  };
+  await writeRecord(record);
+  try {
+    const poster = await fetch(answer.title.poster, { credentials: "same-origin" });
+    if (poster.ok) await (await caches.open(DOWNLOAD_CACHE)).put(posterCacheUrl(movieId), poster);
+  } catch {
+    // A download without its poster still plays.
+  }
+  return record;
+}
+
+export type ProgressReport = { doneBytes: number; totalBytes: number };
+
+/**
+ * Fetch the chunks still missing. Stops when `signal` aborts (pause); throws
+ * DownloadProblem for what the viewer should read. On a full device the
+ * unfinished download is removed.
+ */
+export async function fetchMissingChunks(movieId: string, options: { signal: AbortSignal; onProgress: (report: ProgressReport) => void; waitForWifi: () => Promise<void> }): Promise<DownloadRecord> {
+  let record = await readRecord(movieId);
+  if (!record) throw new DownloadProblem("downloads:errors.notAvailable");
+  const total = record.media.sizeBytes;
+  for (let index = record.chunks; index * record.chunkBytes < total; index++) {
+    if (record.wifiOnly && onMobileData() === true) await options.waitForWifi();
+    const start = index * record.chunkBytes;
+    const end = Math.min(total, start + record.chunkBytes) - 1;
+    let response: Response;
+    try {
+      // no-store: every range comes from the network whole (a browser cache can hand back a cut one).
+      response = await fetch(record.media.url, { headers: { Range: `bytes=${start}-${end}` }, cache: "no-store", credentials: "same-origin", signal: options.signal });
+    } catch (error) {
+      if (options.signal.aborted) return record;
+      throw new DownloadProblem("downloads:errors.network", { reason: error instanceof Error ? error.message : String(error) });
+    }
+    if (response.status !== 206) {
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new DownloadProblem("downloads:errors.failed", { reason: body.message ?? String(response.status) });
+    }
+    let bytes: ArrayBuffer;
+    try {
+      bytes = await response.arrayBuffer();
+    } catch (error) {
+      if (options.signal.aborted) return record;
+      throw new DownloadProblem("downloads:errors.network", { reason: error instanceof Error ? error.message : String(error) });
+    }
+    if (bytes.byteLength !== end - start + 1) throw new DownloadProblem("downloads:errors.network", { reason: "short answer" });
+    try {
+      await putChunk(movieId, index, bytes);
+      record = (await updateRecord(movieId, (current) => ({ ...current, chunks: index + 1 }))) ?? record;
+    } catch (error) {
+      if (error instanceof DOMException && error.name === "QuotaExceededError") {
+        await removeDownload(movieId);
+        throw new DownloadProblem("downloads:quotaExceeded");
+      }
+      throw error;
+    }
+    options.onProgress({ doneBytes: Math.min(total, (index + 1) * record.chunkBytes), totalBytes: total });
+  }
+  return record;
+}

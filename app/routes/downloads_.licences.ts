@@ -1,0 +1,56 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { getApiCaller } from "~/auth/api-tokens.server";
+import { getDb } from "~/db/client.server";
+import { movies } from "~/db/schema";
+import { getRequestT } from "~/i18n/translate.server";
+import { posterUrl, renditionFileName } from "~/media/storage.server";
+import { issueLicence, licenceStandings } from "~/services/downloads.server";
+
+/**
+ * POST /downloads/licences — a licence to keep a title offline on this device
+ * (JSON `{ movieId, rung, replaces? }`, cookie or Bearer): the signed licence,
+ * the file to fetch (the rung's MP4, by ranges, through the stream route's own
+ * checks) and its size. GET /downloads/licences?ids=a,b — which licences the
+ * device holds still stand (no session needed: the ids are the secrets).
+ */
+const issueSchema = z.object({
+  movieId: z.string().regex(/^[a-z0-9]{8,32}$/),
+  rung: z.number().int().positive().max(4320),
+  replaces: z.string().max(64).nullish(),
+});
+
+const noStore = { "Cache-Control": "no-store" };
+
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST, GET" } });
+  const { t } = await getRequestT(request, "downloads");
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    return Response.json({ error: "Send JSON: movieId and rung" }, { status: 400, headers: noStore });
+  }
+  const parsed = issueSchema.safeParse(body);
+  if (!parsed.success) return Response.json({ error: t("errors.notAvailable") }, { status: 400, headers: noStore });
+  const caller = await getApiCaller(request);
+  const db = getDb();
+  const result = issueLicence(db, caller?.account ?? null, { ...parsed.data, deviceId: caller?.deviceId ?? "unknown" });
+  if (!result.ok) return Response.json({ error: t(result.key.replace(/^downloads:/, ""), result.values), key: result.key }, { status: result.status, headers: noStore });
+  const movie = db.select({ name: movies.name, durationSeconds: movies.durationSeconds }).from(movies).where(eq(movies.id, parsed.data.movieId)).get()!;
+  return Response.json(
+    {
+      licence: result.licence,
+      publicKey: result.publicKey,
+      title: { id: parsed.data.movieId, name: movie.name, durationSeconds: movie.durationSeconds, poster: posterUrl(parsed.data.movieId) },
+      media: { url: `/stream/${parsed.data.movieId}/${renditionFileName(parsed.data.rung, "media")}`, sizeBytes: result.sizeBytes },
+    },
+    { status: 201, headers: noStore },
+  );
+}
+
+export function loader({ request }: LoaderFunctionArgs) {
+  const ids = (new URL(request.url).searchParams.get("ids") ?? "").split(",").filter(Boolean);
+  return Response.json({ standings: licenceStandings(getDb(), ids) }, { headers: noStore });
+}
