@@ -3,6 +3,7 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { movieRenditions, plans } from "~/db/schema";
 import { call, login, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiWorld } from "./helpers";
 
 /** What an outside probe tried against the running server: forged headers and absurd parameters. */
@@ -136,5 +137,36 @@ describe("posters of titles not yet published", () => {
     const open = await call(world, `/api/files/thumbnail/${published.id}-card.jpg`);
     expect(open.status).toBe(200);
     expect(open.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+  });
+});
+
+describe("download licences", () => {
+  it("go only to who may play the title, from our own pages; a licence is deleted only by its own account", async () => {
+    const owner = await login(world, seedAccount(world, "provider"));
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    const other = await login(world, seedAccount(world, "viewer"));
+    const otherProvider = await login(world, seedAccount(world, "provider"));
+    const title = await seedMovie(world, owner.account.id, { approved: true });
+    // The free plan (this world has no others), downloads allowed as the migration sets.
+    world.db.insert(plans).values({ id: "apifreeplan", code: "FREE", name: "Free" }).onConflictDoNothing().run();
+    world.db.insert(movieRenditions).values({ movieId: title.id, rung: 144, width: 256, height: 144, status: "ready", sizeBytes: 123_456 }).run();
+    const ask = (who: { cookie?: string; token?: string; origin?: string | null }) =>
+      call(world, "/downloads/licences", { method: "POST", json: { movieId: title.id, rung: 144 }, ...who });
+
+    expect((await ask({})).status).toBe(401);
+    expect((await ask({ token: otherProvider.token })).status).toBe(403);
+    expect((await ask({ cookie: viewer.cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect((await call(world, "/downloads/licences", { method: "POST", body: "not json", cookie: viewer.cookie })).status).toBe(400);
+    const issued = await ask({ cookie: viewer.cookie });
+    expect(issued.status).toBe(201);
+    expect(issued.body.media).toEqual({ url: `/stream/${title.id}/144p.mp4`, sizeBytes: 123_456 });
+    const id: string = issued.body.licence.terms.id;
+
+    const standing = await call(world, `/downloads/licences?ids=${id},nonsense`);
+    expect(standing.body.standings).toEqual({ [id]: "ok" });
+    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE" })).status).toBe(401);
+    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: other.cookie })).status).toBe(404);
+    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: viewer.cookie })).status).toBe(200);
+    expect((await call(world, `/downloads/licences?ids=${id}`)).body.standings).toEqual({ [id]: "revoked" });
   });
 });
