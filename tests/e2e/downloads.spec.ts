@@ -199,3 +199,24 @@ test("a plan without downloads shows no Download button and the server refuses t
     await adminContext.close();
   }
 });
+
+test("“Download only on Wi‑Fi” waits on mobile data instead of spending it, and says so", async ({ page }) => {
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, "connection", { value: { type: "cellular" }, configurable: true });
+  });
+  await signedInViewer(page, "wifi-viewer");
+  const title = newTitle();
+  // The download's own requests: its first piece is bytes 0 to 2 MiB − 1 (the player's requests follow the playlist).
+  const streamed: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/stream/") && request.headers()["range"] === "bytes=0-2097151") streamed.push(request.url());
+  });
+  await page.goto(`/WatchMovie?id=${title.id}`);
+  const panel = page.getByRole("region", { name: "Download to watch offline" });
+  await panel.getByRole("button", { name: "Download", exact: true }).click();
+  await panel.getByLabel("Download only on Wi‑Fi").check();
+  await panel.getByRole("button", { name: "Start download" }).click();
+  await expect(panel.getByText("Waiting for Wi‑Fi: this download will not spend mobile data.")).toBeVisible();
+  await page.waitForTimeout(1_000);
+  expect(streamed).toEqual([]);
+});
