@@ -165,7 +165,7 @@ function streamChunks(cache, movieId, chunkBytes, start, end) {
   });
 }
 
-async function offlineMedia(request, url) {
+async function offlineMedia(request, url, event) {
   const match = /^\/offline-media\/([a-z0-9]{8,32})\/(video\.mp4|poster|meta)$/.exec(url.pathname);
   if (!match) return refuse(404, "unknown");
   const [, movieId, what] = match;
@@ -183,7 +183,8 @@ async function offlineMedia(request, url) {
   if (record.firstPlayedAt === null || now - record.latestSeen > 30000) {
     record.firstPlayedAt = record.firstPlayedAt ?? now;
     record.latestSeen = Math.max(record.latestSeen, now);
-    await cache.put(metaUrl, new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } }));
+    // Written beside the answer, not before it: the first frame does not wait for it.
+    event.waitUntil(cache.put(metaUrl, new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } })));
   }
   const size = record.media.sizeBytes;
   let start = 0;
@@ -219,7 +220,7 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method === "GET" && url.pathname.startsWith("/offline-media/")) {
-    event.respondWith(offlineMedia(request, url));
+    event.respondWith(offlineMedia(request, url, event));
     return;
   }
   if (request.method !== "GET" || request.headers.has("range")) return;

@@ -85,6 +85,7 @@ export default function Downloads() {
   }, []);
 
   useEffect(() => {
+    const running = controllers.current;
     const lacking = missingFeatures();
     setMissing(lacking);
     if (lacking.length > 0) return;
@@ -100,7 +101,7 @@ export default function Downloads() {
     return () => {
       window.removeEventListener("online", goOnline);
       window.removeEventListener("offline", goOffline);
-      Object.values(controllers.current).forEach((controller) => controller.abort());
+      Object.values(running).forEach((controller) => controller.abort());
     };
   }, [refresh]);
 

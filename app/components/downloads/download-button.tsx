@@ -30,6 +30,7 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
   const [rung, setRung] = useState(offers[0]?.rung ?? 0);
   const [wifiOnly, setWifiOnly] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [evictable, setEvictable] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -88,7 +89,8 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
     localStorage.setItem(WIFI_ONLY_KEY, wifiOnly ? "1" : "0");
     const offer = offers.find((candidate) => candidate.rung === rung) ?? offers[0]!;
     try {
-      await prepareDownload(movieId, offer.rung, offer.sizeBytes, { wifiOnly });
+      const { persisted } = await prepareDownload(movieId, offer.rung, offer.sizeBytes, { wifiOnly });
+      setEvictable(persisted === false);
     } catch (error) {
       setMessage(error instanceof DownloadProblem ? t(error.key.replace(/^downloads:/, ""), error.values) : t("errors.failed", { reason: String(error) }));
       return;
@@ -161,6 +163,7 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
           </Link>
         </p>
       ) : null}
+      {evictable ? <p className="mt-2 text-amber-200">{t("persistDenied")}</p> : null}
       {message ? (
         <p role="alert" className="mt-2 text-red-300">
           {message}

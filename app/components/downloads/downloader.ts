@@ -52,7 +52,7 @@ export function onMobileData(): boolean | null {
 }
 
 /** Check the space, ask to keep the data, take a licence and write the download's record (no bytes yet). */
-export async function prepareDownload(movieId: string, rung: number, sizeBytes: number, options: { wifiOnly: boolean }): Promise<DownloadRecord> {
+export async function prepareDownload(movieId: string, rung: number, sizeBytes: number, options: { wifiOnly: boolean }): Promise<{ record: DownloadRecord; persisted: boolean | null }> {
   const existing = await readRecord(movieId);
   const facts = await storageFacts();
   const need = sizeBytes - (existing && existing.licence.terms.rung === rung ? existing.chunks * existing.chunkBytes : 0);
@@ -60,7 +60,8 @@ export async function prepareDownload(movieId: string, rung: number, sizeBytes: 
   if (facts.freeBytes < need + 5 * MB) {
     throw new DownloadProblem("downloads:notEnoughSpace", { need: Math.ceil(need / MB), free: Math.floor(facts.freeBytes / MB) });
   }
-  if (navigator.storage.persist && !facts.persisted) await navigator.storage.persist().catch(() => false);
+  // Ask the browser to keep downloads under storage pressure; the page says when it may not.
+  const persisted = facts.persisted ? true : navigator.storage.persist ? await navigator.storage.persist().catch(() => false) : null;
   const answer = await askForLicence(movieId, rung, existing?.licence.terms.id ?? null);
   const sameFile = existing && existing.licence.terms.rung === rung;
   if (existing && !sameFile) await removeDownload(movieId);
@@ -86,7 +87,7 @@ export async function prepareDownload(movieId: string, rung: number, sizeBytes: 
   } catch {
     // A download without its poster still plays.
   }
-  return record;
+  return { record, persisted };
 }
 
 export type ProgressReport = { doneBytes: number; totalBytes: number };
