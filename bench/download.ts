@@ -21,6 +21,9 @@
  *   left out of the speed figure; the bytes must still not be fetched twice).
  * Then, offline (CDP), the Downloads page: Play pressed → first frame
  * (requestVideoFrameCallback) (goal ≤ 1 s).
+ *
+ * Knobs: BENCH_STORAGE, BENCH_KBPS (2000), BENCH_RUNG (240), BENCH_MODES
+ * ("straight,pause"), BENCH_PORT (3391), CHROMIUM_PATH.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -101,7 +104,8 @@ async function main() {
 
     const browser = await chromium.launch({ executablePath: CHROMIUM || undefined, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--autoplay-policy=no-user-gesture-required"] });
     const rows: string[] = [];
-    for (const mode of ["straight", "pause"] as const) {
+    const modes = (process.env.BENCH_MODES ?? "straight,pause").split(",").filter((mode): mode is "straight" | "pause" => mode === "straight" || mode === "pause");
+    for (const mode of modes) {
       const email = `download-${mode}-${Date.now()}@bench.test`;
       db.insert(accounts).values({ id: `bd${mode}${Date.now().toString(36)}`.slice(0, 24), name: "Downloader", email, phoneNumber: "1", passwordHash: hash, role: "viewer" }).run();
       const cookie = await signIn(server.url, "/login", email);
