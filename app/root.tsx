@@ -37,7 +37,11 @@ export const meta: MetaFunction = () => [{ title: "Kallo" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
-  const [language, { toasts, headers }, account] = await Promise.all([getLanguage(request), getToasts(request), getOptionalUser(request)]);
+  const [language, { toasts, headers }, account] = await Promise.all([
+    getLanguage(request),
+    getToasts(request),
+    getOptionalUser(request),
+  ]);
   // Only what the top bar needs about the signed-in person reaches every page.
   const user = account ? { id: account.id, name: account.name, role: account.role } : null;
   const unreadNotifications = account ? countUnreadNotifications(getDb(), account.id) : 0;
@@ -70,7 +74,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="flex min-h-screen flex-col">
         <a
           href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
+          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
         >
           {t("skipToContent")}
         </a>

@@ -9,15 +9,91 @@ import { randomBytes } from "node:crypto";
 import type { DB } from "../app/db/client.server";
 
 const WORDS = [
-  "Kano", "Kaduna", "Zaria", "Sokoto", "Katsina", "Maiduguri", "Abuja", "Lagos", "Accra", "Niamey",
-  "love", "soyayya", "family", "iyali", "wedding", "aure", "market", "kasuwa", "village", "gari",
-  "king", "sarki", "prince", "yarima", "secret", "sirri", "journey", "tafiya", "river", "kogi",
-  "desert", "hamada", "rain", "ruwa", "harvest", "girbi", "school", "makaranta", "doctor", "likita",
-  "café", "fête", "naïve", "résumé", "Dàmágàrám", "ƙauye", "ɗan", "ƴar", "football", "kwallo",
-  "brothers", "sisters", "mother", "uwa", "father", "uba", "friendship", "abota", "betrayal", "cin amana",
-  "comedy", "dariya", "drama", "wasan kwaikwayo", "history", "tarihi", "music", "waka", "dance", "rawa",
+  "Kano",
+  "Kaduna",
+  "Zaria",
+  "Sokoto",
+  "Katsina",
+  "Maiduguri",
+  "Abuja",
+  "Lagos",
+  "Accra",
+  "Niamey",
+  "love",
+  "soyayya",
+  "family",
+  "iyali",
+  "wedding",
+  "aure",
+  "market",
+  "kasuwa",
+  "village",
+  "gari",
+  "king",
+  "sarki",
+  "prince",
+  "yarima",
+  "secret",
+  "sirri",
+  "journey",
+  "tafiya",
+  "river",
+  "kogi",
+  "desert",
+  "hamada",
+  "rain",
+  "ruwa",
+  "harvest",
+  "girbi",
+  "school",
+  "makaranta",
+  "doctor",
+  "likita",
+  "café",
+  "fête",
+  "naïve",
+  "résumé",
+  "Dàmágàrám",
+  "ƙauye",
+  "ɗan",
+  "ƴar",
+  "football",
+  "kwallo",
+  "brothers",
+  "sisters",
+  "mother",
+  "uwa",
+  "father",
+  "uba",
+  "friendship",
+  "abota",
+  "betrayal",
+  "cin amana",
+  "comedy",
+  "dariya",
+  "drama",
+  "wasan kwaikwayo",
+  "history",
+  "tarihi",
+  "music",
+  "waka",
+  "dance",
+  "rawa",
 ];
-const NAMES = ["Ali Nuhu", "Rahama Sadau", "Adam A. Zango", "Hadiza Gabon", "Sani Danja", "Maryam Booth", "Nafisa Abdullahi", "Yakubu Mohammed", "Aisha Tsamiya", "Sadiq Sani Sadiq", "Fati Washa", "Umar M. Shareef"];
+const NAMES = [
+  "Ali Nuhu",
+  "Rahama Sadau",
+  "Adam A. Zango",
+  "Hadiza Gabon",
+  "Sani Danja",
+  "Maryam Booth",
+  "Nafisa Abdullahi",
+  "Yakubu Mohammed",
+  "Aisha Tsamiya",
+  "Sadiq Sani Sadiq",
+  "Fati Washa",
+  "Umar M. Shareef",
+];
 
 /** A small fast PRNG (mulberry32) so runs are repeatable without a dependency. */
 function random(seed: number) {
@@ -59,7 +135,9 @@ export function seedBulkCatalogue(
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'video.mp4', NULL, ?, ?, 1280, 720, ?, ?, ?)`,
   );
   const insertRating = sqlite.prepare("INSERT OR IGNORE INTO ratings (movie_id, account_id, stars) VALUES (?, ?, ?)");
-  const insertComment = sqlite.prepare("INSERT INTO comments (id, movie_id, account_id, body, created_at) VALUES (?, ?, ?, ?, ?)");
+  const insertComment = sqlite.prepare(
+    "INSERT INTO comments (id, movie_id, account_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
   const insertWatch = sqlite.prepare(
     "INSERT INTO watch_events (id, account_id, movie_id, started_at, updated_at, position_seconds, view_counted) VALUES (?, ?, ?, ?, ?, ?, 1)",
   );
@@ -103,7 +181,14 @@ export function seedBulkCatalogue(
     for (let v = 0; v < viewings; v++) {
       const movieId = movieIds[Math.floor(Math.pow(rand(), 3) * movieIds.length)]!;
       const startedAt = now - Math.floor(rand() * 30 * day);
-      insertWatch.run(id(), pick(options.viewerIds), movieId, startedAt, startedAt + 600_000, Math.floor(rand() * 3000));
+      insertWatch.run(
+        id(),
+        pick(options.viewerIds),
+        movieId,
+        startedAt,
+        startedAt + 600_000,
+        Math.floor(rand() * 3000),
+      );
     }
   })();
   return { movieIds, categoryIds, searchWords: ["kano", "soyayya", "cafe", "sarki tafiya", "Rahama", "kogi"] };

@@ -18,19 +18,30 @@ const CONNECTIONS = 50;
 
 const { root, db } = await prepareStorage("catalogue");
 const viewerIds = ["benchviewer0001"];
-const passwordHash = db.$client.prepare("SELECT password_hash AS hash FROM accounts WHERE id = ?").get("benchviewer0001") as { hash: string };
+const passwordHash = db.$client
+  .prepare("SELECT password_hash AS hash FROM accounts WHERE id = ?")
+  .get("benchviewer0001") as { hash: string };
 db.insert(accounts)
   .values(
     Array.from({ length: 200 }, (_, i) => {
       const accountId = `bulkviewer${String(i).padStart(5, "0")}`;
       viewerIds.push(accountId);
-      return { id: accountId, name: `Viewer ${i}`, email: `viewer${i}@bulk.test`, phoneNumber: "1", passwordHash: passwordHash.hash, role: "viewer" as const };
+      return {
+        id: accountId,
+        name: `Viewer ${i}`,
+        email: `viewer${i}@bulk.test`,
+        phoneNumber: "1",
+        passwordHash: passwordHash.hash,
+        role: "viewer" as const,
+      };
     }),
   )
   .run();
 const seeded = process.hrtime.bigint();
 const catalogue = seedBulkCatalogue(db, { count: TITLES, providerIds: ["benchprovider01"], viewerIds });
-console.log(`seeded ${TITLES} titles, ratings, comments and ${TITLES * 5} viewings in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`);
+console.log(
+  `seeded ${TITLES} titles, ratings, comments and ${TITLES * 5} viewings in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`,
+);
 db.$client.close();
 
 const server = await startServer(root, 3604);
@@ -40,12 +51,18 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 function get(path: string): Promise<{ ms: number; status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const request = http.get(`${server.url}${path}`, { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-      response.on("end", () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }));
-      response.on("error", reject);
-    });
+    const request = http.get(
+      `${server.url}${path}`,
+      { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () =>
+          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
   });
 }
@@ -74,9 +91,14 @@ async function load(label: string, nextPath: (i: number) => string, total: numbe
   const peak = memory.stop();
   const codes = [...statuses].map(([status, count]) => `${status}×${count}`).join(" ");
   console.log(
-    `${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms  p99 ${percentile(times, 99)
+    `${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms  p99 ${percentile(
+      times,
+      99,
+    )
       .toFixed(1)
-      .padStart(6)} ms  ${(times.length / seconds).toFixed(0).padStart(5)} req/s  ${(bytes / times.length / 1024).toFixed(1)} KiB/page  [${codes}]  server RSS peak ${peak.toFixed(0)} MiB`,
+      .padStart(
+        6,
+      )} ms  ${(times.length / seconds).toFixed(0).padStart(5)} req/s  ${(bytes / times.length / 1024).toFixed(1)} KiB/page  [${codes}]  server RSS peak ${peak.toFixed(0)} MiB`,
   );
   return statuses;
 }
@@ -84,10 +106,16 @@ async function load(label: string, nextPath: (i: number) => string, total: numbe
 const sorts = ["", "?sort=new", "?sort=old", "?filter=trending", "?filter=featured", "?page=3", "?page=40&sort=old"];
 const words = catalogue.searchWords;
 const ids = catalogue.movieIds;
-console.log(`${CONNECTIONS} connections, ${REQUESTS} requests per page kind, server RSS at start ${rssMiB(server.process.pid!).toFixed(0)} MiB`);
+console.log(
+  `${CONNECTIONS} connections, ${REQUESTS} requests per page kind, server RSS at start ${rssMiB(server.process.pid!).toFixed(0)} MiB`,
+);
 const results = [
   await load("/movies (sorts, filters, pages)", (i) => `/movies${sorts[i % sorts.length]}`, REQUESTS),
-  await load("/moviecategory?q=", (i) => `/moviecategory?q=${encodeURIComponent(words[i % words.length]!)}${i % 3 === 0 ? "&page=2" : ""}`, REQUESTS),
+  await load(
+    "/moviecategory?q=",
+    (i) => `/moviecategory?q=${encodeURIComponent(words[i % words.length]!)}${i % 3 === 0 ? "&page=2" : ""}`,
+    REQUESTS,
+  ),
   await load("/WatchMovie?id=", (i) => `/WatchMovie?id=${ids[(i * 7919) % ids.length]}`, REQUESTS),
 ];
 agent.destroy();

@@ -49,7 +49,10 @@ function findStorage(): string {
     .map((name) => path.join(os.tmpdir(), name))
     .filter((dir) => fs.existsSync(path.join(dir, "bench-playback.json")))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
-  if (!candidates[0]) throw new Error("No processed film: run `BENCH_KEEP_STORAGE=1 npm run bench:playback` first (or set BENCH_STORAGE)");
+  if (!candidates[0])
+    throw new Error(
+      "No processed film: run `BENCH_KEEP_STORAGE=1 npm run bench:playback` first (or set BENCH_STORAGE)",
+    );
   return candidates[0];
 }
 
@@ -61,9 +64,14 @@ class StreamTraffic {
   constructor(cdp: CDPSession) {
     cdp.on("Network.responseReceived", (event) => {
       if (!event.response.url.includes("/stream/")) return;
-      const headers = Object.fromEntries(Object.entries(event.response.headers).map(([key, value]) => [key.toLowerCase(), String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(event.response.headers).map(([key, value]) => [key.toLowerCase(), String(value)]),
+      );
       const range = /bytes (\d+)-(\d+)\//.exec(headers["content-range"] ?? "");
-      this.bodies.set(event.requestId, { received: 0, expected: range ? Number(range[2]) - Number(range[1]) + 1 : null });
+      this.bodies.set(event.requestId, {
+        received: 0,
+        expected: range ? Number(range[2]) - Number(range[1]) + 1 : null,
+      });
     });
     cdp.on("Network.dataReceived", (event) => {
       const body = this.bodies.get(event.requestId);
@@ -73,7 +81,8 @@ class StreamTraffic {
     });
     cdp.on("Network.loadingFinished", (event) => {
       const body = this.bodies.get(event.requestId);
-      if (body && body.expected !== null && body.received !== body.expected) this.mismatches.push(`${body.received}/${body.expected}`);
+      if (body && body.expected !== null && body.received !== body.expected)
+        this.mismatches.push(`${body.received}/${body.expected}`);
     });
   }
 }
@@ -82,32 +91,63 @@ async function throttled(page: Page): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
   const bytesPerSecond = (KBPS * 1000) / 8;
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: LATENCY_MS, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: LATENCY_MS,
+    downloadThroughput: bytesPerSecond,
+    uploadThroughput: bytesPerSecond,
+  });
   return cdp;
 }
 
 async function main() {
   const root = findStorage();
-  const figures = JSON.parse(fs.readFileSync(path.join(root, "bench-playback.json"), "utf8")) as { movieId: string; durationSeconds: number };
+  const figures = JSON.parse(fs.readFileSync(path.join(root, "bench-playback.json"), "utf8")) as {
+    movieId: string;
+    durationSeconds: number;
+  };
   const db = openDatabase(path.join(root, "data.db"));
   // As `npm start` does before it serves: the folder may come from an older version.
   migrateDatabase(db);
   const server = await startServer(root, PORT);
   try {
     // A free plan with downloads, and one viewer per run.
-    db.insert(plans).values({ id: "benchfreeplan", code: "FREE", name: "Free", maxQuality: "hd" }).onConflictDoNothing().run();
-    const rendition = db.select().from(movieRenditions).where(and(eq(movieRenditions.movieId, figures.movieId), eq(movieRenditions.rung, RUNG))).get();
+    db.insert(plans)
+      .values({ id: "benchfreeplan", code: "FREE", name: "Free", maxQuality: "hd" })
+      .onConflictDoNothing()
+      .run();
+    const rendition = db
+      .select()
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, figures.movieId), eq(movieRenditions.rung, RUNG)))
+      .get();
     if (!rendition) throw new Error(`no ${RUNG}p rendition of ${figures.movieId}`);
     const hash = await hashPassword(PASSWORD);
     const idealSeconds = (rendition.sizeBytes * 8) / (KBPS * 1000);
-    console.log(`[download] ${(figures.durationSeconds / 60).toFixed(0)}-minute film, ${RUNG}p: ${(rendition.sizeBytes / 1e6).toFixed(1)} MB; link ${KBPS} kbps, ${LATENCY_MS} ms: ideal ${idealSeconds.toFixed(0)} s`);
+    console.log(
+      `[download] ${(figures.durationSeconds / 60).toFixed(0)}-minute film, ${RUNG}p: ${(rendition.sizeBytes / 1e6).toFixed(1)} MB; link ${KBPS} kbps, ${LATENCY_MS} ms: ideal ${idealSeconds.toFixed(0)} s`,
+    );
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM || undefined, args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--autoplay-policy=no-user-gesture-required"] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM || undefined,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--autoplay-policy=no-user-gesture-required"],
+    });
     const rows: string[] = [];
-    const modes = (process.env.BENCH_MODES ?? "straight,pause").split(",").filter((mode): mode is "straight" | "pause" => mode === "straight" || mode === "pause");
+    const modes = (process.env.BENCH_MODES ?? "straight,pause")
+      .split(",")
+      .filter((mode): mode is "straight" | "pause" => mode === "straight" || mode === "pause");
     for (const mode of modes) {
       const email = `download-${mode}-${Date.now()}@bench.test`;
-      db.insert(accounts).values({ id: `bd${mode}${Date.now().toString(36)}`.slice(0, 24), name: "Downloader", email, phoneNumber: "1", passwordHash: hash, role: "viewer" }).run();
+      db.insert(accounts)
+        .values({
+          id: `bd${mode}${Date.now().toString(36)}`.slice(0, 24),
+          name: "Downloader",
+          email,
+          phoneNumber: "1",
+          passwordHash: hash,
+          role: "viewer",
+        })
+        .run();
       const cookie = await signIn(server.url, "/login", email);
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
@@ -149,7 +189,12 @@ async function main() {
       console.log(`[download] ${rows[rows.length - 1]}`);
 
       if (mode === "straight") {
-        await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: true,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput: -1,
+        });
         await context.setOffline(true);
         await page.goto(`${server.url}/downloads`);
         const frames: number[] = [];
@@ -170,18 +215,22 @@ async function main() {
               }),
           );
           await page.evaluate(() => {
-            (document.querySelector('[data-download-id] button') as HTMLButtonElement).click();
+            (document.querySelector("[data-download-id] button") as HTMLButtonElement).click();
             (window as unknown as { __pressPlay: () => void }).__pressPlay();
           });
           frames.push(await firstFrame);
         }
-        rows.push(`offline first frame after Play: ${frames.map((ms) => ms.toFixed(0)).join(", ")} ms (goal ≤ 1000 ms)`);
+        rows.push(
+          `offline first frame after Play: ${frames.map((ms) => ms.toFixed(0)).join(", ")} ms (goal ≤ 1000 ms)`,
+        );
         console.log(`[download] ${rows[rows.length - 1]}`);
       }
       await context.close();
     }
     await browser.close();
-    console.log(`\n[download] ${RUNG}p of a ${(figures.durationSeconds / 60).toFixed(0)}-minute film at ${KBPS} kbps (${(rendition.sizeBytes / 1e6).toFixed(1)} MB, ideal ${idealSeconds.toFixed(0)} s):\n  ${rows.join("\n  ")}`);
+    console.log(
+      `\n[download] ${RUNG}p of a ${(figures.durationSeconds / 60).toFixed(0)}-minute film at ${KBPS} kbps (${(rendition.sizeBytes / 1e6).toFixed(1)} MB, ideal ${idealSeconds.toFixed(0)} s):\n  ${rows.join("\n  ")}`,
+    );
   } finally {
     await server.stop();
     db.$client.close();

@@ -20,8 +20,24 @@ export async function prepareStorage(label: string): Promise<{ root: string; db:
   const passwordHash = await hashPassword(PASSWORD);
   db.insert(accounts)
     .values([
-      { id: "benchviewer0001", name: "Bench Viewer", email: "viewer@bench.test", phoneNumber: "1", passwordHash, role: "viewer" },
-      { id: "benchprovider01", name: "Bench Provider", email: "provider@bench.test", phoneNumber: "1", passwordHash, role: "provider", providerName: "Bench", providerStatus: "approved" },
+      {
+        id: "benchviewer0001",
+        name: "Bench Viewer",
+        email: "viewer@bench.test",
+        phoneNumber: "1",
+        passwordHash,
+        role: "viewer",
+      },
+      {
+        id: "benchprovider01",
+        name: "Bench Provider",
+        email: "provider@bench.test",
+        phoneNumber: "1",
+        passwordHash,
+        role: "provider",
+        providerName: "Bench",
+        providerStatus: "approved",
+      },
     ])
     .run();
   db.insert(categories).values({ id: "benchcategory01", name: "Action", slug: "action" }).run();
@@ -37,11 +53,28 @@ export type RunningServer = { url: string; port: number; process: ChildProcess; 
  */
 export async function startServer(root: string, port: number): Promise<RunningServer> {
   if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), "--import", "tsx", "scripts/serve.ts"], {
-    // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.
-    env: { TRUST_PROXY: "loopback", ...process.env, NODE_ENV: "production", PORT: String(port), STORAGE_DIR: root, SESSION_SECRET: "bench-secret-0123456789", LOG_LEVEL: "error" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      "--import",
+      "tsx",
+      "scripts/serve.ts",
+    ],
+    {
+      // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.
+      env: {
+        TRUST_PROXY: "loopback",
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        STORAGE_DIR: root,
+        SESSION_SECRET: "bench-secret-0123456789",
+        LOG_LEVEL: "error",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -104,7 +137,10 @@ export function sampleMemory(pid: number, everyMs = 50) {
 }
 
 /** GET a URL and throw the body away; resolves with bytes, total time and time to first byte (ms). */
-export function download(url: string, headers: Record<string, string> = {}): Promise<{ bytes: number; ms: number; ttfbMs: number; status: number }> {
+export function download(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ bytes: number; ms: number; ttfbMs: number; status: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const request = http.get(url, { headers, agent: false }, (response) => {
@@ -114,7 +150,14 @@ export function download(url: string, headers: Record<string, string> = {}): Pro
         if (bytes === 0) first = Number(process.hrtime.bigint() - started) / 1e6;
         bytes += chunk.length;
       });
-      response.on("end", () => resolve({ bytes, ms: Number(process.hrtime.bigint() - started) / 1e6, ttfbMs: first, status: response.statusCode ?? 0 }));
+      response.on("end", () =>
+        resolve({
+          bytes,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ttfbMs: first,
+          status: response.statusCode ?? 0,
+        }),
+      );
       response.on("error", reject);
     });
     request.on("error", reject);

@@ -80,8 +80,14 @@ import { percentile, prepareStorage, signIn, startServer, type RunningServer } f
 
 const FILM_MINUTES = Number(process.env.BENCH_FILM_MINUTES ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const PLAYERS = (process.env.BENCH_PLAYERS ?? "adaptive,progressive").split(",").map((name) => name.trim()).filter(Boolean);
-const SPEEDS = (process.env.BENCH_SPEEDS ?? "500,250").split(",").map(Number).filter((kbps) => kbps > 0);
+const PLAYERS = (process.env.BENCH_PLAYERS ?? "adaptive,progressive")
+  .split(",")
+  .map((name) => name.trim())
+  .filter(Boolean);
+const SPEEDS = (process.env.BENCH_SPEEDS ?? "500,250")
+  .split(",")
+  .map(Number)
+  .filter((kbps) => kbps > 0);
 const PLAY_SECONDS = Number(process.env.BENCH_PLAY_SECONDS ?? 120);
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
 const PARALLEL = Math.max(1, Number(process.env.BENCH_PARALLEL ?? 1));
@@ -99,7 +105,8 @@ const FIGURES_FILE = "bench-playback.json";
 
 type PlayerName = "adaptive" | "native" | "progressive";
 for (const player of PLAYERS) {
-  if (!["adaptive", "native", "progressive"].includes(player)) throw new Error(`unknown player "${player}" in BENCH_PLAYERS (adaptive, native, progressive)`);
+  if (!["adaptive", "native", "progressive"].includes(player))
+    throw new Error(`unknown player "${player}" in BENCH_PLAYERS (adaptive, native, progressive)`);
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -138,27 +145,70 @@ async function makeFilm(minutes: number): Promise<string> {
   const started = Date.now();
   await runFfmpeg(
     [
-      "-y", "-hide_banner", "-nostdin", "-loglevel", "error",
-      "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=25",
-      "-f", "lavfi", "-i", "sine=frequency=330:beep_factor=3:sample_rate=48000",
-      "-filter_complex", "[0:v]noise=alls=12:allf=t,format=yuv420p[v]",
-      "-map", "[v]", "-map", "1:a",
-      "-t", String(minutes * 60),
-      "-c:v", "libx264", "-preset", "veryfast", "-b:v", "2400k", "-maxrate", "2800k", "-bufsize", "5000k",
-      "-c:a", "aac", "-b:a", "128k", "-ac", "2",
-      "-movflags", "+faststart", "-f", "mp4", partial,
+      "-y",
+      "-hide_banner",
+      "-nostdin",
+      "-loglevel",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=size=1280x720:rate=25",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=330:beep_factor=3:sample_rate=48000",
+      "-filter_complex",
+      "[0:v]noise=alls=12:allf=t,format=yuv420p[v]",
+      "-map",
+      "[v]",
+      "-map",
+      "1:a",
+      "-t",
+      String(minutes * 60),
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-b:v",
+      "2400k",
+      "-maxrate",
+      "2800k",
+      "-bufsize",
+      "5000k",
+      "-c:a",
+      "aac",
+      "-b:a",
+      "128k",
+      "-ac",
+      "2",
+      "-movflags",
+      "+faststart",
+      "-f",
+      "mp4",
+      partial,
     ],
     { timeoutMs: Math.max(10 * 60_000, minutes * 60 * 5_000) },
   );
   fs.renameSync(partial, file);
-  console.log(`  made in ${((Date.now() - started) / 1000).toFixed(0)} s, ${(fs.statSync(file).size / 1e6).toFixed(1)} MB`);
+  console.log(
+    `  made in ${((Date.now() - started) / 1000).toFixed(0)} s, ${(fs.statSync(file).size / 1e6).toFixed(1)} MB`,
+  );
   return file;
 }
 
 // ---------------------------------------------------------------------------
 // 2. Upload and ladder
 
-type RungFigures = { rung: number; width: number; height: number; sizeBytes: number; averageBandwidth: number; bandwidth: number; readyAfterSeconds: number };
+type RungFigures = {
+  rung: number;
+  width: number;
+  height: number;
+  sizeBytes: number;
+  averageBandwidth: number;
+  bandwidth: number;
+  readyAfterSeconds: number;
+};
 type EncodeFigures = {
   movieId: string;
   filmMinutes: number;
@@ -184,9 +234,20 @@ function ensureViewers(root: string, count: number): void {
   // BENCH_RUNS=0 measures the ladder alone.
   if (count === 0) return;
   const db = openDatabase(path.join(root, "data.db"));
-  const { hash } = db.$client.prepare("SELECT password_hash AS hash FROM accounts WHERE id = ?").get("benchviewer0001") as { hash: string };
+  const { hash } = db.$client
+    .prepare("SELECT password_hash AS hash FROM accounts WHERE id = ?")
+    .get("benchviewer0001") as { hash: string };
   db.insert(accounts)
-    .values(Array.from({ length: count }, (_, index) => ({ id: viewerId(index), name: `Watcher ${index}`, email: viewerEmail(index), phoneNumber: "1", passwordHash: hash, role: "viewer" as const })))
+    .values(
+      Array.from({ length: count }, (_, index) => ({
+        id: viewerId(index),
+        name: `Watcher ${index}`,
+        email: viewerEmail(index),
+        phoneNumber: "1",
+        passwordHash: hash,
+        role: "viewer" as const,
+      })),
+    )
     .onConflictDoNothing()
     .run();
   db.update(accounts).set({ dataSaver: null }).where(like(accounts.id, "benchwatch%")).run();
@@ -198,7 +259,8 @@ function ensureViewers(root: string, count: number): void {
 /** Stream the film to /provider/uploads as the studio's form does; resolves with the new title's id. */
 function uploadFilm(url: string, cookie: string, film: string): Promise<string> {
   const boundary = `----kallo-bench-${Date.now()}`;
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const head = Buffer.from(
     [
       field("name", "Bench playback film"),
@@ -213,13 +275,22 @@ function uploadFilm(url: string, cookie: string, film: string): Promise<string> 
   return new Promise((resolve, reject) => {
     const request = http.request(
       `${url}/provider/uploads`,
-      { method: "POST", headers: { Cookie: cookie, Accept: "application/json", "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": head.length + size + tail.length } },
+      {
+        method: "POST",
+        headers: {
+          Cookie: cookie,
+          Accept: "application/json",
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          "Content-Length": head.length + size + tail.length,
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8");
-          if (response.statusCode !== 201) return reject(new Error(`upload answered ${response.statusCode}: ${text.slice(0, 300)}`));
+          if (response.statusCode !== 201)
+            return reject(new Error(`upload answered ${response.statusCode}: ${text.slice(0, 300)}`));
           resolve((JSON.parse(text) as { movieId: string }).movieId);
         });
         response.on("error", reject);
@@ -234,16 +305,38 @@ function uploadFilm(url: string, cookie: string, film: string): Promise<string> 
   });
 }
 
-type RenditionRow = { rung: number; width: number; height: number; status: string; size_bytes: number; bandwidth: number; average_bandwidth: number; ready_at: number | null };
-type JobRow = { kind: string; status: string; started_at: number | null; finished_at: number | null; error: string | null };
+type RenditionRow = {
+  rung: number;
+  width: number;
+  height: number;
+  status: string;
+  size_bytes: number;
+  bandwidth: number;
+  average_bandwidth: number;
+  ready_at: number | null;
+};
+type JobRow = {
+  kind: string;
+  status: string;
+  started_at: number | null;
+  finished_at: number | null;
+  error: string | null;
+};
 
-async function uploadAndProcess(server: RunningServer, root: string, film: string, durationSeconds: number): Promise<EncodeFigures> {
+async function uploadAndProcess(
+  server: RunningServer,
+  root: string,
+  film: string,
+  durationSeconds: number,
+): Promise<EncodeFigures> {
   const cookie = await signIn(server.url, "/cp", "provider@bench.test");
   const sourceBytes = fs.statSync(film).size;
   const uploadStarted = Date.now();
   const movieId = await uploadFilm(server.url, cookie, film);
   const stored = Date.now();
-  console.log(`uploaded ${(sourceBytes / 1e6).toFixed(1)} MB in ${((stored - uploadStarted) / 1000).toFixed(1)} s (title ${movieId}); waiting for the ladder…`);
+  console.log(
+    `uploaded ${(sourceBytes / 1e6).toFixed(1)} MB in ${((stored - uploadStarted) / 1000).toFixed(1)} s (title ${movieId}); waiting for the ladder…`,
+  );
 
   const db = new Database(path.join(root, "data.db"), { readonly: true, fileMustExist: true });
   const timeoutMs = 10 * 60_000 + durationSeconds * 6_000;
@@ -253,8 +346,10 @@ async function uploadAndProcess(server: RunningServer, root: string, film: strin
   try {
     for (;;) {
       const now = Date.now();
-      if (now - stored > timeoutMs) throw new Error(`the ladder was not ready after ${(timeoutMs / 1000).toFixed(0)} s`);
-      const movie = db.prepare("SELECT status, failure_reason AS reason FROM movies WHERE id = ?").get(movieId) as { status: string; reason: string | null } | undefined;
+      if (now - stored > timeoutMs)
+        throw new Error(`the ladder was not ready after ${(timeoutMs / 1000).toFixed(0)} s`);
+      const movie = db.prepare("SELECT status, failure_reason AS reason FROM movies WHERE id = ?").get(movieId) as
+        { status: string; reason: string | null } | undefined;
       if (!movie) throw new Error("the uploaded title disappeared");
       if (movie.status === "failed") throw new Error(`processing failed: ${movie.reason}`);
       if (movie.status === "ready" && firstPlayable === null) {
@@ -262,11 +357,21 @@ async function uploadAndProcess(server: RunningServer, root: string, film: strin
         console.log(`  first playable after ${((now - stored) / 1000).toFixed(1)} s`);
       }
       rows = db
-        .prepare("SELECT rung, width, height, status, size_bytes, bandwidth, average_bandwidth, ready_at FROM movie_renditions WHERE movie_id = ? ORDER BY rung")
+        .prepare(
+          "SELECT rung, width, height, status, size_bytes, bandwidth, average_bandwidth, ready_at FROM movie_renditions WHERE movie_id = ? ORDER BY rung",
+        )
         .all(movieId) as RenditionRow[];
-      jobRows = db.prepare("SELECT kind, status, started_at, finished_at, error FROM jobs WHERE movie_id = ? ORDER BY created_at").all(movieId) as JobRow[];
+      jobRows = db
+        .prepare("SELECT kind, status, started_at, finished_at, error FROM jobs WHERE movie_id = ? ORDER BY created_at")
+        .all(movieId) as JobRow[];
       const failedRungs = rows.filter((row) => row.status === "failed");
-      if (failedRungs.length > 0) throw new Error(`rungs failed: ${failedRungs.map((row) => `${row.rung}p`).join(", ")} (${jobRows.map((job) => job.error).filter(Boolean).join("; ")})`);
+      if (failedRungs.length > 0)
+        throw new Error(
+          `rungs failed: ${failedRungs.map((row) => `${row.rung}p`).join(", ")} (${jobRows
+            .map((job) => job.error)
+            .filter(Boolean)
+            .join("; ")})`,
+        );
       if (firstPlayable !== null && rows.length > 0 && rows.every((row) => row.status === "ready")) break;
       await sleep(250);
     }
@@ -308,10 +413,18 @@ function printEncodeFigures(figures: EncodeFigures, reused: boolean): void {
   const minutes = figures.durationSeconds / 60;
   const speed = figures.durationSeconds / figures.encodeSeconds;
   const firstShare = figures.firstPlayableSeconds / figures.durationSeconds;
-  console.log(`\nLadder of a ${minutes.toFixed(1)}-minute 1280x720 H.264 upload (${(figures.sourceBytes / 1e6).toFixed(1)} MB) on ${os.cpus().length} cores${reused ? " (figures saved by the run that made this storage)" : ""}`);
-  console.log(`  upload ${figures.uploadSeconds.toFixed(1)} s; from the stored upload: first playable ${figures.firstPlayableSeconds.toFixed(1)} s (${(firstShare * 100).toFixed(1)} % of the film's length, 1/${(1 / firstShare).toFixed(1)}; goal ≤ 1/8 ${firstShare <= 1 / 8 ? "✓" : "✗"}), all rungs ${figures.allReadySeconds.toFixed(1)} s`);
-  console.log(`  ladder encode ${figures.encodeSeconds.toFixed(1)} s for ${figures.durationSeconds.toFixed(0)} s of film: ${speed.toFixed(2)}× realtime (goal ≥ 1.5× ${speed >= 1.5 ? "✓" : "✗"}); wall from upload ${(figures.durationSeconds / figures.allReadySeconds).toFixed(2)}×`);
-  console.log(`  renditions on disk ${(total / 1e6).toFixed(1)} MB = ${(total / figures.sourceBytes).toFixed(2)} × the uploaded file`);
+  console.log(
+    `\nLadder of a ${minutes.toFixed(1)}-minute 1280x720 H.264 upload (${(figures.sourceBytes / 1e6).toFixed(1)} MB) on ${os.cpus().length} cores${reused ? " (figures saved by the run that made this storage)" : ""}`,
+  );
+  console.log(
+    `  upload ${figures.uploadSeconds.toFixed(1)} s; from the stored upload: first playable ${figures.firstPlayableSeconds.toFixed(1)} s (${(firstShare * 100).toFixed(1)} % of the film's length, 1/${(1 / firstShare).toFixed(1)}; goal ≤ 1/8 ${firstShare <= 1 / 8 ? "✓" : "✗"}), all rungs ${figures.allReadySeconds.toFixed(1)} s`,
+  );
+  console.log(
+    `  ladder encode ${figures.encodeSeconds.toFixed(1)} s for ${figures.durationSeconds.toFixed(0)} s of film: ${speed.toFixed(2)}× realtime (goal ≥ 1.5× ${speed >= 1.5 ? "✓" : "✗"}); wall from upload ${(figures.durationSeconds / figures.allReadySeconds).toFixed(2)}×`,
+  );
+  console.log(
+    `  renditions on disk ${(total / 1e6).toFixed(1)} MB = ${(total / figures.sourceBytes).toFixed(2)} × the uploaded file`,
+  );
   for (const rung of figures.rungs) {
     console.log(
       `    ${`${rung.rung}p`.padStart(6)} ${`${rung.width}x${rung.height}`.padEnd(10)} ${(rung.sizeBytes / 1e6).toFixed(1).padStart(7)} MB  ${(rung.sizeBytes / 1e6 / minutes).toFixed(2).padStart(6)} MB/min  avg ${(rung.averageBandwidth / 1000).toFixed(0).padStart(5)} kbps  peak ${(rung.bandwidth / 1000).toFixed(0).padStart(5)} kbps  ready after ${rung.readyAfterSeconds.toFixed(1)} s`,
@@ -322,7 +435,11 @@ function printEncodeFigures(figures: EncodeFigures, reused: boolean): void {
 /** Published, free, for every viewer (auto-approval should already have done it). */
 function ensureWatchable(root: string, movieId: string): void {
   const db = openDatabase(path.join(root, "data.db"));
-  const movie = db.select({ approved: movies.approved, access: movies.access, status: movies.status }).from(movies).where(eq(movies.id, movieId)).get();
+  const movie = db
+    .select({ approved: movies.approved, access: movies.access, status: movies.status })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!movie) throw new Error(`title ${movieId} is not in the database`);
   if (movie.status !== "ready") throw new Error(`title ${movieId} is ${movie.status}`);
   if (!movie.approved || movie.access !== "free") {
@@ -361,7 +478,21 @@ class MediaTraffic {
     cdp.on("Network.requestWillBeSent", (event) => {
       const rung = filmRung(event.request.url);
       if (rung === undefined) return;
-      this.requests.set(event.requestId, { url: event.request.url, rung, status: 0, expectedBytes: null, compressed: false, bodyBytes: 0, encodedBytes: 0, finalEncoded: null, fromCache: false, state: "loading", range: headerValue(event.request.headers, "range") ?? "", sentAt: Date.now(), endedAt: null });
+      this.requests.set(event.requestId, {
+        url: event.request.url,
+        rung,
+        status: 0,
+        expectedBytes: null,
+        compressed: false,
+        bodyBytes: 0,
+        encodedBytes: 0,
+        finalEncoded: null,
+        fromCache: false,
+        state: "loading",
+        range: headerValue(event.request.headers, "range") ?? "",
+        sentAt: Date.now(),
+        endedAt: null,
+      });
     });
     cdp.on("Network.requestServedFromCache", (event) => {
       const request = this.requests.get(event.requestId);
@@ -410,18 +541,29 @@ class MediaTraffic {
 
   /** Finished answers whose body length the headers announce. */
   checkable(): MediaRequest[] {
-    return [...this.requests.values()].filter((request) => request.state === "finished" && request.expectedBytes !== null);
+    return [...this.requests.values()].filter(
+      (request) => request.state === "finished" && request.expectedBytes !== null,
+    );
   }
 
   /** Finished answers whose body is not as long as their Content-Length / Content-Range said. */
   mismatches(): Array<MediaRequest & { path: string }> {
     return [...this.requests.values()]
-      .filter((request) => request.state === "finished" && request.expectedBytes !== null && request.bodyBytes !== request.expectedBytes)
+      .filter(
+        (request) =>
+          request.state === "finished" && request.expectedBytes !== null && request.bodyBytes !== request.expectedBytes,
+      )
       .map((request) => ({ ...request, path: new URL(request.url).pathname }));
   }
 
   rungsFetched(): number[] {
-    return [...new Set([...this.requests.values()].filter((request) => request.rung !== null && request.bodyBytes > 0).map((request) => request.rung!))].sort((a, b) => a - b);
+    return [
+      ...new Set(
+        [...this.requests.values()]
+          .filter((request) => request.rung !== null && request.bodyBytes > 0)
+          .map((request) => request.rung!),
+      ),
+    ].sort((a, b) => a - b);
   }
 }
 
@@ -516,20 +658,36 @@ async function turnOnDataSaver(url: string, root: string, cookie: string, spec: 
     method: "POST",
     body: new URLSearchParams({ dataSaver: "on", redirectTo: "/" }),
     redirect: "manual",
-    headers: { Cookie: cookie, "X-Forwarded-For": `10.78.${Math.floor(spec.account / 250)}.${(spec.account % 250) + 2}` },
+    headers: {
+      Cookie: cookie,
+      "X-Forwarded-For": `10.78.${Math.floor(spec.account / 250)}.${(spec.account % 250) + 2}`,
+    },
   });
   const db = openDatabase(path.join(root, "data.db"));
   try {
-    const account = db.select({ dataSaver: accounts.dataSaver }).from(accounts).where(eq(accounts.id, viewerId(spec.account))).get();
+    const account = db
+      .select({ dataSaver: accounts.dataSaver })
+      .from(accounts)
+      .where(eq(accounts.id, viewerId(spec.account)))
+      .get();
     if (account?.dataSaver === true) return "the route";
-    db.update(accounts).set({ dataSaver: true }).where(eq(accounts.id, viewerId(spec.account))).run();
+    db.update(accounts)
+      .set({ dataSaver: true })
+      .where(eq(accounts.id, viewerId(spec.account)))
+      .run();
     return `the account's column (POST /data-saver answered ${response.status} and changed nothing)`;
   } finally {
     db.$client.close();
   }
 }
 
-async function playbackRun(spec: RunSpec, server: RunningServer, root: string, movieId: string, filmSeconds: number): Promise<RunResult> {
+async function playbackRun(
+  spec: RunSpec,
+  server: RunningServer,
+  root: string,
+  movieId: string,
+  filmSeconds: number,
+): Promise<RunResult> {
   const notes: string[] = [];
   let browser: Browser | undefined;
   try {
@@ -537,7 +695,16 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     if (DATA_SAVER) notes.push(`data saver via ${await turnOnDataSaver(server.url, root, cookie, spec)}`);
     browser = await chromium.launch({
       executablePath: CHROMIUM || undefined,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--autoplay-policy=no-user-gesture-required"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--autoplay-policy=no-user-gesture-required",
+      ],
     });
     const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 1280, height: 720 } });
     const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
@@ -551,7 +718,12 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
     const bytesPerSecond = (spec.kbps * 1000) / 8;
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: LATENCY_MS, downloadThroughput: bytesPerSecond, uploadThroughput: bytesPerSecond });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: LATENCY_MS,
+      downloadThroughput: bytesPerSecond,
+      uploadThroughput: bytesPerSecond,
+    });
     const traffic = new MediaTraffic(cdp);
 
     const opened = Date.now();
@@ -564,7 +736,9 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     if (spec.player === "progressive") {
       await waitForHydration(page);
       const swapped = await page.evaluate((id) => {
-        const old = document.querySelector<HTMLVideoElement>("video[data-testid=player]") ?? document.querySelector<HTMLVideoElement>("video");
+        const old =
+          document.querySelector<HTMLVideoElement>("video[data-testid=player]") ??
+          document.querySelector<HTMLVideoElement>("video");
         if (!old) return "no video element on the watch page";
         // Nothing more from the page's own player: no source, nothing loading.
         old.pause();
@@ -585,24 +759,47 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
       if (swapped) throw new Error(swapped);
       selector = PROGRESSIVE_SELECTOR;
     } else {
-      const found = await page.waitForSelector(PLAYER_SELECTOR, { state: "attached", timeout: 30_000 }).catch(() => null);
+      const found = await page
+        .waitForSelector(PLAYER_SELECTOR, { state: "attached", timeout: 30_000 })
+        .catch(() => null);
       if (!found) throw new Error("no video[data-testid=player] on the watch page (is the adaptive player there yet?)");
       // The server renders data-player-mode="none"; the player's script sets the mode it attached.
-      const attached = await page.waitForSelector(`${PLAYER_SELECTOR}[data-player-mode]:not([data-player-mode=none])`, { state: "attached", timeout: 60_000 }).catch(() => null);
+      const attached = await page
+        .waitForSelector(`${PLAYER_SELECTOR}[data-player-mode]:not([data-player-mode=none])`, {
+          state: "attached",
+          timeout: 60_000,
+        })
+        .catch(() => null);
       if (!attached) notes.push("no data-player-mode after 60 s");
       // hls.js is fetched after the mode is set; a play() before it attaches (src still not its blob:) is lost.
       if ((await page.getAttribute(PLAYER_SELECTOR, "data-player-mode").catch(() => null)) === "mse") {
         const hlsAttached = await page
-          .waitForFunction((sel) => document.querySelector<HTMLVideoElement>(sel)?.src.startsWith("blob:") ?? false, PLAYER_SELECTOR, { timeout: 60_000, polling: 100 })
+          .waitForFunction(
+            (sel) => document.querySelector<HTMLVideoElement>(sel)?.src.startsWith("blob:") ?? false,
+            PLAYER_SELECTOR,
+            { timeout: 60_000, polling: 100 },
+          )
           .catch(() => null);
-        notes.push(hlsAttached ? `hls.js attached ${((Date.now() - opened) / 1000 - loadSeconds).toFixed(1)} s after load` : "hls.js not attached 60 s after load");
+        notes.push(
+          hlsAttached
+            ? `hls.js attached ${((Date.now() - opened) / 1000 - loadSeconds).toFixed(1)} s after load`
+            : "hls.js not attached 60 s after load",
+        );
       }
     }
     await sleep(SETTLE_MS);
-    if (!(await page.$(selector))) throw new Error(`${selector} is gone after the settle (the page re-rendered its player?)`);
-    const streamBytesBefore = spec.player === "progressive" ? [...traffic.requests.values()].filter((request) => request.url.includes("/stream/")).length : 0;
-    if (streamBytesBefore > 0) notes.push(`${streamBytesBefore} /stream requests by the page's own player before the swap`);
-    const mode = spec.player === "progressive" ? "progressive" : await page.getAttribute(selector, "data-player-mode").catch(() => null);
+    if (!(await page.$(selector)))
+      throw new Error(`${selector} is gone after the settle (the page re-rendered its player?)`);
+    const streamBytesBefore =
+      spec.player === "progressive"
+        ? [...traffic.requests.values()].filter((request) => request.url.includes("/stream/")).length
+        : 0;
+    if (streamBytesBefore > 0)
+      notes.push(`${streamBytesBefore} /stream requests by the page's own player before the swap`);
+    const mode =
+      spec.player === "progressive"
+        ? "progressive"
+        : await page.getAttribute(selector, "data-player-mode").catch(() => null);
     if (spec.player === "native" && mode !== "native") notes.push(`player mode ${mode}, not native`);
     if (spec.player === "adaptive" && mode !== "mse") notes.push(`player mode ${mode}`);
 
@@ -662,7 +859,9 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
         state.waits++;
         state.stallStart = now();
       });
-      video.addEventListener("error", () => state.errors.push(`media error ${video.error?.code}: ${video.error?.message ?? ""}`));
+      video.addEventListener("error", () =>
+        state.errors.push(`media error ${video.error?.code}: ${video.error?.message ?? ""}`),
+      );
       video.addEventListener("ended", () => (state.ended = true));
       state.t0 = now();
       video.play().catch((error: unknown) => {
@@ -686,7 +885,8 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
         "sampling the video",
       );
       if (!sample) throw new Error("the video element went away during play");
-      if (sample.time > lastTime && lastTime >= 0 && sample.rung && Number(sample.rung) > 0) rungSamples.add(Number(sample.rung));
+      if (sample.time > lastTime && lastTime >= 0 && sample.rung && Number(sample.rung) > 0)
+        rungSamples.add(Number(sample.rung));
       lastTime = sample.time;
       if (sample.ended) break;
     }
@@ -694,9 +894,18 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     const bytesDuringPlay = traffic.bytes() - bytesBeforePlay;
     const state = await page.evaluate(() => {
       const state = window.__bench!;
-      const video = document.querySelector<HTMLVideoElement>("video[data-bench=progressive]") ?? document.querySelector<HTMLVideoElement>("video[data-testid=player]");
+      const video =
+        document.querySelector<HTMLVideoElement>("video[data-bench=progressive]") ??
+        document.querySelector<HTMLVideoElement>("video[data-testid=player]");
       const open = state.stallStart !== null ? performance.now() - state.stallStart : 0;
-      return { ...state, stallMs: state.stallMs + open, stalls: state.stalls + (open >= 100 ? 1 : 0), currentTime: video?.currentTime ?? 0, duration: video?.duration ?? 0, rung: video?.dataset.rung ?? null };
+      return {
+        ...state,
+        stallMs: state.stallMs + open,
+        stalls: state.stalls + (open >= 100 ? 1 : 0),
+        currentTime: video?.currentTime ?? 0,
+        duration: video?.duration ?? 0,
+        rung: video?.dataset.rung ?? null,
+      };
     });
     const firstFrameMs = state.frameAt ?? state.timeupdateAt ?? state.playingAt;
     const firstFrameHow = state.frameAt !== null ? "frame" : state.timeupdateAt !== null ? "timeupdate" : "playing";
@@ -719,9 +928,14 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
       rungsPlayed: [...rungSamples].sort((a, b) => a - b),
       notes,
     };
-    if (!result.ok) result.error = firstFrameMs === null ? `no first frame in ${windowSeconds.toFixed(0)} s of play` : `first frame after ${fmt(seconds(firstFrameMs))} s`;
+    if (!result.ok)
+      result.error =
+        firstFrameMs === null
+          ? `no first frame in ${windowSeconds.toFixed(0)} s of play`
+          : `first frame after ${fmt(seconds(firstFrameMs))} s`;
     notes.push(`page load ${loadSeconds.toFixed(1)} s`);
-    if (Math.abs(state.currentTime - state.startTime - playedSeconds) > 2) notes.push(`position ${state.startTime.toFixed(1)} → ${state.currentTime.toFixed(1)} s`);
+    if (Math.abs(state.currentTime - state.startTime - playedSeconds) > 2)
+      notes.push(`position ${state.startTime.toFixed(1)} → ${state.currentTime.toFixed(1)} s`);
 
     // The seek: minute 15, or three quarters of a shorter film.
     if (firstFrameMs !== null) {
@@ -730,50 +944,55 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
       const seek = await withTimeout(
         page.evaluate(
           ([sel, to, timeoutMs]) =>
-            new Promise<{ ok: boolean; seekedMs: number | null; playingMs: number | null; landed: number }>((resolve) => {
-              const video = document.querySelector<HTMLVideoElement>(sel as string)!;
-              const t0 = performance.now();
-              let seekedMs: number | null = null;
-              let base = 0;
-              // With requestVideoFrameCallback: also a frame of the new position on screen after seeked.
-              const frames = typeof video.requestVideoFrameCallback === "function";
-              let framed = !frames;
-              const onFrame = (_now: number, metadata: VideoFrameCallbackMetadata) => {
-                if (seekedMs !== null && metadata.mediaTime >= base - 0.5) framed = true;
-                else video.requestVideoFrameCallback(onFrame);
-              };
-              if (frames) video.requestVideoFrameCallback(onFrame);
-              const finish = (ok: boolean) => {
-                clearInterval(poll);
-                clearTimeout(timer);
-                video.removeEventListener("timeupdate", check);
-                resolve({ ok, seekedMs, playingMs: ok ? performance.now() - t0 : null, landed: video.currentTime });
-              };
-              const check = () => {
-                if (seekedMs !== null && framed && !video.paused && !video.seeking && video.currentTime > base + 0.04) finish(true);
-              };
-              video.addEventListener(
-                "seeked",
-                () => {
-                  seekedMs = performance.now() - t0;
-                  base = video.currentTime;
-                },
-                { once: true },
-              );
-              video.addEventListener("timeupdate", check);
-              const poll = setInterval(check, 50);
-              const timer = setTimeout(() => finish(false), timeoutMs as number);
-              video.currentTime = to as number;
-              if (video.paused) void video.play().catch(() => undefined);
-            }),
+            new Promise<{ ok: boolean; seekedMs: number | null; playingMs: number | null; landed: number }>(
+              (resolve) => {
+                const video = document.querySelector<HTMLVideoElement>(sel as string)!;
+                const t0 = performance.now();
+                let seekedMs: number | null = null;
+                let base = 0;
+                // With requestVideoFrameCallback: also a frame of the new position on screen after seeked.
+                const frames = typeof video.requestVideoFrameCallback === "function";
+                let framed = !frames;
+                const onFrame = (_now: number, metadata: VideoFrameCallbackMetadata) => {
+                  if (seekedMs !== null && metadata.mediaTime >= base - 0.5) framed = true;
+                  else video.requestVideoFrameCallback(onFrame);
+                };
+                if (frames) video.requestVideoFrameCallback(onFrame);
+                const finish = (ok: boolean) => {
+                  clearInterval(poll);
+                  clearTimeout(timer);
+                  video.removeEventListener("timeupdate", check);
+                  resolve({ ok, seekedMs, playingMs: ok ? performance.now() - t0 : null, landed: video.currentTime });
+                };
+                const check = () => {
+                  if (seekedMs !== null && framed && !video.paused && !video.seeking && video.currentTime > base + 0.04)
+                    finish(true);
+                };
+                video.addEventListener(
+                  "seeked",
+                  () => {
+                    seekedMs = performance.now() - t0;
+                    base = video.currentTime;
+                  },
+                  { once: true },
+                );
+                video.addEventListener("timeupdate", check);
+                const poll = setInterval(check, 50);
+                const timer = setTimeout(() => finish(false), timeoutMs as number);
+                video.currentTime = to as number;
+                if (video.paused) void video.play().catch(() => undefined);
+              },
+            ),
           [selector, target, SEEK_TIMEOUT_MS] as const,
         ),
         SEEK_TIMEOUT_MS + 15_000,
         "the seek",
       );
       result.seekSeconds = seek.ok && seek.playingMs !== null ? seconds(seek.playingMs) : null;
-      if (!seek.ok) result.seekNote = `no playing after the seek in ${SEEK_TIMEOUT_MS / 1000} s (seeked ${seek.seekedMs === null ? "never" : `after ${fmt(seconds(seek.seekedMs))} s`})`;
-      else if (Math.abs(seek.landed - target) > 10) result.seekNote = `landed at ${seek.landed.toFixed(1)} s, not ${target} s`;
+      if (!seek.ok)
+        result.seekNote = `no playing after the seek in ${SEEK_TIMEOUT_MS / 1000} s (seeked ${seek.seekedMs === null ? "never" : `after ${fmt(seconds(seek.seekedMs))} s`})`;
+      else if (Math.abs(seek.landed - target) > 10)
+        result.seekNote = `landed at ${seek.landed.toFixed(1)} s, not ${target} s`;
     }
 
     const all = [...traffic.requests.values()];
@@ -782,12 +1001,18 @@ async function playbackRun(spec: RunSpec, server: RunningServer, root: string, m
     result.responses = traffic.checkable().length;
     result.cacheAnswers = all.filter((request) => request.fromCache).length;
     result.mismatches = mismatches.length;
-    result.mismatchDetail = mismatches.map((request) => `${request.path} ${request.status}${request.fromCache ? " (cache)" : ""}: ${request.bodyBytes} of ${request.expectedBytes} bytes`);
+    result.mismatchDetail = mismatches.map(
+      (request) =>
+        `${request.path} ${request.status}${request.fromCache ? " (cache)" : ""}: ${request.bodyBytes} of ${request.expectedBytes} bytes`,
+    );
     if (VERBOSE) {
       for (const request of all) {
         const url = new URL(request.url);
         const at = (time: number | null) => (time === null ? "…" : ((time - opened) / 1000).toFixed(2));
-        const sinceSeek = seekStartedAt === null || request.sentAt < seekStartedAt ? "" : ` (seek +${((request.sentAt - seekStartedAt) / 1000).toFixed(2)} s)`;
+        const sinceSeek =
+          seekStartedAt === null || request.sentAt < seekStartedAt
+            ? ""
+            : ` (seek +${((request.sentAt - seekStartedAt) / 1000).toFixed(2)} s)`;
         result.notes?.push(
           `\n      ${at(request.sentAt)}–${at(request.endedAt)} s${sinceSeek} ${request.state} ${request.status} ${url.pathname}${url.search} ${request.range} ${request.bodyBytes}/${request.expectedBytes ?? "?"} bytes${request.compressed ? " compressed" : ""}${request.fromCache ? " cache" : ""}`,
         );
@@ -820,8 +1045,13 @@ async function waitForHydration(page: Page): Promise<void> {
 
 function describeRun(result: RunResult): string {
   const label = `[${result.player} ${result.kbps} kbps #${result.run + 1}]`;
-  if (!result.ok && result.firstFrameSeconds === undefined) return `${label} FAILED: ${result.error}${result.notes?.length ? ` (${result.notes.join("; ")})` : ""}`;
-  const rungs = result.rungsPlayed?.length ? result.rungsPlayed.map((rung) => `${rung}p`).join("→") : result.rungsFetched?.length ? `fetched ${result.rungsFetched.map((rung) => `${rung}p`).join(",")}` : "–";
+  if (!result.ok && result.firstFrameSeconds === undefined)
+    return `${label} FAILED: ${result.error}${result.notes?.length ? ` (${result.notes.join("; ")})` : ""}`;
+  const rungs = result.rungsPlayed?.length
+    ? result.rungsPlayed.map((rung) => `${rung}p`).join("→")
+    : result.rungsFetched?.length
+      ? `fetched ${result.rungsFetched.map((rung) => `${rung}p`).join(",")}`
+      : "–";
   return (
     `${label}${result.ok ? "" : ` FAILED (${result.error})`} first frame ${fmt(result.firstFrameSeconds, 2)} s (${result.firstFrameHow}), ${result.stalls} stalls (${fmt(result.stallSeconds)} s, ${result.waits} waiting), ` +
     `played ${fmt(result.playedSeconds, 0)} s per ${PLAY_SECONDS} s, seek ${fmt(result.seekSeconds, 2)} s${result.seekNote ? ` (${result.seekNote})` : ""}, ` +
@@ -855,9 +1085,12 @@ type Summary = {
 
 function summarise(player: PlayerName, kbps: number, results: RunResult[]): Summary {
   const ok = results.filter((result) => result.ok);
-  const numbers = (pick: (result: RunResult) => number | null | undefined) => ok.map(pick).filter((value): value is number => typeof value === "number" && Number.isFinite(value));
+  const numbers = (pick: (result: RunResult) => number | null | undefined) =>
+    ok.map(pick).filter((value): value is number => typeof value === "number" && Number.isFinite(value));
   const rungCounts = new Map<number, number>();
-  for (const result of ok) for (const rung of result.rungsPlayed?.length ? result.rungsPlayed : (result.rungsFetched ?? [])) rungCounts.set(rung, (rungCounts.get(rung) ?? 0) + 1);
+  for (const result of ok)
+    for (const rung of result.rungsPlayed?.length ? result.rungsPlayed : (result.rungsFetched ?? []))
+      rungCounts.set(rung, (rungCounts.get(rung) ?? 0) + 1);
   return {
     player,
     kbps,
@@ -873,12 +1106,23 @@ function summarise(player: PlayerName, kbps: number, results: RunResult[]): Summ
     seekMax: max(numbers((result) => result.seekSeconds)),
     kbBeforePlay: p50(numbers((result) => (result.bytesBeforePlay ?? Number.NaN) / 1024)),
     mbPerMinute: mean(numbers((result) => (result.bytesPerMinute ?? Number.NaN) / 1e6)),
-    rungs: player === "progressive" ? "source" : [...rungCounts].sort((a, b) => a[0] - b[0]).map(([rung, count]) => `${rung}p×${count}`).join(" ") || "–",
+    rungs:
+      player === "progressive"
+        ? "source"
+        : [...rungCounts]
+            .sort((a, b) => a[0] - b[0])
+            .map(([rung, count]) => `${rung}p×${count}`)
+            .join(" ") || "–",
     mismatches: results.reduce((sum, result) => sum + (result.mismatches ?? 0), 0),
   };
 }
 
-const COLUMNS: Array<{ title: string; width: number; value: (summary: Summary) => string; ratio?: (summary: Summary) => number }> = [
+const COLUMNS: Array<{
+  title: string;
+  width: number;
+  value: (summary: Summary) => string;
+  ratio?: (summary: Summary) => number;
+}> = [
   { title: "player", width: 12, value: (s) => s.player },
   { title: "kbps", width: 5, value: (s) => String(s.kbps) },
   { title: "ok", width: 5, value: (s) => `${s.ok}/${s.runs}` },
@@ -897,15 +1141,26 @@ const COLUMNS: Array<{ title: string; width: number; value: (summary: Summary) =
 ];
 
 function row(cells: string[]): string {
-  return cells.map((cell, index) => (COLUMNS[index].width ? cell.padStart(Math.max(COLUMNS[index].width, COLUMNS[index].title.length)) : cell)).join("  ");
+  return cells
+    .map((cell, index) =>
+      COLUMNS[index].width ? cell.padStart(Math.max(COLUMNS[index].width, COLUMNS[index].title.length)) : cell,
+    )
+    .join("  ");
 }
 
 /** The issue's goals for a summary of an adaptive player, as "figure goal ✓/✗". */
 function goals(summary: Summary): string[] {
-  const check = (label: string, value: number, limit: number, unit: string) => `${label} ${fmt(value, 2)}${unit} (goal ≤ ${limit}${unit}) ${Number.isFinite(value) && value <= limit ? "✓" : "✗"}`;
+  const check = (label: string, value: number, limit: number, unit: string) =>
+    `${label} ${fmt(value, 2)}${unit} (goal ≤ ${limit}${unit}) ${Number.isFinite(value) && value <= limit ? "✓" : "✗"}`;
   const lines: string[] = [];
-  if (summary.kbps === 500) lines.push(check("first frame p50", summary.ffP50, 2.5, " s"), check("stalls max", summary.stallsMax, 0, ""), check("seek p50", summary.seekP50, 3, " s"));
-  if (summary.kbps === 250) lines.push(check("first frame p50", summary.ffP50, 4, " s"), check("stalls max", summary.stallsMax, 1, ""));
+  if (summary.kbps === 500)
+    lines.push(
+      check("first frame p50", summary.ffP50, 2.5, " s"),
+      check("stalls max", summary.stallsMax, 0, ""),
+      check("seek p50", summary.seekP50, 3, " s"),
+    );
+  if (summary.kbps === 250)
+    lines.push(check("first frame p50", summary.ffP50, 4, " s"), check("stalls max", summary.stallsMax, 1, ""));
   lines.push(check("video before play", summary.kbBeforePlay, 64, " KB"));
   if (DATA_SAVER) lines.push(check("data saver", summary.mbPerMinute, 2.5, " MB/min"));
   return lines;
@@ -914,9 +1169,18 @@ function goals(summary: Summary): string[] {
 function printTable(results: RunResult[]): void {
   const summaries: Summary[] = [];
   for (const player of PLAYERS as PlayerName[]) {
-    for (const kbps of SPEEDS) summaries.push(summarise(player, kbps, results.filter((result) => result.player === player && result.kbps === kbps)));
+    for (const kbps of SPEEDS)
+      summaries.push(
+        summarise(
+          player,
+          kbps,
+          results.filter((result) => result.player === player && result.kbps === kbps),
+        ),
+      );
   }
-  console.log(`\nPlayback, ${RUNS} runs each, ${PLAY_SECONDS} s of play, ${LATENCY_MS} ms latency${DATA_SAVER ? ", data saver on" : ""} (times in s; played scaled to 120 s; MB per minute of film played; KB p50)`);
+  console.log(
+    `\nPlayback, ${RUNS} runs each, ${PLAY_SECONDS} s of play, ${LATENCY_MS} ms latency${DATA_SAVER ? ", data saver on" : ""} (times in s; played scaled to 120 s; MB per minute of film played; KB p50)`,
+  );
   console.log(row(COLUMNS.map((column) => column.title)));
   for (const summary of summaries) console.log(row(COLUMNS.map((column) => column.value(summary))));
 
@@ -946,11 +1210,14 @@ function printTable(results: RunResult[]): void {
   }
   const mismatches = results.reduce((sum, result) => sum + (result.mismatches ?? 0), 0);
   const responses = results.reduce((sum, result) => sum + (result.responses ?? 0), 0);
-  console.log(`\nFinished film responses whose body did not match their Content-Length/Content-Range (Chromium cache truncation under throttling): ${mismatches} of ${responses} checked`);
+  console.log(
+    `\nFinished film responses whose body did not match their Content-Length/Content-Range (Chromium cache truncation under throttling): ${mismatches} of ${responses} checked`,
+  );
   const failed = results.filter((result) => !result.ok);
   if (failed.length > 0) {
     console.log(`Failed runs: ${failed.length} of ${results.length}`);
-    for (const result of failed) console.log(`  ${result.player} ${result.kbps} kbps #${result.run + 1}: ${result.error}`);
+    for (const result of failed)
+      console.log(`  ${result.player} ${result.kbps} kbps #${result.run + 1}: ${result.error}`);
   }
 }
 
@@ -960,7 +1227,8 @@ function printTable(results: RunResult[]): void {
 const specs: RunSpec[] = [];
 // Runs interleaved (every player and speed once, then again), so a slow minute of the machine hits all alike.
 for (let run = 0; run < RUNS; run++) {
-  for (const player of PLAYERS as PlayerName[]) for (const kbps of SPEEDS) specs.push({ player, kbps, run, account: specs.length });
+  for (const player of PLAYERS as PlayerName[])
+    for (const kbps of SPEEDS) specs.push({ player, kbps, run, account: specs.length });
 }
 
 let root: string;
@@ -989,7 +1257,9 @@ try {
   printEncodeFigures(figures, reusing);
   ensureWatchable(root, figures.movieId);
 
-  console.log(`\n${specs.length} playback runs (${PLAYERS.join(", ")} × ${SPEEDS.join(", ")} kbps × ${RUNS}), ${PARALLEL} at a time, ${PLAY_SECONDS} s of play each`);
+  console.log(
+    `\n${specs.length} playback runs (${PLAYERS.join(", ")} × ${SPEEDS.join(", ")} kbps × ${RUNS}), ${PARALLEL} at a time, ${PLAY_SECONDS} s of play each`,
+  );
   const results: RunResult[] = [];
   let next = 0;
   const movieId = figures.movieId;
@@ -999,9 +1269,15 @@ try {
       while (next < specs.length) {
         const spec = specs[next++];
         // The whole run is bounded too: page load, play window, seek and margins.
-        const result = await withTimeout(playbackRun(spec, server, root, movieId, filmSeconds), 600_000 + PLAY_SECONDS * 1000, `${spec.player} ${spec.kbps} kbps run`).catch(
-          (error: unknown): RunResult => ({ ...spec, ok: false, error: error instanceof Error ? error.message : String(error) }),
-        );
+        const result = await withTimeout(
+          playbackRun(spec, server, root, movieId, filmSeconds),
+          600_000 + PLAY_SECONDS * 1000,
+          `${spec.player} ${spec.kbps} kbps run`,
+        ).catch((error: unknown): RunResult => ({
+          ...spec,
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+        }));
         results.push(result);
         console.log(describeRun(result));
       }

@@ -25,7 +25,16 @@ const size = fs.statSync(file).size;
 for (let dir = path.dirname(file); dir.startsWith(root); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
 fs.chmodSync(file, 0o644);
 db.insert(movies)
-  .values({ id: movieId, name: "Bench", categoryId: "benchcategory01", providerId: "benchprovider01", status: "ready", approved: true, videoFile: `${movieId}.mp4`, sizeBytes: size })
+  .values({
+    id: movieId,
+    name: "Bench",
+    categoryId: "benchcategory01",
+    providerId: "benchprovider01",
+    status: "ready",
+    approved: true,
+    videoFile: `${movieId}.mp4`,
+    sizeBytes: size,
+  })
   .run();
 db.$client.close();
 
@@ -61,26 +70,34 @@ for (const [name, target] of Object.entries(targets)) {
   const speeds: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const result = await download(target.url, target.headers);
-    if (result.bytes !== size) throw new Error(`${name}: got ${result.bytes} of ${size} bytes (status ${result.status})`);
+    if (result.bytes !== size)
+      throw new Error(`${name}: got ${result.bytes} of ${size} bytes (status ${result.status})`);
     speeds.push(result.bytes / 1024 / 1024 / (result.ms / 1000));
   }
   const seeks: number[] = [];
   for (let i = 0; i < SEEKS; i++) {
     const start = Math.floor(Math.random() * (size - 65536));
     const result = await download(target.url, { ...target.headers, Range: `bytes=${start}-${start + 65535}` });
-    if (result.status !== 206 || result.bytes !== 65536) throw new Error(`${name}: seek answered ${result.status} with ${result.bytes} bytes`);
+    if (result.status !== 206 || result.bytes !== 65536)
+      throw new Error(`${name}: seek answered ${result.status} with ${result.bytes} bytes`);
     seeks.push(result.ttfbMs);
   }
   results[name] = { mbPerSecond: Math.max(...speeds), seekP50: percentile(seeks, 50), seekP95: percentile(seeks, 95) };
 }
 const peak = memory.stop();
 
-console.log(`\nRange serving, ${SIZE_MB} MB file over loopback (best of ${ROUNDS} full downloads; ${SEEKS} random 64 KiB seeks)`);
+console.log(
+  `\nRange serving, ${SIZE_MB} MB file over loopback (best of ${ROUNDS} full downloads; ${SEEKS} random 64 KiB seeks)`,
+);
 for (const [name, r] of Object.entries(results)) {
-  console.log(`  ${name.padEnd(6)} ${r.mbPerSecond.toFixed(0).padStart(6)} MB/s   seek first byte p50 ${r.seekP50.toFixed(2)} ms, p95 ${r.seekP95.toFixed(2)} ms`);
+  console.log(
+    `  ${name.padEnd(6)} ${r.mbPerSecond.toFixed(0).padStart(6)} MB/s   seek first byte p50 ${r.seekP50.toFixed(2)} ms, p95 ${r.seekP95.toFixed(2)} ms`,
+  );
 }
 console.log(`  ratio kallo/nginx throughput: ${(results.kallo.mbPerSecond / results.nginx.mbPerSecond).toFixed(2)}`);
-console.log(`  server memory: ${serverBaseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB while serving (growth ${(peak - serverBaseline).toFixed(0)} MiB)`);
+console.log(
+  `  server memory: ${serverBaseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB while serving (growth ${(peak - serverBaseline).toFixed(0)} MiB)`,
+);
 
 await server.stop();
 nginx.kill("SIGTERM");

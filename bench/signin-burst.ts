@@ -21,10 +21,24 @@ async function run(label: string, concurrency: string | undefined) {
   const file = movieVideoPath(movieId, root);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, Buffer.alloc(64 * MiB, 9));
-  db.insert(movies).values({ id: movieId, name: "Bench", categoryId: "benchcategory01", providerId: "benchprovider01", status: "ready", approved: true, videoFile: `${movieId}.mp4`, sizeBytes: 64 * MiB }).run();
+  db.insert(movies)
+    .values({
+      id: movieId,
+      name: "Bench",
+      categoryId: "benchcategory01",
+      providerId: "benchprovider01",
+      status: "ready",
+      approved: true,
+      videoFile: `${movieId}.mp4`,
+      sizeBytes: 64 * MiB,
+    })
+    .run();
   // Fifty people, each signing in once (one account would meet its own sign-in limit).
   const viewer = db.select().from(accounts).where(eq(accounts.id, "benchviewer0001")).get()!;
-  for (let i = 0; i < BURST; i++) db.insert(accounts).values({ ...viewer, id: `burstviewer${String(i).padStart(4, "0")}`, email: `burst${i}@bench.test` }).run();
+  for (let i = 0; i < BURST; i++)
+    db.insert(accounts)
+      .values({ ...viewer, id: `burstviewer${String(i).padStart(4, "0")}`, email: `burst${i}@bench.test` })
+      .run();
   db.$client.close();
   if (concurrency) process.env.PASSWORD_HASH_CONCURRENCY = concurrency;
   else delete process.env.PASSWORD_HASH_CONCURRENCY;
@@ -35,8 +49,12 @@ async function run(label: string, concurrency: string | undefined) {
     const times: number[] = [];
     while (!stop()) {
       const start = Math.floor(Math.random() * 63) * MiB;
-      const range = await download(`${server.url}/api/files/${movieId}.mp4`, { Cookie: cookie, Range: `bytes=${start}-${start + MiB - 1}` });
-      if (range.status !== 206 || range.bytes !== MiB) throw new Error(`range answered ${range.status} with ${range.bytes} bytes`);
+      const range = await download(`${server.url}/api/files/${movieId}.mp4`, {
+        Cookie: cookie,
+        Range: `bytes=${start}-${start + MiB - 1}`,
+      });
+      if (range.status !== 206 || range.bytes !== MiB)
+        throw new Error(`range answered ${range.status} with ${range.bytes} bytes`);
       times.push(range.ms);
     }
     return times;
@@ -75,4 +93,6 @@ for (const result of [bounded, unbounded]) {
     `  ${result.label}: quiet p50 ${ms(result.quiet, 50)} / p99 ${ms(result.quiet, 99)}; during the burst p50 ${ms(result.busy, 50)} / p99 ${ms(result.busy, 99)} (${result.busy.length} ranges); burst ${result.burstMs} ms, ${result.signedIn}/${BURST} signed in`,
   );
 }
-console.log(`  range p99 during the burst, unbounded ÷ bounded: ${(percentile(unbounded.busy, 99) / percentile(bounded.busy, 99)).toFixed(1)}× (goal: bounded ≤ 100 ms)`);
+console.log(
+  `  range p99 during the burst, unbounded ÷ bounded: ${(percentile(unbounded.busy, 99) / percentile(bounded.busy, 99)).toFixed(1)}× (goal: bounded ≤ 100 ms)`,
+);

@@ -16,7 +16,16 @@ import path from "node:path";
 import { Upload } from "tus-js-client";
 import { movies } from "../app/db/schema";
 import { movieVideoPath } from "../app/media/storage.server";
-import { download, percentile, prepareStorage, rssMiB, sampleMemory, signIn, startServer, type RunningServer } from "./lib";
+import {
+  download,
+  percentile,
+  prepareStorage,
+  rssMiB,
+  sampleMemory,
+  signIn,
+  startServer,
+  type RunningServer,
+} from "./lib";
 
 const SIZE_MB = Number(process.env.BENCH_UPLOAD_MB ?? 1024);
 const DISCONNECTS = 3;
@@ -30,7 +39,16 @@ const viewed = movieVideoPath(viewedId, root);
 fs.mkdirSync(path.dirname(viewed), { recursive: true });
 fs.writeFileSync(viewed, Buffer.alloc(64 * MiB, 3));
 db.insert(movies)
-  .values({ id: viewedId, name: "Watched meanwhile", categoryId: "benchcategory01", providerId: "benchprovider01", status: "ready", approved: true, videoFile: `${viewedId}.mp4`, sizeBytes: 64 * MiB })
+  .values({
+    id: viewedId,
+    name: "Watched meanwhile",
+    categoryId: "benchcategory01",
+    providerId: "benchprovider01",
+    status: "ready",
+    approved: true,
+    videoFile: `${viewedId}.mp4`,
+    sizeBytes: 64 * MiB,
+  })
   .run();
 db.$client.close();
 
@@ -42,7 +60,8 @@ const source = path.join(root, "bench-source.mp4");
   const out = fs.openSync(source, "w");
   fs.writeSync(out, fileHead);
   const filler = Buffer.alloc(MiB, 7);
-  for (let written = fileHead.length; written < fileBytes; written += filler.length) fs.writeSync(out, filler, 0, Math.min(filler.length, fileBytes - written));
+  for (let written = fileHead.length; written < fileBytes; written += filler.length)
+    fs.writeSync(out, filler, 0, Math.min(filler.length, fileBytes - written));
   fs.closeSync(out);
 }
 
@@ -65,8 +84,12 @@ function viewerProbe(): ViewerProbe {
         pages.push(page.ms);
       } else {
         const start = Math.floor(Math.random() * 63) * MiB;
-        const range = await download(`${server.url}/api/files/${viewedId}.mp4`, { Cookie: viewerCookie, Range: `bytes=${start}-${start + MiB - 1}` });
-        if (range.status !== 206 || range.bytes !== MiB) throw new Error(`range answered ${range.status} with ${range.bytes} bytes`);
+        const range = await download(`${server.url}/api/files/${viewedId}.mp4`, {
+          Cookie: viewerCookie,
+          Range: `bytes=${start}-${start + MiB - 1}`,
+        });
+        if (range.status !== 206 || range.bytes !== MiB)
+          throw new Error(`range answered ${range.status} with ${range.bytes} bytes`);
         ranges.push(range.ms);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -96,11 +119,21 @@ function multipartUpload(): Promise<void> {
       `${server.url}/provider/uploads`,
       {
         method: "POST",
-        headers: { Cookie: cookie, Origin: server.url, Accept: "application/json", "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": head.length + fileBytes + tail.length },
+        headers: {
+          Cookie: cookie,
+          Origin: server.url,
+          Accept: "application/json",
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+          "Content-Length": head.length + fileBytes + tail.length,
+        },
       },
       (response) => {
         response.resume();
-        response.on("end", () => (response.statusCode === 201 ? resolve() : reject(new Error(`multipart upload answered ${response.statusCode}`))));
+        response.on("end", () =>
+          response.statusCode === 201
+            ? resolve()
+            : reject(new Error(`multipart upload answered ${response.statusCode}`)),
+        );
       },
     );
     request.on("error", reject);
@@ -113,7 +146,9 @@ function multipartUpload(): Promise<void> {
 
 /** A tus upload of the source; with `disconnects`, the client aborts at that many random points and resumes. Returns the bytes sent twice. */
 function resumableUpload(name: string, disconnects: number): Promise<{ resentBytes: number }> {
-  const cutPoints = Array.from({ length: disconnects }, () => Math.floor(fileBytes * (0.1 + 0.8 * Math.random()))).sort((a, b) => a - b);
+  const cutPoints = Array.from({ length: disconnects }, () => Math.floor(fileBytes * (0.1 + 0.8 * Math.random()))).sort(
+    (a, b) => a - b,
+  );
   let resentBytes = 0;
   let lastSent = 0;
   return new Promise((resolve, reject) => {
@@ -130,7 +165,10 @@ function resumableUpload(name: string, disconnects: number): Promise<{ resentByt
           cutPoints.shift();
           void upload.abort().then(async () => {
             await new Promise((resume) => setTimeout(resume, 200));
-            const head = await fetch(upload.url!, { method: "HEAD", headers: { "Tus-Resumable": "1.0.0", Cookie: cookie } });
+            const head = await fetch(upload.url!, {
+              method: "HEAD",
+              headers: { "Tus-Resumable": "1.0.0", Cookie: cookie },
+            });
             const kept = Number(head.headers.get("Upload-Offset"));
             resentBytes += Math.max(0, lastSent - kept);
             upload.start();
@@ -144,7 +182,14 @@ function resumableUpload(name: string, disconnects: number): Promise<{ resentByt
   });
 }
 
-type Run = { name: string; seconds: number; growthMiB: number; ranges: number[]; pages: number[]; resentBytes?: number };
+type Run = {
+  name: string;
+  seconds: number;
+  growthMiB: number;
+  ranges: number[];
+  pages: number[];
+  resentBytes?: number;
+};
 
 async function measure(name: string, work: () => Promise<{ resentBytes: number } | void>): Promise<Run> {
   await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -156,7 +201,14 @@ async function measure(name: string, work: () => Promise<{ resentBytes: number }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const { ranges, pages } = await probe.stop();
   const peak = memory.stop();
-  return { name, seconds, growthMiB: peak - baseline, ranges, pages, resentBytes: result ? result.resentBytes : undefined };
+  return {
+    name,
+    seconds,
+    growthMiB: peak - baseline,
+    ranges,
+    pages,
+    resentBytes: result ? result.resentBytes : undefined,
+  };
 }
 
 async function idleViewer(seconds: number): Promise<Run> {
@@ -167,18 +219,30 @@ const runs: Run[] = [];
 runs.push(await idleViewer(5));
 runs.push(await measure("multipart POST, one request", multipartUpload));
 runs.push(await measure("resumable (tus), uninterrupted", () => resumableUpload("Bench tus", 0)));
-runs.push(await measure(`resumable (tus), ${DISCONNECTS} disconnects`, () => resumableUpload("Bench tus cut", DISCONNECTS)));
+runs.push(
+  await measure(`resumable (tus), ${DISCONNECTS} disconnects`, () => resumableUpload("Bench tus cut", DISCONNECTS)),
+);
 
 const ms = (values: number[], p: number) => (values.length ? `${percentile(values, p).toFixed(1)}` : "-");
-console.log(`\nUpload of ${SIZE_MB} MB over loopback to the studio (server peak memory growth; a viewer's latency meanwhile, ms)`);
+console.log(
+  `\nUpload of ${SIZE_MB} MB over loopback to the studio (server peak memory growth; a viewer's latency meanwhile, ms)`,
+);
 for (const run of runs) {
-  const upload = run.name.startsWith("no upload") ? "" : `${run.seconds.toFixed(1)} s, ${(SIZE_MB / run.seconds).toFixed(0)} MB/s, memory +${run.growthMiB.toFixed(0)} MiB; `;
-  console.log(`  ${run.name}: ${upload}1 MiB range p50 ${ms(run.ranges, 50)} / p99 ${ms(run.ranges, 99)} (${run.ranges.length}); /movies p50 ${ms(run.pages, 50)} / p99 ${ms(run.pages, 99)} (${run.pages.length})`);
+  const upload = run.name.startsWith("no upload")
+    ? ""
+    : `${run.seconds.toFixed(1)} s, ${(SIZE_MB / run.seconds).toFixed(0)} MB/s, memory +${run.growthMiB.toFixed(0)} MiB; `;
+  console.log(
+    `  ${run.name}: ${upload}1 MiB range p50 ${ms(run.ranges, 50)} / p99 ${ms(run.ranges, 99)} (${run.ranges.length}); /movies p50 ${ms(run.pages, 50)} / p99 ${ms(run.pages, 99)} (${run.pages.length})`,
+  );
 }
 const whole = runs[2];
 const cut = runs[3];
-console.log(`  ${DISCONNECTS} disconnects cost ${(cut.seconds - whole.seconds).toFixed(1)} s (${((cut.seconds / whole.seconds - 1) * 100).toFixed(0)} %) against the uninterrupted run;`);
-console.log(`  bytes sent twice: ${((cut.resentBytes ?? 0) / 1024).toFixed(0)} KiB in all (${((cut.resentBytes ?? 0) / DISCONNECTS / 1024).toFixed(0)} KiB a disconnect; goal: under one request, ${CHUNK_BYTES / MiB} MiB)`);
+console.log(
+  `  ${DISCONNECTS} disconnects cost ${(cut.seconds - whole.seconds).toFixed(1)} s (${((cut.seconds / whole.seconds - 1) * 100).toFixed(0)} %) against the uninterrupted run;`,
+);
+console.log(
+  `  bytes sent twice: ${((cut.resentBytes ?? 0) / 1024).toFixed(0)} KiB in all (${((cut.resentBytes ?? 0) / DISCONNECTS / 1024).toFixed(0)} KiB a disconnect; goal: under one request, ${CHUNK_BYTES / MiB} MiB)`,
+);
 await stop(server);
 
 async function stop(running: RunningServer) {

@@ -25,10 +25,29 @@ const CURRENT_CACHES = [SHELL_CACHE, ASSET_CACHE, PAGE_CACHE, DOWNLOAD_CACHE];
 
 const OFFLINE_URL = "/offline";
 const DOWNLOADS_URL = "/downloads";
-const SHELL_URLS = [OFFLINE_URL, "/", DOWNLOADS_URL, "/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
+const SHELL_URLS = [
+  OFFLINE_URL,
+  "/",
+  DOWNLOADS_URL,
+  "/manifest.webmanifest",
+  "/favicon.svg",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+];
 
 /** Public pages whose last copy may be shown offline. Personal pages (profile, history…) are never stored. */
-const CACHEABLE_PAGES = new Set(["/", "/about", "/terms", "/plans", "/privacy", "/security", "/help", "/download", DOWNLOADS_URL, OFFLINE_URL]);
+const CACHEABLE_PAGES = new Set([
+  "/",
+  "/about",
+  "/terms",
+  "/plans",
+  "/privacy",
+  "/security",
+  "/help",
+  "/download",
+  DOWNLOADS_URL,
+  OFFLINE_URL,
+]);
 
 /** The /build/ files a page's HTML links to (stylesheets, module scripts, modulepreloads). */
 function buildAssetsIn(html) {
@@ -60,7 +79,9 @@ self.addEventListener("activate", (event) => {
     (async () => {
       const names = await caches.keys();
       await Promise.all(
-        names.filter((name) => name.startsWith("kallo-") && !CURRENT_CACHES.includes(name)).map((name) => caches.delete(name)),
+        names
+          .filter((name) => name.startsWith("kallo-") && !CURRENT_CACHES.includes(name))
+          .map((name) => caches.delete(name)),
       );
       await self.clients.claim();
     })(),
@@ -93,7 +114,9 @@ async function networkFirstPage(request, url) {
     }
     return response;
   } catch (error) {
-    const cached = (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ?? (SHELL_URLS.includes(url.pathname) ? await caches.match(url.pathname, { cacheName: SHELL_CACHE }) : undefined);
+    const cached =
+      (await caches.match(url.pathname, { cacheName: PAGE_CACHE })) ??
+      (SHELL_URLS.includes(url.pathname) ? await caches.match(url.pathname, { cacheName: SHELL_CACHE }) : undefined);
     if (cached) return cached;
     const offline = await caches.match(OFFLINE_URL);
     if (!offline) throw error;
@@ -115,11 +138,25 @@ function base64UrlBytes(text) {
 async function licenceIsGenuine(record) {
   const { terms, signature } = record.licence;
   if (verifiedLicences.has(terms.id)) return verifiedLicences.get(terms.id);
-  const message = JSON.stringify([terms.id, terms.movieId, terms.rung, terms.issuedAt, terms.expiresAt, terms.playHours]);
+  const message = JSON.stringify([
+    terms.id,
+    terms.movieId,
+    terms.rung,
+    terms.issuedAt,
+    terms.expiresAt,
+    terms.playHours,
+  ]);
   let genuine = false;
   try {
-    const key = await crypto.subtle.importKey("jwk", record.publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    genuine = await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, base64UrlBytes(signature), new TextEncoder().encode(message));
+    const key = await crypto.subtle.importKey("jwk", record.publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "verify",
+    ]);
+    genuine = await crypto.subtle.verify(
+      { name: "ECDSA", hash: "SHA-256" },
+      key,
+      base64UrlBytes(signature),
+      new TextEncoder().encode(message),
+    );
   } catch {
     genuine = false;
   }
@@ -133,12 +170,18 @@ function judge(record, now) {
   if (record.chunks * record.chunkBytes < record.media.sizeBytes) return "incomplete";
   const terms = record.licence.terms;
   if (now < record.latestSeen - 60000 || now < terms.issuedAt - 60000) return "clock";
-  const until = record.firstPlayedAt === null ? terms.expiresAt : Math.min(terms.expiresAt, record.firstPlayedAt + terms.playHours * 3600000);
+  const until =
+    record.firstPlayedAt === null
+      ? terms.expiresAt
+      : Math.min(terms.expiresAt, record.firstPlayedAt + terms.playHours * 3600000);
   return now < until ? null : "expired";
 }
 
 function refuse(status, reason) {
-  return new Response(JSON.stringify({ reason }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  return new Response(JSON.stringify({ reason }), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+  });
 }
 
 /** The stored MP4's bytes from `start` to `end`, chunk by chunk (never the whole film in memory). */
@@ -184,7 +227,9 @@ async function offlineMedia(request, url, event) {
     record.firstPlayedAt = record.firstPlayedAt ?? now;
     record.latestSeen = Math.max(record.latestSeen, now);
     // Written beside the answer, not before it: the first frame does not wait for it.
-    event.waitUntil(cache.put(metaUrl, new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } })));
+    event.waitUntil(
+      cache.put(metaUrl, new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } })),
+    );
   }
   const size = record.media.sizeBytes;
   let start = 0;
@@ -192,13 +237,15 @@ async function offlineMedia(request, url, event) {
   const range = request.headers.get("range");
   if (range) {
     const parts = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-    if (!parts || (parts[1] === "" && parts[2] === "")) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    if (!parts || (parts[1] === "" && parts[2] === ""))
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
     if (parts[1] === "") start = Math.max(0, size - Number(parts[2]));
     else {
       start = Number(parts[1]);
       if (parts[2] !== "") end = Math.min(Number(parts[2]), size - 1);
     }
-    if (start >= size || start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+    if (start >= size || start > end)
+      return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
   }
   const headers = {
     "Content-Type": "video/mp4",
@@ -207,7 +254,10 @@ async function offlineMedia(request, url, event) {
     "Cache-Control": "no-store",
   };
   if (range) headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
-  return new Response(streamChunks(cache, movieId, record.chunkBytes, start, end), { status: range ? 206 : 200, headers });
+  return new Response(streamChunks(cache, movieId, record.chunkBytes, start, end), {
+    status: range ? 206 : 200,
+    headers,
+  });
 }
 
 self.addEventListener("fetch", (event) => {

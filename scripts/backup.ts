@@ -14,9 +14,15 @@ if (!target) {
   process.exit(2);
 }
 const env = getEnv();
-const summary = await backUp({ databasePath: env.databasePath, storageDir: env.storageDir, target: path.resolve(target) });
+const summary = await backUp({
+  databasePath: env.databasePath,
+  storageDir: env.storageDir,
+  target: path.resolve(target),
+});
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-console.log(`[backup] database: ${mb(summary.databaseBytes)} MB copied in ${(summary.databaseMs / 1000).toFixed(1)} s (integrity ok) → ${path.resolve(target, "data.db")}`);
+console.log(
+  `[backup] database: ${mb(summary.databaseBytes)} MB copied in ${(summary.databaseMs / 1000).toFixed(1)} s (integrity ok) → ${path.resolve(target, "data.db")}`,
+);
 console.log(
   `[backup] files: ${summary.files.copied} copied (${mb(summary.files.copiedBytes)} MB), ${summary.files.removed} removed, ${summary.files.unchanged} unchanged, in ${(summary.filesMs / 1000).toFixed(1)} s`,
 );

@@ -24,14 +24,19 @@ export type Replication = { process: ChildProcess; stop: () => Promise<void> };
 
 /** Start replicating; the child's log lines are prefixed. Stopping lets it ship the last writes first. */
 export function startReplication(databasePath: string, replica: string): Replication {
-  const child = spawn(litestreamBinary(), ["replicate", databasePath, replicaUrl(replica)], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(litestreamBinary(), ["replicate", databasePath, replicaUrl(replica)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const prefix = (chunk: Buffer) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, "[litestream] "));
   child.stdout!.on("data", prefix);
   child.stderr!.on("data", prefix);
   let exited = false;
   child.once("exit", (code, signal) => {
     exited = true;
-    if (code !== 0 && signal !== "SIGTERM") console.error(`[litestream] stopped unexpectedly (${signal ?? `exit ${code}`}); the database is no longer replicated`);
+    if (code !== 0 && signal !== "SIGTERM")
+      console.error(
+        `[litestream] stopped unexpectedly (${signal ?? `exit ${code}`}); the database is no longer replicated`,
+      );
   });
   return {
     process: child,

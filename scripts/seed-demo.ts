@@ -8,5 +8,8 @@ const db = openDatabase(env.databasePath);
 migrateDatabase(db);
 const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder });
 db.$client.close();
-console.log(`[seed] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans in ${env.databasePath}`);
-for (const account of DEMO_ACCOUNTS) console.log(`       ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);
+console.log(
+  `[seed] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans in ${env.databasePath}`,
+);
+for (const account of DEMO_ACCOUNTS)
+  console.log(`       ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);

@@ -93,12 +93,17 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
       const sweepIdle = setInterval(() => server.closeIdleConnections(), 100);
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), options.stopGraceMs ?? 10_000);
-      const background = appModule.stopBackgroundWork?.().catch((error: unknown) => console.error("[serve] stopping the background work failed:", error));
+      const background = appModule
+        .stopBackgroundWork?.()
+        .catch((error: unknown) => console.error("[serve] stopping the background work failed:", error));
       await closed;
       clearTimeout(grace);
       clearInterval(sweepIdle);
       // Background work (a mail that hangs, say) gets no longer than requests did.
-      await Promise.race([background, new Promise((resolve) => setTimeout(resolve, options.stopGraceMs ?? 10_000).unref())]);
+      await Promise.race([
+        background,
+        new Promise((resolve) => setTimeout(resolve, options.stopGraceMs ?? 10_000).unref()),
+      ]);
       appModule.closeDatabase?.();
     })();
     return stopping;
@@ -143,14 +148,21 @@ export const FORM_BODY_LIMIT = 1024 * 1024;
 export const FILE_FORM_BODY_LIMIT = 12 * 1024 * 1024;
 
 export function capBodies(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path)) return next();
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path))
+    return next();
   const declared = req.headers["content-length"];
   const chunked = declared === undefined && /chunked/i.test(String(req.headers["transfer-encoding"] ?? ""));
-  const limit = /^multipart\/form-data/i.test(String(req.headers["content-type"] ?? "")) ? FILE_FORM_BODY_LIMIT : FORM_BODY_LIMIT;
+  const limit = /^multipart\/form-data/i.test(String(req.headers["content-type"] ?? ""))
+    ? FILE_FORM_BODY_LIMIT
+    : FORM_BODY_LIMIT;
   if (!chunked && (declared === undefined || Number(declared) <= limit)) return next();
   const status = chunked ? 411 : 413;
-  const english = chunked ? "Send the length of the body (Content-Length)." : `The request is too large: the limit is ${limit / 1024 / 1024} MB.`;
-  const hausa = chunked ? "Aika tsawon abin da ake turawa (Content-Length)." : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
+  const english = chunked
+    ? "Send the length of the body (Content-Length)."
+    : `The request is too large: the limit is ${limit / 1024 / 1024} MB.`;
+  const hausa = chunked
+    ? "Aika tsawon abin da ake turawa (Content-Length)."
+    : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
   res.setHeader("Connection", "close");
   let dropped = 0;
   req.on("data", (chunk: Buffer) => {
@@ -160,7 +172,10 @@ export function capBodies(req: express.Request, res: express.Response, next: exp
   if (req.path.startsWith("/api/")) {
     res.status(status).json({ success: false, message: english });
   } else {
-    res.status(status).type("html").send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
+    res
+      .status(status)
+      .type("html")
+      .send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
   }
 }
 
@@ -176,18 +191,22 @@ export function sameOriginWrites(options: { publicUrl?: string }): express.Reque
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : null;
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    if (req.path.startsWith("/api/") || req.path === "/api" || req.path.startsWith("/payments/paystack/webhook")) return next();
+    if (req.path.startsWith("/api/") || req.path === "/api" || req.path.startsWith("/payments/paystack/webhook"))
+      return next();
     const origin = req.headers.origin;
     const site = req.headers["sec-fetch-site"];
     const own = `${req.protocol}://${req.get("host")}`;
-    const fromElsewhere = origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
+    const fromElsewhere =
+      origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
     if (!fromElsewhere) return next();
     // The (small) body is read and dropped, so the connection stays usable and the client hears the answer.
     req.resume();
     res
       .status(403)
       .type("html")
-      .send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>This change must be made from Kallo's own pages.</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`);
+      .send(
+        `<!doctype html><meta charset="utf-8"><title>Kallo</title><p>This change must be made from Kallo's own pages.</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`,
+      );
   };
 }
 
@@ -216,18 +235,30 @@ export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" |
     .flat()
     .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
   const trust = options.trustProxy ?? false;
-  const trusted = trust === false ? "the connection itself (TRUST_PROXY not set)" : `X-Forwarded-For/-Proto from ${typeof trust === "number" ? `the nearest ${trust} prox${trust === 1 ? "y" : "ies"}` : trust.join(", ")} (TRUST_PROXY)`;
+  const trusted =
+    trust === false
+      ? "the connection itself (TRUST_PROXY not set)"
+      : `X-Forwarded-For/-Proto from ${typeof trust === "number" ? `the nearest ${trust} prox${trust === 1 ? "y" : "ies"}` : trust.join(", ")} (TRUST_PROXY)`;
   const lines = [
     `[serve] http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
     `[serve] client address and https from ${trusted}; cookies are Secure ${options.publicUrl?.startsWith("https:") ? "always (PUBLIC_URL is https)" : "on https requests, plain on http (sign-in works on a LAN)"}`,
   ];
   if (!options.publicUrl) {
-    lines.push("[serve] PUBLIC_URL is not set: password-reset mails name their link's path only (a link is never built from a request's Host). Set PUBLIC_URL to the site's address.");
+    lines.push(
+      "[serve] PUBLIC_URL is not set: password-reset mails name their link's path only (a link is never built from a request's Host). Set PUBLIC_URL to the site's address.",
+    );
   }
   if (options.publicUrl?.startsWith("http:")) {
     const host = new URL(options.publicUrl).hostname;
-    const local = host === "localhost" || host.endsWith(".local") || host.endsWith(".lan") || /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
-    if (!local) lines.push(`[serve] warning: PUBLIC_URL ${options.publicUrl} is a public address on plain http: passwords and sessions cross the network unencrypted. Put TLS in front (README: "TLS in front with Caddy") and set PUBLIC_URL to https.`);
+    const local =
+      host === "localhost" ||
+      host.endsWith(".local") ||
+      host.endsWith(".lan") ||
+      /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
+    if (!local)
+      lines.push(
+        `[serve] warning: PUBLIC_URL ${options.publicUrl} is a public address on plain http: passwords and sessions cross the network unencrypted. Put TLS in front (README: "TLS in front with Caddy") and set PUBLIC_URL to https.`,
+      );
   }
   return lines;
 }

@@ -163,7 +163,11 @@ export async function readFields(request: Request): Promise<Record<string, strin
       throw new ApiError(400, "The multipart body could not be read");
     }
     raw = Object.fromEntries([...form.entries()].filter(([, entry]) => typeof entry === "string"));
-  } else if (JSON_TYPES.has(type) || type.endsWith("+json") || ((type === "" || type === "text/plain") && looksLikeJson)) {
+  } else if (
+    JSON_TYPES.has(type) ||
+    type.endsWith("+json") ||
+    ((type === "" || type === "text/plain") && looksLikeJson)
+  ) {
     if (text.trim() === "") raw = {};
     else {
       try {
@@ -177,7 +181,8 @@ export async function readFields(request: Request): Promise<Record<string, strin
   } else {
     throw new ApiError(400, "Send the fields as JSON or as a URL-encoded form");
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new ApiError(400, "Send the fields as a JSON object");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new ApiError(400, "Send the fields as a JSON object");
   // No prototype: a field named "__proto__" is just a field.
   const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {

@@ -65,7 +65,10 @@ export function zodToJsonSchema(schema: z.ZodTypeAny): JsonSchema {
 
 const formBody = (schema: z.ZodTypeAny) => {
   const json = zodToJsonSchema(schema);
-  return { required: true, content: { "application/json": { schema: json }, "application/x-www-form-urlencoded": { schema: json } } };
+  return {
+    required: true,
+    content: { "application/json": { schema: json }, "application/x-www-form-urlencoded": { schema: json } },
+  };
 };
 
 const REQUEST_BODIES: Record<string, unknown> = {
@@ -79,14 +82,20 @@ const REQUEST_BODIES: Record<string, unknown> = {
   "POST /files/watched": formBody(watchedSchema),
   "POST /upload/movies": {
     required: true,
-    description: "Text parts first (uploadedByUser and other unknown text parts are ignored), then two parts named `file`: the movie, then the poster.",
+    description:
+      "Text parts first (uploadedByUser and other unknown text parts are ignored), then two parts named `file`: the movie, then the poster.",
     content: {
       "multipart/form-data": {
         schema: {
           ...zodToJsonSchema(uploadDetailsSchema),
           properties: {
             ...(zodToJsonSchema(uploadDetailsSchema).properties as object),
-            file: { type: "array", items: { type: "string", contentMediaType: "application/octet-stream" }, minItems: 1, maxItems: 2 },
+            file: {
+              type: "array",
+              items: { type: "string", contentMediaType: "application/octet-stream" },
+              minItems: 1,
+              maxItems: 2,
+            },
           },
         },
       },
@@ -98,7 +107,12 @@ const message = { oneOf: [{ type: "string" }, { type: "object", additionalProper
 const error = { type: "object", properties: { success: { const: false }, message }, required: ["success", "message"] };
 const userDetails = {
   type: "object",
-  properties: { name: { type: "string" }, email: { type: "string" }, phoneNumber: { type: "string" }, Id: { type: "string" } },
+  properties: {
+    name: { type: "string" },
+    email: { type: "string" },
+    phoneNumber: { type: "string" },
+    Id: { type: "string" },
+  },
 };
 const title = {
   type: "object",
@@ -130,11 +144,26 @@ const ok = (properties: Record<string, unknown> = {}) => ({
 });
 
 const RESPONSES: Record<string, unknown> = {
-  "POST /user/login": ok({ token: { type: "string" }, isUser: { type: "boolean" }, isAdmin: { type: "boolean" }, isBlocked: { type: "boolean" }, userDetails }),
-  "POST /cp/login": ok({ token: { type: "string" }, isCp: { type: "boolean" }, isBlocked: { type: "boolean" }, userDetails }),
+  "POST /user/login": ok({
+    token: { type: "string" },
+    isUser: { type: "boolean" },
+    isAdmin: { type: "boolean" },
+    isBlocked: { type: "boolean" },
+    userDetails,
+  }),
+  "POST /cp/login": ok({
+    token: { type: "string" },
+    isCp: { type: "boolean" },
+    isBlocked: { type: "boolean" },
+    userDetails,
+  }),
   "GET /cp/allusers": { type: "array", items: accountRecord },
   "GET /cp/user/allusers": { type: "array", items: accountRecord },
-  "GET /user/profile/{userId}": ok({ name: { type: "string" }, email: { type: "string" }, phoneNumber: { type: "string" } }),
+  "GET /user/profile/{userId}": ok({
+    name: { type: "string" },
+    email: { type: "string" },
+    phoneNumber: { type: "string" },
+  }),
   "PUT /user/profile/password/{userId}": ok({ token: { type: "string" } }),
   "GET /movies/all": { type: "array", items: title },
   "GET /movies/all/{providerId}": { type: "array", items: title },
@@ -154,7 +183,8 @@ const SUMMARIES: Record<string, string> = {
   "PUT /cp/user/unblock/{id}": "Unblock a viewer",
   "GET /user/profile/{userId}": "Read a profile (the account itself, or an administrator)",
   "PUT /user/profile/edit/{userId}": "Edit a profile (the account itself, or an administrator)",
-  "PUT /user/profile/password/{userId}": "Change one's own password; every older token and session ends, a new token is returned",
+  "PUT /user/profile/password/{userId}":
+    "Change one's own password; every older token and session ends, a new token is returned",
   "PUT /cp/profile/edit/{providerId}": "Edit a provider's profile (the provider, or an administrator)",
   "GET /movies/all": "Published titles, newest first (100 a page, ?page=)",
   "GET /movies/all/{providerId}": "A provider's own titles, every status (the provider, or an administrator)",
@@ -175,7 +205,12 @@ export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
-    const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((found) => ({ name: found[1], in: "path", required: true, schema: { type: "string" } }));
+    const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map((found) => ({
+      name: found[1],
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
     const responses: Record<string, unknown> = {
       [route.method === "POST" && /register|upload/.test(route.path) ? "201" : "200"]: {
         description: "Success",
@@ -184,14 +219,25 @@ export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute
       "400": { description: "Bad input", content: { "application/json": { schema: error } } },
     };
     if (route.access !== "anyone") {
-      responses["401"] = { description: "No or invalid credentials", content: { "application/json": { schema: error } } };
+      responses["401"] = {
+        description: "No or invalid credentials",
+        content: { "application/json": { schema: error } },
+      };
     }
-    responses["403"] = { description: "Not allowed (role, owner, blocked, or a cross-site browser write)", content: { "application/json": { schema: error } } };
-    if (parameters.length > 0) responses["404"] = { description: "Unknown id", content: { "application/json": { schema: error } } };
+    responses["403"] = {
+      description: "Not allowed (role, owner, blocked, or a cross-site browser write)",
+      content: { "application/json": { schema: error } },
+    };
+    if (parameters.length > 0)
+      responses["404"] = { description: "Unknown id", content: { "application/json": { schema: error } } };
     if (route.path.endsWith("/login") || route.path.endsWith("/register")) {
-      responses["429"] = { description: "Too many tries (Retry-After)", content: { "application/json": { schema: error } } };
+      responses["429"] = {
+        description: "Too many tries (Retry-After)",
+        content: { "application/json": { schema: error } },
+      };
     }
-    if (route.path === "/upload/movies") responses["413"] = { description: "File too large", content: { "application/json": { schema: error } } };
+    if (route.path === "/upload/movies")
+      responses["413"] = { description: "File too large", content: { "application/json": { schema: error } } };
     (paths[`/api${route.path}`] ??= {})[route.method.toLowerCase()] = {
       summary: SUMMARIES[key],
       description: who(route.access),
@@ -204,9 +250,18 @@ export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute
   paths["/api/files/{filename}"] = {
     get: {
       summary: "A title's video (`<id>.mp4`), with HTTP byte ranges (206, 416; HEAD too)",
-      description: "Signed-in viewers (published titles), the owning provider, administrators. The session cookie works, so `<video src>` plays.",
-      parameters: [{ name: "filename", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]{8,32}\\.mp4$" } }],
-      responses: { "200": { description: "video/mp4" }, "206": { description: "A byte range" }, "401": { description: "Not signed in" }, "404": { description: "Unknown" }, "416": { description: "Range not satisfiable" } },
+      description:
+        "Signed-in viewers (published titles), the owning provider, administrators. The session cookie works, so `<video src>` plays.",
+      parameters: [
+        { name: "filename", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]{8,32}\\.mp4$" } },
+      ],
+      responses: {
+        "200": { description: "video/mp4" },
+        "206": { description: "A byte range" },
+        "401": { description: "Not signed in" },
+        "404": { description: "Unknown" },
+        "416": { description: "Range not satisfiable" },
+      },
     },
   };
   paths["/api/files/thumbnail/{thumbnail}"] = {

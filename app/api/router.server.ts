@@ -51,7 +51,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...profileHandlers,
   ...movieHandlers,
   ...viewingHandlers,
-  { method: "GET", path: "/openapi.json", access: "anyone", handle: ({ request }) => apiJson(buildOpenApiDocument(request, API_ROUTES)) },
+  {
+    method: "GET",
+    path: "/openapi.json",
+    access: "anyone",
+    handle: ({ request }) => apiJson(buildOpenApiDocument(request, API_ROUTES)),
+  },
 ];
 
 type Compiled = { route: ApiRoute; pattern: RegExp; names: string[] };
@@ -119,7 +124,10 @@ async function dispatch(request: Request): Promise<Response> {
     if (!caller) throw new ApiError(401, NOT_SIGNED_IN, { "WWW-Authenticate": 'Bearer realm="kallo"' });
     // The cookie rides along on any site's form or fetch; only our own pages may write with it.
     if (writes && caller.via === "cookie" && !isSameOriginRequest(request)) {
-      throw new ApiError(403, "Cookie-authenticated changes must come from this site (send Origin) or use a Bearer token");
+      throw new ApiError(
+        403,
+        "Cookie-authenticated changes must come from this site (send Origin) or use a Bearer token",
+      );
     }
     if (!allowed(route.access, caller)) throw new ApiError(403, NOT_ALLOWED);
   }

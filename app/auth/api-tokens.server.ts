@@ -30,17 +30,22 @@ export function roleFlags(role: Account["role"]) {
   return { isUser: role === "viewer", isAdmin: role === "admin", isCp: role === "provider" };
 }
 
-export async function createApiToken(account: Pick<Account, "id" | "role" | "tokenVersion">, now = Date.now()): Promise<string> {
+export async function createApiToken(
+  account: Pick<Account, "id" | "role" | "tokenVersion">,
+  now = Date.now(),
+): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
   const claims: TokenClaims = { userId: account.id, ...roleFlags(account.role), ver: account.tokenVersion };
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
-    .setSubject(account.id)
-    // Unique per sign-in, so two logins in one second are two devices.
-    .setJti(randomUUID())
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + API_TOKEN_TTL_SECONDS)
-    .sign(signingKey());
+  return (
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+      .setSubject(account.id)
+      // Unique per sign-in, so two logins in one second are two devices.
+      .setJti(randomUUID())
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + API_TOKEN_TTL_SECONDS)
+      .sign(signingKey())
+  );
 }
 
 /** The account a token speaks for, or null: bad signature, expired, blocked, or issued before the last block or password change. */

@@ -5,7 +5,13 @@ import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit, refundRateLimit } from "~/services/rate-limit.server";
-import { claimSignInTry, clearSignInFailures, isKnownDevice, recordSignInFailure, rememberDevice } from "~/services/sign-in-delay.server";
+import {
+  claimSignInTry,
+  clearSignInFailures,
+  isKnownDevice,
+  recordSignInFailure,
+  rememberDevice,
+} from "~/services/sign-in-delay.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
 import { safeRedirectPath } from "~/utils/redirect";
 import { startSession } from "./session.server";
@@ -92,7 +98,10 @@ export async function signInAtDoor(request: Request, door: Door) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   try {
     const account = await authenticator.authenticate(door, request);
-    const cookie = await startSession(account.id, { userAgent: request.headers.get("User-Agent"), ipAddress: clientAddress(request) });
+    const cookie = await startSession(account.id, {
+      userAgent: request.headers.get("User-Agent"),
+      ipAddress: clientAddress(request),
+    });
     const target = safeRedirectPath(form.get("redirectTo"), landingPath(account.role));
     const headers = new Headers({ "Set-Cookie": cookie });
     headers.append("Set-Cookie", await rememberDevice(request, account.email));

@@ -35,7 +35,10 @@ function forbidden(): never {
   throw data(null, { status: 403, statusText: "Forbidden" });
 }
 
-export async function requireUser(request: Request, options: { door?: "/login" | "/cp" } = {}): Promise<SignedInAccount> {
+export async function requireUser(
+  request: Request,
+  options: { door?: "/login" | "/cp" } = {},
+): Promise<SignedInAccount> {
   const user = await getOptionalUser(request);
   if (!user) doorFor(request, options.door ?? "/login");
   return user;

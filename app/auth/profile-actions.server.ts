@@ -31,7 +31,11 @@ export async function handleProfileForms(
     if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values: { intent: "password" } });
     // Every session ended with the old password; this one continues under a new id.
     const cookie = await startSession(user.id, { userAgent: request.headers.get("User-Agent"), ipAddress: address });
-    return redirectWithToast(options.passwordPath, { type: "success", key: "auth:profile.passwordChanged" }, { status: 303, headers: { "Set-Cookie": cookie } });
+    return redirectWithToast(
+      options.passwordPath,
+      { type: "success", key: "auth:profile.passwordChanged" },
+      { status: 303, headers: { "Set-Cookie": cookie } },
+    );
   }
 
   const values = { ...pickValues(form, PROFILE_FIELDS), intent: "profile" };

@@ -95,7 +95,10 @@ export function getSession(request: Request): Promise<AccountSession> {
 }
 
 /** Start a fresh session (a new id, so no one can fix it beforehand) and return its Set-Cookie value. */
-export async function startSession(accountId: string, details: { userAgent?: string | null; ipAddress?: string | null } = {}): Promise<string> {
+export async function startSession(
+  accountId: string,
+  details: { userAgent?: string | null; ipAddress?: string | null } = {},
+): Promise<string> {
   const { getSession: emptySession, commitSession } = getSessionStorage();
   const session = await emptySession();
   session.set("accountId", accountId);

@@ -9,7 +9,10 @@ export function AboutKallo({ as = "h2" }: { as?: "h1" | "h2" }) {
     <section id="about" aria-labelledby="about-heading" className="mx-auto max-w-7xl px-4 py-10" data-section="about">
       <div className="grid gap-8 rounded-2xl border border-white/10 bg-gradient-to-br from-ink-900 via-ink-900 to-brand-900/30 p-6 sm:p-10 lg:grid-cols-[2fr_1fr]">
         <div>
-          <Heading id="about-heading" className={`${as === "h1" ? "text-3xl sm:text-4xl" : "text-2xl"} font-extrabold tracking-tight text-white`}>
+          <Heading
+            id="about-heading"
+            className={`${as === "h1" ? "text-3xl sm:text-4xl" : "text-2xl"} font-extrabold tracking-tight text-white`}
+          >
             {t("about.heading")}
           </Heading>
           <div className="mt-4 grid gap-4">
@@ -17,7 +20,7 @@ export function AboutKallo({ as = "h2" }: { as?: "h1" | "h2" }) {
           </div>
         </div>
         <div>
-          <h3 className="text-sm font-bold uppercase tracking-widest text-brand-300">{t("about.mission")}</h3>
+          <h3 className="text-sm font-bold tracking-widest text-brand-300 uppercase">{t("about.mission")}</h3>
           <ul className="mt-4 grid gap-3">
             {tList(t, "about.missionItems").map((item) => (
               <li key={item} className="flex gap-3 text-sm text-slate-200">

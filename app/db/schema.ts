@@ -38,10 +38,7 @@ export const accounts = sqliteTable(
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
   },
-  (t) => [
-    uniqueIndex("accounts_email_unique").on(t.email),
-    index("accounts_role_created_idx").on(t.role, t.createdAt),
-  ],
+  (t) => [uniqueIndex("accounts_email_unique").on(t.email), index("accounts_role_created_idx").on(t.role, t.createdAt)],
 );
 
 export const sessions = sqliteTable(
@@ -72,7 +69,10 @@ export const passwordResets = sqliteTable(
     usedAt: integer("used_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("password_resets_token_unique").on(t.tokenHash), index("password_resets_account_idx").on(t.accountId)],
+  (t) => [
+    uniqueIndex("password_resets_token_unique").on(t.tokenHash),
+    index("password_resets_account_idx").on(t.accountId),
+  ],
 );
 
 export const categories = sqliteTable(
@@ -109,7 +109,9 @@ export const movies = sqliteTable(
     failureReason: text("failure_reason"),
     featured: integer("featured", { mode: "boolean" }).notNull().default(false),
     approved: integer("approved", { mode: "boolean" }).notNull().default(false),
-    access: text("access", { enum: ["free", "premium"] }).notNull().default("free"),
+    access: text("access", { enum: ["free", "premium"] })
+      .notNull()
+      .default("free"),
     /** Server-chosen names inside the title's own folder under STORAGE_DIR/media. */
     videoFile: text("video_file"),
     posterFile: text("poster_file"),
@@ -247,8 +249,13 @@ export const plans = sqliteTable(
     /** Percentage taken off twelve months when billed annually. */
     annualDiscountPercent: integer("annual_discount_percent").notNull().default(0),
     screens: integer("screens").notNull().default(1),
-    maxQuality: text("max_quality", { enum: ["sd", "hd", "uhd"] }).notNull().default("hd"),
-    features: text("features", { mode: "json" }).$type<PlanFeature[]>().notNull().default(sql`'[]'`),
+    maxQuality: text("max_quality", { enum: ["sd", "hd", "uhd"] })
+      .notNull()
+      .default("hd"),
+    features: text("features", { mode: "json" })
+      .$type<PlanFeature[]>()
+      .notNull()
+      .default(sql`'[]'`),
     offered: integer("offered", { mode: "boolean" }).notNull().default(true),
     sortOrder: integer("sort_order").notNull().default(0),
     /** Offline downloads: allowed at all, how many titles at once per account, kept how many days, watchable how many hours after the first play. */
@@ -303,7 +310,9 @@ export const payments = sqliteTable(
     gateway: text("gateway").notNull().default("paystack"),
     /** The unique reference sent to the gateway; events are applied once per reference. */
     reference: text("reference").notNull(),
-    status: text("status", { enum: ["pending", "success", "failed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "success", "failed"] })
+      .notNull()
+      .default("pending"),
     /** Where the gateway takes the payer (kept so the order page can link to it again). */
     authorizationUrl: text("authorization_url"),
     /** Why a payment failed (the gateway's answer, or an amount or currency that did not match the order). */
@@ -378,7 +387,10 @@ export const playbackLeases = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.deviceId] }), index("playback_leases_account_idx").on(t.accountId, t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.deviceId] }),
+    index("playback_leases_account_idx").on(t.accountId, t.expiresAt),
+  ],
 );
 
 export const notifications = sqliteTable(
@@ -391,7 +403,10 @@ export const notifications = sqliteTable(
     kind: text("kind").notNull(),
     /** A message key of the i18n catalogue plus its values, so it shows in the reader's language. */
     messageKey: text("message_key").notNull(),
-    messageValues: text("message_values", { mode: "json" }).$type<Record<string, string | number>>().notNull().default(sql`'{}'`),
+    messageValues: text("message_values", { mode: "json" })
+      .$type<Record<string, string | number>>()
+      .notNull()
+      .default(sql`'{}'`),
     link: text("link"),
     movieId: text("movie_id").references(() => movies.id, { onDelete: "cascade" }),
     readAt: integer("read_at", { mode: "timestamp_ms" }),
@@ -412,7 +427,10 @@ export const auditLog = sqliteTable(
     action: text("action").notNull(),
     targetType: text("target_type"),
     targetId: text("target_id"),
-    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    details: text("details", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     ipAddress: text("ip_address"),
     createdAt: createdAt(),
   },
@@ -446,7 +464,10 @@ export const jobs = sqliteTable(
     id: text("id").primaryKey(),
     kind: text("kind").notNull(),
     movieId: text("movie_id").references(() => movies.id, { onDelete: "cascade" }),
-    payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    payload: text("payload", { mode: "json" })
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default(sql`'{}'`),
     status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     error: text("error"),
@@ -491,7 +512,6 @@ export const movieRenditions = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.movieId, t.rung] }), index("movie_renditions_status_idx").on(t.status)],
 );
-
 
 /**
  * A provider's resumable (tus) upload of a film, from its creation until the

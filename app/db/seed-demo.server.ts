@@ -2,8 +2,25 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq, or } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, PERIOD_DAYS, planPeriods, plans, watchEvents, type PassPeriod, type PlanFeature, type Role } from "~/db/schema";
-import { composeDemoPoster, titleCardSeconds, writeCategoryTile, writeDemoFilm, type TileColors } from "~/media/demo-media.server";
+import {
+  accounts,
+  categories,
+  movies,
+  PERIOD_DAYS,
+  planPeriods,
+  plans,
+  watchEvents,
+  type PassPeriod,
+  type PlanFeature,
+  type Role,
+} from "~/db/schema";
+import {
+  composeDemoPoster,
+  titleCardSeconds,
+  writeCategoryTile,
+  writeDemoFilm,
+  type TileColors,
+} from "~/media/demo-media.server";
 import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
@@ -29,7 +46,13 @@ export type DemoAccount = {
 };
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { role: "admin", name: "Amina Bello", email: "admin@kallo.demo", password: "kallo-admin-demo", phoneNumber: "+234 803 100 0001" },
+  {
+    role: "admin",
+    name: "Amina Bello",
+    email: "admin@kallo.demo",
+    password: "kallo-admin-demo",
+    phoneNumber: "+234 803 100 0001",
+  },
   {
     role: "provider",
     name: "Sani Abdullahi",
@@ -38,7 +61,13 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
     phoneNumber: "+234 803 100 0002",
     providerName: "Arewa Screen Studios",
   },
-  { role: "viewer", name: "Zainab Yusuf", email: "viewer@kallo.demo", password: "kallo-viewer-demo", phoneNumber: "+234 803 100 0003" },
+  {
+    role: "viewer",
+    name: "Zainab Yusuf",
+    email: "viewer@kallo.demo",
+    password: "kallo-viewer-demo",
+    phoneNumber: "+234 803 100 0003",
+  },
 ];
 
 const DEMO_ACCOUNT_IDS: Record<Role, string> = { admin: "demoadmin", provider: "demoprovider", viewer: "demoviewer" };
@@ -98,7 +127,16 @@ const DEMO_PLANS: readonly DemoPlan[] = [
     annualDiscountPercent: 20,
     screens: 4,
     maxQuality: "uhd",
-    features: ["hd", "ultraHd", "simultaneousScreens", "multiDevice", "unlimitedTitles", "cancelAnyTime", "firstMonthFree", "support247"],
+    features: [
+      "hd",
+      "ultraHd",
+      "simultaneousScreens",
+      "multiDevice",
+      "unlimitedTitles",
+      "cancelAnyTime",
+      "firstMonthFree",
+      "support247",
+    ],
     offered: true,
     sortOrder: 2,
   },
@@ -190,7 +228,8 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     views: 3120,
     recentViewings: 5,
     durationSeconds: 8,
-    visual: "color=c=black:s=160x90:r=25,geq=r='150+90*sin(X/14+T*1.5)':g='60+40*sin(Y/9+T)':b='120+80*sin((X+Y)/16+T*2)',scale=640:360",
+    visual:
+      "color=c=black:s=160x90:r=25,geq=r='150+90*sin(X/14+T*1.5)':g='60+40*sin(Y/9+T)':b='120+80*sin((X+Y)/16+T*2)',scale=640:360",
     toneHz: 261.6,
   },
   {
@@ -318,7 +357,8 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     views: 730,
     recentViewings: 2,
     durationSeconds: 7,
-    visual: "color=c=black:s=160x90:r=25,geq=r='140+80*sin(X/11+T*2)':g='120+70*sin(Y/12+T*1.3)':b='40+30*sin((X-Y)/14+T)',scale=640:360",
+    visual:
+      "color=c=black:s=160x90:r=25,geq=r='140+80*sin(X/11+T*2)':g='120+70*sin(Y/12+T*1.3)':b='40+30*sin((X-Y)/14+T)',scale=640:360",
     toneHz: 392,
   },
 ];
@@ -384,7 +424,11 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
 type Created = SeedDemoSummary["created"];
 
 /** Each demo category's id: the existing row with its slug or name if there is one, else a new row with a tile. */
-async function ensureCategories(db: DB, paths: ReturnType<typeof storagePaths>, created: Created): Promise<Map<string, string>> {
+async function ensureCategories(
+  db: DB,
+  paths: ReturnType<typeof storagePaths>,
+  created: Created,
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   for (const [index, category] of DEMO_CATEGORIES.entries()) {
     const id = demoCategoryId(category.slug);
@@ -402,7 +446,9 @@ async function ensureCategories(db: DB, paths: ReturnType<typeof storagePaths>, 
       created.files++;
     }
     if (!existing) {
-      db.insert(categories).values({ id, name: category.name, slug: category.slug, imageFile: tileFile, sortOrder: index }).run();
+      db.insert(categories)
+        .values({ id, name: category.name, slug: category.slug, imageFile: tileFile, sortOrder: index })
+        .run();
       created.categories++;
     }
     ids.set(category.slug, existing?.id ?? id);
@@ -418,7 +464,10 @@ function ensurePlans(db: DB, created: Created): void {
     const prices = DEMO_PASS_PRICES[plan.id];
     if (!prices || !db.select({ id: plans.id }).from(plans).where(eq(plans.id, plan.id)).get()) continue;
     for (const [period, priceMinor] of Object.entries(prices) as [PassPeriod, number][]) {
-      db.insert(planPeriods).values({ planId: plan.id, period, days: PERIOD_DAYS[period], priceMinor }).onConflictDoNothing().run();
+      db.insert(planPeriods)
+        .values({ planId: plan.id, period, days: PERIOD_DAYS[period], priceMinor })
+        .onConflictDoNothing()
+        .run();
     }
   }
 }
@@ -436,7 +485,9 @@ async function ensureAccounts(db: DB, created: Created): Promise<Record<Role, st
         .get();
       if (existing) {
         if (existing.role !== account.role) {
-          throw new Error(`Cannot seed the demo: ${email} already belongs to a ${existing.role} account, not a ${account.role}`);
+          throw new Error(
+            `Cannot seed the demo: ${email} already belongs to a ${existing.role} account, not a ${account.role}`,
+          );
         }
         return [account.role, existing.id] as const;
       }
@@ -504,7 +555,11 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
     // After the title card has left the picture, so the poster's own lettering is the only text.
     const frameAt = Math.max(titleCardSeconds(title.durationSeconds) + 1, title.durationSeconds * 0.7);
     const frame = await extractFramePng(videoPath, frameAt);
-    const poster = await composeDemoPoster(frame, { title: title.name, category: context.categoryName, accent: context.accent });
+    const poster = await composeDemoPoster(frame, {
+      title: title.name,
+      category: context.categoryName,
+      accent: context.accent,
+    });
     await writeMoviePosters(title.id, poster, { root, only: missingPosters });
     context.created.files += missingPosters.length;
   }
@@ -575,7 +630,11 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
 }
 
 /** Run `task` over `items`, at most `limit` at a time; the first failure stops new tasks and is thrown once the others settle. */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;
   const worker = async () => {

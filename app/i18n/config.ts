@@ -31,8 +31,30 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: "English", ha: "Ha
  * its own namespace file; keys missing in Hausa fall back to English.
  */
 export const resources = {
-  en: { common: enCommon, pages: enPages, plans: enPlans, auth: enAuth, studio: enStudio, watch: enWatch, admin: enAdmin, billing: enBilling, browse: enBrowse, downloads: enDownloads },
-  ha: { common: haCommon, pages: haPages, plans: haPlans, auth: haAuth, studio: haStudio, watch: haWatch, admin: haAdmin, billing: haBilling, browse: haBrowse, downloads: haDownloads },
+  en: {
+    common: enCommon,
+    pages: enPages,
+    plans: enPlans,
+    auth: enAuth,
+    studio: enStudio,
+    watch: enWatch,
+    admin: enAdmin,
+    billing: enBilling,
+    browse: enBrowse,
+    downloads: enDownloads,
+  },
+  ha: {
+    common: haCommon,
+    pages: haPages,
+    plans: haPlans,
+    auth: haAuth,
+    studio: haStudio,
+    watch: haWatch,
+    admin: haAdmin,
+    billing: haBilling,
+    browse: haBrowse,
+    downloads: haDownloads,
+  },
 } satisfies Resource;
 
 export const NAMESPACES = Object.keys(resources.en) as Array<keyof (typeof resources)["en"]>;

@@ -23,7 +23,10 @@ export function parseRangeHeader(header: string | null | undefined, size: number
   if (!header) return { kind: "none" };
   const match = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (!match) return { kind: "none" };
-  const specs = match[1].split(",").map((spec) => spec.trim()).filter((spec) => spec.length > 0);
+  const specs = match[1]
+    .split(",")
+    .map((spec) => spec.trim())
+    .filter((spec) => spec.length > 0);
   if (specs.length === 0) return { kind: "none" };
 
   const ranges: ByteRange[] = [];
@@ -104,7 +107,11 @@ export async function statFile(filePath: string): Promise<fs.Stats | null> {
  * conditional headers; null when the file does not exist (the caller says
  * what was not found). Posters and films both go through here.
  */
-export async function serveFileWithRanges(request: Request, filePath: string, options: ServeFileOptions): Promise<Response | null> {
+export async function serveFileWithRanges(
+  request: Request,
+  filePath: string,
+  options: ServeFileOptions,
+): Promise<Response | null> {
   const stat = await statFile(filePath);
   if (!stat) return null;
   const size = stat.size;
@@ -122,7 +129,11 @@ export async function serveFileWithRanges(request: Request, filePath: string, op
 
   const ifNoneMatch = request.headers.get("If-None-Match");
   const ifModifiedSince = request.headers.get("If-Modified-Since");
-  if (ifNoneMatch ? etagMatches(ifNoneMatch, etag) : ifModifiedSince && Date.parse(ifModifiedSince) >= lastModified.getTime()) {
+  if (
+    ifNoneMatch
+      ? etagMatches(ifNoneMatch, etag)
+      : ifModifiedSince && Date.parse(ifModifiedSince) >= lastModified.getTime()
+  ) {
     return new Response(null, { status: 304, headers });
   }
 
@@ -138,7 +149,10 @@ export async function serveFileWithRanges(request: Request, filePath: string, op
   if (wanted.kind === "none") {
     headers.set("Content-Type", options.contentType);
     headers.set("Content-Length", String(size));
-    return new Response(isHead || size === 0 ? null : fileStream(filePath, 0, size - 1, request.signal), { status: 200, headers });
+    return new Response(isHead || size === 0 ? null : fileStream(filePath, 0, size - 1, request.signal), {
+      status: 200,
+      headers,
+    });
   }
 
   if (wanted.ranges.length === 1) {
@@ -156,7 +170,8 @@ export async function serveFileWithRanges(request: Request, filePath: string, op
   }));
   const tail = `\r\n--${boundary}--\r\n`;
   const length =
-    parts.reduce((sum, part) => sum + Buffer.byteLength(part.head) + part.range.end - part.range.start + 1, 0) + Buffer.byteLength(tail);
+    parts.reduce((sum, part) => sum + Buffer.byteLength(part.head) + part.range.end - part.range.start + 1, 0) +
+    Buffer.byteLength(tail);
   headers.set("Content-Type", `multipart/byteranges; boundary=${boundary}`);
   headers.set("Content-Length", String(length));
   return new Response(isHead ? null : multipartStream(filePath, parts, tail, request.signal), { status: 206, headers });
@@ -180,7 +195,11 @@ function multipartStream(
   async function* generate() {
     for (const part of parts) {
       yield Buffer.from(part.head);
-      const stream = fs.createReadStream(filePath, { start: part.range.start, end: part.range.end, highWaterMark: 256 * 1024 });
+      const stream = fs.createReadStream(filePath, {
+        start: part.range.start,
+        end: part.range.end,
+        highWaterMark: 256 * 1024,
+      });
       try {
         for await (const chunk of stream) {
           if (signal.aborted) return;

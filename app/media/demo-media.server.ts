@@ -17,7 +17,10 @@ const FRAME_RATE = 25;
 const FONT_FAMILY = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 
 function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (char) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[char]!);
+  return text.replace(
+    /[<>&'"]/g,
+    (char) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[char]!,
+  );
 }
 
 /** A font size at which `text` fits `maxWidth`, from DejaVu Sans Bold's average glyph width (about 0.64 em). */
@@ -28,7 +31,12 @@ function fittingFontSize(text: string, maxWidth: number, largest: number): numbe
 export type TileColors = readonly [from: string, to: string];
 
 /** A category tile (600×400 JPEG): diagonal gradient, soft rings, the category's name. */
-export async function writeCategoryTile(name: string, colors: TileColors, destination: string, tmpDir: string): Promise<void> {
+export async function writeCategoryTile(
+  name: string,
+  colors: TileColors,
+  destination: string,
+  tmpDir: string,
+): Promise<void> {
   const width = 600;
   const height = 400;
   const fontSize = fittingFontSize(name, 500, 64);
@@ -113,16 +121,46 @@ export async function writeDemoFilm(spec: DemoFilmSpec, destination: string, tmp
     await writeAtomically(destination, tmpDir, (temporaryFile) =>
       runFfmpeg(
         [
-          "-f", "lavfi", "-i", spec.visual,
-          "-i", card,
-          "-f", "lavfi", "-i", `aevalsrc=exprs='${left}|${right}':s=48000:d=${duration}`,
-          "-filter_complex", filters,
-          "-map", "[v]", "-map", "[a]",
-          "-t", String(duration),
-          "-r", String(FRAME_RATE),
-          "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-g", String(FRAME_RATE * 2),
-          "-c:a", "aac", "-b:a", "96k", "-ar", "48000", "-ac", "2",
-          "-movflags", "+faststart",
+          "-f",
+          "lavfi",
+          "-i",
+          spec.visual,
+          "-i",
+          card,
+          "-f",
+          "lavfi",
+          "-i",
+          `aevalsrc=exprs='${left}|${right}':s=48000:d=${duration}`,
+          "-filter_complex",
+          filters,
+          "-map",
+          "[v]",
+          "-map",
+          "[a]",
+          "-t",
+          String(duration),
+          "-r",
+          String(FRAME_RATE),
+          "-c:v",
+          "libx264",
+          "-preset",
+          "veryfast",
+          "-crf",
+          "23",
+          "-pix_fmt",
+          "yuv420p",
+          "-g",
+          String(FRAME_RATE * 2),
+          "-c:a",
+          "aac",
+          "-b:a",
+          "96k",
+          "-ar",
+          "48000",
+          "-ac",
+          "2",
+          "-movflags",
+          "+faststart",
           temporaryFile,
         ],
         { timeoutMs: 120_000 },
@@ -138,7 +176,10 @@ export async function writeDemoFilm(spec: DemoFilmSpec, destination: string, tmp
  * title, its category and the service's name. Text stays inside the central
  * 3:2 area, so the 300×200 card crop keeps all of it.
  */
-export async function composeDemoPoster(frame: Buffer, details: { title: string; category: string; accent: string }): Promise<Buffer> {
+export async function composeDemoPoster(
+  frame: Buffer,
+  details: { title: string; category: string; accent: string },
+): Promise<Buffer> {
   const width = 1280;
   const height = 720;
   const left = 150;

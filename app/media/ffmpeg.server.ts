@@ -211,7 +211,10 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
     }
     const wrapper = parentDeathWrapper();
     const child = wrapper
-      ? spawn(wrapper, ["--pdeathsig", "KILL", "--", binary, ...args], { stdio: ["ignore", "pipe", "pipe"], shell: false })
+      ? spawn(wrapper, ["--pdeathsig", "KILL", "--", binary, ...args], {
+          stdio: ["ignore", "pipe", "pipe"],
+          shell: false,
+        })
       : spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, windowsHide: true });
     const record = toolWatchers.getStore();
     if (child.pid) record?.(child.pid);
@@ -230,7 +233,9 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
       stopReason = reason;
       child.kill("SIGKILL");
     };
-    const timer = options.timeoutMs ? setTimeout(() => stop(`timed out after ${options.timeoutMs} ms`), options.timeoutMs) : undefined;
+    const timer = options.timeoutMs
+      ? setTimeout(() => stop(`timed out after ${options.timeoutMs} ms`), options.timeoutMs)
+      : undefined;
     const onAbort = () => stop("was cancelled");
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const cleanUp = () => {
@@ -319,18 +324,34 @@ export function localInput(file: string): string[] {
 
 /** What a media file contains, read by ffprobe; rejects for files ffprobe cannot read. */
 export async function probeMedia(file: string, options?: RunOptions): Promise<MediaProbe> {
-  const { stdout } = await runFfprobe(["-print_format", "json", "-show_format", "-show_streams", "-protocol_whitelist", "file", "-format_whitelist", ACCEPTED_DEMUXERS, file], options);
+  const { stdout } = await runFfprobe(
+    [
+      "-print_format",
+      "json",
+      "-show_format",
+      "-show_streams",
+      "-protocol_whitelist",
+      "file",
+      "-format_whitelist",
+      ACCEPTED_DEMUXERS,
+      file,
+    ],
+    options,
+  );
   let parsed: z.infer<typeof probeOutputSchema>;
   try {
     parsed = probeOutputSchema.parse(JSON.parse(stdout.toString("utf8")));
   } catch (error) {
-    throw new Error(`ffprobe gave unreadable output for ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `ffprobe gave unreadable output for ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   // A cover image inside an audio or video file is a "video" stream too; it is not the picture.
   const video = parsed.streams.find((stream) => stream.codec_type === "video" && !stream.disposition?.attached_pic);
   const audio = parsed.streams.find((stream) => stream.codec_type === "audio");
   const duration = Number(parsed.format.duration ?? video?.duration ?? audio?.duration ?? 0);
-  const toNumber = (value: string | undefined) => (value !== undefined && Number.isFinite(Number(value)) ? Number(value) : null);
+  const toNumber = (value: string | undefined) =>
+    value !== undefined && Number.isFinite(Number(value)) ? Number(value) : null;
   return {
     durationSeconds: Number.isFinite(duration) ? duration : 0,
     width: video?.width ?? null,
@@ -347,7 +368,19 @@ export async function probeMedia(file: string, options?: RunOptions): Promise<Me
 /** One frame of a video as a PNG image, taken at `atSeconds` (clamped by ffmpeg to the last frame it reaches). */
 export async function extractFramePng(videoFile: string, atSeconds: number, options?: RunOptions): Promise<Buffer> {
   const { stdout } = await runFfmpeg(
-    ["-ss", String(Math.max(0, atSeconds)), ...localInput(videoFile), "-frames:v", "1", "-an", "-f", "image2pipe", "-c:v", "png", "pipe:1"],
+    [
+      "-ss",
+      String(Math.max(0, atSeconds)),
+      ...localInput(videoFile),
+      "-frames:v",
+      "1",
+      "-an",
+      "-f",
+      "image2pipe",
+      "-c:v",
+      "png",
+      "pipe:1",
+    ],
     options,
   );
   if (stdout.length === 0) throw new Error(`ffmpeg returned no frame from ${videoFile} at ${atSeconds} s`);

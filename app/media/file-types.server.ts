@@ -20,8 +20,16 @@ export function detectKind(head: Uint8Array): DetectedKind | null {
   const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (bytes.length >= 12 && bytes.toString("latin1", 4, 8) === "ftyp") return "iso-media";
   if (bytes.length >= 16 && bytes.subarray(0, 16).equals(ASF_GUID)) return "asf";
-  if (bytes.length >= 12 && bytes.toString("latin1", 0, 4) === "RIFF" && bytes.toString("latin1", 8, 12) === "AVI ") return "avi";
-  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 1 && (bytes[3] === 0xba || bytes[3] === 0xb3)) return "mpeg-ps";
+  if (bytes.length >= 12 && bytes.toString("latin1", 0, 4) === "RIFF" && bytes.toString("latin1", 8, 12) === "AVI ")
+    return "avi";
+  if (
+    bytes.length >= 4 &&
+    bytes[0] === 0 &&
+    bytes[1] === 0 &&
+    bytes[2] === 1 &&
+    (bytes[3] === 0xba || bytes[3] === 0xb3)
+  )
+    return "mpeg-ps";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return "png";
   return null;
@@ -48,8 +56,7 @@ export function extensionOf(filename: string): string {
 }
 
 export type FileCheck =
-  | { ok: true; extension: string; kind: DetectedKind }
-  | { ok: false; reason: "wrongExtension" | "contentMismatch" };
+  { ok: true; extension: string; kind: DetectedKind } | { ok: false; reason: "wrongExtension" | "contentMismatch" };
 
 /** Check a movie or poster by its extension AND its first bytes. */
 export function checkUploadedFile(field: "movie" | "poster", filename: string, head: Uint8Array): FileCheck {

@@ -23,7 +23,10 @@ export class PlaylistError extends Error {
 
 /** Read a single-file, byte-range media playlist as ffmpeg's HLS muxer writes it. */
 export function parseMediaPlaylist(text: string): MediaPlaylist {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (lines[0] !== "#EXTM3U") throw new PlaylistError("not an HLS playlist");
   let uri: string | null = null;
   let init: MediaPlaylist["init"] | null = null;
@@ -68,7 +71,8 @@ export function joinShortTail(segments: readonly ByteRangeSegment[], minSeconds:
   const result = segments.map((segment) => ({ ...segment }));
   const last = result.at(-1);
   const before = result.at(-2);
-  if (!last || !before || last.durationSeconds >= minSeconds || before.offset + before.length !== last.offset) return result;
+  if (!last || !before || last.durationSeconds >= minSeconds || before.offset + before.length !== last.offset)
+    return result;
   before.durationSeconds += last.durationSeconds;
   before.length += last.length;
   result.pop();
@@ -81,7 +85,10 @@ function formatDuration(seconds: number): string {
 
 /** A VOD media playlist for one rendition file. */
 export function writeMediaPlaylist(playlist: MediaPlaylist): string {
-  const target = Math.max(1, ...playlist.segments.map((segment) => Math.round(Number(formatDuration(segment.durationSeconds)))));
+  const target = Math.max(
+    1,
+    ...playlist.segments.map((segment) => Math.round(Number(formatDuration(segment.durationSeconds)))),
+  );
   const lines = [
     "#EXTM3U",
     "#EXT-X-VERSION:7",
@@ -104,7 +111,12 @@ export function writeMediaPlaylist(playlist: MediaPlaylist): string {
   return lines.join("\n");
 }
 
-export type PlaylistStats = { durationSeconds: number; bandwidth: number; averageBandwidth: number; mediaBytes: number };
+export type PlaylistStats = {
+  durationSeconds: number;
+  bandwidth: number;
+  averageBandwidth: number;
+  mediaBytes: number;
+};
 
 /**
  * What a master playlist says of a rendition: BANDWIDTH is the peak bitrate
@@ -136,7 +148,14 @@ export function codecsByUri(masterText: string): Map<string, string> {
   return codecs;
 }
 
-export type MasterVariant = { uri: string; bandwidth: number; averageBandwidth: number; width: number; height: number; codecs: string };
+export type MasterVariant = {
+  uri: string;
+  bandwidth: number;
+  averageBandwidth: number;
+  width: number;
+  height: number;
+  codecs: string;
+};
 
 /**
  * A master playlist listing `variants` in the order given: players that take

@@ -56,7 +56,9 @@ export function videoKbpsFor(rung: number): number {
   const high = REFERENCE_RUNGS[upper];
   // Log-linear in the picture area (which grows with the square of the lines).
   const position = Math.log((rung / low.rung) ** 2) / Math.log((high.rung / low.rung) ** 2);
-  return Math.round(Math.exp(Math.log(low.videoKbps) + position * (Math.log(high.videoKbps) - Math.log(low.videoKbps))));
+  return Math.round(
+    Math.exp(Math.log(low.videoKbps) + position * (Math.log(high.videoKbps) - Math.log(low.videoKbps))),
+  );
 }
 
 export function rungSpec(rung: number, source: { width: number; height: number }): RungSpec {
@@ -86,7 +88,10 @@ export function rungSpec(rung: number, source: { width: number; height: number }
  * highest of those and within the ladder's top ("up to the source"). A source
  * smaller than every rung gets one rung at its own size.
  */
-export function planLadder(source: { width: number | null; height: number | null }, ladder: readonly number[] = DEFAULT_LADDER): RungSpec[] {
+export function planLadder(
+  source: { width: number | null; height: number | null },
+  ladder: readonly number[] = DEFAULT_LADDER,
+): RungSpec[] {
   const width = source.width ?? 0;
   const height = source.height ?? 0;
   if (width <= 0 || height <= 0) return [];
@@ -121,5 +126,5 @@ export function maxRungForQuality(quality: "sd" | "hd" | "uhd"): number {
 /** Megabytes an hour of a rendition costs, from its real size and length. */
 export function megabytesPerHour(sizeBytes: number, durationSeconds: number): number {
   if (!(durationSeconds > 0)) return 0;
-  return (sizeBytes / durationSeconds) * 3600 / 1_000_000;
+  return ((sizeBytes / durationSeconds) * 3600) / 1_000_000;
 }

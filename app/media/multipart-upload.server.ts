@@ -37,7 +37,8 @@ export type ReceivedUpload = {
 export class UploadError extends Error {
   constructor(
     public readonly status: 400 | 413 | 507,
-    public readonly code: "tooLarge" | "notMultipart" | "badFile" | "aborted" | "malformed" | "tooManyParts" | "noSpace",
+    public readonly code:
+      "tooLarge" | "notMultipart" | "badFile" | "aborted" | "malformed" | "tooManyParts" | "noSpace",
     message: string,
     public readonly detail?: { field?: string; reason?: string },
   ) {
@@ -87,7 +88,13 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
 
   const parser = busboy({
     headers: { "content-type": contentType },
-    limits: { fileSize: options.maxFileBytes, files: options.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + options.maxFiles },
+    limits: {
+      fileSize: options.maxFileBytes,
+      files: options.maxFiles,
+      fields: MAX_FIELDS,
+      fieldSize: MAX_FIELD_BYTES,
+      parts: MAX_FIELDS + options.maxFiles,
+    },
   });
   const fail = (error: UploadError) => {
     failure ??= error;
@@ -130,7 +137,12 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
         if (received.head.length < SNIFF_BYTES) {
           received.head = Buffer.concat([received.head, chunk.subarray(0, SNIFF_BYTES - received.head.length)]);
           if (received.head.length >= SNIFF_BYTES && options.checkFile) {
-            const reason = options.checkFile({ field, index, originalName: received.originalName, head: received.head });
+            const reason = options.checkFile({
+              field,
+              index,
+              originalName: received.originalName,
+              head: received.head,
+            });
             if (reason) {
               refused = true;
               fail(new UploadError(400, "badFile", reason, { field, reason }));
@@ -158,12 +170,17 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
         if (code === "ENOSPC" || code === "EDQUOT") {
           // The disk is full: stop reading at once (the partial file is removed below) and say so.
           fail(new UploadError(507, "noSpace", "The server has no room left for this upload", { field }));
-          console.error(`[upload] ${received.originalName}: the disk is full (${code}); upload stopped and its partial file removed`);
+          console.error(
+            `[upload] ${received.originalName}: the disk is full (${code}); upload stopped and its partial file removed`,
+          );
           stopReading();
           return;
         }
         fail(new UploadError(400, "aborted", `The upload of ${received.originalName} did not complete`, { field }));
-        if (!(error instanceof UploadError)) console.warn(`[upload] ${received.originalName} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
+        if (!(error instanceof UploadError))
+          console.warn(
+            `[upload] ${received.originalName} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`,
+          );
       }),
     );
   });
@@ -209,7 +226,9 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
     await Promise.allSettled(fileWrites);
     await discard();
     if (failure) throw failure;
-    throw new UploadError(400, "aborted", "The upload did not complete", { reason: error instanceof Error ? error.message : String(error) });
+    throw new UploadError(400, "aborted", "The upload did not complete", {
+      reason: error instanceof Error ? error.message : String(error),
+    });
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
   }

@@ -54,20 +54,29 @@ export async function writeMoviePosters(
   try {
     await decoded.metadata();
   } catch (error) {
-    throw new Error(`The poster image for ${movieId} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `The poster image for ${movieId} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const position = options.position === "attention" ? sharp.strategy.attention : "centre";
 
   const jobs: Promise<PosterFile>[] = [];
-  for (const [variant, size] of Object.entries(POSTER_VARIANTS) as [PosterVariant, { width: number; height: number }][]) {
-    const resized = decoded.clone().resize(size.width, size.height, { fit: "cover", position }).flatten({ background: "#000000" });
+  for (const [variant, size] of Object.entries(POSTER_VARIANTS) as [
+    PosterVariant,
+    { width: number; height: number },
+  ][]) {
+    const resized = decoded
+      .clone()
+      .resize(size.width, size.height, { fit: "cover", position })
+      .flatten({ background: "#000000" });
     for (const format of POSTER_FORMATS) {
-      if (options.only && !options.only.some((wanted) => wanted.variant === variant && wanted.format === format)) continue;
+      if (options.only && !options.only.some((wanted) => wanted.variant === variant && wanted.format === format))
+        continue;
       const destination = moviePosterPath(movieId, variant, format, root);
       jobs.push(
-        writeAtomically(destination, tmpDir, (temporaryFile) => ENCODERS[format](resized.clone()).toFile(temporaryFile)).then(
-          () => ({ variant, format, path: destination }),
-        ),
+        writeAtomically(destination, tmpDir, (temporaryFile) =>
+          ENCODERS[format](resized.clone()).toFile(temporaryFile),
+        ).then(() => ({ variant, format, path: destination })),
       );
     }
   }

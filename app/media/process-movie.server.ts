@@ -71,7 +71,20 @@ export function transcodeArguments(source: string, output: string, probe: MediaP
   if (probe.audioCodec) args.push("-map", "0:a:0");
   // Fit inside 1080p, keep the aspect ratio, and round to even sizes as yuv420p requires.
   const scale = `scale='min(${MAX_WIDTH},iw)':'min(${MAX_HEIGHT},ih)':force_original_aspect_ratio=decrease,scale=trunc(iw/2)*2:trunc(ih/2)*2`;
-  args.push("-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p", "-profile:v", "high");
+  args.push(
+    "-vf",
+    scale,
+    "-c:v",
+    "libx264",
+    "-preset",
+    "veryfast",
+    "-crf",
+    "23",
+    "-pix_fmt",
+    "yuv420p",
+    "-profile:v",
+    "high",
+  );
   if (probe.audioCodec) args.push("-c:a", "aac", "-b:a", "128k", "-ac", "2");
   args.push("-movflags", "+faststart", "-f", "mp4", output);
   return args;
@@ -105,7 +118,10 @@ export async function processMovie(
       // The film was finished before a restart; only the posters and the row may be missing.
       probe = await probeMedia(destination);
     } else {
-      throw new FilmRefused("unreadable", `ffprobe could not read ${source}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new FilmRefused(
+        "unreadable",
+        `ffprobe could not read ${source}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   if (!probe.videoCodec) throw new FilmRefused("noVideo", "the file has no video stream");
@@ -122,7 +138,21 @@ export async function processMovie(
       try {
         const args =
           plan === "remux"
-            ? ["-y", "-hide_banner", "-nostdin", ...localInput(source), "-map", "0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output]
+            ? [
+                "-y",
+                "-hide_banner",
+                "-nostdin",
+                ...localInput(source),
+                "-map",
+                "0",
+                "-c",
+                "copy",
+                "-movflags",
+                "+faststart",
+                "-f",
+                "mp4",
+                output,
+              ]
             : transcodeArguments(source, output, probe);
         await runFfmpeg(args, { timeoutMs });
         moveIntoPlace(output, destination);
@@ -202,5 +232,8 @@ export function knownFailureReason(stored: string | null): FailureReason | null 
 
 /** Record a failure the provider can read in their list. */
 export function markMovieFailed(db: DB, movieId: string, reason: FailureReason): void {
-  db.update(movies).set({ status: "failed", failureReason: reason, updatedAt: new Date() }).where(eq(movies.id, movieId)).run();
+  db.update(movies)
+    .set({ status: "failed", failureReason: reason, updatedAt: new Date() })
+    .where(eq(movies.id, movieId))
+    .run();
 }

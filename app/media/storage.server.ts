@@ -67,7 +67,12 @@ export function streamUrl(movieId: string, file: string): string {
   return `/stream/${movieId}/${file}`;
 }
 
-export function moviePosterPath(movieId: string, variant: PosterVariant, format: PosterFormat, root = storageRoot()): string {
+export function moviePosterPath(
+  movieId: string,
+  variant: PosterVariant,
+  format: PosterFormat,
+  root = storageRoot(),
+): string {
   return path.join(movieDir(movieId, root), `poster-${variant}.${format}`);
 }
 
@@ -75,7 +80,11 @@ export function moviePosterPath(movieId: string, variant: PosterVariant, format:
 export function publicVideoName(movieId: string): string {
   return `${movieId}.mp4`;
 }
-export function publicPosterName(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
+export function publicPosterName(
+  movieId: string,
+  variant: PosterVariant = "card",
+  format: PosterFormat = "jpg",
+): string {
   return `${movieId}-${variant}.${format}`;
 }
 export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
@@ -83,11 +92,18 @@ export function posterUrl(movieId: string, variant: PosterVariant = "card", form
 }
 
 /** Map a public poster name back to its file, or null: nothing outside media/ can be named. */
-export function resolvePublicPoster(name: string, root = storageRoot()): { movieId: string; path: string; format: PosterFormat } | null {
+export function resolvePublicPoster(
+  name: string,
+  root = storageRoot(),
+): { movieId: string; path: string; format: PosterFormat } | null {
   const match = /^([a-z0-9]{8,32})-(card|hero)\.(webp|jpg)$/.exec(name);
   if (!match) return null;
   const [, movieId, variant, format] = match;
-  return { movieId, path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root), format: format as PosterFormat };
+  return {
+    movieId,
+    path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root),
+    format: format as PosterFormat,
+  };
 }
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {

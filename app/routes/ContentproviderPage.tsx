@@ -23,7 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** An application to become a content creator: stored pending (and blocked) until an administrator approves it. */
 export async function action({ request }: ActionFunctionArgs) {
-  const checked = await checkPublicForm(request, await request.formData(), { limit: "register", schema: providerRegistrationSchema, fields: FIELDS });
+  const checked = await checkPublicForm(request, await request.formData(), {
+    limit: "register",
+    schema: providerRegistrationSchema,
+    fields: FIELDS,
+  });
   if (!checked.ok) return checked.response;
   const { data: details, values, address } = checked;
   const result = await applyAsProvider(getDb(), details, { ipAddress: address });
@@ -68,8 +72,24 @@ export default function ContentProviderApplication() {
           defaultValue={values?.phoneNumber}
           errors={errors?.phoneNumber}
         />
-        <Field label={t("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
-        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <Field
+          label={t("fields.password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password}
+        />
+        <Field
+          label={t("fields.password2")}
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password2}
+        />
         <SubmitButton pendingText={t("apply.pending")}>{t("apply.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">
           <Link to="/cp" className="text-brand-300 hover:underline">

@@ -41,12 +41,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!watch) throw data(null, { status: 404 });
   const { t } = await getRequestT(request, "watch");
   // The player, or why not: a Premium title without a pass, or every screen of the plan in use.
-  const access = decideWatchAccess(getDb(), { account: viewer, movieId: watch.movie.id, deviceId: await getDeviceId(request) });
+  const access = decideWatchAccess(getDb(), {
+    account: viewer,
+    movieId: watch.movie.id,
+    deviceId: await getDeviceId(request),
+  });
   // The qualities this viewer may play, what each costs, and data saver.
   const dataSaver = await isDataSaverOn(request, viewer);
-  const player = playerChoices(getDb(), { movieId: watch.movie.id, account: viewer, dataSaver, quality: qualityOf(request) });
+  const player = playerChoices(getDb(), {
+    movieId: watch.movie.id,
+    account: viewer,
+    dataSaver,
+    quality: qualityOf(request),
+  });
   // Offline downloads: offered when the plan allows them and the title may be played here.
-  const downloadOffers = access.kind === "play" && downloadRulesFor(getDb(), viewer).allowed ? downloadOptions(getDb(), viewer, watch.movie.id) : [];
+  const downloadOffers =
+    access.kind === "play" && downloadRulesFor(getDb(), viewer).allowed
+      ? downloadOptions(getDb(), viewer, watch.movie.id)
+      : [];
   return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access, player, downloadOffers };
 }
 
@@ -59,16 +71,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = String(form.get("intent") ?? "");
   const db = getDb();
   const back = (section: string) => `/WatchMovie?${new URLSearchParams({ id: movieId })}#${section}`;
-  const unavailable = () => redirectWithToast(back("about"), { type: "error", key: "watch:errors.notAvailable" }, { status: 303 });
+  const unavailable = () =>
+    redirectWithToast(back("about"), { type: "error", key: "watch:errors.notAvailable" }, { status: 303 });
 
   switch (intent) {
     case "comment": {
       const limit = await consumeRateLimit("comment", { address: clientAddress(request), account: viewer.id });
       if (!limit.ok) {
-        return data<ActionErrors>({ section: "comments", formError: "watch:errors.tooMany", retryAfterSeconds: limit.retryAfterSeconds }, { status: 429 });
+        return data<ActionErrors>(
+          { section: "comments", formError: "watch:errors.tooMany", retryAfterSeconds: limit.retryAfterSeconds },
+          { status: 429 },
+        );
       }
       const result = addComment(db, { movieId, accountId: viewer.id, body: form.get("body") });
-      if (!result.ok && "fieldErrors" in result) return data<ActionErrors>({ section: "comments", fieldErrors: result.fieldErrors }, { status: 400 });
+      if (!result.ok && "fieldErrors" in result)
+        return data<ActionErrors>({ section: "comments", fieldErrors: result.fieldErrors }, { status: 400 });
       if (!result.ok) return unavailable();
       return redirectWithToast(back("comments"), { type: "success", key: "watch:comments.posted" }, { status: 303 });
     }
@@ -76,11 +93,19 @@ export async function action({ request }: ActionFunctionArgs) {
       const outcome = deleteComment(db, String(form.get("commentId") ?? ""), viewer);
       if (outcome === "forbidden") throw data(null, { status: 403 });
       const key = outcome === "deleted" ? "watch:comments.deleted" : "watch:comments.missing";
-      return redirectWithToast(back("comments"), { type: outcome === "deleted" ? "success" : "error", key }, { status: 303 });
+      return redirectWithToast(
+        back("comments"),
+        { type: outcome === "deleted" ? "success" : "error", key },
+        { status: 303 },
+      );
     }
     case "rate": {
       const outcome = rateMovie(db, { movieId, accountId: viewer.id, stars: form.get("stars") });
-      if (outcome === "invalid") return data<ActionErrors>({ section: "rating", fieldErrors: { stars: ["watch:errors.ratingInvalid"] } }, { status: 400 });
+      if (outcome === "invalid")
+        return data<ActionErrors>(
+          { section: "rating", fieldErrors: { stars: ["watch:errors.ratingInvalid"] } },
+          { status: 400 },
+        );
       if (outcome === "notFound") return unavailable();
       return redirectWithToast(back("rating"), { type: "success", key: "watch:rating.saved" }, { status: 303 });
     }
@@ -88,18 +113,30 @@ export async function action({ request }: ActionFunctionArgs) {
     case "addSaved": {
       const list = intent === "addSaved" ? "saved" : "watch_later";
       if (!addToSavedList(db, viewer.id, movieId, list)) return unavailable();
-      return redirectWithToast(back("lists"), { type: "success", key: list === "saved" ? "watch:lists.savedAdded" : "watch:lists.watchLaterAdded" }, { status: 303 });
+      return redirectWithToast(
+        back("lists"),
+        { type: "success", key: list === "saved" ? "watch:lists.savedAdded" : "watch:lists.watchLaterAdded" },
+        { status: 303 },
+      );
     }
     case "removeWatchLater":
     case "removeSaved": {
       const list = intent === "removeSaved" ? "saved" : "watch_later";
       removeFromSavedList(db, viewer.id, movieId, list);
-      return redirectWithToast(back("lists"), { type: "success", key: list === "saved" ? "watch:lists.savedRemoved" : "watch:lists.watchLaterRemoved" }, { status: 303 });
+      return redirectWithToast(
+        back("lists"),
+        { type: "success", key: list === "saved" ? "watch:lists.savedRemoved" : "watch:lists.watchLaterRemoved" },
+        { status: 303 },
+      );
     }
     case "stopOtherDevices": {
       const deviceId = (await getDeviceId(request)) ?? `account:${viewer.id}`;
       stopOtherDevices(db, { account: viewer, deviceId, movieId });
-      return redirectWithToast(`/WatchMovie?${new URLSearchParams({ id: movieId })}`, { type: "success", key: "billing:watch.stopped" }, { status: 303 });
+      return redirectWithToast(
+        `/WatchMovie?${new URLSearchParams({ id: movieId })}`,
+        { type: "success", key: "billing:watch.stopped" },
+        { status: 303 },
+      );
     }
     default:
       return data<ActionErrors>({ formError: "watch:errors.unknownAction" }, { status: 400 });
@@ -201,7 +238,9 @@ export default function WatchMovie() {
       <Form method="post" action={formAction} id="rating" className="mt-4">
         <fieldset aria-describedby={ratingErrors ? "rating-error" : undefined}>
           <legend className="text-sm font-semibold">{t("rating.legend")}</legend>
-          {watch.myRating ? <p className="text-xs text-slate-400">{t("rating.yours", { stars: watch.myRating })}</p> : null}
+          {watch.myRating ? (
+            <p className="text-xs text-slate-400">{t("rating.yours", { stars: watch.myRating })}</p>
+          ) : null}
           <div className="mt-2 flex flex-wrap items-center gap-3">
             {[1, 2, 3, 4, 5].map((stars) => (
               <label key={stars} className="flex items-center gap-1 text-sm">
@@ -209,7 +248,11 @@ export default function WatchMovie() {
                 {t("rating.star", { count: stars })}
               </label>
             ))}
-            <SubmitButton intent="rate" pendingText={t("rating.submitting")} className="rounded bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+            <SubmitButton
+              intent="rate"
+              pendingText={t("rating.submitting")}
+              className="rounded bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               {t("rating.submit")}
             </SubmitButton>
           </div>
@@ -234,17 +277,23 @@ export default function WatchMovie() {
       </nav>
 
       <section id="about" aria-labelledby="about-title" className="mt-6 scroll-mt-20">
-        <h2 id="about-title" className="text-xl font-semibold">{t("page.about")}</h2>
+        <h2 id="about-title" className="text-xl font-semibold">
+          {t("page.about")}
+        </h2>
         <p className="mt-2 whitespace-pre-line text-slate-200">{movie.description || t("page.noDescription")}</p>
       </section>
 
       <section id="cast" aria-labelledby="cast-title" className="mt-8 scroll-mt-20">
-        <h2 id="cast-title" className="text-xl font-semibold">{t("page.cast")}</h2>
+        <h2 id="cast-title" className="text-xl font-semibold">
+          {t("page.cast")}
+        </h2>
         <p className="mt-2 whitespace-pre-line text-slate-200">{movie.cast || t("page.noCast")}</p>
       </section>
 
       <section id="comments" aria-labelledby="comments-title" className="mt-8 scroll-mt-20">
-        <h2 id="comments-title" className="text-xl font-semibold">{t("page.comments")}</h2>
+        <h2 id="comments-title" className="text-xl font-semibold">
+          {t("page.comments")}
+        </h2>
         <Form method="post" action={formAction} className="mt-3 grid max-w-2xl gap-2">
           {actionData?.section === "comments" ? <FormError errors={actionData} /> : null}
           <label htmlFor={commentId} className="text-sm font-medium text-slate-200">
@@ -257,7 +306,7 @@ export default function WatchMovie() {
             maxLength={COMMENT_MAX_LENGTH}
             aria-invalid={commentErrors ? true : undefined}
             aria-describedby={`${commentId}-hint${commentErrors ? ` ${commentId}-error` : ""}`}
-            className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500 ${commentErrors ? "border-red-400" : "border-white/15"}`}
+            className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:ring-2 focus:ring-brand-500 focus:outline-none ${commentErrors ? "border-red-400" : "border-white/15"}`}
           />
           <p id={`${commentId}-hint`} className="text-xs text-slate-400">
             {t("comments.hint")}
@@ -280,7 +329,11 @@ export default function WatchMovie() {
         ) : (
           <ol className="mt-4 grid gap-3" data-testid="comments">
             {watch.comments.map((comment) => (
-              <li key={comment.id} data-comment-id={comment.id} className="rounded-lg border border-white/10 bg-ink-900/60 p-4">
+              <li
+                key={comment.id}
+                data-comment-id={comment.id}
+                className="rounded-lg border border-white/10 bg-ink-900/60 p-4"
+              >
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <p className="text-sm">
                     <span className="font-semibold">{comment.authorName}</span>{" "}
@@ -303,7 +356,7 @@ export default function WatchMovie() {
                     </Form>
                   ) : null}
                 </div>
-                <p className="mt-2 whitespace-pre-line break-words text-slate-100">{comment.body}</p>
+                <p className="mt-2 break-words whitespace-pre-line text-slate-100">{comment.body}</p>
               </li>
             ))}
           </ol>
@@ -311,21 +364,33 @@ export default function WatchMovie() {
       </section>
 
       <section id="provider" aria-labelledby="provider-title" className="mt-8 scroll-mt-20">
-        <h2 id="provider-title" className="text-xl font-semibold">{t("page.provider")}</h2>
+        <h2 id="provider-title" className="text-xl font-semibold">
+          {t("page.provider")}
+        </h2>
         <p className="mt-2 text-slate-200">{t("page.providerBy", { name: movie.providerName })}</p>
         <h3 className="mt-4 font-semibold">{t("page.providerOther", { name: movie.providerName })}</h3>
         <CardRow movies={watch.providerTitles} empty={t("page.providerNone")} testId="provider-titles" />
       </section>
 
       <section id="related" aria-labelledby="related-title" className="mt-10">
-        <h2 id="related-title" className="text-xl font-semibold">{t("page.related")}</h2>
+        <h2 id="related-title" className="text-xl font-semibold">
+          {t("page.related")}
+        </h2>
         <CardRow movies={watch.related} empty={t("page.relatedNone")} testId="related-titles" />
       </section>
     </article>
   );
 }
 
-function CardRow({ movies, empty, testId }: { movies: ReturnType<typeof useLoaderData<typeof loader>>["related"]; empty: string; testId: string }) {
+function CardRow({
+  movies,
+  empty,
+  testId,
+}: {
+  movies: ReturnType<typeof useLoaderData<typeof loader>>["related"];
+  empty: string;
+  testId: string;
+}) {
   if (movies.length === 0) return <p className="mt-2 text-slate-400">{empty}</p>;
   return (
     <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-testid={testId}>

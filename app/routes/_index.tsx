@@ -41,10 +41,25 @@ export default function Landing() {
       ) : null}
       {hasTitles ? (
         <>
-          <MovieGridSection id="suggested" title={t("home.suggested")} intro={t("home.suggestedIntro")} movies={suggested} />
+          <MovieGridSection
+            id="suggested"
+            title={t("home.suggested")}
+            intro={t("home.suggestedIntro")}
+            movies={suggested}
+          />
           <MovieGridSection id="action" title={t("home.action")} intro={t("home.actionIntro")} movies={action} />
-          <MovieCarouselSection id="featured" title={t("home.featured")} intro={t("home.featuredIntro")} movies={featured} />
-          <MovieCarouselSection id="trending" title={t("home.trending")} intro={t("home.trendingIntro")} movies={trending} />
+          <MovieCarouselSection
+            id="featured"
+            title={t("home.featured")}
+            intro={t("home.featuredIntro")}
+            movies={featured}
+          />
+          <MovieCarouselSection
+            id="trending"
+            title={t("home.trending")}
+            intro={t("home.trendingIntro")}
+            movies={trending}
+          />
           <MovieCarouselSection id="new" title={t("home.new")} intro={t("home.newIntro")} movies={newest} />
         </>
       ) : (

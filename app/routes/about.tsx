@@ -28,8 +28,18 @@ export default function About() {
     <div className="pt-6">
       <AboutKallo as="h1" />
       <PlansSection plans={plans} />
-      <MovieCarouselSection id="featured" title={t("home.featured")} intro={t("home.featuredIntro")} movies={featured} />
-      <MovieCarouselSection id="trending" title={t("home.trending")} intro={t("home.trendingIntro")} movies={trending} />
+      <MovieCarouselSection
+        id="featured"
+        title={t("home.featured")}
+        intro={t("home.featuredIntro")}
+        movies={featured}
+      />
+      <MovieCarouselSection
+        id="trending"
+        title={t("home.trending")}
+        intro={t("home.trendingIntro")}
+        movies={trending}
+      />
     </div>
   );
 }

@@ -7,7 +7,14 @@ import { useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { PLAN_FEATURES } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
-import { listAllPlans, listPlanPeriods, parseBilling, setPlanOffered, updatePlan, updatePlanPeriods } from "~/services/plans.server";
+import {
+  listAllPlans,
+  listPlanPeriods,
+  parseBilling,
+  setPlanOffered,
+  updatePlan,
+  updatePlanPeriods,
+} from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -23,7 +30,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getDb(),
     plans.map((plan) => plan.id),
   );
-  return { metaTitle: t("plans.metaTitle"), billing, plans: plans.map((plan) => ({ ...plan, periods: periods[plan.id] ?? [] })) };
+  return {
+    metaTitle: t("plans.metaTitle"),
+    billing,
+    plans: plans.map((plan) => ({ ...plan, periods: periods[plan.id] ?? [] })),
+  };
 }
 
 type Failure = { planId: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
@@ -39,11 +50,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
   if (intent === "offered") {
     const offered = form.get("offered") === "on";
-    if (!setPlanOffered(db, planId, offered, actor)) return data({ formError: "admin:plans.errors.notFound" }, { status: 400 });
-    return redirectWithToast(back, { type: "success", key: offered ? "admin:plans.nowOffered" : "admin:plans.notOffered" }, { status: 303 });
+    if (!setPlanOffered(db, planId, offered, actor))
+      return data({ formError: "admin:plans.errors.notFound" }, { status: 400 });
+    return redirectWithToast(
+      back,
+      { type: "success", key: offered ? "admin:plans.nowOffered" : "admin:plans.notOffered" },
+      { status: 303 },
+    );
   }
   if (intent === "periods") {
-    const input = { day: String(form.get("day") ?? "").slice(0, 30), week: String(form.get("week") ?? "").slice(0, 30) };
+    const input = {
+      day: String(form.get("day") ?? "").slice(0, 30),
+      week: String(form.get("week") ?? "").slice(0, 30),
+    };
     const result = updatePlanPeriods(db, planId, input, actor);
     if (!result.ok) return data<Failure>({ planId, fieldErrors: result.fieldErrors, values: input }, { status: 400 });
     return redirectWithToast(back, { type: "success", key: "billing:planPeriods.saved" }, { status: 303 });
@@ -59,13 +78,23 @@ export async function action({ request }: ActionFunctionArgs) {
     features: form.getAll("features").map(String),
     downloads:
       form.get("downloadFields") === "1"
-        ? { allowed: form.get("downloadsAllowed") === "on", maxDownloads: text("maxDownloads"), days: text("downloadDays"), playHours: text("downloadPlayHours") }
+        ? {
+            allowed: form.get("downloadsAllowed") === "on",
+            maxDownloads: text("maxDownloads"),
+            days: text("downloadDays"),
+            playHours: text("downloadPlayHours"),
+          }
         : undefined,
   };
   const result = updatePlan(db, planId, input, actor);
   if (!result.ok) {
     const { features: _features, downloads, ...rest } = input;
-    const values: Record<string, string> = { ...rest, ...(downloads ? { maxDownloads: downloads.maxDownloads, downloadDays: downloads.days, downloadPlayHours: downloads.playHours } : {}) };
+    const values: Record<string, string> = {
+      ...rest,
+      ...(downloads
+        ? { maxDownloads: downloads.maxDownloads, downloadDays: downloads.days, downloadPlayHours: downloads.playHours }
+        : {}),
+    };
     return data<Failure>({ planId, fieldErrors: result.fieldErrors, values }, { status: 400 });
   }
   return redirectWithToast(back, { type: "success", key: "admin:plans.saved" }, { status: 303 });
@@ -86,11 +115,22 @@ export default function SelectPlan() {
     <section>
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h1 className="text-3xl font-bold">{t("plans.title")}</h1>
-        <nav aria-label={t("plans.billingLabel")} className="flex gap-1 rounded-full border border-white/15 p-1 text-sm">
-          <Link to="?billing=monthly" aria-current={!annual ? "page" : undefined} className={`rounded-full px-3 py-1 ${!annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}>
+        <nav
+          aria-label={t("plans.billingLabel")}
+          className="flex gap-1 rounded-full border border-white/15 p-1 text-sm"
+        >
+          <Link
+            to="?billing=monthly"
+            aria-current={!annual ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${!annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}
+          >
             {t("plans.billedMonthly")}
           </Link>
-          <Link to="?billing=annual" aria-current={annual ? "page" : undefined} className={`rounded-full px-3 py-1 ${annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}>
+          <Link
+            to="?billing=annual"
+            aria-current={annual ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ${annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}
+          >
             {t("plans.billedAnnually")}
           </Link>
         </nav>
@@ -100,7 +140,9 @@ export default function SelectPlan() {
         {plans.map((plan) => {
           const errors = failure?.planId === plan.id ? failure.fieldErrors : undefined;
           const values = failure?.planId === plan.id ? failure.values : undefined;
-          const majorPrice = (plan.monthlyPriceMinor / 10 ** minorUnitDigits(plan.currency)).toFixed(minorUnitDigits(plan.currency));
+          const majorPrice = (plan.monthlyPriceMinor / 10 ** minorUnitDigits(plan.currency)).toFixed(
+            minorUnitDigits(plan.currency),
+          );
           const fieldError = (name: string) =>
             errors?.[name]?.length ? (
               <span className="text-xs text-red-300" data-field-error={name}>
@@ -109,39 +151,72 @@ export default function SelectPlan() {
             ) : null;
           const border = (name: string) => (errors?.[name]?.length ? "border-red-400" : "border-white/15");
           return (
-            <article key={plan.id} data-admin-plan={plan.code} className="rounded-lg border border-white/10 bg-ink-900/60 p-4">
+            <article
+              key={plan.id}
+              data-admin-plan={plan.code}
+              className="rounded-lg border border-white/10 bg-ink-900/60 p-4"
+            >
               <header className="flex items-baseline justify-between gap-2">
                 <h2 className="text-xl font-bold">{plan.name}</h2>
-                <span className="text-xs text-slate-300">{plan.offered ? t("plans.offered") : t("plans.notOfferedLabel")}</span>
+                <span className="text-xs text-slate-300">
+                  {plan.offered ? t("plans.offered") : t("plans.notOfferedLabel")}
+                </span>
               </header>
               <p className="mt-2 text-2xl font-extrabold" data-price>
                 {annual ? plan.annualPrice : plan.monthlyPrice}
-                <span className="ml-1 text-sm font-normal text-slate-300">{annual ? t("plans.perYear") : t("plans.perMonth")}</span>
+                <span className="ml-1 text-sm font-normal text-slate-300">
+                  {annual ? t("plans.perYear") : t("plans.perMonth")}
+                </span>
               </p>
-              {annual && plan.annualDiscountPercent > 0 ? <p className="text-xs text-emerald-300">{t("plans.discountNote", { percent: plan.annualDiscountPercent })}</p> : null}
+              {annual && plan.annualDiscountPercent > 0 ? (
+                <p className="text-xs text-emerald-300">
+                  {t("plans.discountNote", { percent: plan.annualDiscountPercent })}
+                </p>
+              ) : null}
 
               <Form method="post" className="mt-4 grid gap-3" noValidate>
                 <input type="hidden" name="planId" value={plan.id} />
                 <input type="hidden" name="billing" value={billing} />
                 <label className="grid gap-1 text-sm">
                   <span>{t("plans.fields.price", { plan: plan.name })}</span>
-                  <input name="price" inputMode="decimal" defaultValue={values?.price ?? majorPrice} className={`${input} ${border("price")}`} />
+                  <input
+                    name="price"
+                    inputMode="decimal"
+                    defaultValue={values?.price ?? majorPrice}
+                    className={`${input} ${border("price")}`}
+                  />
                   {fieldError("price")}
                 </label>
                 <div className="grid grid-cols-2 gap-2">
                   <label className="grid gap-1 text-sm">
                     <span>{t("plans.fields.currency")}</span>
-                    <input name="currency" maxLength={3} defaultValue={values?.currency ?? plan.currency} className={`${input} ${border("currency")}`} />
+                    <input
+                      name="currency"
+                      maxLength={3}
+                      defaultValue={values?.currency ?? plan.currency}
+                      className={`${input} ${border("currency")}`}
+                    />
                     {fieldError("currency")}
                   </label>
                   <label className="grid gap-1 text-sm">
                     <span>{t("plans.fields.screens")}</span>
-                    <input name="screens" type="number" min={1} max={10} defaultValue={values?.screens ?? plan.screens} className={`${input} ${border("screens")}`} />
+                    <input
+                      name="screens"
+                      type="number"
+                      min={1}
+                      max={10}
+                      defaultValue={values?.screens ?? plan.screens}
+                      className={`${input} ${border("screens")}`}
+                    />
                     {fieldError("screens")}
                   </label>
                   <label className="grid gap-1 text-sm">
                     <span>{t("plans.fields.maxQuality")}</span>
-                    <select name="maxQuality" defaultValue={values?.maxQuality ?? plan.maxQuality} className={`${input} ${border("maxQuality")}`}>
+                    <select
+                      name="maxQuality"
+                      defaultValue={values?.maxQuality ?? plan.maxQuality}
+                      className={`${input} ${border("maxQuality")}`}
+                    >
                       <option value="sd">{t("plans.quality.sd")}</option>
                       <option value="hd">{t("plans.quality.hd")}</option>
                       <option value="uhd">{t("plans.quality.uhd")}</option>
@@ -170,17 +245,38 @@ export default function SelectPlan() {
                   </label>
                   <label className="grid gap-1">
                     <span>{t("plans.fields.maxDownloads")}</span>
-                    <input name="maxDownloads" type="number" min={1} max={100} defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads} className={`${input} ${border("maxDownloads")}`} />
+                    <input
+                      name="maxDownloads"
+                      type="number"
+                      min={1}
+                      max={100}
+                      defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads}
+                      className={`${input} ${border("maxDownloads")}`}
+                    />
                     {fieldError("maxDownloads")}
                   </label>
                   <label className="grid gap-1">
                     <span>{t("plans.fields.downloadDays")}</span>
-                    <input name="downloadDays" type="number" min={1} max={365} defaultValue={values?.downloadDays ?? plan.downloads.days} className={`${input} ${border("downloadDays")}`} />
+                    <input
+                      name="downloadDays"
+                      type="number"
+                      min={1}
+                      max={365}
+                      defaultValue={values?.downloadDays ?? plan.downloads.days}
+                      className={`${input} ${border("downloadDays")}`}
+                    />
                     {fieldError("downloadDays")}
                   </label>
                   <label className="grid gap-1">
                     <span>{t("plans.fields.downloadPlayHours")}</span>
-                    <input name="downloadPlayHours" type="number" min={1} max={8760} defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours} className={`${input} ${border("downloadPlayHours")}`} />
+                    <input
+                      name="downloadPlayHours"
+                      type="number"
+                      min={1}
+                      max={8760}
+                      defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours}
+                      className={`${input} ${border("downloadPlayHours")}`}
+                    />
                     {fieldError("downloadPlayHours")}
                   </label>
                 </fieldset>
@@ -188,17 +284,32 @@ export default function SelectPlan() {
                   <legend className="mb-1">{t("plans.fields.features")}</legend>
                   {PLAN_FEATURES.map((feature) => (
                     <label key={feature} className="flex items-center gap-2">
-                      <input type="checkbox" name="features" value={feature} defaultChecked={plan.features.includes(feature)} />
+                      <input
+                        type="checkbox"
+                        name="features"
+                        value={feature}
+                        defaultChecked={plan.features.includes(feature)}
+                      />
                       {tPlans(`features.${feature}`)}
                     </label>
                   ))}
                 </fieldset>
-                <button type="submit" name="intent" value="update" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="update"
+                  className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                >
                   {t("plans.save", { plan: plan.name })}
                 </button>
               </Form>
               {plan.code !== "FREE" ? (
-                <Form method="post" className="mt-4 grid gap-2 border-t border-white/10 pt-4" noValidate data-plan-periods={plan.code}>
+                <Form
+                  method="post"
+                  className="mt-4 grid gap-2 border-t border-white/10 pt-4"
+                  noValidate
+                  data-plan-periods={plan.code}
+                >
                   <input type="hidden" name="planId" value={plan.id} />
                   <input type="hidden" name="billing" value={billing} />
                   <h3 className="text-sm font-semibold">{tBilling("planPeriods.title")}</h3>
@@ -209,7 +320,12 @@ export default function SelectPlan() {
                     return (
                       <label key={period} className="grid gap-1 text-sm">
                         <span>{tBilling(`planPeriods.${period}`, { currency: plan.currency })}</span>
-                        <input name={period} inputMode="decimal" defaultValue={values?.[period] ?? shown} className={`${input} ${border(period)}`} />
+                        <input
+                          name={period}
+                          inputMode="decimal"
+                          defaultValue={values?.[period] ?? shown}
+                          className={`${input} ${border(period)}`}
+                        />
                         {errors?.[period]?.length ? (
                           <span className="text-xs text-red-300" data-field-error={period}>
                             {t(errors[period][0])}
@@ -218,8 +334,15 @@ export default function SelectPlan() {
                       </label>
                     );
                   })}
-                  <p className="text-xs text-slate-400">{tBilling("planPeriods.month")} {tBilling("planPeriods.hint")}</p>
-                  <button type="submit" name="intent" value="periods" className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+                  <p className="text-xs text-slate-400">
+                    {tBilling("planPeriods.month")} {tBilling("planPeriods.hint")}
+                  </p>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="periods"
+                    className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+                  >
                     {tBilling("planPeriods.save", { plan: plan.name })}
                   </button>
                 </Form>
@@ -228,7 +351,13 @@ export default function SelectPlan() {
                 <input type="hidden" name="planId" value={plan.id} />
                 <input type="hidden" name="billing" value={billing} />
                 <input type="hidden" name="offered" value={plan.offered ? "off" : "on"} />
-                <button type="submit" name="intent" value="offered" aria-pressed={plan.offered} className="w-full rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5">
+                <button
+                  type="submit"
+                  name="intent"
+                  value="offered"
+                  aria-pressed={plan.offered}
+                  className="w-full rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+                >
                   {plan.offered ? t("plans.activePlanOn") : t("plans.activePlanOff")}
                 </button>
               </Form>

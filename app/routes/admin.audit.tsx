@@ -33,14 +33,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AuditLog() {
   const { t, i18n } = useTranslation("admin");
   const { rows, action, actor, actions, page, pageCount } = useLoaderData<typeof loader>();
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "medium" });
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "medium",
+  });
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("audit.title")}</h1>
       <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("audit.action")}</span>
-          <select name="action" defaultValue={action} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+          <select
+            name="action"
+            defaultValue={action}
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+          >
             <option value="">{t("audit.anyAction")}</option>
             {actions.map((name) => (
               <option key={name} value={name}>
@@ -51,9 +58,17 @@ export default function AuditLog() {
         </label>
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("audit.actor")}</span>
-          <input type="search" name="actor" defaultValue={actor} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50" />
+          <input
+            type="search"
+            name="actor"
+            defaultValue={actor}
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+          />
         </label>
-        <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("audit.filter")}
         </button>
       </Form>
@@ -64,11 +79,21 @@ export default function AuditLog() {
           <table className="w-full min-w-[720px] text-left text-sm">
             <thead className="bg-ink-800 text-slate-300">
               <tr>
-                <th scope="col" className="px-3 py-3">{t("audit.columns.when")}</th>
-                <th scope="col" className="px-3 py-3">{t("audit.columns.actor")}</th>
-                <th scope="col" className="px-3 py-3">{t("audit.columns.action")}</th>
-                <th scope="col" className="px-3 py-3">{t("audit.columns.target")}</th>
-                <th scope="col" className="px-3 py-3">{t("audit.columns.address")}</th>
+                <th scope="col" className="px-3 py-3">
+                  {t("audit.columns.when")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("audit.columns.actor")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("audit.columns.action")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("audit.columns.target")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("audit.columns.address")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-white/5">
@@ -79,7 +104,9 @@ export default function AuditLog() {
                   </td>
                   <td className="px-3 py-2">{row.actorEmail ?? t("audit.system")}</td>
                   <td className="px-3 py-2 font-mono text-xs">{row.action}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}</td>
+                  <td className="px-3 py-2 font-mono text-xs">
+                    {row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}
+                  </td>
                   <td className="px-3 py-2">{row.ipAddress ?? "—"}</td>
                 </tr>
               ))}

@@ -7,7 +7,13 @@ import { requireAdmin } from "~/auth/guards.server";
 import { showToast } from "~/components/ui/toaster";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { createCategory, deleteCategory, listCategoriesWithCounts, renameCategory, setCategoryImage } from "~/services/categories.server";
+import {
+  createCategory,
+  deleteCategory,
+  listCategoriesWithCounts,
+  renameCategory,
+  setCategoryImage,
+} from "~/services/categories.server";
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -28,7 +34,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const categoryId = form.get("categoryId") ? String(form.get("categoryId")) : null;
   const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
   const db = getDb();
-  const fail = (failure: Omit<Failure, "intent" | "categoryId">) => data<Failure>({ intent, categoryId, ...failure }, { status: 400 });
+  const fail = (failure: Omit<Failure, "intent" | "categoryId">) =>
+    data<Failure>({ intent, categoryId, ...failure }, { status: 400 });
   const done = (key: string) => redirectWithToast("/admin/moviecategory", { type: "success", key }, { status: 303 });
 
   if (intent === "create") {
@@ -49,7 +56,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   if (intent === "image") {
     const image = form.get("image");
-    const file = typeof image === "object" && image ? { name: image.name, bytes: new Uint8Array(await image.arrayBuffer()) } : { name: "", bytes: new Uint8Array() };
+    const file =
+      typeof image === "object" && image
+        ? { name: image.name, bytes: new Uint8Array(await image.arrayBuffer()) }
+        : { name: "", bytes: new Uint8Array() };
     const result = await setCategoryImage(db, categoryId, file, actor);
     return result.ok ? done("admin:categories.imageSet") : fail({ error: result.error });
   }
@@ -64,7 +74,12 @@ export default function MovieCategories() {
   const { categories } = useLoaderData<typeof loader>();
   const failure = useActionData<Failure>();
   useEffect(() => {
-    if (failure) showToast({ type: "error", key: failure.error, values: failure.count !== undefined ? { count: failure.count } : undefined });
+    if (failure)
+      showToast({
+        type: "error",
+        key: failure.error,
+        values: failure.count !== undefined ? { count: failure.count } : undefined,
+      });
   }, [failure]);
   const errorFor = (intent: string, categoryId: string | null) =>
     failure && failure.intent === intent && failure.categoryId === categoryId ? (
@@ -76,12 +91,26 @@ export default function MovieCategories() {
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("categories.title")}</h1>
-      <Form method="post" className="mt-4 flex flex-wrap items-end gap-2 rounded-lg border border-white/10 bg-ink-900/60 p-4">
+      <Form
+        method="post"
+        className="mt-4 flex flex-wrap items-end gap-2 rounded-lg border border-white/10 bg-ink-900/60 p-4"
+      >
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("categories.newName")}</span>
-          <input name="name" required maxLength={60} defaultValue={failure?.intent === "create" ? failure.name : undefined} className={input} />
+          <input
+            name="name"
+            required
+            maxLength={60}
+            defaultValue={failure?.intent === "create" ? failure.name : undefined}
+            className={input}
+          />
         </label>
-        <button type="submit" name="intent" value="create" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          name="intent"
+          value="create"
+          className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("categories.create")}
         </button>
         {errorFor("create", null)}
@@ -93,7 +122,8 @@ export default function MovieCategories() {
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <h2 className="text-lg font-semibold">{category.name}</h2>
               <p className="text-sm text-slate-300">
-                {t("categories.titleCount", { count: category.titles })} · {category.imageFile ? t("categories.hasImage") : t("categories.noImage")}
+                {t("categories.titleCount", { count: category.titles })} ·{" "}
+                {category.imageFile ? t("categories.hasImage") : t("categories.noImage")}
               </p>
             </div>
             <div className="mt-3 grid gap-3 md:grid-cols-3">

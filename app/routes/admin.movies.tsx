@@ -41,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = getDb();
   const list = listAllMovies(db, { status, providerId, page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirm");
-  const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
+  const confirming = confirmId ? (list.rows.find((row) => row.id === confirmId) ?? null) : null;
   const { t } = await getRequestT(request, "admin");
   const renditions = renditionStatuses(
     db,
@@ -58,7 +58,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     page: list.page,
     total: list.total,
     pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
-    rows: list.rows.map((row) => ({ ...row, uploadedAt: row.uploadedAt.toISOString(), renditions: renditions.get(row.id) ?? [] })),
+    rows: list.rows.map((row) => ({
+      ...row,
+      uploadedAt: row.uploadedAt.toISOString(),
+      renditions: renditions.get(row.id) ?? [],
+    })),
     confirming: confirming ? { id: confirming.id, name: confirming.name } : null,
   };
 }
@@ -76,25 +80,41 @@ export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const back = safeRedirectPath(form.get("back"), "/admin/movies").replace(/([?&])confirm=[^&]*&?/, "$1").replace(/[?&]$/, "");
+  const back = safeRedirectPath(form.get("back"), "/admin/movies")
+    .replace(/([?&])confirm=[^&]*&?/, "$1")
+    .replace(/[?&]$/, "");
   const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
   const db = getDb();
 
   if (intent === "autoApprove") {
     const value = form.get("value") === "on";
     setAutoApprove(db, value, actor);
-    return redirectWithToast(back, { type: "success", key: value ? "admin:movies.autoApproveOn" : "admin:movies.autoApproveOff" }, { status: 303 });
+    return redirectWithToast(
+      back,
+      { type: "success", key: value ? "admin:movies.autoApproveOn" : "admin:movies.autoApproveOff" },
+      { status: 303 },
+    );
   }
   const movieId = String(form.get("movieId") ?? "");
   if (!movieId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   if (intent === "delete") {
     const deleted = adminDeleteMovie(db, movieId, actor);
-    return redirectWithToast(back, deleted ? { type: "success", key: "admin:movies.deleted" } : { type: "error", key: "admin:movies.missing" }, { status: 303 });
+    return redirectWithToast(
+      back,
+      deleted ? { type: "success", key: "admin:movies.deleted" } : { type: "error", key: "admin:movies.missing" },
+      { status: 303 },
+    );
   }
   const change = CHANGES[intent];
   if (!change) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const changed = changeMovie(db, movieId, change, actor);
-  return redirectWithToast(back, changed ? { type: "success", key: `admin:movies.changed.${intent}` } : { type: "error", key: "admin:movies.missing" }, { status: 303 });
+  return redirectWithToast(
+    back,
+    changed
+      ? { type: "success", key: `admin:movies.changed.${intent}` }
+      : { type: "error", key: "admin:movies.missing" },
+    { status: 303 },
+  );
 }
 
 function RowAction({ movieId, intent, name, back }: { movieId: string; intent: string; name: string; back: string }) {
@@ -103,7 +123,13 @@ function RowAction({ movieId, intent, name, back }: { movieId: string; intent: s
     <Form method="post">
       <input type="hidden" name="movieId" value={movieId} />
       <input type="hidden" name="back" value={back} />
-      <button type="submit" name="intent" value={intent} aria-label={t(`movies.named.${intent}`, { name })} className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5">
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        aria-label={t(`movies.named.${intent}`, { name })}
+        className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5"
+      >
         {t(`movies.actions.${intent}`)}
       </button>
     </Form>
@@ -112,7 +138,8 @@ function RowAction({ movieId, intent, name, back }: { movieId: string; intent: s
 
 export default function AdminMovies() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk, disk } = useLoaderData<typeof loader>();
+  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk, disk } =
+    useLoaderData<typeof loader>();
   const gb = (bytes: number) => (bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1);
   const [searchParams] = useSearchParams();
   const backParams = new URLSearchParams(searchParams);
@@ -131,7 +158,11 @@ export default function AdminMovies() {
       <p className="mt-1 text-sm text-slate-300" data-testid="rendition-disk">
         {t("movies.renditionDisk", { gigabytes: (renditionDisk.bytes / 1e9).toFixed(2), titles: renditionDisk.titles })}
       </p>
-      <p className={`mt-1 text-sm ${disk.low ? "font-semibold text-amber-300" : "text-slate-300"}`} data-testid="disk-usage" data-low={disk.low || undefined}>
+      <p
+        className={`mt-1 text-sm ${disk.low ? "font-semibold text-amber-300" : "text-slate-300"}`}
+        data-testid="disk-usage"
+        data-low={disk.low || undefined}
+      >
         {t(disk.low ? "movies.diskLow" : "movies.disk", {
           free: gb(disk.freeBytes),
           total: gb(disk.totalBytes),
@@ -142,11 +173,20 @@ export default function AdminMovies() {
         })}
       </p>
 
-      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-white/10 bg-ink-900/60 p-4" data-section="auto-approve">
+      <Form
+        method="post"
+        className="mt-4 flex flex-wrap items-center gap-3 rounded-lg border border-white/10 bg-ink-900/60 p-4"
+        data-section="auto-approve"
+      >
         <input type="hidden" name="back" value={back} />
         <input type="hidden" name="value" value={autoApprove ? "off" : "on"} />
         <p className="text-sm">{autoApprove ? t("movies.autoApproveIsOn") : t("movies.autoApproveIsOff")}</p>
-        <button type="submit" name="intent" value="autoApprove" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          name="intent"
+          value="autoApprove"
+          className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {autoApprove ? t("movies.turnAutoApproveOff") : t("movies.turnAutoApproveOn")}
         </button>
       </Form>
@@ -154,7 +194,11 @@ export default function AdminMovies() {
       <Form method="get" className="mt-4 flex flex-wrap items-end gap-3">
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("movies.statusFilter")}</span>
-          <select name="status" defaultValue={status} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+          <select
+            name="status"
+            defaultValue={status}
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+          >
             <option value="">{t("movies.allStatuses")}</option>
             {ADMIN_MOVIE_FILTERS.map((name) => (
               <option key={name} value={name}>
@@ -165,7 +209,11 @@ export default function AdminMovies() {
         </label>
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("movies.providerFilter")}</span>
-          <select name="provider" defaultValue={providerId} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50">
+          <select
+            name="provider"
+            defaultValue={providerId}
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+          >
             <option value="">{t("movies.allProviders")}</option>
             {providers.map((provider) => (
               <option key={provider.id} value={provider.id}>
@@ -174,7 +222,10 @@ export default function AdminMovies() {
             ))}
           </select>
         </label>
-        <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("movies.filter")}
         </button>
       </Form>
@@ -197,21 +248,49 @@ export default function AdminMovies() {
           <table className="w-full min-w-[860px] text-left text-sm">
             <thead className="bg-ink-800 text-slate-300">
               <tr>
-                <th scope="col" className="px-3 py-3">{t("movies.columns.title")}</th>
-                <th scope="col" className="px-3 py-3">{t("movies.columns.provider")}</th>
-                <th scope="col" className="px-3 py-3">{t("movies.columns.status")}</th>
-                <th scope="col" className="px-3 py-3 text-right">{t("movies.columns.views")}</th>
-                <th scope="col" className="px-3 py-3">{t("movies.columns.renditions")}</th>
-                <th scope="col" className="px-3 py-3">{t("movies.columns.actions")}</th>
+                <th scope="col" className="px-3 py-3">
+                  {t("movies.columns.title")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("movies.columns.provider")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("movies.columns.status")}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  {t("movies.columns.views")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("movies.columns.renditions")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("movies.columns.actions")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-white/5">
               {rows.map((row) => (
-                <tr key={row.id} data-movie-id={row.id} data-featured={row.featured ? "true" : "false"} data-approved={row.approved ? "true" : "false"} data-access={row.access}>
+                <tr
+                  key={row.id}
+                  data-movie-id={row.id}
+                  data-featured={row.featured ? "true" : "false"}
+                  data-approved={row.approved ? "true" : "false"}
+                  data-access={row.access}
+                >
                   <td className="px-3 py-2">
-                    <Link to={`/WatchMovie?id=${encodeURIComponent(row.id)}`} className="flex items-center gap-3 hover:underline">
+                    <Link
+                      to={`/WatchMovie?id=${encodeURIComponent(row.id)}`}
+                      className="flex items-center gap-3 hover:underline"
+                    >
                       {row.poster ? (
-                        <img src={row.poster} alt="" width={48} height={72} loading="lazy" className="h-18 w-12 rounded object-cover" />
+                        <img
+                          src={row.poster}
+                          alt=""
+                          width={48}
+                          height={72}
+                          loading="lazy"
+                          className="h-18 w-12 rounded object-cover"
+                        />
                       ) : (
                         <span className="block h-18 w-12 rounded bg-ink-800" aria-hidden="true" />
                       )}
@@ -232,10 +311,29 @@ export default function AdminMovies() {
                   </td>
                   <td className="px-3 py-2">
                     <div className="flex flex-wrap gap-1.5">
-                      <RowAction movieId={row.id} back={back} intent={row.approved ? "unapprove" : "approve"} name={row.name} />
-                      <RowAction movieId={row.id} back={back} intent={row.featured ? "unfeature" : "feature"} name={row.name} />
-                      <RowAction movieId={row.id} back={back} intent={row.access === "free" ? "premium" : "free"} name={row.name} />
-                      <Link to={confirmHref(row.id)} aria-label={t("movies.deleteNamed", { name: row.name })} className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950">
+                      <RowAction
+                        movieId={row.id}
+                        back={back}
+                        intent={row.approved ? "unapprove" : "approve"}
+                        name={row.name}
+                      />
+                      <RowAction
+                        movieId={row.id}
+                        back={back}
+                        intent={row.featured ? "unfeature" : "feature"}
+                        name={row.name}
+                      />
+                      <RowAction
+                        movieId={row.id}
+                        back={back}
+                        intent={row.access === "free" ? "premium" : "free"}
+                        name={row.name}
+                      />
+                      <Link
+                        to={confirmHref(row.id)}
+                        aria-label={t("movies.deleteNamed", { name: row.name })}
+                        className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950"
+                      >
                         {t("movies.delete")}
                       </Link>
                     </div>

@@ -22,7 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const db = getDb();
   const list = listAccounts(db, { role: "provider", providerStatus: "approved", search: q, page, pageSize: PAGE_SIZE });
   const pending = listAccounts(db, { role: "provider", providerStatus: "pending", page: 1, pageSize: 100 });
-  const titles = titleCounts(db, list.rows.map((row) => row.id));
+  const titles = titleCounts(
+    db,
+    list.rows.map((row) => row.id),
+  );
   const { t } = await getRequestT(request, "admin");
   return {
     metaTitle: t("providers.metaTitle"),
@@ -69,7 +72,11 @@ export default function ProvidersList() {
         </Link>
       </div>
 
-      <section aria-labelledby="applications-title" className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-4" data-section="applications">
+      <section
+        aria-labelledby="applications-title"
+        className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-4"
+        data-section="applications"
+      >
         <h2 id="applications-title" className="text-lg font-semibold">
           {t("applications.title")}
         </h2>
@@ -78,7 +85,11 @@ export default function ProvidersList() {
         ) : (
           <ul className="mt-3 divide-y divide-white/5">
             {applications.map((application) => (
-              <li key={application.id} data-application-id={application.id} className="flex flex-wrap items-center justify-between gap-3 py-2">
+              <li
+                key={application.id}
+                data-application-id={application.id}
+                className="flex flex-wrap items-center justify-between gap-3 py-2"
+              >
                 <div>
                   <p className="font-medium">{application.name}</p>
                   <p className="text-xs text-slate-300">

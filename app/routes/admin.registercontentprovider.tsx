@@ -30,7 +30,11 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });
   const result = await createProvider(getDb(), parsed.data, { actorId: admin.id, ipAddress: clientAddress(request) });
   if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
-  return redirectWithToast("/admin/providerslist", { type: "success", key: "admin:registerProvider.created" }, { status: 303 });
+  return redirectWithToast(
+    "/admin/providerslist",
+    { type: "success", key: "admin:registerProvider.created" },
+    { status: 303 },
+  );
 }
 
 export default function RegisterContentProvider() {
@@ -46,11 +50,50 @@ export default function RegisterContentProvider() {
       <p className="mt-2 text-sm text-slate-300">{t("registerProvider.intro")}</p>
       <Form method="post" className="mt-6 grid gap-4" noValidate>
         <FormError errors={actionData} />
-        <Field label={tAuth("fields.providerName")} name="providerName" autoComplete="off" required defaultValue={values?.providerName} errors={errors?.providerName} />
-        <Field label={tAuth("fields.businessEmail")} name="email" type="email" autoComplete="off" required defaultValue={values?.email} errors={errors?.email} />
-        <Field label={tAuth("fields.phoneNumber")} name="phoneNumber" type="tel" autoComplete="off" required defaultValue={values?.phoneNumber} errors={errors?.phoneNumber} />
-        <Field label={tAuth("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
-        <Field label={tAuth("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <Field
+          label={tAuth("fields.providerName")}
+          name="providerName"
+          autoComplete="off"
+          required
+          defaultValue={values?.providerName}
+          errors={errors?.providerName}
+        />
+        <Field
+          label={tAuth("fields.businessEmail")}
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          defaultValue={values?.email}
+          errors={errors?.email}
+        />
+        <Field
+          label={tAuth("fields.phoneNumber")}
+          name="phoneNumber"
+          type="tel"
+          autoComplete="off"
+          required
+          defaultValue={values?.phoneNumber}
+          errors={errors?.phoneNumber}
+        />
+        <Field
+          label={tAuth("fields.password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password}
+        />
+        <Field
+          label={tAuth("fields.password2")}
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password2}
+        />
         <SubmitButton pendingText={t("registerProvider.pending")}>{t("registerProvider.submit")}</SubmitButton>
       </Form>
     </section>

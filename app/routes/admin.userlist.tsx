@@ -21,7 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageParam(url);
   const db = getDb();
   const list = listAccounts(db, { role: "viewer", search: q, page, pageSize: PAGE_SIZE });
-  const activity = lastActivity(db, list.rows.map((row) => row.id));
+  const activity = lastActivity(
+    db,
+    list.rows.map((row) => row.id),
+  );
   const { t } = await getRequestT(request, "admin");
   return {
     metaTitle: t("users.metaTitle"),

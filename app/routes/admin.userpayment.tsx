@@ -13,7 +13,12 @@ import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "
 import { periodOfDays } from "~/services/passes.server";
 import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
-import { formatVoucherCode, generateVoucherBatch, getVoucherBatch, VOUCHER_BATCH_MAX } from "~/services/vouchers.server";
+import {
+  formatVoucherCode,
+  generateVoucherBatch,
+  getVoucherBatch,
+  VOUCHER_BATCH_MAX,
+} from "~/services/vouchers.server";
 import { formatPrice } from "~/utils/money";
 import { pageParam } from "~/utils/paging";
 
@@ -53,36 +58,67 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const batch = getVoucherBatch(db, url.searchParams.get("batch") ?? "");
   return {
     metaTitle: t("admin.metaTitle"),
-    batch: batch ? { id: batch.id, planName: batch.planName, period: batch.period ?? "", expiresAt: batch.expiresAt.toISOString(), codes: batch.codes.map(formatVoucherCode) } : null,
-    voucherOptions: plans.flatMap((plan) => (periods[plan.id] ?? []).map((period) => ({ value: `${plan.id}:${period.period}`, planName: plan.name, period: period.period }))),
+    batch: batch
+      ? {
+          id: batch.id,
+          planName: batch.planName,
+          period: batch.period ?? "",
+          expiresAt: batch.expiresAt.toISOString(),
+          codes: batch.codes.map(formatVoucherCode),
+        }
+      : null,
+    voucherOptions: plans.flatMap((plan) =>
+      (periods[plan.id] ?? []).map((period) => ({
+        value: `${plan.id}:${period.period}`,
+        planName: plan.name,
+        period: period.period,
+      })),
+    ),
     defaultRedeemBy: new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10),
     payments: {
       q: paymentsQuery.search,
       total: paymentsList.total,
       page: paymentsList.page,
       pageCount: pageCount(paymentsList.total),
-      rows: paymentsList.rows.map((row) => ({ ...row, date: row.date.toISOString(), amount: formatPrice(row.amountMinor, row.currency) })),
+      rows: paymentsList.rows.map((row) => ({
+        ...row,
+        date: row.date.toISOString(),
+        amount: formatPrice(row.amountMinor, row.currency),
+      })),
     },
     subscribers: {
       q: subscribersQuery.search,
       total: subscribersList.total,
       page: subscribersList.page,
       pageCount: pageCount(subscribersList.total),
-      rows: subscribersList.rows.map((row) => ({ ...row, startsAt: row.startsAt.toISOString(), endsAt: row.endsAt.toISOString() })),
+      rows: subscribersList.rows.map((row) => ({
+        ...row,
+        startsAt: row.startsAt.toISOString(),
+        endsAt: row.endsAt.toISOString(),
+      })),
     },
     status: {
       q: statusQuery.search,
       total: statusList.total,
       page: statusList.page,
       pageCount: pageCount(statusList.total),
-      rows: statusList.rows.map((row) => ({ ...row, startsAt: row.startsAt.toISOString(), endsAt: row.endsAt.toISOString() })),
+      rows: statusList.rows.map((row) => ({
+        ...row,
+        startsAt: row.startsAt.toISOString(),
+        endsAt: row.endsAt.toISOString(),
+      })),
     },
     codes: {
       q: codesQuery.search,
       total: codesList.total,
       page: codesList.page,
       pageCount: pageCount(codesList.total),
-      rows: codesList.rows.map((row) => ({ ...row, expiresAt: row.expiresAt.toISOString(), redeemedAt: iso(row.redeemedAt), period: periodOfDays(row.periodDays) })),
+      rows: codesList.rows.map((row) => ({
+        ...row,
+        expiresAt: row.expiresAt.toISOString(),
+        redeemedAt: iso(row.redeemedAt),
+        period: periodOfDays(row.periodDays),
+      })),
     },
   };
 }
@@ -94,17 +130,24 @@ type ActionData = FormErrors & {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData();
-  if (String(form.get("intent") ?? "") !== "generate") return data<ActionData>({ formError: "admin:errors.unknownAction" }, { status: 400 });
+  if (String(form.get("intent") ?? "") !== "generate")
+    return data<ActionData>({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const values = {
     planPeriod: String(form.get("planPeriod") ?? "").slice(0, 80),
     count: String(form.get("count") ?? "").slice(0, 10),
     expiresOn: String(form.get("expiresOn") ?? "").slice(0, 20),
   };
   const [planId = "", period = ""] = values.planPeriod.split(":");
-  const result = generateVoucherBatch(getDb(), { planId, period, count: values.count, expiresOn: values.expiresOn }, { actorId: admin.id, ipAddress: clientAddress(request) });
+  const result = generateVoucherBatch(
+    getDb(),
+    { planId, period, count: values.count, expiresOn: values.expiresOn },
+    { actorId: admin.id, ipAddress: clientAddress(request) },
+  );
   if (!result.ok) return data<ActionData>({ fieldErrors: result.fieldErrors, values }, { status: 400 });
   // Post, then redirect to the batch: reloading the page shows these codes again instead of generating more.
-  return redirect(`/admin/userpayment?${new URLSearchParams({ batch: result.batchId })}#voucher-batch`, { status: 303 });
+  return redirect(`/admin/userpayment?${new URLSearchParams({ batch: result.batchId })}#voucher-batch`, {
+    status: 303,
+  });
 }
 
 const inputClass = "rounded border bg-ink-900 px-3 py-2 text-slate-50";
@@ -133,7 +176,10 @@ export default function UserPayment() {
     { header: t("admin.columns.name"), cell: (row) => row.name },
     { header: t("admin.columns.email"), cell: (row) => row.email },
     { header: t("admin.columns.phone"), cell: (row) => row.phoneNumber },
-    { header: t("admin.columns.paymentStatus"), cell: (row) => <span data-payment-status={row.status}>{t(`status.${row.status}`)}</span> },
+    {
+      header: t("admin.columns.paymentStatus"),
+      cell: (row) => <span data-payment-status={row.status}>{t(`status.${row.status}`)}</span>,
+    },
     { header: t("admin.columns.paymentDate"), cell: (row) => day.format(new Date(row.date)) },
     { header: t("admin.columns.plan"), cell: (row) => row.plan },
     { header: t("admin.columns.amount"), cell: (row) => row.amount, align: "right" },
@@ -148,7 +194,10 @@ export default function UserPayment() {
   const statusColumns: Column<PassView>[] = [
     { header: t("admin.columns.paymentId"), cell: (row) => <span className="font-mono text-xs">{row.paymentId}</span> },
     { header: t("admin.columns.email"), cell: (row) => row.email },
-    { header: t("admin.columns.subscribeStatus"), cell: (row) => <span data-pass-state={row.state}>{t(`admin.passState.${row.state}`)}</span> },
+    {
+      header: t("admin.columns.subscribeStatus"),
+      cell: (row) => <span data-pass-state={row.state}>{t(`admin.passState.${row.state}`)}</span>,
+    },
     { header: t("admin.columns.expireDate"), cell: (row) => when.format(new Date(row.endsAt)) },
     { header: t("admin.columns.plan"), cell: (row) => row.plan },
   ];
@@ -156,10 +205,20 @@ export default function UserPayment() {
     { header: t("admin.columns.paymentId"), cell: (row) => <span className="font-mono text-xs">{row.id}</span> },
     { header: t("admin.columns.redeemCode"), cell: (row) => <span className="font-mono">{row.code}</span> },
     { header: t("admin.columns.expireDate"), cell: (row) => day.format(new Date(row.expiresAt)) },
-    { header: t("admin.columns.plan"), cell: (row) => `${row.plan} · ${row.period ? t(`periods.${row.period}`) : t("periodOfDays", { count: row.periodDays })}` },
+    {
+      header: t("admin.columns.plan"),
+      cell: (row) =>
+        `${row.plan} · ${row.period ? t(`periods.${row.period}`) : t("periodOfDays", { count: row.periodDays })}`,
+    },
     {
       header: t("admin.columns.redeemed"),
-      cell: (row) => <span data-code-state={row.state}>{row.state === "used" ? t("admin.codeState.used", { email: row.redeemedByEmail ?? "—" }) : t(`admin.codeState.${row.state}`)}</span>,
+      cell: (row) => (
+        <span data-code-state={row.state}>
+          {row.state === "used"
+            ? t("admin.codeState.used", { email: row.redeemedByEmail ?? "—" })
+            : t(`admin.codeState.${row.state}`)}
+        </span>
+      ),
     },
     { header: t("admin.columns.batch"), cell: (row) => <span className="font-mono text-xs">{row.batchId}</span> },
   ];
@@ -169,7 +228,9 @@ export default function UserPayment() {
       <h1 className="text-3xl font-bold">{t("admin.title")}</h1>
 
       <section aria-labelledby="generate-title" className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-5">
-        <h2 id="generate-title" className="text-xl font-semibold">{t("admin.generate.title")}</h2>
+        <h2 id="generate-title" className="text-xl font-semibold">
+          {t("admin.generate.title")}
+        </h2>
         {voucherOptions.length === 0 ? (
           <p className="mt-2 text-slate-300">{t("admin.generate.noPlans")}</p>
         ) : (
@@ -224,12 +285,26 @@ export default function UserPayment() {
           </Form>
         )}
         {batch ? (
-          <div className="mt-5 rounded border border-emerald-400/40 bg-emerald-950/40 p-4" id="voucher-batch" data-testid="voucher-batch" data-batch-id={batch.id}>
+          <div
+            className="mt-5 rounded border border-emerald-400/40 bg-emerald-950/40 p-4"
+            id="voucher-batch"
+            data-testid="voucher-batch"
+            data-batch-id={batch.id}
+          >
             <p role="status" className="font-semibold">
-              {t("admin.generate.result", { count: batch.codes.length, plan: batch.planName, period: t(`periods.${batch.period}`), date: day.format(new Date(batch.expiresAt)) })}
+              {t("admin.generate.result", {
+                count: batch.codes.length,
+                plan: batch.planName,
+                period: t(`periods.${batch.period}`),
+                date: day.format(new Date(batch.expiresAt)),
+              })}
             </p>
             <p className="mt-1 text-sm text-slate-300">{t("admin.generate.once")}</p>
-            <a href={`/admin/userpayment/export?${new URLSearchParams({ table: "codes", batch: batch.id })}`} download className="mt-2 inline-block text-brand-300 hover:underline">
+            <a
+              href={`/admin/userpayment/export?${new URLSearchParams({ table: "codes", batch: batch.id })}`}
+              download
+              className="mt-2 inline-block text-brand-300 hover:underline"
+            >
               {t("admin.generate.download")}
             </a>
             <ol className="mt-3 grid gap-1 font-mono text-sm sm:grid-cols-2 lg:grid-cols-3">
@@ -243,10 +318,34 @@ export default function UserPayment() {
         ) : null}
       </section>
 
-      <BillingTableSection table="payments" title={t("admin.tables.payments")} data={payments} columns={paymentColumns} rowKey={(row) => row.id} />
-      <BillingTableSection table="subscribers" title={t("admin.tables.subscribers")} data={subscribers} columns={subscriberColumns} rowKey={(row) => row.id} />
-      <BillingTableSection table="status" title={t("admin.tables.status")} data={status} columns={statusColumns} rowKey={(row) => row.id} />
-      <BillingTableSection table="codes" title={t("admin.tables.codes")} data={codes} columns={codeColumns} rowKey={(row) => row.id} />
+      <BillingTableSection
+        table="payments"
+        title={t("admin.tables.payments")}
+        data={payments}
+        columns={paymentColumns}
+        rowKey={(row) => row.id}
+      />
+      <BillingTableSection
+        table="subscribers"
+        title={t("admin.tables.subscribers")}
+        data={subscribers}
+        columns={subscriberColumns}
+        rowKey={(row) => row.id}
+      />
+      <BillingTableSection
+        table="status"
+        title={t("admin.tables.status")}
+        data={status}
+        columns={statusColumns}
+        rowKey={(row) => row.id}
+      />
+      <BillingTableSection
+        table="codes"
+        title={t("admin.tables.codes")}
+        data={codes}
+        columns={codeColumns}
+        rowKey={(row) => row.id}
+      />
     </section>
   );
 }
@@ -270,18 +369,34 @@ function BillingTableSection<Row>({
     <section id={table} aria-labelledby={`${table}-title`} className="mt-10 scroll-mt-20" data-billing-table={table}>
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
-          <h2 id={`${table}-title`} className="text-2xl font-bold">{title}</h2>
+          <h2 id={`${table}-title`} className="text-2xl font-bold">
+            {title}
+          </h2>
           <p className="text-sm text-slate-300">{t("admin.rows", { count: section.total })}</p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
-          <Form method="get" action={`/admin/userpayment#${table}`} role="search" aria-label={`${t("admin.search")}: ${title}`} className="flex items-end gap-2">
+          <Form
+            method="get"
+            action={`/admin/userpayment#${table}`}
+            role="search"
+            aria-label={`${t("admin.search")}: ${title}`}
+            className="flex items-end gap-2"
+          >
             <label className="grid gap-1 text-sm">
               <span>
                 {t("admin.search")} <span className="sr-only">{title}</span>
               </span>
-              <input type="search" name={`${table}Q`} defaultValue={section.q} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50" />
+              <input
+                type="search"
+                name={`${table}Q`}
+                defaultValue={section.q}
+                className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+              />
             </label>
-            <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <button
+              type="submit"
+              className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
               {t("admin.searchButton")}
               <span className="sr-only"> {title}</span>
             </button>
@@ -292,7 +407,13 @@ function BillingTableSection<Row>({
           </a>
         </div>
       </div>
-      <DataTable columns={columns} rows={section.rows} rowKey={rowKey} empty={t(`admin.empty.${table}`)} caption={title} />
+      <DataTable
+        columns={columns}
+        rows={section.rows}
+        rowKey={rowKey}
+        empty={t(`admin.empty.${table}`)}
+        caption={title}
+      />
       <Pagination page={section.page} pageCount={section.pageCount} param={`${table}Page`} label={title} />
     </section>
   );

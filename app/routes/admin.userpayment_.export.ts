@@ -34,7 +34,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-  const name = safeFileName(`kallo-${batchId ? `vouchers-${batchId}` : table}-${new Date().toISOString().slice(0, 10)}.csv`);
+  const name = safeFileName(
+    `kallo-${batchId ? `vouchers-${batchId}` : table}-${new Date().toISOString().slice(0, 10)}.csv`,
+  );
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

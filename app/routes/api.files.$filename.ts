@@ -16,7 +16,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const decision = authorizeStream(getDb(), params.filename ?? "", caller?.account ?? null, caller?.deviceId ?? null);
   if (!decision.allowed) {
     const { status, message, reason, screens } = decision;
-    return Response.json({ success: false, message, reason, screens }, { status, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { success: false, message, reason, screens },
+      { status, headers: { "Cache-Control": "no-store" } },
+    );
   }
   const response = await serveFileWithRanges(request, decision.videoPath, {
     contentType: "video/mp4",

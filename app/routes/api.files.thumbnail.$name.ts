@@ -18,7 +18,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const poster = resolvePublicPoster(params.name ?? "");
   if (!poster) return posterNotFound();
   let access = posterAccess(getDb(), poster.movieId, null);
-  if (access === "hidden") access = posterAccess(getDb(), poster.movieId, (await getApiCaller(request))?.account ?? null);
+  if (access === "hidden")
+    access = posterAccess(getDb(), poster.movieId, (await getApiCaller(request))?.account ?? null);
   if (access === "hidden") return posterNotFound();
   try {
     const response = await serveFileWithRanges(request, poster.path, {

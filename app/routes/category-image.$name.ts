@@ -21,13 +21,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return response ?? imageNotFound();
   } catch (error) {
     console.error(`[category-image] could not serve ${params.name}`, error);
-    return new Response("Internal server error", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response("Internal server error", {
+      status: 500,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
 }
 
 function imageNotFound() {
   return new Response("Not found", {
     status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 }

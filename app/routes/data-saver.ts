@@ -18,10 +18,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (choice !== "on" && choice !== "off") return redirect(back, { status: 303 });
   const user = await getOptionalUser(request);
   const cookie = await chooseDataSaver(getDb(), user, choice === "on");
-  return redirectWithToast(back, { type: "success", key: choice === "on" ? "watch:dataSaver.turnedOn" : "watch:dataSaver.turnedOff" }, {
-    status: 303,
-    headers: { "Set-Cookie": cookie },
-  });
+  return redirectWithToast(
+    back,
+    { type: "success", key: choice === "on" ? "watch:dataSaver.turnedOn" : "watch:dataSaver.turnedOff" },
+    {
+      status: 303,
+      headers: { "Set-Cookie": cookie },
+    },
+  );
 }
 
 export function loader() {

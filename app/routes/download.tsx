@@ -22,7 +22,13 @@ export default function Download() {
   return (
     <article className="mx-auto max-w-5xl px-4 py-12">
       <div className="flex flex-col items-start gap-6 sm:flex-row sm:items-center">
-        <img src="/icons/icon-192.png" alt="" width={96} height={96} className="rounded-2xl shadow-lg shadow-brand-900/40" />
+        <img
+          src="/icons/icon-192.png"
+          alt=""
+          width={96}
+          height={96}
+          className="rounded-2xl shadow-lg shadow-brand-900/40"
+        />
         <div>
           <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{t("download.heading")}</h1>
           <p className="mt-3 max-w-2xl text-lg leading-relaxed text-slate-200">{t("download.intro")}</p>

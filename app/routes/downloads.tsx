@@ -44,7 +44,8 @@ async function syncWithServer(records: DownloadRecord[]): Promise<void> {
     if (answer.ok) {
       const { standings } = (await answer.json()) as { standings: Record<string, "ok" | "revoked"> };
       for (const record of records) {
-        if (standings[record.licence.terms.id] === "revoked" && !record.revoked) await updateRecord(record.title.id, (current) => ({ ...current, revoked: true }));
+        if (standings[record.licence.terms.id] === "revoked" && !record.revoked)
+          await updateRecord(record.title.id, (current) => ({ ...current, revoked: true }));
       }
     }
   } catch {
@@ -58,7 +59,8 @@ async function syncWithServer(records: DownloadRecord[]): Promise<void> {
     body.set("event", "stop");
     try {
       const sent = await fetch("/watch-progress", { method: "POST", body, credentials: "same-origin" });
-      if (sent.ok || sent.status === 404) await updateRecord(record.title.id, (current) => ({ ...current, pendingProgress: [] }));
+      if (sent.ok || sent.status === 404)
+        await updateRecord(record.title.id, (current) => ({ ...current, pendingProgress: [] }));
     } catch {
       return;
     }
@@ -106,14 +108,21 @@ export default function Downloads() {
   }, [refresh]);
 
   const problem = (error: unknown) =>
-    setMessage(error instanceof DownloadProblem ? t(error.key.replace(/^downloads:/, ""), error.values) : t("errors.failed", { reason: String(error) }));
+    setMessage(
+      error instanceof DownloadProblem
+        ? t(error.key.replace(/^downloads:/, ""), error.values)
+        : t("errors.failed", { reason: String(error) }),
+    );
 
   const resume = async (record: DownloadRecord) => {
     const controller = new AbortController();
     controllers.current[record.title.id] = controller;
     setMessage(null);
     try {
-      setBusy((current) => ({ ...current, [record.title.id]: { doneBytes: storedBytes(record), totalBytes: record.media.sizeBytes } }));
+      setBusy((current) => ({
+        ...current,
+        [record.title.id]: { doneBytes: storedBytes(record), totalBytes: record.media.sizeBytes },
+      }));
       await fetchMissingChunks(record.title.id, {
         signal: controller.signal,
         onProgress: (report) => setBusy((current) => ({ ...current, [record.title.id]: report })),
@@ -135,7 +144,9 @@ export default function Downloads() {
     setMessage(null);
     try {
       // The same quality: a new licence, and nothing already stored is fetched again.
-      await prepareDownload(record.title.id, record.licence.terms.rung, record.media.sizeBytes, { wifiOnly: record.wifiOnly });
+      await prepareDownload(record.title.id, record.licence.terms.rung, record.media.sizeBytes, {
+        wifiOnly: record.wifiOnly,
+      });
       setMessage(t("renewed"));
     } catch (error) {
       problem(error);
@@ -149,11 +160,17 @@ export default function Downloads() {
     if (playing?.title.id === record.title.id) setPlaying(null);
     await removeDownload(record.title.id);
     // Frees the plan's slot; offline, the slot frees itself when the licence ends.
-    void fetch(`/downloads/licences/${encodeURIComponent(record.licence.terms.id)}`, { method: "DELETE", credentials: "same-origin" }).catch(() => undefined);
+    void fetch(`/downloads/licences/${encodeURIComponent(record.licence.terms.id)}`, {
+      method: "DELETE",
+      credentials: "same-origin",
+    }).catch(() => undefined);
     await refresh();
   };
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
   const mb = (bytes: number) => (bytes / MB).toFixed(1);
 
   return (
@@ -163,11 +180,18 @@ export default function Downloads() {
       <noscript>
         <p className="mt-4 rounded border border-amber-400/40 p-3">{t("needsJavaScript")}</p>
       </noscript>
-      {missing.length > 0 ? <p className="mt-4 rounded border border-amber-400/40 p-3">{t("unsupported", { what: missing.join(", ") })}</p> : null}
-      {!online ? <p className="mt-4 rounded border border-white/20 p-3" role="status">{t("offline")}</p> : null}
+      {missing.length > 0 ? (
+        <p className="mt-4 rounded border border-amber-400/40 p-3">{t("unsupported", { what: missing.join(", ") })}</p>
+      ) : null}
+      {!online ? (
+        <p className="mt-4 rounded border border-white/20 p-3" role="status">
+          {t("offline")}
+        </p>
+      ) : null}
       {facts ? (
         <p className="mt-4 text-sm text-slate-400" data-testid="storage">
-          {t("storage", { used: mb(facts.usedBytes), free: mb(facts.freeBytes) })} {facts.persisted === true ? t("persisted") : facts.persisted === false ? t("persistDenied") : null}
+          {t("storage", { used: mb(facts.usedBytes), free: mb(facts.freeBytes) })}{" "}
+          {facts.persisted === true ? t("persisted") : facts.persisted === false ? t("persistDenied") : null}
         </p>
       ) : null}
       {message ? (
@@ -176,7 +200,14 @@ export default function Downloads() {
         </p>
       ) : null}
 
-      {playing ? <OfflinePlayer key={playing.title.id} record={playing} onClose={() => setPlaying(null)} onStopped={() => void refresh()} /> : null}
+      {playing ? (
+        <OfflinePlayer
+          key={playing.title.id}
+          record={playing}
+          onClose={() => setPlaying(null)}
+          onStopped={() => void refresh()}
+        />
+      ) : null}
 
       {records && records.length === 0 ? <p className="mt-6">{t("empty")}</p> : null}
       <ul className="mt-6 grid gap-4">
@@ -185,8 +216,18 @@ export default function Downloads() {
           const progress = busy[record.title.id];
           const terms = record.licence.terms;
           return (
-            <li key={record.title.id} data-download-id={record.title.id} className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-4">
-              <img src={posterCacheUrl(record.title.id)} alt="" width={150} height={100} className="h-[100px] w-[150px] rounded object-cover" />
+            <li
+              key={record.title.id}
+              data-download-id={record.title.id}
+              className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-4"
+            >
+              <img
+                src={posterCacheUrl(record.title.id)}
+                alt=""
+                width={150}
+                height={100}
+                className="h-[100px] w-[150px] rounded object-cover"
+              />
               <div className="min-w-0 flex-1">
                 <h2 className="text-lg font-semibold">{record.title.name}</h2>
                 <p className="text-sm text-slate-300">
@@ -198,39 +239,69 @@ export default function Downloads() {
                     {t("progress", { done: mb(progress.doneBytes), total: mb(progress.totalBytes) })}
                   </p>
                 ) : !isComplete(record) ? (
-                  <p className="text-sm">{t("partial", { done: mb(storedBytes(record)), total: mb(record.media.sizeBytes) })}</p>
+                  <p className="text-sm">
+                    {t("partial", { done: mb(storedBytes(record)), total: mb(record.media.sizeBytes) })}
+                  </p>
                 ) : verdict.ok ? (
                   <p className="text-sm text-slate-400">
-                    {record.firstPlayedAt === null ? t("expiresAfterPlay", { hours: terms.playHours, date: dateFormat.format(terms.expiresAt) }) : t("expires", { date: dateFormat.format(verdict.until) })}
+                    {record.firstPlayedAt === null
+                      ? t("expiresAfterPlay", { hours: terms.playHours, date: dateFormat.format(terms.expiresAt) })
+                      : t("expires", { date: dateFormat.format(verdict.until) })}
                   </p>
                 ) : (
                   <p className="text-sm text-amber-200" data-refusal={verdict.reason}>
-                    {verdict.reason === "clock" ? t("clock") : verdict.reason === "revoked" || verdict.reason === "forged" ? t("revoked") : t("expired")}
+                    {verdict.reason === "clock"
+                      ? t("clock")
+                      : verdict.reason === "revoked" || verdict.reason === "forged"
+                        ? t("revoked")
+                        : t("expired")}
                   </p>
                 )}
               </div>
               <div className="flex flex-wrap gap-2">
                 {isComplete(record) && verdict.ok ? (
-                  <button type="button" onClick={() => setPlaying(record)} className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white">
+                  <button
+                    type="button"
+                    onClick={() => setPlaying(record)}
+                    className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white"
+                  >
                     {t("play")}
                   </button>
                 ) : null}
                 {!isComplete(record) && !progress ? (
-                  <button type="button" onClick={() => void resume(record)} className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white" disabled={!online}>
+                  <button
+                    type="button"
+                    onClick={() => void resume(record)}
+                    className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white"
+                    disabled={!online}
+                  >
                     {t("resume")}
                   </button>
                 ) : null}
                 {progress ? (
-                  <button type="button" onClick={() => controllers.current[record.title.id]?.abort()} className="rounded border border-white/20 px-4 py-2 text-sm">
+                  <button
+                    type="button"
+                    onClick={() => controllers.current[record.title.id]?.abort()}
+                    className="rounded border border-white/20 px-4 py-2 text-sm"
+                  >
                     {t("pause")}
                   </button>
                 ) : null}
                 {isComplete(record) && !verdict.ok && verdict.reason !== "revoked" ? (
-                  <button type="button" onClick={() => void renew(record)} className="rounded border border-white/20 px-4 py-2 text-sm" disabled={!online}>
+                  <button
+                    type="button"
+                    onClick={() => void renew(record)}
+                    className="rounded border border-white/20 px-4 py-2 text-sm"
+                    disabled={!online}
+                  >
                     {t("renew")}
                   </button>
                 ) : null}
-                <button type="button" onClick={() => void remove(record)} className="rounded border border-white/20 px-4 py-2 text-sm">
+                <button
+                  type="button"
+                  onClick={() => void remove(record)}
+                  className="rounded border border-white/20 px-4 py-2 text-sm"
+                >
                   {t("delete")}
                 </button>
               </div>
@@ -243,7 +314,15 @@ export default function Downloads() {
 }
 
 /** The stored film, served by the service worker from the device; resumes where the viewer stopped and keeps the position. */
-function OfflinePlayer({ record, onClose, onStopped }: { record: DownloadRecord; onClose: () => void; onStopped: () => void }) {
+function OfflinePlayer({
+  record,
+  onClose,
+  onStopped,
+}: {
+  record: DownloadRecord;
+  onClose: () => void;
+  onStopped: () => void;
+}) {
   const { t } = useTranslation("downloads");
   const video = useRef<HTMLVideoElement>(null);
   const [refused, setRefused] = useState<string | null>(null);
@@ -254,14 +333,19 @@ function OfflinePlayer({ record, onClose, onStopped }: { record: DownloadRecord;
     if (!element || !Number.isFinite(element.currentTime)) return;
     const position = element.currentTime;
     lastSaved.current = position;
-    await updateRecord(record.title.id, (current) => ({ ...current, positionSeconds: position, pendingProgress: [...current.pendingProgress.slice(-9), position] }));
+    await updateRecord(record.title.id, (current) => ({
+      ...current,
+      positionSeconds: position,
+      pendingProgress: [...current.pendingProgress.slice(-9), position],
+    }));
   }, [record.title.id]);
 
   useEffect(() => {
     const element = video.current;
     if (!element) return;
     const start = () => {
-      if (record.positionSeconds > 0 && record.positionSeconds < element.duration - 5) element.currentTime = record.positionSeconds;
+      if (record.positionSeconds > 0 && record.positionSeconds < element.duration - 5)
+        element.currentTime = record.positionSeconds;
     };
     const tick = () => {
       if (Math.abs(element.currentTime - lastSaved.current) >= PROGRESS_EVERY_SECONDS) void save();
@@ -270,8 +354,17 @@ function OfflinePlayer({ record, onClose, onStopped }: { record: DownloadRecord;
     const failed = async () => {
       // Why the worker refused (expired, clock moved back, revoked), in the viewer's words.
       const answer = await fetch(mediaUrl(record.title.id), { headers: { Range: "bytes=0-0" } }).catch(() => null);
-      const reason = answer && !answer.ok ? ((await answer.json().catch(() => ({}))) as { reason?: string }).reason : null;
-      setRefused(reason === "clock" ? t("clock") : reason === "revoked" || reason === "forged" ? t("revoked") : reason === "expired" ? t("expired") : t("errors.failed", { reason: reason ?? "" }));
+      const reason =
+        answer && !answer.ok ? ((await answer.json().catch(() => ({}))) as { reason?: string }).reason : null;
+      setRefused(
+        reason === "clock"
+          ? t("clock")
+          : reason === "revoked" || reason === "forged"
+            ? t("revoked")
+            : reason === "expired"
+              ? t("expired")
+              : t("errors.failed", { reason: reason ?? "" }),
+      );
     };
     element.addEventListener("loadedmetadata", start);
     element.addEventListener("timeupdate", tick);
@@ -293,7 +386,15 @@ function OfflinePlayer({ record, onClose, onStopped }: { record: DownloadRecord;
           {refused}
         </p>
       ) : (
-        <video ref={video} src={mediaUrl(record.title.id)} controls autoPlay playsInline className="aspect-video w-full" aria-label={record.title.name} />
+        <video
+          ref={video}
+          src={mediaUrl(record.title.id)}
+          controls
+          autoPlay
+          playsInline
+          className="aspect-video w-full"
+          aria-label={record.title.name}
+        />
       )}
       <button type="button" onClick={onClose} className="mt-2 rounded border border-white/20 px-4 py-2 text-sm">
         {t("close")}

@@ -5,7 +5,8 @@ import { deleteLicence } from "~/services/downloads.server";
 
 /** DELETE (or POST) /downloads/licences/<id> — the device deleted a download: its slot in the plan's limit is free again. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "DELETE" && request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "DELETE, POST" } });
+  if (request.method !== "DELETE" && request.method !== "POST")
+    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "DELETE, POST" } });
   const caller = await getApiCaller(request);
   if (!caller) return Response.json({ error: "Sign in" }, { status: 401 });
   const deleted = deleteLicence(getDb(), caller.account.id, params.id ?? "");

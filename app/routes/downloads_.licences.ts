@@ -24,7 +24,8 @@ const issueSchema = z.object({
 const noStore = { "Cache-Control": "no-store" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST, GET" } });
+  if (request.method !== "POST")
+    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST, GET" } });
   const { t } = await getRequestT(request, "downloads");
   let body: unknown;
   try {
@@ -37,14 +38,30 @@ export async function action({ request }: ActionFunctionArgs) {
   const caller = await getApiCaller(request);
   const db = getDb();
   const result = issueLicence(db, caller?.account ?? null, { ...parsed.data, deviceId: caller?.deviceId ?? "unknown" });
-  if (!result.ok) return Response.json({ error: t(result.key.replace(/^downloads:/, ""), result.values), key: result.key }, { status: result.status, headers: noStore });
-  const movie = db.select({ name: movies.name, durationSeconds: movies.durationSeconds }).from(movies).where(eq(movies.id, parsed.data.movieId)).get()!;
+  if (!result.ok)
+    return Response.json(
+      { error: t(result.key.replace(/^downloads:/, ""), result.values), key: result.key },
+      { status: result.status, headers: noStore },
+    );
+  const movie = db
+    .select({ name: movies.name, durationSeconds: movies.durationSeconds })
+    .from(movies)
+    .where(eq(movies.id, parsed.data.movieId))
+    .get()!;
   return Response.json(
     {
       licence: result.licence,
       publicKey: result.publicKey,
-      title: { id: parsed.data.movieId, name: movie.name, durationSeconds: movie.durationSeconds, poster: posterUrl(parsed.data.movieId) },
-      media: { url: `/stream/${parsed.data.movieId}/${renditionFileName(parsed.data.rung, "media")}`, sizeBytes: result.sizeBytes },
+      title: {
+        id: parsed.data.movieId,
+        name: movie.name,
+        durationSeconds: movie.durationSeconds,
+        poster: posterUrl(parsed.data.movieId),
+      },
+      media: {
+        url: `/stream/${parsed.data.movieId}/${renditionFileName(parsed.data.rung, "media")}`,
+        sizeBytes: result.sizeBytes,
+      },
     },
     { status: 201, headers: noStore },
   );

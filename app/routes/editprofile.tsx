@@ -3,7 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { handleProfileForms } from "~/auth/profile-actions.server";
 import { requireViewer } from "~/auth/guards.server";
-import { ChangePasswordForm, ProfileForm, useProfileErrorToasts, type ProfileActionData } from "~/components/auth/profile-forms";
+import {
+  ChangePasswordForm,
+  ProfileForm,
+  useProfileErrorToasts,
+  type ProfileActionData,
+} from "~/components/auth/profile-forms";
 import { FormError } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
 
@@ -12,7 +17,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.m
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireViewer(request);
   const { t } = await getRequestT(request, "auth");
-  return { metaTitle: t("profile.editMetaTitle"), profile: { name: user.name, email: user.email, phoneNumber: user.phoneNumber } };
+  return {
+    metaTitle: t("profile.editMetaTitle"),
+    profile: { name: user.name, email: user.email, phoneNumber: user.phoneNumber },
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -14,9 +14,15 @@ export function loader() {
     getDb().get(sql`select 1`);
   } catch (error) {
     console.error("[healthz] database check failed", error);
-    return Response.json({ status: "error", message: "database unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { status: "error", message: "database unavailable" },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
   }
   const spare = spareBytes(storageRoot(), getEnv().diskReserveBytes);
-  const body = spare > 0 ? { status: "ok" } : { status: "degraded", message: "disk space is down to DISK_RESERVE_MB: uploads are refused" };
+  const body =
+    spare > 0
+      ? { status: "ok" }
+      : { status: "degraded", message: "disk space is down to DISK_RESERVE_MB: uploads are refused" };
   return Response.json(body, { headers: { "Cache-Control": "no-store" } });
 }

@@ -11,7 +11,13 @@ import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { clearHistory, listHistory, parseHistoryPeriod, removeFromHistory, type HistoryPeriod } from "~/services/history.server";
+import {
+  clearHistory,
+  listHistory,
+  parseHistoryPeriod,
+  removeFromHistory,
+  type HistoryPeriod,
+} from "~/services/history.server";
 import { normaliseSearchText, SEARCH_MAX_LENGTH } from "~/services/search.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -46,7 +52,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirectPath(form.get("redirectTo"), "/history");
   if (intent === "remove") {
     const removed = removeFromHistory(getDb(), viewer.id, String(form.get("movieId") ?? ""));
-    if (removed === 0) return redirectWithToast(back, { type: "error", key: "browse:history.notInHistory" }, { status: 303 });
+    if (removed === 0)
+      return redirectWithToast(back, { type: "error", key: "browse:history.notInHistory" }, { status: 303 });
     return redirectWithToast(back, { type: "success", key: "browse:history.removed" }, { status: 303 });
   }
   if (intent === "delete") {
@@ -71,7 +78,10 @@ export default function History() {
   const [searchParams] = useSearchParams();
   const href = (changes: Record<string, string | null>) => hrefWithQuery("/history", searchParams, changes);
   const here = href({ page: page > 1 ? String(page) : null });
-  const dates = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const dates = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
   const periods: (HistoryPeriod | null)[] = [null, "recent", "month", "year"];
   const filtered = Boolean(period || q);
 
@@ -83,7 +93,10 @@ export default function History() {
           <p className="mt-1 text-sm text-slate-300">{t("history.count", { count: total })}</p>
         </div>
         {total > 0 && !filtered ? (
-          <Link to={href({ confirm: "clear" })} className="rounded border border-red-400/50 px-3 py-1.5 text-sm text-red-200 hover:bg-red-950/50">
+          <Link
+            to={href({ confirm: "clear" })}
+            className="rounded border border-red-400/50 px-3 py-1.5 text-sm text-red-200 hover:bg-red-950/50"
+          >
             {t("history.clear")}
           </Link>
         ) : null}
@@ -105,7 +118,11 @@ export default function History() {
         <div>
           <LinkMenu
             label={t("history.periodLabel")}
-            items={periods.map((value) => ({ href: href({ period: value }), text: t(`history.${value ?? "all"}`), current: period === value }))}
+            items={periods.map((value) => ({
+              href: href({ period: value }),
+              text: t(`history.${value ?? "all"}`),
+              current: period === value,
+            }))}
           />
           <p className="mt-1 text-xs text-slate-400">{t("history.periodHint")}</p>
         </div>
@@ -118,7 +135,7 @@ export default function History() {
               defaultValue={q}
               key={q}
               maxLength={SEARCH_MAX_LENGTH}
-              className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500"
+              className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50 focus:ring-2 focus:ring-brand-500 focus:outline-none"
             />
           </label>
           {period ? <input type="hidden" name="period" value={period} /> : null}
@@ -129,7 +146,10 @@ export default function History() {
       </div>
 
       {items.length === 0 ? (
-        <div className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300" data-testid="empty-history">
+        <div
+          className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300"
+          data-testid="empty-history"
+        >
           <p>{filtered ? t("history.emptyFiltered") : t("history.empty")}</p>
           <Link to={filtered ? "/history" : "/movies"} className="mt-3 inline-block text-brand-300 hover:underline">
             {filtered ? t("history.showAll") : t("history.browse")}
@@ -138,17 +158,37 @@ export default function History() {
       ) : (
         <ul className="mt-8 grid gap-3" data-testid="history-list">
           {items.map((item) => {
-            const percent = item.durationSeconds > 0 ? Math.min(100, Math.round((item.positionSeconds / item.durationSeconds) * 100)) : 0;
+            const percent =
+              item.durationSeconds > 0
+                ? Math.min(100, Math.round((item.positionSeconds / item.durationSeconds) * 100))
+                : 0;
             return (
-              <li key={item.id} data-movie-id={item.id} className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3">
-                <Link to={watchHref(item.id)} className="block w-32 shrink-0 overflow-hidden rounded" tabIndex={-1} aria-hidden="true">
-                  <Poster jpg={item.posterCard} webp={item.posterCardWebp} width={300} height={200} className="aspect-[3/2]" />
+              <li
+                key={item.id}
+                data-movie-id={item.id}
+                className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
+              >
+                <Link
+                  to={watchHref(item.id)}
+                  className="block w-32 shrink-0 overflow-hidden rounded"
+                  tabIndex={-1}
+                  aria-hidden="true"
+                >
+                  <Poster
+                    jpg={item.posterCard}
+                    webp={item.posterCardWebp}
+                    width={300}
+                    height={200}
+                    className="aspect-[3/2]"
+                  />
                 </Link>
                 <div className="min-w-0 flex-1">
                   <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
                   <p className="text-xs text-slate-400">
                     {item.categoryName} ·{" "}
-                    <time dateTime={item.lastWatchedAt}>{t("history.lastWatched", { date: dates.format(new Date(item.lastWatchedAt)) })}</time>
+                    <time dateTime={item.lastWatchedAt}>
+                      {t("history.lastWatched", { date: dates.format(new Date(item.lastWatchedAt)) })}
+                    </time>
                   </p>
                   <div className="mt-2 flex items-center gap-2">
                     <div
@@ -162,7 +202,10 @@ export default function History() {
                       <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
                     </div>
                     <span className="text-xs text-slate-300">
-                      {t("history.progress", { position: clock(item.positionSeconds), duration: clock(item.durationSeconds) })}
+                      {t("history.progress", {
+                        position: clock(item.positionSeconds),
+                        duration: clock(item.durationSeconds),
+                      })}
                     </span>
                   </div>
                 </div>
@@ -177,7 +220,11 @@ export default function History() {
                   <Form method="post">
                     <input type="hidden" name="movieId" value={item.id} />
                     <input type="hidden" name="redirectTo" value={here} />
-                    <RemoveButton movieId={item.id} label={t("history.removeLabel", { name: item.name })} pendingText={t("history.removing")}>
+                    <RemoveButton
+                      movieId={item.id}
+                      label={t("history.removeLabel", { name: item.name })}
+                      pendingText={t("history.removing")}
+                    >
                       {t("history.remove")}
                     </RemoveButton>
                   </Form>

@@ -44,7 +44,10 @@ export default function Login() {
             </p>
             <p>
               {t("login.noAccount")}{" "}
-              <Link to={redirectTo ? `/register?${new URLSearchParams({ redirectTo })}` : "/register"} className="text-brand-300 hover:underline">
+              <Link
+                to={redirectTo ? `/register?${new URLSearchParams({ redirectTo })}` : "/register"}
+                className="text-brand-300 hover:underline"
+              >
                 {t("login.registerLink")}
               </Link>
             </p>

@@ -11,7 +11,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await getOptionalUser(request);
   const cookie = await endSession(request);
   if (user) {
-    recordAudit(getDb(), { actorId: user.id, action: "auth.sign_out", targetType: "account", targetId: user.id, ipAddress: clientAddress(request) });
+    recordAudit(getDb(), {
+      actorId: user.id,
+      action: "auth.sign_out",
+      targetType: "account",
+      targetId: user.id,
+      ipAddress: clientAddress(request),
+    });
   }
   return redirect(user?.role === "provider" ? "/cp" : "/login", { status: 303, headers: { "Set-Cookie": cookie } });
 }

@@ -18,18 +18,33 @@ import { gauge } from "~/utils/metrics.server";
  */
 const jobsGauge = gauge("kallo_jobs", "Background jobs by kind and status", ["kind", "status"]);
 const uploadsGauge = gauge("kallo_unfinished_uploads", "Resumable uploads not finished yet", []);
-const diskGauge = gauge("kallo_disk_bytes", "Disk under STORAGE_DIR: free, total, and what films, ladders and temporary work take", ["what"]);
+const diskGauge = gauge(
+  "kallo_disk_bytes",
+  "Disk under STORAGE_DIR: free, total, and what films, ladders and temporary work take",
+  ["what"],
+);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
   const allowed = allowList(env.metricsAllow);
-  if (!allowed || !isAllowed(allowed, clientAddress(request))) return new Response("Not found\n", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!allowed || !isAllowed(allowed, clientAddress(request)))
+    return new Response("Not found\n", { status: 404, headers: { "Cache-Control": "no-store" } });
   const db = getDb();
   jobsGauge.reset();
-  for (const row of db.select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.kind, jobs.status).all()) {
+  for (const row of db
+    .select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` })
+    .from(jobs)
+    .groupBy(jobs.kind, jobs.status)
+    .all()) {
     jobsGauge.set({ kind: row.kind, status: row.status }, row.count);
   }
-  uploadsGauge.set(db.select({ count: sql<number>`count(*)` }).from(resumableUploads).where(sql`${resumableUploads.completedAt} is null`).get()?.count ?? 0);
+  uploadsGauge.set(
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(resumableUploads)
+      .where(sql`${resumableUploads.completedAt} is null`)
+      .get()?.count ?? 0,
+  );
   const disk = diskUsage(db, storageRoot(), env.diskReserveBytes);
   diskGauge.set({ what: "free" }, disk.freeBytes);
   diskGauge.set({ what: "total" }, disk.totalBytes);
@@ -37,5 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   diskGauge.set({ what: "films" }, disk.filmBytes);
   diskGauge.set({ what: "ladders" }, disk.renditionBytes);
   diskGauge.set({ what: "temporary" }, disk.temporaryBytes);
-  return new Response(await register.metrics(), { headers: { "Content-Type": register.contentType, "Cache-Control": "no-store" } });
+  return new Response(await register.metrics(), {
+    headers: { "Content-Type": register.contentType, "Cache-Control": "no-store" },
+  });
 }

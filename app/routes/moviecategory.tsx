@@ -6,7 +6,14 @@ import { MovieCard } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
-import { browseCatalogue, listCategoryTiles, normaliseSearchText, parseBrowseSort, SEARCH_MAX_LENGTH, type CategoryTile } from "~/services/search.server";
+import {
+  browseCatalogue,
+  listCategoryTiles,
+  normaliseSearchText,
+  parseBrowseSort,
+  SEARCH_MAX_LENGTH,
+  type CategoryTile,
+} from "~/services/search.server";
 import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
@@ -56,7 +63,7 @@ export default function MovieCategory() {
             key={q}
             maxLength={SEARCH_MAX_LENGTH}
             placeholder={t("category.searchPlaceholder")}
-            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-brand-500"
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 focus:ring-2 focus:ring-brand-500 focus:outline-none"
           />
         </label>
         {categorySlug ? <input type="hidden" name="category" value={categorySlug} /> : null}
@@ -75,7 +82,11 @@ export default function MovieCategory() {
           label={t("category.menu")}
           items={[
             { href: href({ category: null }), text: t("category.all"), current: !categorySlug },
-            ...data.categories.map((item) => ({ href: href({ category: item.slug }), text: item.name, current: categorySlug === item.slug })),
+            ...data.categories.map((item) => ({
+              href: href({ category: item.slug }),
+              text: item.name,
+              current: categorySlug === item.slug,
+            })),
           ]}
         />
         <LinkMenu
@@ -83,7 +94,11 @@ export default function MovieCategory() {
           items={[
             { href: href({ sort: "featured" }), text: t("category.sortFeatured"), current: sort === "featured" },
             // Newest first is also the order when nothing is chosen and nothing is searched.
-            { href: href({ sort: "new" }), text: t("category.sortNew"), current: sort === "new" || (sort === null && !q) },
+            {
+              href: href({ sort: "new" }),
+              text: t("category.sortNew"),
+              current: sort === "new" || (sort === null && !q),
+            },
             { href: href({ sort: "trending" }), text: t("category.sortTrending"), current: sort === "trending" },
           ]}
         />
@@ -114,14 +129,20 @@ export default function MovieCategory() {
           </p>
         </div>
         {movies.length === 0 ? (
-          <div className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300" data-testid="empty-results">
+          <div
+            className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300"
+            data-testid="empty-results"
+          >
             <p>{emptyQuery ? t("category.emptyQuery") : q ? t("category.empty") : t("category.emptyCategory")}</p>
             <Link to="/moviecategory" className="mt-3 inline-block text-brand-300 hover:underline">
               {t("category.backToAll")}
             </Link>
           </div>
         ) : (
-          <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6" data-testid="movie-grid">
+          <ul
+            className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6"
+            data-testid="movie-grid"
+          >
             {movies.map((movie, index) => (
               <li key={movie.id} data-movie-id={movie.id}>
                 <MovieCard movie={movie} eager={index < 6 && !showTiles} />
@@ -156,7 +177,10 @@ function CategoryTileLink({ tile, href }: { tile: CategoryTile; href: string }) 
           className="aspect-[3/2] h-auto w-full object-cover transition duration-300 group-hover:opacity-90"
         />
       ) : (
-        <div aria-hidden="true" className="grid aspect-[3/2] w-full place-items-center bg-gradient-to-br from-brand-700/70 via-ink-800 to-ink-950">
+        <div
+          aria-hidden="true"
+          className="grid aspect-[3/2] w-full place-items-center bg-gradient-to-br from-brand-700/70 via-ink-800 to-ink-950"
+        >
           <span className="text-5xl font-black text-white/25">{[...tile.name][0]?.toUpperCase()}</span>
         </div>
       )}

@@ -20,7 +20,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = parseCatalogueFilter(url.searchParams.get("filter"));
   const page = pageParam(url);
   const { t } = await getRequestT(request, "watch");
-  return { metaTitle: t("movies.metaTitle"), sort, filter, ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }) };
+  return {
+    metaTitle: t("movies.metaTitle"),
+    sort,
+    filter,
+    ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }),
+  };
 }
 
 export default function Movies() {
@@ -51,7 +56,11 @@ export default function Movies() {
             items={[
               { href: hrefWith("sort", "old"), text: t("movies.oldUpload"), current: sort === "old" },
               // Newest first is also the order when no sort is chosen (except Trending: most played first).
-              { href: hrefWith("sort", "new"), text: t("movies.newUpload"), current: sort === "new" || (sort === null && filter !== "trending") },
+              {
+                href: hrefWith("sort", "new"),
+                text: t("movies.newUpload"),
+                current: sort === "new" || (sort === null && filter !== "trending"),
+              },
             ]}
           />
           <LinkMenu
@@ -74,7 +83,10 @@ export default function Movies() {
           </Link>
         </div>
       ) : (
-        <ul className="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6" data-testid="movie-grid">
+        <ul
+          className="mt-8 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-6"
+          data-testid="movie-grid"
+        >
           {movies.map((movie, index) => (
             <li key={movie.id} data-movie-id={movie.id}>
               <MovieCard movie={movie} eager={index < 6} />

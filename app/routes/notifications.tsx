@@ -59,21 +59,29 @@ export default function Notifications() {
       markSeen.submit({ intent: "seen" }, { method: "post", action: "/notifications" });
     }
   }, [unread, markSeen]);
-  const format = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const format = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
   return (
     <section className="mx-auto w-full max-w-2xl px-4 py-12">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">{t("notifications.title")}</h1>
         {unread > 0 ? (
           <Form method="post">
-            <SubmitButton pendingText={t("notifications.markAllRead")} className="rounded border border-white/20 px-3 py-1.5 text-sm hover:bg-white/5">
+            <SubmitButton
+              pendingText={t("notifications.markAllRead")}
+              className="rounded border border-white/20 px-3 py-1.5 text-sm hover:bg-white/5"
+            >
               {t("notifications.markAllRead")}
             </SubmitButton>
           </Form>
         ) : null}
       </div>
       {notifications.length === 0 ? (
-        <p className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("notifications.empty")}</p>
+        <p className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">
+          {t("notifications.empty")}
+        </p>
       ) : (
         <ul className="mt-6 grid gap-3">
           {notifications.map((notification) => (
@@ -84,7 +92,9 @@ export default function Notifications() {
               className={`flex items-start justify-between gap-4 rounded-lg border p-4 ${notification.read && !seenAsNew.has(notification.id) ? "border-white/5 bg-ink-900/40" : "border-brand-500/40 bg-ink-900"}`}
             >
               <div>
-                <p className={notification.read ? "text-slate-300" : "font-semibold text-slate-50"}>{tAny(notification.messageKey, notification.messageValues)}</p>
+                <p className={notification.read ? "text-slate-300" : "font-semibold text-slate-50"}>
+                  {tAny(notification.messageKey, notification.messageValues)}
+                </p>
                 <p className="mt-1 text-xs text-slate-400">
                   <time dateTime={notification.createdAt}>{format.format(new Date(notification.createdAt))}</time>
                 </p>
@@ -100,7 +110,10 @@ export default function Notifications() {
               {notification.read ? null : (
                 <Form method="post">
                   <input type="hidden" name="id" value={notification.id} />
-                  <button type="submit" className="whitespace-nowrap rounded border border-white/20 px-3 py-1.5 text-xs hover:bg-white/5">
+                  <button
+                    type="submit"
+                    className="rounded border border-white/20 px-3 py-1.5 text-xs whitespace-nowrap hover:bg-white/5"
+                  >
                     {t("notifications.markRead")}
                   </button>
                 </Form>

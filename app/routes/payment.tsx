@@ -47,12 +47,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
       screens: status.plan.screens,
       onFreePlan: status.onFreePlan,
       expiresAt: status.expiresAt?.toISOString() ?? null,
-      upcoming: status.upcoming.map((pass) => ({ planName: pass.planName, startsAt: pass.startsAt.toISOString(), endsAt: pass.endsAt.toISOString() })),
+      upcoming: status.upcoming.map((pass) => ({
+        planName: pass.planName,
+        startsAt: pass.startsAt.toISOString(),
+        endsAt: pass.endsAt.toISOString(),
+      })),
     },
     plans: listPlansForSale(db),
     order:
       order && order.status === "pending" && order.authorizationUrl
-        ? { reference: order.reference, planName: order.planName, period: periodOfDays(order.periodDays), days: order.periodDays, price: formatPrice(order.amountMinor, order.currency), authorizationUrl: order.authorizationUrl }
+        ? {
+            reference: order.reference,
+            planName: order.planName,
+            period: periodOfDays(order.periodDays),
+            days: order.periodDays,
+            price: formatPrice(order.amountMinor, order.currency),
+            authorizationUrl: order.authorizationUrl,
+          }
         : null,
     history: {
       page: history.page,
@@ -109,15 +120,30 @@ export async function action({ request }: ActionFunctionArgs) {
     const values = { code };
     const limit = await consumeRateLimit("voucher", { address, account: viewer.id });
     if (!limit.ok) {
-      return fail(429, { formError: "billing:redeem.errors.tooMany", retryAfterSeconds: limit.retryAfterSeconds, section: "redeem", values });
+      return fail(429, {
+        formError: "billing:redeem.errors.tooMany",
+        retryAfterSeconds: limit.retryAfterSeconds,
+        section: "redeem",
+        values,
+      });
     }
-    if (!code.trim()) return fail(400, { fieldErrors: { code: ["billing:redeem.errors.required"] }, section: "redeem", values });
+    if (!code.trim())
+      return fail(400, { fieldErrors: { code: ["billing:redeem.errors.required"] }, section: "redeem", values });
     const result = redeemVoucher(db, { accountId: viewer.id, code, ipAddress: address });
-    if (!result.ok) return fail(400, { fieldErrors: { code: [`billing:redeem.errors.${result.reason}`] }, section: "redeem", values });
+    if (!result.ok)
+      return fail(400, {
+        fieldErrors: { code: [`billing:redeem.errors.${result.reason}`] },
+        section: "redeem",
+        values,
+      });
     const { language } = await getRequestT(request, "billing");
     return redirectWithToast(
       "/payment",
-      { type: "success", key: "billing:redeem.done", values: { plan: result.planName, date: dateTimeFormat(language).format(result.endsAt) } },
+      {
+        type: "success",
+        key: "billing:redeem.done",
+        values: { plan: result.planName, date: dateTimeFormat(language).format(result.endsAt) },
+      },
       { status: 303 },
     );
   }
@@ -134,7 +160,8 @@ export default function Payment() {
   const { status, plans, order, history, language, cardPayments, chosenPlan } = data;
   const when = dateTimeFormat(language);
   const day = dateFormat(language);
-  const periodLabel = (period: string | null, days: number) => (period ? t(`periods.${period}`) : t("periodOfDays", { count: days }));
+  const periodLabel = (period: string | null, days: number) =>
+    period ? t(`periods.${period}`) : t("periodOfDays", { count: days });
   const paidPlans = plans.filter((plan) => plan.code !== "FREE");
   const codeErrors = actionData?.section === "redeem" ? actionData.fieldErrors?.code : undefined;
 
@@ -145,9 +172,18 @@ export default function Payment() {
         <p className="mt-2 max-w-3xl text-slate-300">{t("page.intro")}</p>
       </header>
 
-      <section aria-labelledby="current-title" className="rounded-lg border border-white/10 bg-ink-900/60 p-6" data-testid="current-plan" data-plan={status.planCode}>
-        <h2 id="current-title" className="text-xl font-semibold">{t("current.title")}</h2>
-        <p className="mt-2 text-lg">{status.onFreePlan ? t("current.free") : t("current.paid", { plan: status.planName })}</p>
+      <section
+        aria-labelledby="current-title"
+        className="rounded-lg border border-white/10 bg-ink-900/60 p-6"
+        data-testid="current-plan"
+        data-plan={status.planCode}
+      >
+        <h2 id="current-title" className="text-xl font-semibold">
+          {t("current.title")}
+        </h2>
+        <p className="mt-2 text-lg">
+          {status.onFreePlan ? t("current.free") : t("current.paid", { plan: status.planName })}
+        </p>
         <p className="mt-1 text-sm text-slate-300">{t("current.screens", { count: status.screens })}</p>
         {status.expiresAt ? (
           <p className="mt-2 text-slate-200" data-testid="pass-expiry">
@@ -159,7 +195,13 @@ export default function Payment() {
             <h3 className="text-sm font-semibold text-slate-200">{t("current.upcomingTitle")}</h3>
             <ul className="mt-1 list-disc pl-5 text-sm text-slate-300">
               {status.upcoming.map((pass) => (
-                <li key={pass.startsAt}>{t("current.upcoming", { plan: pass.planName, start: when.format(new Date(pass.startsAt)), end: when.format(new Date(pass.endsAt)) })}</li>
+                <li key={pass.startsAt}>
+                  {t("current.upcoming", {
+                    plan: pass.planName,
+                    start: when.format(new Date(pass.startsAt)),
+                    end: when.format(new Date(pass.endsAt)),
+                  })}
+                </li>
               ))}
             </ul>
           </div>
@@ -167,10 +209,26 @@ export default function Payment() {
       </section>
 
       {order ? (
-        <section id="order" aria-labelledby="order-title" className="rounded-lg border border-brand-500/50 bg-ink-900 p-6">
-          <h2 id="order-title" className="text-xl font-semibold">{t("buy.orderTitle")}</h2>
-          <p className="mt-2">{t("buy.order", { plan: order.planName, period: periodLabel(order.period, order.days), price: order.price })}</p>
-          <a href={order.authorizationUrl} className="mt-4 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700" data-testid="continue-to-gateway">
+        <section
+          id="order"
+          aria-labelledby="order-title"
+          className="rounded-lg border border-brand-500/50 bg-ink-900 p-6"
+        >
+          <h2 id="order-title" className="text-xl font-semibold">
+            {t("buy.orderTitle")}
+          </h2>
+          <p className="mt-2">
+            {t("buy.order", {
+              plan: order.planName,
+              period: periodLabel(order.period, order.days),
+              price: order.price,
+            })}
+          </p>
+          <a
+            href={order.authorizationUrl}
+            className="mt-4 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+            data-testid="continue-to-gateway"
+          >
             {t("buy.continue")}
           </a>
           <p className="mt-2 text-sm text-slate-400">{t("buy.orderNote")}</p>
@@ -178,9 +236,15 @@ export default function Payment() {
       ) : null}
 
       <section id="buy" aria-labelledby="buy-title">
-        <h2 id="buy-title" className="text-2xl font-bold">{t("buy.title")}</h2>
+        <h2 id="buy-title" className="text-2xl font-bold">
+          {t("buy.title")}
+        </h2>
         {!cardPayments ? (
-          <p role="status" className="mt-3 rounded border border-amber-400/40 bg-amber-950/60 px-4 py-3 text-amber-50" data-testid="card-unavailable">
+          <p
+            role="status"
+            className="mt-3 rounded border border-amber-400/40 bg-amber-950/60 px-4 py-3 text-amber-50"
+            data-testid="card-unavailable"
+          >
             {t("buy.unavailable")}
           </p>
         ) : null}
@@ -199,7 +263,9 @@ export default function Payment() {
             >
               <header className="flex items-baseline justify-between gap-2">
                 <h3 className="text-xl font-bold">{plan.name}</h3>
-                {status.planCode === plan.code ? <span className="rounded bg-brand-600 px-2 py-0.5 text-xs text-white">{t("buy.currentBadge")}</span> : null}
+                {status.planCode === plan.code ? (
+                  <span className="rounded bg-brand-600 px-2 py-0.5 text-xs text-white">{t("buy.currentBadge")}</span>
+                ) : null}
               </header>
               <p className="mt-1 text-sm text-slate-300">
                 {t("current.screens", { count: plan.screens })} · {tPlans(`quality.${plan.maxQuality}`)}
@@ -218,9 +284,18 @@ export default function Payment() {
                     <legend className="text-sm font-medium text-slate-200">{t("buy.choosePeriod")}</legend>
                     <div className="mt-2 grid gap-2">
                       {plan.periods.map((period, index) => (
-                        <label key={period.period} className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm">
+                        <label
+                          key={period.period}
+                          className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm"
+                        >
                           <span className="flex items-center gap-2">
-                            <input type="radio" name="period" value={period.period} defaultChecked={index === 0} disabled={!cardPayments} />
+                            <input
+                              type="radio"
+                              name="period"
+                              value={period.period}
+                              defaultChecked={index === 0}
+                              disabled={!cardPayments}
+                            />
                             {t(`periods.${period.period}`)}
                           </span>
                           <span className="font-semibold" data-period-price={period.period}>
@@ -242,8 +317,14 @@ export default function Payment() {
         </div>
       </section>
 
-      <section id="redeem" aria-labelledby="redeem-title" className="rounded-lg border border-white/10 bg-ink-900/60 p-6">
-        <h2 id="redeem-title" className="text-2xl font-bold">{t("redeem.title")}</h2>
+      <section
+        id="redeem"
+        aria-labelledby="redeem-title"
+        className="rounded-lg border border-white/10 bg-ink-900/60 p-6"
+      >
+        <h2 id="redeem-title" className="text-2xl font-bold">
+          {t("redeem.title")}
+        </h2>
         <Form method="post" action="/payment" className="mt-4 grid max-w-md gap-3">
           {actionData?.section === "redeem" ? <FormError errors={actionData} /> : null}
           <Field
@@ -268,20 +349,36 @@ export default function Payment() {
       </section>
 
       <section id="history" aria-labelledby="history-title">
-        <h2 id="history-title" className="text-2xl font-bold">{t("history.title")}</h2>
+        <h2 id="history-title" className="text-2xl font-bold">
+          {t("history.title")}
+        </h2>
         {history.rows.length === 0 ? (
-          <p className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("history.empty")}</p>
+          <p className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">
+            {t("history.empty")}
+          </p>
         ) : (
           <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
             <table className="w-full min-w-[640px] text-left text-sm" data-testid="payment-history">
               <thead className="bg-ink-800 text-slate-300">
                 <tr>
-                  <th scope="col" className="px-4 py-3">{t("history.date")}</th>
-                  <th scope="col" className="px-4 py-3">{t("history.plan")}</th>
-                  <th scope="col" className="px-4 py-3">{t("history.period")}</th>
-                  <th scope="col" className="px-4 py-3 text-right">{t("history.amount")}</th>
-                  <th scope="col" className="px-4 py-3">{t("history.status")}</th>
-                  <th scope="col" className="px-4 py-3">{t("history.reference")}</th>
+                  <th scope="col" className="px-4 py-3">
+                    {t("history.date")}
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    {t("history.plan")}
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    {t("history.period")}
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    {t("history.amount")}
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    {t("history.status")}
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    {t("history.reference")}
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-white/5">

@@ -11,7 +11,11 @@ const MAX_BODY_BYTES = 256 * 1024;
  * a successful charge is applied once per reference.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return Response.json({ success: false, message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return Response.json(
+      { success: false, message: "Method not allowed" },
+      { status: 405, headers: { Allow: "POST" } },
+    );
   const declared = Number(request.headers.get("Content-Length") ?? "0");
   if (declared > MAX_BODY_BYTES) return Response.json({ success: false, message: "Too large" }, { status: 413 });
   const raw = Buffer.from(await request.arrayBuffer());

@@ -21,7 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A signed-in viewer also sees the plan they are on.
   const user = await getOptionalUser(request);
   const status = user && user.role !== "provider" ? getPassStatus(getDb(), user.id) : null;
-  const current = status ? { planName: status.plan.name, onFreePlan: status.onFreePlan, expiresAt: status.expiresAt?.toISOString() ?? null } : null;
+  const current = status
+    ? { planName: status.plan.name, onFreePlan: status.onFreePlan, expiresAt: status.expiresAt?.toISOString() ?? null }
+    : null;
   return { title: t("plansPage.title"), billing, plans, features, current };
 }
 
@@ -30,15 +32,23 @@ export default function Plans() {
   const { t, i18n } = useTranslation("pages");
   const { t: tb } = useTranslation("billing");
   const { t: tp } = useTranslation("plans");
-  const maxDiscount = plans.reduce((max, plan) => Math.max(max, plan.monthlyPriceMinor > 0 ? plan.annualDiscountPercent : 0), 0);
+  const maxDiscount = plans.reduce(
+    (max, plan) => Math.max(max, plan.monthlyPriceMinor > 0 ? plan.annualDiscountPercent : 0),
+    0,
+  );
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{t("plansPage.heading")}</h1>
       <p className="mt-3 max-w-2xl text-slate-300">{t("plansPage.intro")}</p>
       {current ? (
-        <p className="mt-4 rounded border border-white/10 bg-ink-900/60 px-4 py-3 text-slate-200" data-testid="plans-current">
+        <p
+          className="mt-4 rounded border border-white/10 bg-ink-900/60 px-4 py-3 text-slate-200"
+          data-testid="plans-current"
+        >
           {current.onFreePlan ? tb("current.free") : tb("current.paid", { plan: current.planName })}{" "}
-          {current.expiresAt ? tb("current.endsOn", { date: dateTimeFormat(i18n.language).format(new Date(current.expiresAt)) }) : null}{" "}
+          {current.expiresAt
+            ? tb("current.endsOn", { date: dateTimeFormat(i18n.language).format(new Date(current.expiresAt)) })
+            : null}{" "}
           <Link to="/payment" className="text-brand-300 hover:underline">
             {tb("buy.title")}
           </Link>
@@ -56,7 +66,9 @@ export default function Plans() {
           <p className="mt-1 text-sm text-slate-400">{tp("streamGuidance")}</p>
         </>
       ) : (
-        <p className="mt-8 rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">{t("plansPage.empty")}</p>
+        <p className="mt-8 rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">
+          {t("plansPage.empty")}
+        </p>
       )}
     </div>
   );

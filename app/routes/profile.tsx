@@ -34,16 +34,31 @@ export default function Profile() {
         <dt className="text-sm text-slate-400">{t("profile.role")}</dt>
         <dd>{t(`profile.roles.${profile.role}`)}</dd>
       </dl>
-      <Link to="/editprofile" className="mt-6 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
+      <Link
+        to="/editprofile"
+        className="mt-6 inline-block rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+      >
         {t("profile.edit")}
       </Link>
-      <Form method="post" action="/data-saver" className="mt-8 grid gap-2 rounded-lg border border-white/10 bg-ink-900/60 p-6" data-testid="data-saver">
+      <Form
+        method="post"
+        action="/data-saver"
+        className="mt-8 grid gap-2 rounded-lg border border-white/10 bg-ink-900/60 p-6"
+        data-testid="data-saver"
+      >
         <h2 className="text-lg font-semibold">{tWatch("dataSaver.title")}</h2>
-        <p className="text-sm text-slate-300">{dataSaver ? tWatch("dataSaver.isOn") : tWatch("dataSaver.isOff")} {tWatch("dataSaver.explain")}</p>
+        <p className="text-sm text-slate-300">
+          {dataSaver ? tWatch("dataSaver.isOn") : tWatch("dataSaver.isOff")} {tWatch("dataSaver.explain")}
+        </p>
         <input type="hidden" name="redirectTo" value="/profile" />
         <input type="hidden" name="dataSaver" value={dataSaver ? "off" : "on"} />
         <div>
-          <button type="submit" aria-pressed={dataSaver} className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5" data-testid="data-saver-toggle">
+          <button
+            type="submit"
+            aria-pressed={dataSaver}
+            className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+            data-testid="data-saver-toggle"
+          >
             {dataSaver ? tWatch("dataSaver.turnOff") : tWatch("dataSaver.turnOn")}
           </button>
         </div>

@@ -26,7 +26,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
   const db = getDb();
-  const categoryOptions = db.select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.sortOrder), asc(categories.name)).all();
+  const categoryOptions = db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.name))
+    .all();
   return {
     metaTitle: t("upload.metaTitle"),
     categories: categoryOptions,
@@ -34,7 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
     uploadKey: newUploadKey(),
-    unfinished: listUnfinishedUploads(db, provider.id).map((upload) => ({ ...upload, createdAt: upload.createdAt.getTime(), expiresAt: upload.expiresAt.getTime() })),
+    unfinished: listUnfinishedUploads(db, provider.id).map((upload) => ({
+      ...upload,
+      createdAt: upload.createdAt.getTime(),
+      expiresAt: upload.expiresAt.getTime(),
+    })),
   };
 }
 
@@ -46,19 +54,34 @@ export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded")) {
     const form = await request.formData();
-    if (form.get("intent") !== "discard") return data({ formError: "studio:errors.unknownAction" } satisfies FormErrors, { status: 400 });
+    if (form.get("intent") !== "discard")
+      return data({ formError: "studio:errors.unknownAction" } satisfies FormErrors, { status: 400 });
     const discarded = discardProviderUpload(getDb(), provider.id, String(form.get("uploadId") ?? ""));
     if (!discarded) return data({ formError: "studio:errors.uploadNotFound" } satisfies FormErrors, { status: 404 });
-    return redirectWithToast("/provider/Movieupload", { type: "success", key: "studio:upload.discarded" }, { status: 303 });
+    return redirectWithToast(
+      "/provider/Movieupload",
+      { type: "success", key: "studio:upload.discarded" },
+      { status: 303 },
+    );
   }
   const result = await receiveProviderUpload(request, provider, "form");
-  if (!result.ok) return data({ fieldErrors: result.fieldErrors, formError: result.formError } satisfies FormErrors, { status: result.status });
+  if (!result.ok)
+    return data({ fieldErrors: result.fieldErrors, formError: result.formError } satisfies FormErrors, {
+      status: result.status,
+    });
   return redirectWithToast("/provider/movielist", { type: "success", key: "studio:upload.success" }, { status: 303 });
 }
 
 export default function MovieUpload() {
   const { t } = useTranslation("studio");
-  const { categories: categoryOptions, maxUploadMb, maxUploadBytes, accept, unfinished, uploadKey } = useLoaderData<typeof loader>();
+  const {
+    categories: categoryOptions,
+    maxUploadMb,
+    maxUploadBytes,
+    accept,
+    unfinished,
+    uploadKey,
+  } = useLoaderData<typeof loader>();
   const serverErrors = useActionData<typeof action>();
   const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
   const navigate = useNavigate();
@@ -80,7 +103,11 @@ export default function MovieUpload() {
     const movie = form.get("movie");
     const poster = form.get("poster");
     if (!(movie instanceof File) || movie.size === 0) {
-      setClientErrors({ fieldErrors: { movie: [movie instanceof File && movie.name ? "studio:errors.movieEmpty" : "studio:errors.movieRequired"] } });
+      setClientErrors({
+        fieldErrors: {
+          movie: [movie instanceof File && movie.name ? "studio:errors.movieEmpty" : "studio:errors.movieRequired"],
+        },
+      });
       return;
     }
     // Refused before a single byte is sent: too large here; the server says so at once when its disk is short.
@@ -92,7 +119,12 @@ export default function MovieUpload() {
     void start({
       file: movie,
       poster: poster instanceof File && poster.size > 0 ? poster : null,
-      details: { name: String(form.get("name") ?? ""), Description: String(form.get("Description") ?? ""), Category: String(form.get("Category") ?? ""), cast: String(form.get("cast") ?? "") },
+      details: {
+        name: String(form.get("name") ?? ""),
+        Description: String(form.get("Description") ?? ""),
+        Category: String(form.get("Category") ?? ""),
+        cast: String(form.get("cast") ?? ""),
+      },
       onSuccess: succeed,
       onRefused: setClientErrors,
     });
@@ -101,7 +133,9 @@ export default function MovieUpload() {
   function continueUpload(upload: Unfinished, file: File) {
     if (busy) return;
     if (file.name !== upload.filename || file.size !== upload.sizeBytes) {
-      setClientErrors({ formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }) });
+      setClientErrors({
+        formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }),
+      });
       return;
     }
     setClientErrors(null);
@@ -113,7 +147,9 @@ export default function MovieUpload() {
     <section className="max-w-2xl">
       <h1 className="text-3xl font-bold">{t("upload.title")}</h1>
       <p className="mt-2 text-slate-300">{t("upload.intro", { mb: maxUploadMb })}</p>
-      {unfinished.length > 0 ? <UnfinishedUploads uploads={unfinished} busy={busy} onContinue={continueUpload} /> : null}
+      {unfinished.length > 0 ? (
+        <UnfinishedUploads uploads={unfinished} busy={busy} onContinue={continueUpload} />
+      ) : null}
       <form
         method="post"
         encType="multipart/form-data"
@@ -130,14 +166,28 @@ export default function MovieUpload() {
           <label htmlFor="upload-description" className="text-sm font-medium text-slate-200">
             {t("upload.description")}
           </label>
-          <textarea id="upload-description" name="Description" rows={4} maxLength={5000} className={inputClass(false)} aria-describedby={fieldErrors.Description ? "upload-description-error" : undefined} />
+          <textarea
+            id="upload-description"
+            name="Description"
+            rows={4}
+            maxLength={5000}
+            className={inputClass(false)}
+            aria-describedby={fieldErrors.Description ? "upload-description-error" : undefined}
+          />
           <FieldMessages id="upload-description-error" messages={fieldErrors.Description} />
         </div>
         <div className="grid gap-1">
           <label htmlFor="upload-category" className="text-sm font-medium text-slate-200">
             {t("upload.category")}
           </label>
-          <select id="upload-category" name="Category" className={inputClass(Boolean(fieldErrors.Category))} aria-invalid={fieldErrors.Category ? true : undefined} aria-describedby={fieldErrors.Category ? "upload-category-error" : undefined} defaultValue={categoryOptions[0]?.id}>
+          <select
+            id="upload-category"
+            name="Category"
+            className={inputClass(Boolean(fieldErrors.Category))}
+            aria-invalid={fieldErrors.Category ? true : undefined}
+            aria-describedby={fieldErrors.Category ? "upload-category-error" : undefined}
+            defaultValue={categoryOptions[0]?.id}
+          >
             {categoryOptions.map((category) => (
               <option key={category.id} value={category.id}>
                 {category.name}
@@ -146,12 +196,35 @@ export default function MovieUpload() {
           </select>
           <FieldMessages id="upload-category-error" messages={fieldErrors.Category} />
         </div>
-        <Field name="cast" label={t("upload.cast")} errors={fieldErrors.cast} maxLength={1000} hint={t("upload.castHint")} />
-        <FileField name="poster" label={t("upload.poster")} accept={accept.poster} hint={t("upload.posterHint")} errors={fieldErrors.poster} />
-        <FileField name="movie" label={t("upload.movie")} accept={accept.movie} hint={t("upload.movieHint")} errors={fieldErrors.movie} required />
+        <Field
+          name="cast"
+          label={t("upload.cast")}
+          errors={fieldErrors.cast}
+          maxLength={1000}
+          hint={t("upload.castHint")}
+        />
+        <FileField
+          name="poster"
+          label={t("upload.poster")}
+          accept={accept.poster}
+          hint={t("upload.posterHint")}
+          errors={fieldErrors.poster}
+        />
+        <FileField
+          name="movie"
+          label={t("upload.movie")}
+          accept={accept.movie}
+          hint={t("upload.movieHint")}
+          errors={fieldErrors.movie}
+          required
+        />
         <UploadProgressPanel state={state} onPause={pause} onResume={resume} />
         <div>
-          <button type="submit" disabled={busy} className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70">
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70"
+          >
             {busy ? t("upload.uploading") : t("upload.submit")}
           </button>
         </div>
@@ -160,28 +233,58 @@ export default function MovieUpload() {
   );
 }
 
-type Unfinished = { id: string; name: string; filename: string; sizeBytes: number; receivedBytes: number; expiresAt: number };
+type Unfinished = {
+  id: string;
+  name: string;
+  filename: string;
+  sizeBytes: number;
+  receivedBytes: number;
+  expiresAt: number;
+};
 
 /** Unfinished uploads kept on the server: continue one by choosing its file again, or discard it (that works without JavaScript). */
-function UnfinishedUploads({ uploads, busy, onContinue }: { uploads: Unfinished[]; busy: boolean; onContinue: (upload: Unfinished, file: File) => void }) {
+function UnfinishedUploads({
+  uploads,
+  busy,
+  onContinue,
+}: {
+  uploads: Unfinished[];
+  busy: boolean;
+  onContinue: (upload: Unfinished, file: File) => void;
+}) {
   const { t, i18n } = useTranslation("studio");
   const hydrated = useHydrated();
   const dates = dateTimeFormat(i18n.language);
   return (
-    <section aria-labelledby="unfinished-title" className="mt-6 rounded-lg border border-amber-400/30 bg-amber-950/30 p-5">
+    <section
+      aria-labelledby="unfinished-title"
+      className="mt-6 rounded-lg border border-amber-400/30 bg-amber-950/30 p-5"
+    >
       <h2 id="unfinished-title" className="text-lg font-semibold">
         {t("upload.unfinishedTitle")}
       </h2>
-      <p className="mt-1 text-sm text-slate-300">{hydrated ? t("upload.unfinishedIntro") : t("upload.continueNeedsScript")}</p>
+      <p className="mt-1 text-sm text-slate-300">
+        {hydrated ? t("upload.unfinishedIntro") : t("upload.continueNeedsScript")}
+      </p>
       <ul className="mt-3 grid gap-3">
         {uploads.map((upload) => (
-          <li key={upload.id} className="grid gap-2 rounded border border-white/10 p-3" data-unfinished-upload={upload.id}>
+          <li
+            key={upload.id}
+            className="grid gap-2 rounded border border-white/10 p-3"
+            data-unfinished-upload={upload.id}
+          >
             <p>
               <span className="font-medium">{upload.name}</span>
               <span className="block text-sm text-slate-300">
-                {t("upload.unfinishedEntry", { filename: upload.filename, received: megabytes(upload.receivedBytes), total: megabytes(upload.sizeBytes) })}
+                {t("upload.unfinishedEntry", {
+                  filename: upload.filename,
+                  received: megabytes(upload.receivedBytes),
+                  total: megabytes(upload.sizeBytes),
+                })}
               </span>
-              <span className="block text-xs text-slate-400">{t("upload.unfinishedKept", { date: dates.format(new Date(upload.expiresAt)) })}</span>
+              <span className="block text-xs text-slate-400">
+                {t("upload.unfinishedKept", { date: dates.format(new Date(upload.expiresAt)) })}
+              </span>
             </p>
             <div className="flex flex-wrap items-center gap-3">
               {hydrated ? (
@@ -201,7 +304,10 @@ function UnfinishedUploads({ uploads, busy, onContinue }: { uploads: Unfinished[
               <Form method="post" action="/provider/Movieupload">
                 <input type="hidden" name="intent" value="discard" />
                 <input type="hidden" name="uploadId" value={upload.id} />
-                <button type="submit" className="rounded border border-white/20 px-3 py-1.5 text-sm text-slate-100 hover:bg-white/10">
+                <button
+                  type="submit"
+                  className="rounded border border-white/20 px-3 py-1.5 text-sm text-slate-100 hover:bg-white/10"
+                >
                   {t("upload.discard")}
                 </button>
               </Form>
@@ -228,7 +334,21 @@ function FieldMessages({ id, messages }: { id: string; messages?: string[] }) {
   );
 }
 
-function FileField({ name, label, accept, hint, errors, required }: { name: string; label: string; accept: string; hint: string; errors?: string[]; required?: boolean }) {
+function FileField({
+  name,
+  label,
+  accept,
+  hint,
+  errors,
+  required,
+}: {
+  name: string;
+  label: string;
+  accept: string;
+  hint: string;
+  errors?: string[];
+  required?: boolean;
+}) {
   const id = `upload-${name}`;
   return (
     <div className="grid gap-1">

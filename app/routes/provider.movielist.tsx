@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "studio");
   const list = listProviderMovies(getDb(), provider.id, { page, pageSize: PAGE_SIZE });
   const confirmId = url.searchParams.get("confirm");
-  const confirming = confirmId ? list.rows.find((row) => row.id === confirmId) ?? null : null;
+  const confirming = confirmId ? (list.rows.find((row) => row.id === confirmId) ?? null) : null;
   const renditions = renditionStatuses(
     getDb(),
     list.rows.map((row) => row.id),
@@ -54,7 +54,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
   const outcome = deleteMovieAudited(db, movieId, provider, { ipAddress: clientAddress(request) });
   if (outcome === "forbidden") throw data(null, { status: 403 });
-  if (outcome === "notFound") return redirectWithToast(back, { type: "error", key: "studio:list.deleteMissing" }, { status: 303 });
+  if (outcome === "notFound")
+    return redirectWithToast(back, { type: "error", key: "studio:list.deleteMissing" }, { status: 303 });
   return redirectWithToast(back, { type: "success", key: "studio:list.deleted" }, { status: 303 });
 }
 
@@ -64,7 +65,9 @@ export default function MovieList() {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const processing = rows.some((row) => row.status === "processing" || row.renditions.some((rendition) => rendition.status === "pending"));
+  const processing = rows.some(
+    (row) => row.status === "processing" || row.renditions.some((rendition) => rendition.status === "pending"),
+  );
 
   // While something is processing, look again every few seconds so Ready or Failed shows without a reload.
   useEffect(() => {
@@ -75,7 +78,10 @@ export default function MovieList() {
     return () => window.clearInterval(timer);
   }, [processing, revalidator]);
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
   const pageQuery = searchParams.get("page");
   const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
 
@@ -86,7 +92,10 @@ export default function MovieList() {
           <h1 className="text-3xl font-bold">{t("list.title")}</h1>
           <p className="mt-1 text-sm text-slate-300">{t("list.count", { count: total })}</p>
         </div>
-        <Link to="/provider/Movieupload" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <Link
+          to="/provider/Movieupload"
+          className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("list.newUpload")}
         </Link>
       </div>
@@ -110,13 +119,27 @@ export default function MovieList() {
           <table className="w-full min-w-[640px] text-left text-sm">
             <thead className="bg-ink-800 text-slate-300">
               <tr>
-                <th scope="col" className="px-4 py-3">{t("list.columns.name")}</th>
-                <th scope="col" className="px-4 py-3">{t("list.columns.lastModified")}</th>
-                <th scope="col" className="px-4 py-3 text-right">{t("list.columns.views")}</th>
-                <th scope="col" className="px-4 py-3 text-right">{t("list.columns.size")}</th>
-                <th scope="col" className="px-4 py-3">{t("list.columns.status")}</th>
-                <th scope="col" className="px-4 py-3">{t("list.columns.renditions")}</th>
-                <th scope="col" className="px-4 py-3">{t("list.columns.delete")}</th>
+                <th scope="col" className="px-4 py-3">
+                  {t("list.columns.name")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("list.columns.lastModified")}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  {t("list.columns.views")}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  {t("list.columns.size")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("list.columns.status")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("list.columns.renditions")}
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  {t("list.columns.delete")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-white/5">
@@ -135,7 +158,11 @@ export default function MovieList() {
                     <RenditionList renditions={row.renditions} />
                   </td>
                   <td className="px-4 py-3">
-                    <Link to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`} className="text-red-300 hover:underline" aria-label={t("list.deleteNamed", { name: row.name })}>
+                    <Link
+                      to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`}
+                      className="text-red-300 hover:underline"
+                      aria-label={t("list.deleteNamed", { name: row.name })}
+                    >
                       {t("list.delete")}
                     </Link>
                   </td>
@@ -150,7 +177,15 @@ export default function MovieList() {
   );
 }
 
-function StatusBadge({ status, approved, reason }: { status: "processing" | "ready" | "failed"; approved: boolean; reason: string | null }) {
+function StatusBadge({
+  status,
+  approved,
+  reason,
+}: {
+  status: "processing" | "ready" | "failed";
+  approved: boolean;
+  reason: string | null;
+}) {
   const { t } = useTranslation("studio");
   if (status === "failed") {
     return (
@@ -160,7 +195,12 @@ function StatusBadge({ status, approved, reason }: { status: "processing" | "rea
       </span>
     );
   }
-  if (status === "processing") return <span data-status="processing" className="text-amber-300">{t("list.status.processing")}</span>;
+  if (status === "processing")
+    return (
+      <span data-status="processing" className="text-amber-300">
+        {t("list.status.processing")}
+      </span>
+    );
   return (
     <span data-status="ready" className="text-emerald-300">
       {t("list.status.ready")}

@@ -12,27 +12,42 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.m
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
-  return { metaTitle: t("payment.metaTitle"), sharePercent: PROVIDER_REVENUE_SHARE * 100, ...providerEarnings(getDb(), provider.id) };
+  return {
+    metaTitle: t("payment.metaTitle"),
+    sharePercent: PROVIDER_REVENUE_SHARE * 100,
+    ...providerEarnings(getDb(), provider.id),
+  };
 }
 
 export default function ProviderPayment() {
   const { t, i18n } = useTranslation("studio");
-  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } = useLoaderData<typeof loader>();
+  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } =
+    useLoaderData<typeof loader>();
   const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
   const number = new Intl.NumberFormat(locale);
-  const money = (amountMinor: number, currency: string) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
+  const money = (amountMinor: number, currency: string) =>
+    new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <Figure label={t("payment.totalViews")} value={number.format(totalViews)} />
-        <Figure label={t("payment.hoursWatched", { days: windowDays })} value={number.format(Math.round((watchedSeconds / 3600) * 10) / 10)} />
+        <Figure
+          label={t("payment.hoursWatched", { days: windowDays })}
+          value={number.format(Math.round((watchedSeconds / 3600) * 10) / 10)}
+        />
         <Figure
           label={t("payment.earnings", { days: windowDays })}
-          value={earnings.length === 0 ? money(0, "USD") : earnings.map((row) => money(row.amountMinor, row.currency)).join(" · ")}
+          value={
+            earnings.length === 0
+              ? money(0, "USD")
+              : earnings.map((row) => money(row.amountMinor, row.currency)).join(" · ")
+          }
         />
       </dl>
-      <p className="mt-3 text-sm text-slate-400">{t("payment.rule", { share: sharePercent, percent: Math.round(watchShare * 1000) / 10, days: windowDays })}</p>
+      <p className="mt-3 text-sm text-slate-400">
+        {t("payment.rule", { share: sharePercent, percent: Math.round(watchShare * 1000) / 10, days: windowDays })}
+      </p>
       <h2 className="mt-8 text-xl font-semibold">{t("payment.byTitle")}</h2>
       <DataTable
         rows={titles}

@@ -3,7 +3,12 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
 import { handleProfileForms, PROFILE_FIELDS } from "~/auth/profile-actions.server";
-import { ChangePasswordForm, ProfileForm, useProfileErrorToasts, type ProfileActionData } from "~/components/auth/profile-forms";
+import {
+  ChangePasswordForm,
+  ProfileForm,
+  useProfileErrorToasts,
+  type ProfileActionData,
+} from "~/components/auth/profile-forms";
 import { Field, FormError } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
 import { formFailure } from "~/utils/form-response.server";
@@ -15,7 +20,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");
   return {
     metaTitle: t("provider.profileMetaTitle"),
-    profile: { id: user.id, name: user.name, email: user.email, phoneNumber: user.phoneNumber, providerName: user.providerName ?? "" },
+    profile: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      phoneNumber: user.phoneNumber,
+      providerName: user.providerName ?? "",
+    },
   };
 }
 
@@ -23,14 +34,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireProvider(request);
   const copy = request.clone();
   try {
-    return await handleProfileForms(request, user, { successPath: "/provider/profile", passwordPath: "/provider/profile" });
+    return await handleProfileForms(request, user, {
+      successPath: "/provider/profile",
+      passwordPath: "/provider/profile",
+    });
   } catch (error) {
     if (error instanceof Response) throw error;
     // The provider sees the message the original app promised; the operator sees the cause.
     console.error("[provider profile] save failed", error);
     const form = await copy.formData().catch(() => new FormData());
     const values = Object.fromEntries(PROFILE_FIELDS.map((field) => [field, String(form.get(field) ?? "")]));
-    return formFailure(500, { formError: "auth:errors.providerServerError", values: { ...values, intent: String(form.get("intent") ?? "profile") } });
+    return formFailure(500, {
+      formError: "auth:errors.providerServerError",
+      values: { ...values, intent: String(form.get("intent") ?? "profile") },
+    });
   }
 }
 

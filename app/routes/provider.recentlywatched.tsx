@@ -23,7 +23,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     metaTitle: t("recent.metaTitle"),
     page,
     pageCount: plays.length > PAGE_SIZE ? page + 1 : page,
-    plays: plays.slice(0, PAGE_SIZE).map((play, index) => ({ ...play, key: `${play.movieId}-${play.startedAt.getTime()}-${index}`, startedAt: play.startedAt.toISOString() })),
+    plays: plays.slice(0, PAGE_SIZE).map((play, index) => ({
+      ...play,
+      key: `${play.movieId}-${play.startedAt.getTime()}-${index}`,
+      startedAt: play.startedAt.toISOString(),
+    })),
   };
 }
 
@@ -48,7 +52,10 @@ export default function RecentlyWatched() {
           {
             header: t("columns.watched"),
             align: "right",
-            cell: (play) => (play.durationSeconds > 0 ? `${Math.min(100, Math.round((play.positionSeconds / play.durationSeconds) * 100))} %` : "—"),
+            cell: (play) =>
+              play.durationSeconds > 0
+                ? `${Math.min(100, Math.round((play.positionSeconds / play.durationSeconds) * 100))} %`
+                : "—",
           },
         ]}
       />

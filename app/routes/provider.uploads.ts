@@ -12,7 +12,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
   const result = await receiveProviderUpload(request, provider, "form");
   if (!result.ok) {
-    return Response.json({ success: false, fieldErrors: result.fieldErrors, formError: result.formError }, { status: result.status });
+    return Response.json(
+      { success: false, fieldErrors: result.fieldErrors, formError: result.formError },
+      { status: result.status },
+    );
   }
   return Response.json({ success: true, movieId: result.movieId }, { status: 201 });
 }

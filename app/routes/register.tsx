@@ -29,7 +29,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
-  const checked = await checkPublicForm(request, form, { limit: "register", schema: registrationSchema, fields: FIELDS });
+  const checked = await checkPublicForm(request, form, {
+    limit: "register",
+    schema: registrationSchema,
+    fields: FIELDS,
+  });
   if (!checked.ok) return checked.response;
   const { data: details, values, address } = checked;
   const result = await registerViewer(getDb(), details, { ipAddress: address });
@@ -53,7 +57,14 @@ export default function Register() {
         <FormError errors={actionData} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <Honeypot />
-        <Field label={t("fields.name")} name="name" autoComplete="name" required defaultValue={values?.name} errors={errors?.name} />
+        <Field
+          label={t("fields.name")}
+          name="name"
+          autoComplete="name"
+          required
+          defaultValue={values?.name}
+          errors={errors?.name}
+        />
         <Field
           label={t("fields.phoneNumber")}
           name="phoneNumber"
@@ -63,9 +74,33 @@ export default function Register() {
           defaultValue={values?.phoneNumber}
           errors={errors?.phoneNumber}
         />
-        <Field label={t("fields.email")} name="email" type="email" autoComplete="email" required defaultValue={values?.email} errors={errors?.email} />
-        <Field label={t("fields.password")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
-        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <Field
+          label={t("fields.email")}
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={values?.email}
+          errors={errors?.email}
+        />
+        <Field
+          label={t("fields.password")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password}
+        />
+        <Field
+          label={t("fields.password2")}
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password2}
+        />
         <SubmitButton pendingText={t("register.pending")}>{t("register.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">
           {t("register.haveAccount")}{" "}

@@ -19,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Ask for a reset link. The answer is the same whether or not an account uses the email. */
 export async function action({ request }: ActionFunctionArgs) {
-  const checked = await checkPublicForm(request, await request.formData(), { limit: "passwordReset", schema: resetRequestSchema, fields: ["email"] as const });
+  const checked = await checkPublicForm(request, await request.formData(), {
+    limit: "passwordReset",
+    schema: resetRequestSchema,
+    fields: ["email"] as const,
+  });
   if (!checked.ok) return checked.response;
   const { data: wanted, address } = checked;
   const { language } = await getRequestT(request, "auth");
@@ -31,7 +35,8 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function ResetRequest() {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
-  const failure = actionData && "sent" in actionData ? null : (actionData as FormFailure<{ email: string }> | undefined);
+  const failure =
+    actionData && "sent" in actionData ? null : (actionData as FormFailure<{ email: string }> | undefined);
   useErrorToasts(failure);
   if (actionData && "sent" in actionData) {
     return (

@@ -33,7 +33,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const parsed = parseForm(newPasswordSchema, form);
   if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors });
-  const result = await resetPasswordWithToken(getDb(), params.token ?? "", parsed.data.password, { ipAddress: address });
+  const result = await resetPasswordWithToken(getDb(), params.token ?? "", parsed.data.password, {
+    ipAddress: address,
+  });
   if (!result.ok) return formFailure(400, { formError: "auth:reset.invalidLink" });
   return redirectWithToast("/login", { type: "success", key: "auth:reset.done" }, { status: 303 });
 }
@@ -60,8 +62,24 @@ export default function ResetWithToken() {
     <AuthCard title={t("reset.newTitle")} intro={t("reset.newIntro")}>
       <Form method="post" className="grid gap-4" noValidate>
         <FormError errors={actionData} />
-        <Field label={t("fields.newPassword")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
-        <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+        <Field
+          label={t("fields.newPassword")}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password}
+        />
+        <Field
+          label={t("fields.password2")}
+          name="password2"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          errors={errors?.password2}
+        />
         <SubmitButton pendingText={t("reset.newPending")}>{t("reset.newSubmit")}</SubmitButton>
       </Form>
     </AuthCard>

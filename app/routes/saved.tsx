@@ -20,7 +20,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = pageParam(url);
   const { t, language } = await getRequestT(request, "browse");
-  return { metaTitle: t("lists.savedMetaTitle"), language, list: listSavedMovies(getDb(), viewer.id, "saved", { page }) };
+  return {
+    metaTitle: t("lists.savedMetaTitle"),
+    language,
+    list: listSavedMovies(getDb(), viewer.id, "saved", { page }),
+  };
 }
 
 /** POST /saved with intent=remove — take a title off the saved list (saving happens on the watch page). */
@@ -29,12 +33,25 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   if (form.get("intent") !== "remove") throw data(null, { status: 400, statusText: "Unknown action" });
   removeFromSavedList(getDb(), viewer.id, String(form.get("movieId") ?? ""), "saved");
-  return redirectWithToast(safeRedirectPath(form.get("redirectTo"), "/saved"), { type: "success", key: "browse:lists.removed" }, { status: 303 });
+  return redirectWithToast(
+    safeRedirectPath(form.get("redirectTo"), "/saved"),
+    { type: "success", key: "browse:lists.removed" },
+    { status: 303 },
+  );
 }
 
 export default function Saved() {
   const { t } = useTranslation("browse");
   const { list, language } = useLoaderData<typeof loader>();
   const here = list.page > 1 ? `/saved?page=${list.page}` : "/saved";
-  return <SavedListView title={t("lists.savedTitle")} emptyText={t("lists.savedEmpty")} action="/saved" here={here} language={language} list={list} />;
+  return (
+    <SavedListView
+      title={t("lists.savedTitle")}
+      emptyText={t("lists.savedEmpty")}
+      action="/saved"
+      here={here}
+      language={language}
+      list={list}
+    />
+  );
 }

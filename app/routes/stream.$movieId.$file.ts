@@ -57,22 +57,35 @@ function downlinkHintKbps(request: Request): number | null {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const caller = await getApiCaller(request);
-  const decision = authorizeHlsStream(getDb(), { movieId: params.movieId ?? "", file: params.file ?? "" }, caller?.account ?? null, caller?.deviceId ?? null);
+  const decision = authorizeHlsStream(
+    getDb(),
+    { movieId: params.movieId ?? "", file: params.file ?? "" },
+    caller?.account ?? null,
+    caller?.deviceId ?? null,
+  );
   if (!decision.allowed) {
     const { status, message, reason, screens } = decision;
-    return Response.json({ success: false, message, reason, screens }, { status, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { success: false, message, reason, screens },
+      { status, headers: { "Cache-Control": "no-store" } },
+    );
   }
 
   if (decision.file.kind === "master") {
     const url = new URL(request.url);
     const saver = await isDataSaverOn(request, caller?.account ?? null);
-    const maxRung = Math.min(positiveInteger(url.searchParams.get("max")) ?? Number.POSITIVE_INFINITY, saver ? DATA_SAVER_MAX_RUNG : Number.POSITIVE_INFINITY);
+    const maxRung = Math.min(
+      positiveInteger(url.searchParams.get("max")) ?? Number.POSITIVE_INFINITY,
+      saver ? DATA_SAVER_MAX_RUNG : Number.POSITIVE_INFINITY,
+    );
     const variants = masterVariants(decision.renditions, {
       maxRung,
       only: positiveInteger(url.searchParams.get("rung")),
       linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request),
     });
-    const body = writeMasterPlaylist(variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })));
+    const body = writeMasterPlaylist(
+      variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })),
+    );
     return playlistResponse(request, body, "private, no-cache");
   }
 

@@ -20,7 +20,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = pageParam(url);
   const { t, language } = await getRequestT(request, "browse");
-  return { metaTitle: t("lists.watchLaterMetaTitle"), language, list: listSavedMovies(getDb(), viewer.id, "watch_later", { page }) };
+  return {
+    metaTitle: t("lists.watchLaterMetaTitle"),
+    language,
+    list: listSavedMovies(getDb(), viewer.id, "watch_later", { page }),
+  };
 }
 
 /**
@@ -51,6 +55,13 @@ export default function WatchLater() {
   const { list, language } = useLoaderData<typeof loader>();
   const here = list.page > 1 ? `/watch-later?page=${list.page}` : "/watch-later";
   return (
-    <SavedListView title={t("lists.watchLaterTitle")} emptyText={t("lists.watchLaterEmpty")} action="/watch-later" here={here} language={language} list={list} />
+    <SavedListView
+      title={t("lists.watchLaterTitle")}
+      emptyText={t("lists.watchLaterEmpty")}
+      action="/watch-later"
+      here={here}
+      language={language}
+      list={list}
+    />
   );
 }

@@ -15,7 +15,8 @@ import { progressSchema, recordProgress } from "~/services/watching.server";
  * A resource route answers with its own Response, so the status reaches the caller.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const user = await getOptionalUser(request);
   if (!user) return Response.json({ error: "Sign in to watch" }, { status: 401 });
   if (user.role !== "viewer" && user.role !== "admin") return Response.json({ error: "Not allowed" }, { status: 403 });
@@ -25,14 +26,25 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch {
     return Response.json({ error: "Send movieId and positionSeconds as form data" }, { status: 400 });
   }
-  const parsed = progressSchema.safeParse({ movieId: form.get("movieId") || undefined, positionSeconds: form.get("positionSeconds") || undefined });
-  if (!parsed.success) return Response.json({ error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors }, { status: 400 });
+  const parsed = progressSchema.safeParse({
+    movieId: form.get("movieId") || undefined,
+    positionSeconds: form.get("positionSeconds") || undefined,
+  });
+  if (!parsed.success)
+    return Response.json(
+      { error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors },
+      { status: 400 },
+    );
   const db = getDb();
   const deviceId = (await getDeviceId(request)) ?? `account:${user.id}`;
   const stopping = form.get("event") === "stop";
   if (!stopping) {
     const lease = takePlaybackLease(db, { account: user, deviceId, movieId: parsed.data.movieId });
-    if (!lease.ok) return Response.json({ error: screensMessage(lease.screens), reason: "screens", screens: lease.screens }, { status: 403 });
+    if (!lease.ok)
+      return Response.json(
+        { error: screensMessage(lease.screens), reason: "screens", screens: lease.screens },
+        { status: 403 },
+      );
   }
   const result = recordProgress(db, { accountId: user.id, ...parsed.data });
   if (stopping) releasePlaybackLease(db, user.id, deviceId);

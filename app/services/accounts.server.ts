@@ -75,12 +75,25 @@ function emailTaken(db: DB, email: string, exceptId?: string): boolean {
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT");
+  return (
+    error instanceof Error &&
+    "code" in error &&
+    String((error as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT")
+  );
 }
 
 async function insertAccount(
   db: DB,
-  values: { name: string; email: string; phoneNumber: string; password: string; role: Role; providerName?: string; providerStatus?: "pending" | "approved"; blocked?: boolean },
+  values: {
+    name: string;
+    email: string;
+    phoneNumber: string;
+    password: string;
+    role: Role;
+    providerName?: string;
+    providerStatus?: "pending" | "approved";
+    blocked?: boolean;
+  },
   audit: { action: "account.register" | "account.provider_apply" | "account.provider_create"; context: Context },
 ): Promise<WriteResult<Account>> {
   if (emailTaken(db, values.email)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
@@ -176,7 +189,11 @@ export async function authenticateAtDoor(
   context: Context = {},
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const row = db.select({ ...publicColumns, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, email)).get();
+  const row = db
+    .select({ ...publicColumns, passwordHash: accounts.passwordHash })
+    .from(accounts)
+    .where(eq(accounts.email, email))
+    .get();
   decoyHash ??= hashPassword("decoy-password-never-used");
   const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash));
 
@@ -193,10 +210,18 @@ export async function authenticateAtDoor(
   };
 
   if (!row || !passwordOk || !DOOR_ROLES[input.door].includes(row.role)) return fail("invalid");
-  if (row.role === "provider" && row.providerStatus !== "approved") return fail(row.providerStatus === "pending" ? "pending" : "blocked");
+  if (row.role === "provider" && row.providerStatus !== "approved")
+    return fail(row.providerStatus === "pending" ? "pending" : "blocked");
   if (row.blocked) return fail("blocked");
 
-  recordAudit(db, { actorId: row.id, action: "auth.sign_in", targetType: "account", targetId: row.id, details: { door: input.door }, ipAddress: context.ipAddress });
+  recordAudit(db, {
+    actorId: row.id,
+    action: "auth.sign_in",
+    targetType: "account",
+    targetId: row.id,
+    details: { door: input.door },
+    ipAddress: context.ipAddress,
+  });
   const { passwordHash: _passwordHash, ...account } = row;
   return { ok: true, account };
 }
@@ -276,7 +301,13 @@ export async function setPassword(
       .where(eq(accounts.id, accountId))
       .run();
     endSessions(tx, accountId);
-    recordAudit(tx, { actorId: audit.actorId ?? accountId, action: audit.action, targetType: "account", targetId: accountId, ipAddress: audit.ipAddress });
+    recordAudit(tx, {
+      actorId: audit.actorId ?? accountId,
+      action: audit.action,
+      targetType: "account",
+      targetId: accountId,
+      ipAddress: audit.ipAddress,
+    });
   });
 }
 
@@ -306,7 +337,13 @@ export function blockAccount(db: DB, accountId: string, context: Context & { act
       .where(eq(accounts.id, accountId))
       .run();
     endSessions(tx, accountId);
-    recordAudit(tx, { actorId: context.actorId, action: "account.block", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+    recordAudit(tx, {
+      actorId: context.actorId,
+      action: "account.block",
+      targetType: "account",
+      targetId: accountId,
+      ipAddress: context.ipAddress,
+    });
   });
   return getAccountById(db, accountId);
 }
@@ -314,31 +351,57 @@ export function blockAccount(db: DB, accountId: string, context: Context & { act
 export function unblockAccount(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
   db.transaction((tx) => {
     tx.update(accounts).set({ blocked: false, updatedAt: new Date() }).where(eq(accounts.id, accountId)).run();
-    recordAudit(tx, { actorId: context.actorId, action: "account.unblock", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+    recordAudit(tx, {
+      actorId: context.actorId,
+      action: "account.unblock",
+      targetType: "account",
+      targetId: accountId,
+      ipAddress: context.ipAddress,
+    });
   });
   return getAccountById(db, accountId);
 }
 
 /** Approve a waiting provider application: the provider can sign in at /cp from now on. */
-export function approveProviderApplication(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+export function approveProviderApplication(
+  db: DB,
+  accountId: string,
+  context: Context & { actorId: string },
+): Account | undefined {
   db.transaction((tx) => {
     tx.update(accounts)
       .set({ providerStatus: "approved", blocked: false, updatedAt: new Date() })
       .where(and(eq(accounts.id, accountId), eq(accounts.role, "provider")))
       .run();
-    recordAudit(tx, { actorId: context.actorId, action: "account.provider_approve", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+    recordAudit(tx, {
+      actorId: context.actorId,
+      action: "account.provider_approve",
+      targetType: "account",
+      targetId: accountId,
+      ipAddress: context.ipAddress,
+    });
   });
   return getAccountById(db, accountId);
 }
 
-export function rejectProviderApplication(db: DB, accountId: string, context: Context & { actorId: string }): Account | undefined {
+export function rejectProviderApplication(
+  db: DB,
+  accountId: string,
+  context: Context & { actorId: string },
+): Account | undefined {
   db.transaction((tx) => {
     tx.update(accounts)
       .set({ providerStatus: "rejected", blocked: true, updatedAt: new Date() })
       .where(and(eq(accounts.id, accountId), eq(accounts.role, "provider")))
       .run();
     endSessions(tx, accountId);
-    recordAudit(tx, { actorId: context.actorId, action: "account.provider_reject", targetType: "account", targetId: accountId, ipAddress: context.ipAddress });
+    recordAudit(tx, {
+      actorId: context.actorId,
+      action: "account.provider_reject",
+      targetType: "account",
+      targetId: accountId,
+      ipAddress: context.ipAddress,
+    });
   });
   return getAccountById(db, accountId);
 }
@@ -352,7 +415,10 @@ export type AccountListQuery = {
 };
 
 /** One page of accounts of a role, newest first, optionally searched by name, email, phone or provider name. */
-export function listAccounts(db: DB, query: AccountListQuery): { rows: Account[]; total: number; page: number; pageSize: number } {
+export function listAccounts(
+  db: DB,
+  query: AccountListQuery,
+): { rows: Account[]; total: number; page: number; pageSize: number } {
   const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 100);
   const page = Math.max(query.page ?? 1, 1);
   const conditions: SQL[] = [eq(accounts.role, query.role)];

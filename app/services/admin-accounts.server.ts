@@ -17,7 +17,13 @@ export type BlockOutcome = { ok: true; account: Account } | { ok: false; error: 
 
 /** Administrators who are not blocked. */
 export function activeAdminCount(db: DB): number {
-  return db.select({ value: count() }).from(accounts).where(and(eq(accounts.role, "admin"), eq(accounts.blocked, false))).get()?.value ?? 0;
+  return (
+    db
+      .select({ value: count() })
+      .from(accounts)
+      .where(and(eq(accounts.role, "admin"), eq(accounts.blocked, false)))
+      .get()?.value ?? 0
+  );
 }
 
 export function setAccountBlocked(db: DB, accountId: string, blocked: boolean, actor: Actor): BlockOutcome {
@@ -26,11 +32,12 @@ export function setAccountBlocked(db: DB, accountId: string, blocked: boolean, a
   if (blocked) {
     if (target.id === actor.actorId) return { ok: false, error: SELF_BLOCK };
     if (target.role === "admin" && !target.blocked) {
-      const others = db
-        .select({ value: count() })
-        .from(accounts)
-        .where(and(eq(accounts.role, "admin"), eq(accounts.blocked, false), ne(accounts.id, target.id)))
-        .get()?.value ?? 0;
+      const others =
+        db
+          .select({ value: count() })
+          .from(accounts)
+          .where(and(eq(accounts.role, "admin"), eq(accounts.blocked, false), ne(accounts.id, target.id)))
+          .get()?.value ?? 0;
       if (others === 0) return { ok: false, error: LAST_ADMIN };
     }
     const account = blockAccount(db, accountId, actor);

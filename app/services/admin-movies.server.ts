@@ -18,7 +18,10 @@ export function parseMovieFilter(value: string | null): AdminMovieFilter | undef
   return (ADMIN_MOVIE_FILTERS as readonly string[]).includes(value ?? "") ? (value as AdminMovieFilter) : undefined;
 }
 
-export function listAllMovies(db: DB, query: { status?: AdminMovieFilter; providerId?: string; page?: number; pageSize?: number }) {
+export function listAllMovies(
+  db: DB,
+  query: { status?: AdminMovieFilter; providerId?: string; page?: number; pageSize?: number },
+) {
   const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 100);
   const page = Math.max(query.page ?? 1, 1);
   const conditions: SQL[] = [];
@@ -79,14 +82,24 @@ export function changeMovie(db: DB, movieId: string, change: MovieChange, actor:
     if (updated.changes === 0) return false;
     // Approving a ready title publishes it: viewers of its category hear of it (once).
     if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
-    recordAudit(tx, { actorId: actor.actorId, action: actionFor(change), targetType: "movie", targetId: movieId, details: { ...change }, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: actionFor(change),
+      targetType: "movie",
+      targetId: movieId,
+      details: { ...change },
+      ipAddress: actor.ipAddress,
+    });
     return true;
   });
 }
 
 /** Delete any title with its files, audited. */
 export function adminDeleteMovie(db: DB, movieId: string, actor: Actor, root?: string): boolean {
-  return deleteMovieAudited(db, movieId, { id: actor.actorId, role: "admin" }, { ipAddress: actor.ipAddress }, root) === "deleted";
+  return (
+    deleteMovieAudited(db, movieId, { id: actor.actorId, role: "admin" }, { ipAddress: actor.ipAddress }, root) ===
+    "deleted"
+  );
 }
 
 export function getAutoApprove(db: DB): boolean {
@@ -95,5 +108,10 @@ export function getAutoApprove(db: DB): boolean {
 
 export function setAutoApprove(db: DB, value: boolean, actor: Actor): void {
   setSetting(db, "autoApproveMovies", value);
-  recordAudit(db, { actorId: actor.actorId, action: "setting.update", details: { autoApproveMovies: value }, ipAddress: actor.ipAddress });
+  recordAudit(db, {
+    actorId: actor.actorId,
+    action: "setting.update",
+    details: { autoApproveMovies: value },
+    ipAddress: actor.ipAddress,
+  });
 }

@@ -114,7 +114,13 @@ export function listAudit(db: DB, query: AuditListQuery) {
   const email = query.actorEmail?.trim().toLowerCase();
   if (email) conditions.push(sql`lower(${accounts.email}) = ${email}`);
   const where = conditions.length ? and(...conditions) : undefined;
-  const total = db.select({ value: count() }).from(auditLog).leftJoin(accounts, eq(accounts.id, auditLog.actorId)).where(where).get()?.value ?? 0;
+  const total =
+    db
+      .select({ value: count() })
+      .from(auditLog)
+      .leftJoin(accounts, eq(accounts.id, auditLog.actorId))
+      .where(where)
+      .get()?.value ?? 0;
   const rows = db
     .select({
       id: auditLog.id,

@@ -19,7 +19,11 @@ const DATABASE_FILE = "data.db";
 export type SyncCounts = { copied: number; copiedBytes: number; removed: number; unchanged: number };
 export type BackupSummary = { databaseBytes: number; databaseMs: number; files: SyncCounts; filesMs: number };
 
-export async function backUp(options: { databasePath: string; storageDir: string; target: string }): Promise<BackupSummary> {
+export async function backUp(options: {
+  databasePath: string;
+  storageDir: string;
+  target: string;
+}): Promise<BackupSummary> {
   fs.mkdirSync(options.target, { recursive: true });
   const started = performance.now();
   const finalPath = path.join(options.target, DATABASE_FILE);
@@ -38,7 +42,8 @@ export async function backUp(options: { databasePath: string; storageDir: string
   // The files after the database: every title the copy knows was on disk before it was made.
   const filesStarted = performance.now();
   const files: SyncCounts = { copied: 0, copiedBytes: 0, removed: 0, unchanged: 0 };
-  for (const folder of BACKED_UP_FOLDERS) syncFolder(path.join(options.storageDir, folder), path.join(options.target, folder), files);
+  for (const folder of BACKED_UP_FOLDERS)
+    syncFolder(path.join(options.storageDir, folder), path.join(options.target, folder), files);
   return { databaseBytes: fs.statSync(finalPath).size, databaseMs, files, filesMs: performance.now() - filesStarted };
 }
 
@@ -79,7 +84,8 @@ export function syncFolder(from: string, to: string, counts: SyncCounts): void {
 
 function countFiles(dir: string): number {
   let count = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) count += entry.isDirectory() ? countFiles(path.join(dir, entry.name)) : 1;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true }))
+    count += entry.isDirectory() ? countFiles(path.join(dir, entry.name)) : 1;
   return count;
 }
 
@@ -114,20 +120,29 @@ export type RestoreSummary = { databaseBytes: number; files: SyncCounts; ms: num
  * Litestream restore has just written it there);
  * the media still come from the backup when one is given.
  */
-export function restore(options: { source?: string; storageDir: string; databasePath: string; databaseFrom?: string }): RestoreSummary {
+export function restore(options: {
+  source?: string;
+  storageDir: string;
+  databasePath: string;
+  databaseFrom?: string;
+}): RestoreSummary {
   const restoredAlready = options.databaseFrom === options.databasePath;
   if ((!restoredAlready && fs.existsSync(options.databasePath)) || holdsMedia(options.storageDir)) {
-    throw new RestoreRefused(`${options.storageDir} already holds a service (a database or media). Restore only into an empty STORAGE_DIR; move the old one away first.`);
+    throw new RestoreRefused(
+      `${options.storageDir} already holds a service (a database or media). Restore only into an empty STORAGE_DIR; move the old one away first.`,
+    );
   }
   const started = performance.now();
   const database = options.databaseFrom ?? (options.source ? path.join(options.source, DATABASE_FILE) : null);
-  if (!database || !fs.existsSync(database)) throw new RestoreRefused(`No database to restore${options.source ? ` in ${options.source}` : ""}`);
+  if (!database || !fs.existsSync(database))
+    throw new RestoreRefused(`No database to restore${options.source ? ` in ${options.source}` : ""}`);
   checkIntegrity(database);
   fs.mkdirSync(path.dirname(options.databasePath), { recursive: true });
   if (database !== options.databasePath) fs.copyFileSync(database, options.databasePath);
   const files: SyncCounts = { copied: 0, copiedBytes: 0, removed: 0, unchanged: 0 };
   if (options.source) {
-    for (const folder of BACKED_UP_FOLDERS) syncFolder(path.join(options.source, folder), path.join(options.storageDir, folder), files);
+    for (const folder of BACKED_UP_FOLDERS)
+      syncFolder(path.join(options.source, folder), path.join(options.storageDir, folder), files);
   }
   return { databaseBytes: fs.statSync(options.databasePath).size, files, ms: performance.now() - started };
 }

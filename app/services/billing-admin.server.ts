@@ -44,15 +44,39 @@ function passState(startsAt: Date, endsAt: Date, now: Date): PassState {
   return startsAt.getTime() > now.getTime() ? "upcoming" : "active";
 }
 
-export type PaymentRow = { id: string; name: string; email: string; phoneNumber: string; status: "pending" | "success" | "failed"; date: Date; plan: string; reference: string; amountMinor: number; currency: string };
+export type PaymentRow = {
+  id: string;
+  name: string;
+  email: string;
+  phoneNumber: string;
+  status: "pending" | "success" | "failed";
+  date: Date;
+  plan: string;
+  reference: string;
+  amountMinor: number;
+  currency: string;
+};
 
 /** Payments, newest first (payments_created_idx): Name, Email, Phone, Payment Status, Payment Date, Plan. */
 export function listPaymentRows(db: DB, query: TableQuery) {
   const { page, pageSize, offset } = paging(query);
-  const where = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${accounts.phoneNumber}`, sql`${payments.reference}`, sql`${plans.name}`, sql`${payments.status}`]);
+  const where = matchesAny(query.search, [
+    sql`${accounts.name}`,
+    sql`${accounts.email}`,
+    sql`${accounts.phoneNumber}`,
+    sql`${payments.reference}`,
+    sql`${plans.name}`,
+    sql`${payments.status}`,
+  ]);
   // Without a search the total is the table's own count (no joins to walk).
   const total = where
-    ? (db.select({ value: count() }).from(payments).innerJoin(accounts, eq(accounts.id, payments.accountId)).innerJoin(plans, eq(plans.id, payments.planId)).where(where).get()?.value ?? 0)
+    ? (db
+        .select({ value: count() })
+        .from(payments)
+        .innerJoin(accounts, eq(accounts.id, payments.accountId))
+        .innerJoin(plans, eq(plans.id, payments.planId))
+        .where(where)
+        .get()?.value ?? 0)
     : (db.select({ value: count() }).from(payments).get()?.value ?? 0);
   const rows = db
     .select({
@@ -80,7 +104,17 @@ export function listPaymentRows(db: DB, query: TableQuery) {
   return { rows, total, page, pageSize };
 }
 
-export type PassRow = { id: string; name: string; email: string; startsAt: Date; endsAt: Date; plan: string; source: "payment" | "voucher" | "admin"; paymentId: string; state: PassState };
+export type PassRow = {
+  id: string;
+  name: string;
+  email: string;
+  startsAt: Date;
+  endsAt: Date;
+  plan: string;
+  source: "payment" | "voucher" | "admin";
+  paymentId: string;
+  state: PassState;
+};
 
 const voucherCodes = alias(redeemCodes, "pass_codes");
 
@@ -88,9 +122,15 @@ const voucherCodes = alias(redeemCodes, "pass_codes");
 export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) {
   const { page, pageSize, offset } = paging(query);
   const compact = query.search?.trim().toUpperCase().replace(/[\s-]/g, "") ?? "";
-  const text = matchesAny(query.search, [sql`${accounts.name}`, sql`${accounts.email}`, sql`${plans.name}`, sql`coalesce(${payments.reference}, '')`]);
+  const text = matchesAny(query.search, [
+    sql`${accounts.name}`,
+    sql`${accounts.email}`,
+    sql`${plans.name}`,
+    sql`coalesce(${payments.reference}, '')`,
+  ]);
   // Voucher codes are stored without the dashes they are printed with.
-  const where = text && compact ? or(text, sql`coalesce(${voucherCodes.code}, '') LIKE ${likePattern(compact)} ESCAPE '\\'`) : text;
+  const where =
+    text && compact ? or(text, sql`coalesce(${voucherCodes.code}, '') LIKE ${likePattern(compact)} ESCAPE '\\'`) : text;
   const total = where
     ? (db
         .select({ value: count() })
@@ -124,24 +164,32 @@ export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) 
     .limit(pageSize)
     .offset(offset)
     .all()
-    .map(
-      (row): PassRow => ({
-        id: row.id,
-        name: row.name,
-        email: row.email,
-        startsAt: row.startsAt,
-        endsAt: row.endsAt,
-        plan: row.plan,
-        source: row.source,
-        // The payment's reference, or the voucher that paid for it.
-        paymentId: row.reference ?? (row.code ? formatVoucherCode(row.code) : row.id),
-        state: passState(row.startsAt, row.endsAt, now),
-      }),
-    );
+    .map((row): PassRow => ({
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      startsAt: row.startsAt,
+      endsAt: row.endsAt,
+      plan: row.plan,
+      source: row.source,
+      // The payment's reference, or the voucher that paid for it.
+      paymentId: row.reference ?? (row.code ? formatVoucherCode(row.code) : row.id),
+      state: passState(row.startsAt, row.endsAt, now),
+    }));
   return { rows, total, page, pageSize };
 }
 
-export type CodeRow = { id: string; code: string; batchId: string; expiresAt: Date; plan: string; periodDays: number; redeemedByEmail: string | null; redeemedAt: Date | null; state: "unused" | "used" | "expired" };
+export type CodeRow = {
+  id: string;
+  code: string;
+  batchId: string;
+  expiresAt: Date;
+  plan: string;
+  periodDays: number;
+  redeemedByEmail: string | null;
+  redeemedAt: Date | null;
+  state: "unused" | "used" | "expired";
+};
 
 const redeemers = alias(accounts, "redeemers");
 
@@ -152,7 +200,11 @@ export function listCodeRows(db: DB, query: TableQuery, now: Date = new Date()) 
   const compact = search ? search.toUpperCase().replace(/[\s-]/g, "") : "";
   const conditions: SQL[] = [];
   if (query.batchId) conditions.push(eq(redeemCodes.batchId, query.batchId));
-  const text = matchesAny(search, [sql`${redeemCodes.batchId}`, sql`${plans.name}`, sql`coalesce(${redeemers.email}, '')`]);
+  const text = matchesAny(search, [
+    sql`${redeemCodes.batchId}`,
+    sql`${plans.name}`,
+    sql`coalesce(${redeemers.email}, '')`,
+  ]);
   // Codes are stored without the dashes they are printed with.
   if (text && compact) conditions.push(or(text, sql`${redeemCodes.code} LIKE ${likePattern(compact)} ESCAPE '\\'`)!);
   else if (text) conditions.push(text);
@@ -184,12 +236,10 @@ export function listCodeRows(db: DB, query: TableQuery, now: Date = new Date()) 
     .limit(pageSize)
     .offset(offset)
     .all()
-    .map(
-      (row): CodeRow => ({
-        ...row,
-        code: formatVoucherCode(row.code),
-        state: row.redeemedAt ? "used" : row.expiresAt.getTime() <= now.getTime() ? "expired" : "unused",
-      }),
-    );
+    .map((row): CodeRow => ({
+      ...row,
+      code: formatVoucherCode(row.code),
+      state: row.redeemedAt ? "used" : row.expiresAt.getTime() <= now.getTime() ? "expired" : "unused",
+    }));
   return { rows, total, page, pageSize };
 }

@@ -22,11 +22,26 @@ function majorAmount(amountMinor: number, currency: string): string {
  * spreadsheets read UTF-8), produced a page at a time with the same
  * queries the page uses.
  */
-export function* billingCsvLines(db: DB, table: BillingTable, query: { search?: string; batchId?: string }, t: TFunction): Generator<string> {
+export function* billingCsvLines(
+  db: DB,
+  table: BillingTable,
+  query: { search?: string; batchId?: string },
+  t: TFunction,
+): Generator<string> {
   const c = (key: string) => t(`admin.columns.${key}`);
   const now = new Date();
   const headers: Record<BillingTable, string[]> = {
-    payments: [c("name"), c("email"), c("phone"), c("paymentStatus"), c("paymentDate"), c("plan"), c("amount"), "Currency", "Reference"],
+    payments: [
+      c("name"),
+      c("email"),
+      c("phone"),
+      c("paymentStatus"),
+      c("paymentDate"),
+      c("plan"),
+      c("amount"),
+      "Currency",
+      "Reference",
+    ],
     subscribers: [c("name"), c("email"), c("subscribeDate"), c("expireDate"), c("plan")],
     status: [c("paymentId"), c("email"), c("subscribeStatus"), c("expireDate"), c("plan")],
     codes: [c("paymentId"), c("redeemCode"), c("expireDate"), c("plan"), c("period"), c("redeemed"), c("batch")],
@@ -37,12 +52,26 @@ export function* billingCsvLines(db: DB, table: BillingTable, query: { search?: 
     let lines: string[];
     if (table === "payments") {
       lines = listPaymentRows(db, options).rows.map((row) =>
-        csvLine([row.name, row.email, row.phoneNumber, t(`status.${row.status}`), iso(row.date), row.plan, majorAmount(row.amountMinor, row.currency), row.currency, row.reference]),
+        csvLine([
+          row.name,
+          row.email,
+          row.phoneNumber,
+          t(`status.${row.status}`),
+          iso(row.date),
+          row.plan,
+          majorAmount(row.amountMinor, row.currency),
+          row.currency,
+          row.reference,
+        ]),
       );
     } else if (table === "subscribers") {
-      lines = listPassRows(db, options, now).rows.map((row) => csvLine([row.name, row.email, iso(row.startsAt), iso(row.endsAt), row.plan]));
+      lines = listPassRows(db, options, now).rows.map((row) =>
+        csvLine([row.name, row.email, iso(row.startsAt), iso(row.endsAt), row.plan]),
+      );
     } else if (table === "status") {
-      lines = listPassRows(db, options, now).rows.map((row) => csvLine([row.paymentId, row.email, t(`admin.passState.${row.state}`), iso(row.endsAt), row.plan]));
+      lines = listPassRows(db, options, now).rows.map((row) =>
+        csvLine([row.paymentId, row.email, t(`admin.passState.${row.state}`), iso(row.endsAt), row.plan]),
+      );
     } else {
       lines = listCodeRows(db, options, now).rows.map((row) => {
         const period = periodOfDays(row.periodDays);
@@ -52,7 +81,9 @@ export function* billingCsvLines(db: DB, table: BillingTable, query: { search?: 
           iso(row.expiresAt),
           row.plan,
           period ? t(`periods.${period}`) : t("periodOfDays", { count: row.periodDays }),
-          row.state === "used" ? t("admin.codeState.used", { email: row.redeemedByEmail ?? "" }) : t(`admin.codeState.${row.state}`),
+          row.state === "used"
+            ? t("admin.codeState.used", { email: row.redeemedByEmail ?? "" })
+            : t(`admin.codeState.${row.state}`),
           row.batchId,
         ]);
       });

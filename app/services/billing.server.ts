@@ -11,7 +11,9 @@ import { listOfferedPlans, listPlanPeriods, type OfferedPlan } from "./plans.ser
  * on sale with their periods, and what a title's page may offer its viewer.
  */
 
-export type PlanForSale = OfferedPlan & { periods: { period: PassPeriod; days: number; priceMinor: number; price: string }[] };
+export type PlanForSale = OfferedPlan & {
+  periods: { period: PassPeriod; days: number; priceMinor: number; price: string }[];
+};
 
 /** Offered plans with their pass periods and formatted prices (FREE has none). */
 export function listPlansForSale(db: DB): PlanForSale[] {
@@ -22,13 +24,22 @@ export function listPlansForSale(db: DB): PlanForSale[] {
   );
   return offered.map((plan) => ({
     ...plan,
-    periods: plan.code === FREE_PLAN_CODE ? [] : (periods[plan.id] ?? []).map((period) => ({ ...period, price: formatPrice(period.priceMinor, plan.currency) })),
+    periods:
+      plan.code === FREE_PLAN_CODE
+        ? []
+        : (periods[plan.id] ?? []).map((period) => ({
+            ...period,
+            price: formatPrice(period.priceMinor, plan.currency),
+          })),
   }));
 }
 
 export type WatchAccess =
   | { kind: "play" }
-  | { kind: "needsPass"; plans: { code: string; name: string; cheapest: { price: string; period: PassPeriod } | null }[] }
+  | {
+      kind: "needsPass";
+      plans: { code: string; name: string; cheapest: { price: string; period: PassPeriod } | null }[];
+    }
   | { kind: "screens"; screens: number };
 
 /**
@@ -37,19 +48,35 @@ export type WatchAccess =
  * panel when other devices use every screen of the plan. Read only: the
  * video's byte requests take the lease.
  */
-export function decideWatchAccess(db: DB, input: { account: { id: string; role: Role }; movieId: string; deviceId: string | null }, now: Date = new Date()): WatchAccess {
+export function decideWatchAccess(
+  db: DB,
+  input: { account: { id: string; role: Role }; movieId: string; deviceId: string | null },
+  now: Date = new Date(),
+): WatchAccess {
   if (input.account.role !== "viewer") return { kind: "play" };
-  const movie = db.select({ access: movies.access }).from(movies).where(and(eq(movies.id, input.movieId))).get();
+  const movie = db
+    .select({ access: movies.access })
+    .from(movies)
+    .where(and(eq(movies.id, input.movieId)))
+    .get();
   if (movie?.access === "premium" && !hasActivePass(db, input.account.id, now)) {
     const plans = listPlansForSale(db)
       .filter((plan) => plan.periods.length > 0)
       .map((plan) => {
         const cheapest = plan.periods[0];
-        return { code: plan.code, name: plan.name, cheapest: cheapest ? { price: cheapest.price, period: cheapest.period } : null };
+        return {
+          code: plan.code,
+          name: plan.name,
+          cheapest: cheapest ? { price: cheapest.price, period: cheapest.period } : null,
+        };
       });
     return { kind: "needsPass", plans };
   }
-  const lease = checkPlaybackLease(db, { account: input.account, deviceId: input.deviceId ?? `account:${input.account.id}` }, now);
+  const lease = checkPlaybackLease(
+    db,
+    { account: input.account, deviceId: input.deviceId ?? `account:${input.account.id}` },
+    now,
+  );
   if (!lease.ok) return { kind: "screens", screens: lease.screens };
   return { kind: "play" };
 }

@@ -4,9 +4,7 @@ import { accounts, auditLog } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { generatePassword, hashPassword } from "./passwords.server";
 
-export type BootstrapResult =
-  | { created: false }
-  | { created: true; email: string; oneTimePassword?: string };
+export type BootstrapResult = { created: false } | { created: true; email: string; oneTimePassword?: string };
 
 /**
  * The first start of a new installation must leave a way in. If ADMIN_EMAIL and
@@ -39,7 +37,11 @@ async function insertAdministrator(db: DB, email: string, password: string) {
   const passwordHash = await hashPassword(password);
   db.transaction((tx) => {
     const id = createId();
-    tx.insert(accounts).values({ id, name: "Administrator", email, phoneNumber: "-", passwordHash, role: "admin" }).run();
-    tx.insert(auditLog).values({ id: createId(), actorId: null, action: "account.bootstrap_admin", targetType: "account", targetId: id }).run();
+    tx.insert(accounts)
+      .values({ id, name: "Administrator", email, phoneNumber: "-", passwordHash, role: "admin" })
+      .run();
+    tx.insert(auditLog)
+      .values({ id: createId(), actorId: null, action: "account.bootstrap_admin", targetType: "account", targetId: id })
+      .run();
   });
 }

@@ -51,7 +51,11 @@ export type PosterAccess = "public" | "private" | "hidden";
  * (never stored by a shared cache); nobody else learns it exists.
  */
 export function posterAccess(db: DB, movieId: string, caller: { id: string; role: string } | null): PosterAccess {
-  const row = db.select({ status: movies.status, approved: movies.approved, providerId: movies.providerId }).from(movies).where(eq(movies.id, movieId)).get();
+  const row = db
+    .select({ status: movies.status, approved: movies.approved, providerId: movies.providerId })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!row) return "hidden";
   if (isPublishedRow(row)) return "public";
   if (caller && (caller.role === "admin" || caller.id === row.providerId)) return "private";
@@ -292,7 +296,13 @@ export function parseCatalogueFilter(value: string | null): CatalogueFilter | nu
   return (CATALOGUE_FILTERS as readonly string[]).includes(value ?? "") ? (value as CatalogueFilter) : null;
 }
 
-export type CataloguePage = { movies: CatalogueMovie[]; total: number; page: number; pageCount: number; pageSize: number };
+export type CataloguePage = {
+  movies: CatalogueMovie[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+};
 
 /**
  * One page of the /movies grid. `sort` orders by upload date (new: newest
@@ -313,13 +323,16 @@ export function listCatalogue(
   if (options.filter === "featured") conditions.push(eq(movies.featured, true));
   if (options.filter === "new") conditions.push(gte(movies.uploadedAt, new Date(now.getTime() - NEW_WINDOW_MS)));
   const where = and(...conditions);
-  const byDate = options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
+  const byDate =
+    options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
 
   if (options.filter === "trending") {
     let ranking = trendingRanking(db, now);
     if (options.sort) {
       const direction = options.sort === "old" ? 1 : -1;
-      ranking = [...ranking].sort((x, y) => direction * (x.uploadedAt - y.uploadedAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
+      ranking = [...ranking].sort(
+        (x, y) => direction * (x.uploadedAt - y.uploadedAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)),
+      );
     }
     const total = ranking.length;
     const pageCount = Math.max(1, Math.ceil(total / pageSize));
@@ -328,7 +341,13 @@ export function listCatalogue(
     return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize };
   }
 
-  const total = Number(db.select({ count: sql<number>`count(*)` }).from(movies).where(where).get()?.count ?? 0);
+  const total = Number(
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(movies)
+      .where(where)
+      .get()?.count ?? 0,
+  );
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
   const rows = db
@@ -376,7 +395,10 @@ export type PublishedTitle = {
 };
 
 /** One page of published titles, newest first (movies_published_idx), with the fields the old clients' list reads. */
-export function listPublishedTitles(db: DB, options: { page: number; pageSize: number }): { rows: PublishedTitle[]; total: number } {
+export function listPublishedTitles(
+  db: DB,
+  options: { page: number; pageSize: number },
+): { rows: PublishedTitle[]; total: number } {
   const pageSize = clampLimit(options.pageSize);
   const page = Math.max(1, Math.floor(options.page) || 1);
   const rows = db
@@ -395,6 +417,11 @@ export function listPublishedTitles(db: DB, options: { page: number; pageSize: n
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  const total = db.select({ value: sql<number>`count(*)` }).from(movies).where(isPublished()).get()?.value ?? 0;
+  const total =
+    db
+      .select({ value: sql<number>`count(*)` })
+      .from(movies)
+      .where(isPublished())
+      .get()?.value ?? 0;
   return { rows, total: Number(total) };
 }

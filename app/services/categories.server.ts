@@ -61,7 +61,11 @@ export function listCategoriesWithCounts(db: DB) {
     .map((row) => ({ ...row, titles: counts.get(row.id) ?? 0 }));
 }
 
-function checkName(db: DB, raw: string, exceptId?: string): { ok: true; name: string; slug: string } | { ok: false; error: string } {
+function checkName(
+  db: DB,
+  raw: string,
+  exceptId?: string,
+): { ok: true; name: string; slug: string } | { ok: false; error: string } {
   const name = raw.trim().replace(/\s+/g, " ");
   if (!name) return { ok: false, error: CATEGORY_ERRORS.nameRequired };
   if (name.length > CATEGORY_NAME_MAX) return { ok: false, error: CATEGORY_ERRORS.nameTooLong };
@@ -80,21 +84,40 @@ export function createCategory(db: DB, rawName: string, actor: Actor): CategoryR
   const checked = checkName(db, rawName);
   if (!checked.ok) return checked;
   const id = createId();
-  const last = db.select({ value: categories.sortOrder }).from(categories).orderBy(asc(categories.sortOrder)).all().at(-1)?.value ?? -1;
+  const last =
+    db.select({ value: categories.sortOrder }).from(categories).orderBy(asc(categories.sortOrder)).all().at(-1)
+      ?.value ?? -1;
   db.transaction((tx) => {
-    tx.insert(categories).values({ id, name: checked.name, slug: checked.slug, sortOrder: last + 1 }).run();
-    recordAudit(tx, { actorId: actor.actorId, action: "category.create", targetType: "category", targetId: id, details: { name: checked.name }, ipAddress: actor.ipAddress });
+    tx.insert(categories)
+      .values({ id, name: checked.name, slug: checked.slug, sortOrder: last + 1 })
+      .run();
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "category.create",
+      targetType: "category",
+      targetId: id,
+      details: { name: checked.name },
+      ipAddress: actor.ipAddress,
+    });
   });
   return { ok: true, value: { id } };
 }
 
 export function renameCategory(db: DB, id: string, rawName: string, actor: Actor): CategoryResult {
-  if (!db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).get()) return { ok: false, error: CATEGORY_ERRORS.notFound };
+  if (!db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).get())
+    return { ok: false, error: CATEGORY_ERRORS.notFound };
   const checked = checkName(db, rawName, id);
   if (!checked.ok) return checked;
   db.transaction((tx) => {
     tx.update(categories).set({ name: checked.name, slug: checked.slug }).where(eq(categories.id, id)).run();
-    recordAudit(tx, { actorId: actor.actorId, action: "category.rename", targetType: "category", targetId: id, details: { name: checked.name }, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "category.rename",
+      targetType: "category",
+      targetId: id,
+      details: { name: checked.name },
+      ipAddress: actor.ipAddress,
+    });
   });
   return { ok: true, value: null };
 }
@@ -107,41 +130,79 @@ function titleCount(db: Pick<DB, "select">, id: string): number {
  * Delete a category. With titles in it, refused, unless `moveTo` names
  * another category: the titles move there first, in the same transaction.
  */
-export function deleteCategory(db: DB, id: string, actor: Actor, options: { moveTo?: string; root?: string } = {}): CategoryResult {
-  const category = db.select({ id: categories.id, imageFile: categories.imageFile }).from(categories).where(eq(categories.id, id)).get();
+export function deleteCategory(
+  db: DB,
+  id: string,
+  actor: Actor,
+  options: { moveTo?: string; root?: string } = {},
+): CategoryResult {
+  const category = db
+    .select({ id: categories.id, imageFile: categories.imageFile })
+    .from(categories)
+    .where(eq(categories.id, id))
+    .get();
   if (!category) return { ok: false, error: CATEGORY_ERRORS.notFound };
   const inUse = titleCount(db, id);
   if (inUse > 0) {
     if (!options.moveTo) return { ok: false, error: CATEGORY_ERRORS.inUse, count: inUse };
-    if (options.moveTo === id || !db.select({ id: categories.id }).from(categories).where(eq(categories.id, options.moveTo)).get()) {
+    if (
+      options.moveTo === id ||
+      !db.select({ id: categories.id }).from(categories).where(eq(categories.id, options.moveTo)).get()
+    ) {
       return { ok: false, error: CATEGORY_ERRORS.moveTarget };
     }
   }
   db.transaction((tx) => {
     if (inUse > 0 && options.moveTo) {
       tx.update(movies).set({ categoryId: options.moveTo }).where(eq(movies.categoryId, id)).run();
-      recordAudit(tx, { actorId: actor.actorId, action: "category.move", targetType: "category", targetId: id, details: { to: options.moveTo, titles: inUse }, ipAddress: actor.ipAddress });
+      recordAudit(tx, {
+        actorId: actor.actorId,
+        action: "category.move",
+        targetType: "category",
+        targetId: id,
+        details: { to: options.moveTo, titles: inUse },
+        ipAddress: actor.ipAddress,
+      });
     }
     tx.delete(categories).where(eq(categories.id, id)).run();
-    recordAudit(tx, { actorId: actor.actorId, action: "category.delete", targetType: "category", targetId: id, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "category.delete",
+      targetType: "category",
+      targetId: id,
+      ipAddress: actor.ipAddress,
+    });
   });
-  if (category.imageFile) fs.rmSync(path.join(storagePaths(options.root).categories, path.basename(category.imageFile)), { force: true });
+  if (category.imageFile)
+    fs.rmSync(path.join(storagePaths(options.root).categories, path.basename(category.imageFile)), { force: true });
   return { ok: true, value: null };
 }
 
 /** Set a category's image from an uploaded .jpg/.png: resized to a tile, written to a temp file, then renamed into place. */
-export async function setCategoryImage(db: DB, id: string, file: { name: string; bytes: Uint8Array }, actor: Actor, root?: string): Promise<CategoryResult> {
-  if (!db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).get()) return { ok: false, error: CATEGORY_ERRORS.notFound };
+export async function setCategoryImage(
+  db: DB,
+  id: string,
+  file: { name: string; bytes: Uint8Array },
+  actor: Actor,
+  root?: string,
+): Promise<CategoryResult> {
+  if (!db.select({ id: categories.id }).from(categories).where(eq(categories.id, id)).get())
+    return { ok: false, error: CATEGORY_ERRORS.notFound };
   if (file.bytes.byteLength === 0) return { ok: false, error: CATEGORY_ERRORS.imageMissing };
   if (file.bytes.byteLength > CATEGORY_IMAGE_MAX_BYTES) return { ok: false, error: CATEGORY_ERRORS.imageTooLarge };
-  if (!checkUploadedFile("poster", file.name, file.bytes.subarray(0, 16)).ok) return { ok: false, error: CATEGORY_ERRORS.imageType };
+  if (!checkUploadedFile("poster", file.name, file.bytes.subarray(0, 16)).ok)
+    return { ok: false, error: CATEGORY_ERRORS.imageType };
   const paths = storagePaths(root);
   fs.mkdirSync(paths.categories, { recursive: true });
   fs.mkdirSync(paths.tmp, { recursive: true });
   const fileName = `${id}.jpg`;
   const temporary = path.join(paths.tmp, `category-${id}-${createId()}.jpg`);
   try {
-    await sharp(file.bytes).rotate().resize(CATEGORY_IMAGE_SIZE.width, CATEGORY_IMAGE_SIZE.height, { fit: "cover" }).jpeg({ quality: 82 }).toFile(temporary);
+    await sharp(file.bytes)
+      .rotate()
+      .resize(CATEGORY_IMAGE_SIZE.width, CATEGORY_IMAGE_SIZE.height, { fit: "cover" })
+      .jpeg({ quality: 82 })
+      .toFile(temporary);
     fs.renameSync(temporary, path.join(paths.categories, fileName));
   } catch {
     fs.rmSync(temporary, { force: true });
@@ -149,7 +210,13 @@ export async function setCategoryImage(db: DB, id: string, file: { name: string;
   }
   db.transaction((tx) => {
     tx.update(categories).set({ imageFile: fileName }).where(eq(categories.id, id)).run();
-    recordAudit(tx, { actorId: actor.actorId, action: "category.image", targetType: "category", targetId: id, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "category.image",
+      targetType: "category",
+      targetId: id,
+      ipAddress: actor.ipAddress,
+    });
   });
   return { ok: true, value: null };
 }

@@ -28,7 +28,11 @@ export function diskUsage(db: DB, root: string, reserveBytes: number): DiskUsage
   fs.mkdirSync(root, { recursive: true });
   const stats = fs.statfsSync(root);
   const freeBytes = stats.bavail * stats.bsize;
-  const films = db.select({ bytes: sql<number>`coalesce(sum(${movies.sizeBytes}), 0)` }).from(movies).where(eq(movies.status, "ready")).get();
+  const films = db
+    .select({ bytes: sql<number>`coalesce(sum(${movies.sizeBytes}), 0)` })
+    .from(movies)
+    .where(eq(movies.status, "ready"))
+    .get();
   const { tmp, uploads } = storagePaths(root);
   return {
     freeBytes,

@@ -1,4 +1,11 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type JsonWebKey } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  type JsonWebKey,
+} from "node:crypto";
 import { and, count, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, downloadLicences, movies, plans } from "~/db/schema";
@@ -42,7 +49,11 @@ function signingKey(db: DB): { privateJwk: JsonWebKey; publicJwk: JsonWebKey } {
   if (stored) return stored as { privateJwk: JsonWebKey; publicJwk: JsonWebKey };
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const made = { privateJwk: privateKey.export({ format: "jwk" }), publicJwk: publicKey.export({ format: "jwk" }) };
-  setSetting(db, "licenceSigningKey", made as { privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> });
+  setSetting(
+    db,
+    "licenceSigningKey",
+    made as { privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> },
+  );
   return made;
 }
 
@@ -61,13 +72,17 @@ export function licenceMessage(terms: LicenceTerms): string {
 export function signLicence(db: DB, terms: LicenceTerms): SignedLicence {
   const key = createPrivateKey({ key: signingKey(db).privateJwk, format: "jwk" });
   // IEEE P1363 (r‖s), the form WebCrypto's ECDSA verify expects.
-  const signature = sign("sha256", Buffer.from(licenceMessage(terms)), { key, dsaEncoding: "ieee-p1363" }).toString("base64url");
+  const signature = sign("sha256", Buffer.from(licenceMessage(terms)), { key, dsaEncoding: "ieee-p1363" }).toString(
+    "base64url",
+  );
   return { terms, signature };
 }
 
 /** When a stored download may no longer be played, given when it was first played (null: not yet). */
 export function playableUntil(terms: LicenceTerms, firstPlayedAt: number | null): number {
-  return firstPlayedAt === null ? terms.expiresAt : Math.min(terms.expiresAt, firstPlayedAt + terms.playHours * 3600_000);
+  return firstPlayedAt === null
+    ? terms.expiresAt
+    : Math.min(terms.expiresAt, firstPlayedAt + terms.playHours * 3600_000);
 }
 
 export type PlayVerdict = { ok: true; until: number } | { ok: false; reason: "expired" | "clock" };
@@ -77,7 +92,11 @@ export type PlayVerdict = { ok: true; until: number } | { ok: false; reason: "ex
  * device has recorded for it: a clock now earlier than that (beyond a minute of
  * drift) was moved back, and the download stays shut until it is renewed.
  */
-export function judgePlay(terms: LicenceTerms, state: { firstPlayedAt: number | null; latestSeen: number }, now: number): PlayVerdict {
+export function judgePlay(
+  terms: LicenceTerms,
+  state: { firstPlayedAt: number | null; latestSeen: number },
+  now: number,
+): PlayVerdict {
   if (now < state.latestSeen - 60_000 || now < terms.issuedAt - 60_000) return { ok: false, reason: "clock" };
   const until = playableUntil(terms, state.firstPlayedAt);
   return now < until ? { ok: true, until } : { ok: false, reason: "expired" };
@@ -87,7 +106,12 @@ export function judgePlay(terms: LicenceTerms, state: { firstPlayedAt: number | 
 export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new Date()): DownloadRules {
   const status = getPassStatus(db, account.id, now);
   const plan = db
-    .select({ allowed: plans.downloadsAllowed, maxDownloads: plans.maxDownloads, days: plans.downloadDays, playHours: plans.downloadPlayHours })
+    .select({
+      allowed: plans.downloadsAllowed,
+      maxDownloads: plans.maxDownloads,
+      days: plans.downloadDays,
+      playHours: plans.downloadPlayHours,
+    })
     .from(plans)
     .where(eq(plans.code, status.plan.code))
     .get();
@@ -99,10 +123,18 @@ export function downloadOptions(db: DB, account: Account, movieId: string, now =
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, movieId);
   const allowed = ready.filter((rendition) => rendition.rung <= maxRung);
-  return (allowed.length > 0 ? allowed : ready.slice(0, 1)).map((rendition) => ({ rung: rendition.rung, sizeBytes: rendition.sizeBytes }));
+  return (allowed.length > 0 ? allowed : ready.slice(0, 1)).map((rendition) => ({
+    rung: rendition.rung,
+    sizeBytes: rendition.sizeBytes,
+  }));
 }
 
-export type IssueRefusal = { ok: false; status: 400 | 401 | 403 | 404 | 409; key: string; values?: Record<string, string | number> };
+export type IssueRefusal = {
+  ok: false;
+  status: 400 | 401 | 403 | 404 | 409;
+  key: string;
+  values?: Record<string, string | number>;
+};
 export type IssueResult = { ok: true; licence: SignedLicence; sizeBytes: number; publicKey: JsonWebKey } | IssueRefusal;
 
 /**
@@ -127,30 +159,61 @@ export function issueLicence(
   if (!option) return { ok: false, status: 400, key: "downloads:errors.quality" };
 
   const nowMs = now.getTime();
-  const active = and(eq(downloadLicences.accountId, account.id), isNull(downloadLicences.deletedAt), gt(downloadLicences.expiresAt, now));
-  const others = db
-    .select({ value: count() })
-    .from(downloadLicences)
-    .where(and(active, ne(downloadLicences.movieId, input.movieId)))
-    .get()?.value ?? 0;
-  if (others >= rules.maxDownloads) return { ok: false, status: 409, key: "downloads:errors.tooMany", values: { count: rules.maxDownloads } };
+  const active = and(
+    eq(downloadLicences.accountId, account.id),
+    isNull(downloadLicences.deletedAt),
+    gt(downloadLicences.expiresAt, now),
+  );
+  const others =
+    db
+      .select({ value: count() })
+      .from(downloadLicences)
+      .where(and(active, ne(downloadLicences.movieId, input.movieId)))
+      .get()?.value ?? 0;
+  if (others >= rules.maxDownloads)
+    return { ok: false, status: 409, key: "downloads:errors.tooMany", values: { count: rules.maxDownloads } };
 
   let expiresAt = nowMs + rules.days * 24 * 3600_000;
   // A Premium title is not watched past the pass that allowed it (owners and administrators aside).
-  const movie = db.select({ access: movies.access, providerId: movies.providerId }).from(movies).where(eq(movies.id, input.movieId)).get();
+  const movie = db
+    .select({ access: movies.access, providerId: movies.providerId })
+    .from(movies)
+    .where(eq(movies.id, input.movieId))
+    .get();
   if (movie?.access === "premium" && account.role === "viewer") {
     const passEnds = getPassStatus(db, account.id, now).expiresAt;
     if (passEnds) expiresAt = Math.min(expiresAt, passEnds.getTime());
   }
-  const terms: LicenceTerms = { id: randomBytes(18).toString("base64url"), movieId: input.movieId, rung: input.rung, issuedAt: nowMs, expiresAt, playHours: rules.playHours };
+  const terms: LicenceTerms = {
+    id: randomBytes(18).toString("base64url"),
+    movieId: input.movieId,
+    rung: input.rung,
+    issuedAt: nowMs,
+    expiresAt,
+    playHours: rules.playHours,
+  };
   db.transaction((tx) => {
     // One live licence per title and account: a renewal or a new quality replaces the old one.
     tx.update(downloadLicences)
       .set({ deletedAt: now })
-      .where(and(eq(downloadLicences.accountId, account.id), eq(downloadLicences.movieId, input.movieId), isNull(downloadLicences.deletedAt)))
+      .where(
+        and(
+          eq(downloadLicences.accountId, account.id),
+          eq(downloadLicences.movieId, input.movieId),
+          isNull(downloadLicences.deletedAt),
+        ),
+      )
       .run();
     tx.insert(downloadLicences)
-      .values({ id: terms.id, accountId: account.id, movieId: input.movieId, rung: input.rung, deviceId: input.deviceId, expiresAt: new Date(expiresAt), createdAt: now })
+      .values({
+        id: terms.id,
+        accountId: account.id,
+        movieId: input.movieId,
+        rung: input.rung,
+        deviceId: input.deviceId,
+        expiresAt: new Date(expiresAt),
+        createdAt: now,
+      })
       .run();
   });
   return { ok: true, licence: signLicence(db, terms), sizeBytes: option.sizeBytes, publicKey: licencePublicKey(db) };
@@ -169,14 +232,23 @@ export function licenceStandings(db: DB, ids: string[]): Record<string, LicenceS
     wanted.length === 0
       ? []
       : db
-          .select({ id: downloadLicences.id, deletedAt: downloadLicences.deletedAt, blocked: accounts.blocked, status: movies.status, approved: movies.approved })
+          .select({
+            id: downloadLicences.id,
+            deletedAt: downloadLicences.deletedAt,
+            blocked: accounts.blocked,
+            status: movies.status,
+            approved: movies.approved,
+          })
           .from(downloadLicences)
           .innerJoin(accounts, eq(accounts.id, downloadLicences.accountId))
           .innerJoin(movies, eq(movies.id, downloadLicences.movieId))
           .where(inArray(downloadLicences.id, wanted))
           .all();
-  const standings: Record<string, LicenceStanding> = Object.fromEntries(wanted.map((id) => [id, "revoked" as LicenceStanding]));
-  for (const row of rows) standings[row.id] = !row.deletedAt && !row.blocked && row.status === "ready" && row.approved ? "ok" : "revoked";
+  const standings: Record<string, LicenceStanding> = Object.fromEntries(
+    wanted.map((id) => [id, "revoked" as LicenceStanding]),
+  );
+  for (const row of rows)
+    standings[row.id] = !row.deletedAt && !row.blocked && row.status === "ready" && row.approved ? "ok" : "revoked";
   return standings;
 }
 
@@ -186,7 +258,9 @@ export function deleteLicence(db: DB, accountId: string, id: string, now = new D
     db
       .update(downloadLicences)
       .set({ deletedAt: now })
-      .where(and(eq(downloadLicences.id, id), eq(downloadLicences.accountId, accountId), isNull(downloadLicences.deletedAt)))
+      .where(
+        and(eq(downloadLicences.id, id), eq(downloadLicences.accountId, accountId), isNull(downloadLicences.deletedAt)),
+      )
       .run().changes > 0
   );
 }

@@ -43,12 +43,15 @@ export function listHistory(
   const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
   const conditions: SQL[] = [eq(watchEvents.accountId, accountId), isNull(watchEvents.hiddenAt), isPublished()];
-  if (options.period) conditions.push(sql`${watchEvents.updatedAt} >= ${now.getTime() - HISTORY_PERIODS[options.period]}`);
+  if (options.period)
+    conditions.push(sql`${watchEvents.updatedAt} >= ${now.getTime() - HISTORY_PERIODS[options.period]}`);
   const text = normaliseSearchText(options.q);
   if (text) {
     const ftsQuery = toFtsQuery(text);
     if (!ftsQuery) return { items: [], total: 0, page: 1, pageCount: 1, pageSize };
-    conditions.push(sql`${watchEvents.movieId} IN (SELECT movie_id FROM movies_fts WHERE movies_fts MATCH ${ftsQuery})`);
+    conditions.push(
+      sql`${watchEvents.movieId} IN (SELECT movie_id FROM movies_fts WHERE movies_fts MATCH ${ftsQuery})`,
+    );
   }
   const where = and(...conditions)!;
   const total = Number(
@@ -67,12 +70,24 @@ export function listHistory(
         ORDER BY lastWatched DESC, movieId DESC
         LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
   );
-  const cards = new Map(listCatalogueByIds(db, rows.map((row) => row.movieId)).map((card) => [card.id, card]));
+  const cards = new Map(
+    listCatalogueByIds(
+      db,
+      rows.map((row) => row.movieId),
+    ).map((card) => [card.id, card]),
+  );
   const items = rows.flatMap((row) => {
     const card = cards.get(row.movieId);
     if (!card) return [];
     const positionSeconds = Number(row.position);
-    return [{ ...card, lastWatchedAt: new Date(Number(row.lastWatched)).toISOString(), positionSeconds, finished: isFinished(positionSeconds, card.durationSeconds) }];
+    return [
+      {
+        ...card,
+        lastWatchedAt: new Date(Number(row.lastWatched)).toISOString(),
+        positionSeconds,
+        finished: isFinished(positionSeconds, card.durationSeconds),
+      },
+    ];
   });
   return { items, total, page, pageCount, pageSize };
 }
@@ -96,15 +111,31 @@ export function clearHistory(db: DB, accountId: string, now: Date = new Date()):
     .run().changes;
 }
 
-export type SavedListPage = { items: (CatalogueMovie & { addedAt: string })[]; total: number; page: number; pageCount: number; pageSize: number };
+export type SavedListPage = {
+  items: (CatalogueMovie & { addedAt: string })[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+};
 
 /** One page of a viewer's watch-later or saved list, last added first (saved_movies_account_idx); published titles only. */
-export function listSavedMovies(db: DB, accountId: string, list: SavedList, options: { page?: number; pageSize?: number } = {}): SavedListPage {
+export function listSavedMovies(
+  db: DB,
+  accountId: string,
+  list: SavedList,
+  options: { page?: number; pageSize?: number } = {},
+): SavedListPage {
   const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
   const where = and(eq(savedMovies.accountId, accountId), eq(savedMovies.list, list), isPublished());
   const total = Number(
-    db.select({ total: sql<number>`count(*)` }).from(savedMovies).innerJoin(movies, eq(movies.id, savedMovies.movieId)).where(where).get()?.total ?? 0,
+    db
+      .select({ total: sql<number>`count(*)` })
+      .from(savedMovies)
+      .innerJoin(movies, eq(movies.id, savedMovies.movieId))
+      .where(where)
+      .get()?.total ?? 0,
   );
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
@@ -117,7 +148,12 @@ export function listSavedMovies(db: DB, accountId: string, list: SavedList, opti
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  const cards = new Map(listCatalogueByIds(db, rows.map((row) => row.movieId)).map((card) => [card.id, card]));
+  const cards = new Map(
+    listCatalogueByIds(
+      db,
+      rows.map((row) => row.movieId),
+    ).map((card) => [card.id, card]),
+  );
   const items = rows.flatMap((row) => {
     const card = cards.get(row.movieId);
     return card ? [{ ...card, addedAt: row.createdAt.toISOString() }] : [];

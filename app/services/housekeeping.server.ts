@@ -11,7 +11,9 @@ export function housekeeping(): void {
   try {
     const swept = sweepTemporaryFiles(storagePaths().tmp);
     if (swept.removed > 0) {
-      console.log(`[housekeeping] removed ${swept.removed} leftover${swept.removed === 1 ? "" : "s"} of stopped work from tmp/ (${(swept.bytes / 1e6).toFixed(1)} MB)`);
+      console.log(
+        `[housekeeping] removed ${swept.removed} leftover${swept.removed === 1 ? "" : "s"} of stopped work from tmp/ (${(swept.bytes / 1e6).toFixed(1)} MB)`,
+      );
     }
     forgetOldSignInFailures(getDb());
   } catch (error) {

@@ -13,15 +13,25 @@ import { createId } from "~/utils/ids.server";
  * killed process may have left running (its pid is on the row), counting the
  * interrupted try, and after a short wait that grows with each try.
  */
-export type JobHandler = (job: { id: string; movieId: string | null; payload: Record<string, unknown> }) => Promise<void>;
+export type JobHandler = (job: {
+  id: string;
+  movieId: string | null;
+  payload: Record<string, unknown>;
+}) => Promise<void>;
 
 export type JobRow = typeof jobs.$inferSelect;
 
 export const MAX_ATTEMPTS = 3;
 
-export function enqueueJob(db: DB, kind: string, options: { movieId?: string; payload?: Record<string, unknown> } = {}): string {
+export function enqueueJob(
+  db: DB,
+  kind: string,
+  options: { movieId?: string; payload?: Record<string, unknown> } = {},
+): string {
   const id = createId();
-  db.insert(jobs).values({ id, kind, movieId: options.movieId ?? null, payload: options.payload ?? {} }).run();
+  db.insert(jobs)
+    .values({ id, kind, movieId: options.movieId ?? null, payload: options.payload ?? {} })
+    .run();
   return id;
 }
 
@@ -50,11 +60,17 @@ export function recoverInterruptedJobs(db: DB, kinds?: string[], options: Recove
     if (row.toolPid) endStaleMediaTool(row.toolPid);
     if (row.attempts >= MAX_ATTEMPTS) {
       const error = new JobInterrupted(`the server stopped during each of its ${row.attempts} tries`);
-      db.update(jobs).set({ status: "failed", finishedAt: new Date(now), error: error.message, toolPid: null }).where(eq(jobs.id, row.id)).run();
+      db.update(jobs)
+        .set({ status: "failed", finishedAt: new Date(now), error: error.message, toolPid: null })
+        .where(eq(jobs.id, row.id))
+        .run();
       options.onGiveUp?.({ ...row, status: "failed" }, error);
     } else {
       const runAfter = new Date(now + (options.backoffMs ?? crashBackoffMs)(row.attempts));
-      db.update(jobs).set({ status: "queued", startedAt: null, toolPid: null, runAfter }).where(eq(jobs.id, row.id)).run();
+      db.update(jobs)
+        .set({ status: "queued", startedAt: null, toolPid: null, runAfter })
+        .where(eq(jobs.id, row.id))
+        .run();
     }
   }
   return rows.length;
@@ -66,7 +82,13 @@ export function claimNextJob(db: DB, kinds: string[]): JobRow | null {
     const next = tx
       .select()
       .from(jobs)
-      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds), or(isNull(jobs.runAfter), lte(jobs.runAfter, new Date()))))
+      .where(
+        and(
+          eq(jobs.status, "queued"),
+          inArray(jobs.kind, kinds),
+          or(isNull(jobs.runAfter), lte(jobs.runAfter, new Date())),
+        ),
+      )
       .orderBy(asc(jobs.createdAt))
       .limit(1)
       .get();
@@ -87,12 +109,24 @@ export function requeueJob(db: DB, id: string): void {
     .run();
 }
 
-export function finishJob(db: DB, id: string, outcome: { ok: true } | { ok: false; error: string; retry: boolean }): void {
+export function finishJob(
+  db: DB,
+  id: string,
+  outcome: { ok: true } | { ok: false; error: string; retry: boolean },
+): void {
   if (outcome.ok) {
-    db.update(jobs).set({ status: "done", finishedAt: new Date(), error: null, toolPid: null }).where(eq(jobs.id, id)).run();
+    db.update(jobs)
+      .set({ status: "done", finishedAt: new Date(), error: null, toolPid: null })
+      .where(eq(jobs.id, id))
+      .run();
   } else {
     db.update(jobs)
-      .set({ status: outcome.retry ? "queued" : "failed", finishedAt: outcome.retry ? null : new Date(), error: outcome.error, toolPid: null })
+      .set({
+        status: outcome.retry ? "queued" : "failed",
+        finishedAt: outcome.retry ? null : new Date(),
+        error: outcome.error,
+        toolPid: null,
+      })
       .where(eq(jobs.id, id))
       .run();
   }
@@ -125,11 +159,19 @@ export function startJobRunner(
   let stopped = false;
   let idleWaiters: Array<() => void> = [];
 
-  recoverInterruptedJobs(db, kinds, { backoffMs: options.crashBackoffMs, onGiveUp: (job, error) => options.onFailure?.(job, error, true) });
+  recoverInterruptedJobs(db, kinds, {
+    backoffMs: options.crashBackoffMs,
+    onGiveUp: (job, error) => options.onFailure?.(job, error, true),
+  });
 
   const checkIdle = () => {
     if (running.size > 0) return;
-    const queued = db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds))).limit(1).get();
+    const queued = db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds)))
+      .limit(1)
+      .get();
     if (queued) return;
     const waiters = idleWaiters;
     idleWaiters = [];
@@ -148,8 +190,11 @@ export function startJobRunner(
         const task = (async () => {
           try {
             // Each media tool the job starts is recorded on its row while it runs.
-            const recordTool = (pid: number | null) => db.update(jobs).set({ toolPid: pid }).where(eq(jobs.id, job.id)).run();
-            await watchMediaTools(recordTool, () => handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload }));
+            const recordTool = (pid: number | null) =>
+              db.update(jobs).set({ toolPid: pid }).where(eq(jobs.id, job.id)).run();
+            await watchMediaTools(recordTool, () =>
+              handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload }),
+            );
             if (options.forgetDone) db.delete(jobs).where(eq(jobs.id, job.id)).run();
             else finishJob(db, job.id, { ok: true });
           } catch (error) {

@@ -25,13 +25,20 @@ export function startMailJobs(): JobRunner {
     {
       [RESET_MAIL_JOB]: async (job) => {
         const payload = job.payload as ResetMailPayload;
-        await requestPasswordReset(db, payload.email, { baseUrl: siteAddress(), language: payload.language, ipAddress: payload.ipAddress });
+        await requestPasswordReset(db, payload.email, {
+          baseUrl: siteAddress(),
+          language: payload.language,
+          ipAddress: payload.ipAddress,
+        });
       },
     },
     {
       concurrency: 1,
       forgetDone: true,
-      onFailure: (job, error, final) => console.error(`[mail] job ${job.id} failed${final ? "" : " (will retry)"}: ${error instanceof Error ? error.message : String(error)}`),
+      onFailure: (job, error, final) =>
+        console.error(
+          `[mail] job ${job.id} failed${final ? "" : " (will retry)"}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
     },
   );
   globalForMail.__kalloMailJobs = runner;
@@ -40,7 +47,9 @@ export function startMailJobs(): JobRunner {
 
 /** Queue a reset mail for whoever uses this email (maybe nobody). */
 export function queuePasswordResetMail(email: string, options: { language: Language; ipAddress: string | null }): void {
-  enqueueJob(getDb(), RESET_MAIL_JOB, { payload: { email, language: options.language, ipAddress: options.ipAddress } satisfies ResetMailPayload });
+  enqueueJob(getDb(), RESET_MAIL_JOB, {
+    payload: { email, language: options.language, ipAddress: options.ipAddress } satisfies ResetMailPayload,
+  });
   startMailJobs().poke();
 }
 

@@ -1,10 +1,22 @@
 import { getDb } from "~/db/client.server";
 import { stopAllMediaTools } from "~/media/ffmpeg.server";
-import { failureReasonOf, markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
+import {
+  failureReasonOf,
+  markMovieFailed,
+  MOVIE_JOB,
+  processMovie,
+  type ProcessMoviePayload,
+} from "~/media/process-movie.server";
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "./jobs.server";
-import { buildLadder, enqueueLadderJob, enqueueMissingLadders, LADDER_JOB, markLadderFailed } from "./renditions.server";
+import {
+  buildLadder,
+  enqueueLadderJob,
+  enqueueMissingLadders,
+  LADDER_JOB,
+  markLadderFailed,
+} from "./renditions.server";
 
 /**
  * The server process's job runner for media work. Started once when the
@@ -33,7 +45,9 @@ export function startMediaJobs(): JobRunner {
         });
         if (result) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
-          console.log(`[media] ${movieId} ready (${result.plan}, ${result.probe.durationSeconds.toFixed(1)} s of video in ${seconds} s)`);
+          console.log(
+            `[media] ${movieId} ready (${result.plan}, ${result.probe.durationSeconds.toFixed(1)} s of video in ${seconds} s)`,
+          );
           enqueueLadderJob(db, movieId);
           runner.poke();
         }
@@ -44,7 +58,9 @@ export function startMediaJobs(): JobRunner {
         const made = await buildLadder(db, job.movieId, { root: storageRoot(), ladder, pass: "all" });
         if (made.length > 0) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
-          console.log(`[media] ${job.movieId} ladder: ${made.map((spec) => `${spec.rung}p`).join(", ")} made in ${seconds} s`);
+          console.log(
+            `[media] ${job.movieId} ladder: ${made.map((spec) => `${spec.rung}p`).join(", ")} made in ${seconds} s`,
+          );
         }
       },
     },

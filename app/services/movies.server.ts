@@ -42,13 +42,24 @@ export type DeleteMovieOutcome = "deleted" | "notFound" | "forbidden";
  * Delete a title: its row (comments, ratings, history and jobs go with it by
  * foreign key) and every file it owned. Its owner or an administrator only.
  */
-export function deleteMovie(db: DB, movieId: string, actor: { id: string; role: Role }, root?: string): DeleteMovieOutcome {
-  const movie = db.select({ id: movies.id, providerId: movies.providerId }).from(movies).where(eq(movies.id, movieId)).get();
+export function deleteMovie(
+  db: DB,
+  movieId: string,
+  actor: { id: string; role: Role },
+  root?: string,
+): DeleteMovieOutcome {
+  const movie = db
+    .select({ id: movies.id, providerId: movies.providerId })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!movie) return "notFound";
   if (actor.role !== "admin" && movie.providerId !== actor.id) return "forbidden";
   const deleted = db
     .delete(movies)
-    .where(actor.role === "admin" ? eq(movies.id, movieId) : and(eq(movies.id, movieId), eq(movies.providerId, actor.id)))
+    .where(
+      actor.role === "admin" ? eq(movies.id, movieId) : and(eq(movies.id, movieId), eq(movies.providerId, actor.id)),
+    )
     .run();
   if (deleted.changes === 0) return "notFound";
   // Files after the row: a crash in between leaves an orphan folder, never a row without its files.
@@ -66,7 +77,13 @@ export function deleteMovieAudited(
 ): DeleteMovieOutcome {
   const outcome = deleteMovie(db, movieId, actor, root);
   if (outcome === "deleted") {
-    recordAudit(db, { actorId: actor.id, action: "movie.delete", targetType: "movie", targetId: movieId, ipAddress: context.ipAddress });
+    recordAudit(db, {
+      actorId: actor.id,
+      action: "movie.delete",
+      targetType: "movie",
+      targetId: movieId,
+      ipAddress: context.ipAddress,
+    });
   }
   return outcome;
 }

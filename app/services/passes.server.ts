@@ -58,7 +58,16 @@ export function periodOfDays(days: number): PassPeriod | null {
 
 function openPasses(db: Tx, accountId: string, now: number) {
   return db
-    .select({ id: passes.id, planId: passes.planId, startsAt: passes.startsAt, endsAt: passes.endsAt, planName: plans.name, planCode: plans.code, screens: plans.screens, maxQuality: plans.maxQuality })
+    .select({
+      id: passes.id,
+      planId: passes.planId,
+      startsAt: passes.startsAt,
+      endsAt: passes.endsAt,
+      planName: plans.name,
+      planCode: plans.code,
+      screens: plans.screens,
+      maxQuality: plans.maxQuality,
+    })
     .from(passes)
     .innerJoin(plans, eq(plans.id, passes.planId))
     .where(and(eq(passes.accountId, accountId), gt(passes.endsAt, new Date(now))))
@@ -68,7 +77,11 @@ function openPasses(db: Tx, accountId: string, now: number) {
 }
 
 function freePlan(db: Tx) {
-  return db.select({ id: plans.id, code: plans.code, name: plans.name, screens: plans.screens, maxQuality: plans.maxQuality }).from(plans).where(eq(plans.code, FREE_PLAN_CODE)).get();
+  return db
+    .select({ id: plans.id, code: plans.code, name: plans.name, screens: plans.screens, maxQuality: plans.maxQuality })
+    .from(plans)
+    .where(eq(plans.code, FREE_PLAN_CODE))
+    .get();
 }
 
 export type PassStatus = {
@@ -93,15 +106,26 @@ export function getPassStatus(db: Tx, accountId: string, now: Date = new Date())
       plan: { code: active.planCode, name: active.planName, screens: active.screens, maxQuality: active.maxQuality },
       onFreePlan: false,
       expiresAt: new Date(expiresAt),
-      upcoming: upcoming.filter((pass) => !(pass.planId === active.planId && pass.endsAt <= expiresAt)).map((pass) => ({ planName: pass.planName, startsAt: new Date(pass.startsAt), endsAt: new Date(pass.endsAt) })),
+      upcoming: upcoming
+        .filter((pass) => !(pass.planId === active.planId && pass.endsAt <= expiresAt))
+        .map((pass) => ({ planName: pass.planName, startsAt: new Date(pass.startsAt), endsAt: new Date(pass.endsAt) })),
     };
   }
   const free = freePlan(db);
   return {
-    plan: { code: free?.code ?? FREE_PLAN_CODE, name: free?.name ?? "Free", screens: free?.screens ?? FREE_FALLBACK.screens, maxQuality: free?.maxQuality ?? FREE_FALLBACK.maxQuality },
+    plan: {
+      code: free?.code ?? FREE_PLAN_CODE,
+      name: free?.name ?? "Free",
+      screens: free?.screens ?? FREE_FALLBACK.screens,
+      maxQuality: free?.maxQuality ?? FREE_FALLBACK.maxQuality,
+    },
     onFreePlan: true,
     expiresAt: null,
-    upcoming: upcoming.map((pass) => ({ planName: pass.planName, startsAt: new Date(pass.startsAt), endsAt: new Date(pass.endsAt) })),
+    upcoming: upcoming.map((pass) => ({
+      planName: pass.planName,
+      startsAt: new Date(pass.startsAt),
+      endsAt: new Date(pass.endsAt),
+    })),
   };
 }
 
@@ -117,24 +141,56 @@ export function hasActivePass(db: Tx, accountId: string, now: Date = new Date())
   );
 }
 
-export type SellablePlan = { id: string; code: string; name: string; currency: string; days: number; period: PassPeriod; priceMinor: number };
+export type SellablePlan = {
+  id: string;
+  code: string;
+  name: string;
+  currency: string;
+  days: number;
+  period: PassPeriod;
+  priceMinor: number;
+};
 
 /** A paid plan's period as it is sold (null when the plan is FREE, withdrawn from sale, or has no such period). */
-export function findSellablePeriod(db: Tx, planId: string, period: string, options: { offeredOnly?: boolean } = {}): SellablePlan | null {
+export function findSellablePeriod(
+  db: Tx,
+  planId: string,
+  period: string,
+  options: { offeredOnly?: boolean } = {},
+): SellablePlan | null {
   if (!(PASS_PERIODS as readonly string[]).includes(period)) return null;
   const row = db
-    .select({ id: plans.id, code: plans.code, name: plans.name, currency: plans.currency, offered: plans.offered, days: planPeriods.days, priceMinor: planPeriods.priceMinor })
+    .select({
+      id: plans.id,
+      code: plans.code,
+      name: plans.name,
+      currency: plans.currency,
+      offered: plans.offered,
+      days: planPeriods.days,
+      priceMinor: planPeriods.priceMinor,
+    })
     .from(planPeriods)
     .innerJoin(plans, eq(plans.id, planPeriods.planId))
     .where(and(eq(planPeriods.planId, planId), eq(planPeriods.period, period as PassPeriod)))
     .get();
   if (!row || row.code === FREE_PLAN_CODE) return null;
   if (options.offeredOnly && !row.offered) return null;
-  return { id: row.id, code: row.code, name: row.name, currency: row.currency, days: row.days, period: period as PassPeriod, priceMinor: row.priceMinor };
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    currency: row.currency,
+    days: row.days,
+    period: period as PassPeriod,
+    priceMinor: row.priceMinor,
+  };
 }
 
 /** Every period of these plans, keyed by plan id, in day-week-month order. */
-export function periodsByPlan(db: Tx, planIds: string[]): Map<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
+export function periodsByPlan(
+  db: Tx,
+  planIds: string[],
+): Map<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
   const result = new Map<string, { period: PassPeriod; days: number; priceMinor: number }[]>();
   if (planIds.length === 0) return result;
   const rows = db.select().from(planPeriods).where(inArray(planPeriods.planId, planIds)).all();
@@ -153,7 +209,14 @@ export function periodsByPlan(db: Tx, planIds: string[]): Map<string, { period: 
  */
 export function grantPass(
   tx: Tx,
-  input: { accountId: string; planId: string; days: number; source: "payment" | "voucher" | "admin"; paymentId?: string; redeemCodeId?: string },
+  input: {
+    accountId: string;
+    planId: string;
+    days: number;
+    source: "payment" | "voucher" | "admin";
+    paymentId?: string;
+    redeemCodeId?: string;
+  },
   now: Date = new Date(),
 ): { id: string; startsAt: Date; endsAt: Date } {
   const existing = openPasses(tx, input.accountId, now.getTime());
@@ -206,7 +269,9 @@ export function notifyExpiringPasses(db: DB, now: Date = new Date()): number {
       const covered = tx
         .select({ id: passes.id })
         .from(passes)
-        .where(and(eq(passes.accountId, pass.accountId), lte(passes.startsAt, pass.endsAt), gt(passes.endsAt, pass.endsAt)))
+        .where(
+          and(eq(passes.accountId, pass.accountId), lte(passes.startsAt, pass.endsAt), gt(passes.endsAt, pass.endsAt)),
+        )
         .limit(1)
         .get();
       if (covered) return;

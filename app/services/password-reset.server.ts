@@ -37,14 +37,24 @@ export type ResetRequestOptions = {
 };
 
 /** Create a token for the account with this email (if any) and mail its link. Says nothing about whether it exists. */
-export async function requestPasswordReset(db: DB, email: string, options: ResetRequestOptions): Promise<{ token: string } | null> {
+export async function requestPasswordReset(
+  db: DB,
+  email: string,
+  options: ResetRequestOptions,
+): Promise<{ token: string } | null> {
   const account = findAccountByEmail(db, email);
   if (!account) return null;
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   db.transaction((tx) => {
     tx.insert(passwordResets)
-      .values({ id: createId(), accountId: account.id, tokenHash: hashResetToken(token), expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS), createdAt: now })
+      .values({
+        id: createId(),
+        accountId: account.id,
+        tokenHash: hashResetToken(token),
+        expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
+        createdAt: now,
+      })
       .run();
     recordAudit(tx, {
       actorId: options.actorId ?? null,
@@ -57,9 +67,18 @@ export async function requestPasswordReset(db: DB, email: string, options: Reset
 
   const t = getFixedT(options.language ?? "en", "auth");
   const resetPath = `/reset/${token}`;
-  const link = options.baseUrl ? `${options.baseUrl.replace(/\/+$/, "")}${resetPath}` : t("reset.mailPathOnly", { path: resetPath });
-  if (!options.baseUrl) console.warn("[reset] PUBLIC_URL is not set: the reset mail names the link's path only (a link is never built from a request's Host)");
-  const mail = { to: account.email, subject: t("reset.mailSubject"), text: t("reset.mailText", { name: account.name, link }) };
+  const link = options.baseUrl
+    ? `${options.baseUrl.replace(/\/+$/, "")}${resetPath}`
+    : t("reset.mailPathOnly", { path: resetPath });
+  if (!options.baseUrl)
+    console.warn(
+      "[reset] PUBLIC_URL is not set: the reset mail names the link's path only (a link is never built from a request's Host)",
+    );
+  const mail = {
+    to: account.email,
+    subject: t("reset.mailSubject"),
+    text: t("reset.mailText", { name: account.name, link }),
+  };
   const delivery = await (options.deliver ?? sendMail)(mail);
   const { logLevel } = getEnv();
   if (delivery?.via === "file" && (logLevel === "info" || logLevel === "debug")) {
@@ -76,7 +95,13 @@ export function checkResetToken(db: DB, token: string, now = new Date()): ResetT
   const row = db
     .select({ accountId: passwordResets.accountId })
     .from(passwordResets)
-    .where(and(eq(passwordResets.tokenHash, hashResetToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+    .where(
+      and(
+        eq(passwordResets.tokenHash, hashResetToken(token)),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now),
+      ),
+    )
     .get();
   return row ? { valid: true, accountId: row.accountId } : { valid: false };
 }
@@ -96,7 +121,13 @@ export async function resetPasswordWithToken(
   const claimed = db
     .update(passwordResets)
     .set({ usedAt: now })
-    .where(and(eq(passwordResets.tokenHash, hashResetToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+    .where(
+      and(
+        eq(passwordResets.tokenHash, hashResetToken(token)),
+        isNull(passwordResets.usedAt),
+        gt(passwordResets.expiresAt, now),
+      ),
+    )
     .returning({ accountId: passwordResets.accountId })
     .get();
   if (!claimed) return { ok: false };
@@ -106,6 +137,10 @@ export async function resetPasswordWithToken(
     .run();
   const exists = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, claimed.accountId)).get();
   if (!exists) return { ok: false };
-  await setPassword(db, claimed.accountId, newPassword, { action: "account.password_reset", actorId: claimed.accountId, ipAddress: context.ipAddress });
+  await setPassword(db, claimed.accountId, newPassword, {
+    action: "account.password_reset",
+    actorId: claimed.accountId,
+    ipAddress: context.ipAddress,
+  });
   return { ok: true, accountId: claimed.accountId };
 }

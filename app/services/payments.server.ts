@@ -5,7 +5,15 @@ import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { findSellablePeriod, grantPass } from "./passes.server";
-import { initializeTransaction, isValidPaystackSignature, PaystackError, readCharge, verifyTransaction, type PaystackCharge, type PaystackConfig } from "./paystack.server";
+import {
+  initializeTransaction,
+  isValidPaystackSignature,
+  PaystackError,
+  readCharge,
+  verifyTransaction,
+  type PaystackCharge,
+  type PaystackConfig,
+} from "./paystack.server";
 
 /**
  * Buying a pass by card: a pending payment row (with a unique reference) is
@@ -25,7 +33,8 @@ export const PAYMENT_ERRORS = {
   gateway: "billing:buy.errors.gateway",
 } as const;
 
-export type StartPurchaseResult = { ok: true; reference: string; authorizationUrl: string } | { ok: false; error: string; status: 400 | 502 | 503 };
+export type StartPurchaseResult =
+  { ok: true; reference: string; authorizationUrl: string } | { ok: false; error: string; status: 400 | 502 | 503 };
 
 export function newPaymentReference(): string {
   return `KAL-${createId(20)}`;
@@ -34,7 +43,13 @@ export function newPaymentReference(): string {
 export async function startPassPurchase(
   db: DB,
   gateway: PaystackConfig | undefined,
-  input: { account: { id: string; email: string }; planId: string; period: string; callbackUrl: string; ipAddress?: string | null },
+  input: {
+    account: { id: string; email: string };
+    planId: string;
+    period: string;
+    callbackUrl: string;
+    ipAddress?: string | null;
+  },
 ): Promise<StartPurchaseResult> {
   if (!gateway) return { ok: false, error: PAYMENT_ERRORS.unavailable, status: 503 };
   const sellable = findSellablePeriod(db, input.planId, input.period, { offeredOnly: true });
@@ -43,9 +58,32 @@ export async function startPassPurchase(
   const paymentId = createId();
   db.transaction((tx) => {
     tx.insert(payments)
-      .values({ id: paymentId, accountId: input.account.id, planId: sellable.id, periodDays: sellable.days, amountMinor: sellable.priceMinor, currency: sellable.currency, gateway: "paystack", reference, status: "pending" })
+      .values({
+        id: paymentId,
+        accountId: input.account.id,
+        planId: sellable.id,
+        periodDays: sellable.days,
+        amountMinor: sellable.priceMinor,
+        currency: sellable.currency,
+        gateway: "paystack",
+        reference,
+        status: "pending",
+      })
       .run();
-    recordAudit(tx, { actorId: input.account.id, action: "payment.start", targetType: "payment", targetId: paymentId, details: { reference, planId: sellable.id, period: sellable.period, amountMinor: sellable.priceMinor, currency: sellable.currency }, ipAddress: input.ipAddress });
+    recordAudit(tx, {
+      actorId: input.account.id,
+      action: "payment.start",
+      targetType: "payment",
+      targetId: paymentId,
+      details: {
+        reference,
+        planId: sellable.id,
+        period: sellable.period,
+        amountMinor: sellable.priceMinor,
+        currency: sellable.currency,
+      },
+      ipAddress: input.ipAddress,
+    });
   });
   try {
     const started = await initializeTransaction(gateway, {
@@ -60,7 +98,10 @@ export async function startPassPurchase(
     return { ok: true, reference, authorizationUrl: started.authorizationUrl };
   } catch (error) {
     const reason = error instanceof PaystackError ? error.message : "Gateway error";
-    db.update(payments).set({ status: "failed", failureReason: reason.slice(0, 200) }).where(and(eq(payments.id, paymentId), eq(payments.status, "pending"))).run();
+    db.update(payments)
+      .set({ status: "failed", failureReason: reason.slice(0, 200) })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
+      .run();
     console.error(`[payments] initialize ${reference} failed: ${reason}`);
     return { ok: false, error: PAYMENT_ERRORS.gateway, status: 502 };
   }
@@ -74,42 +115,93 @@ export type CompletionOutcome = "granted" | "already" | "failed" | "mismatch" | 
  * successful charge becomes "success" and gets its pass. Replays, the
  * callback racing the webhook, and charges for other amounts grant nothing.
  */
-export function completePayment(db: DB, charge: PaystackCharge, now: Date = new Date()): { outcome: CompletionOutcome; accountId?: string } {
-  return db.transaction((tx) => {
-    const payment = tx.select().from(payments).where(eq(payments.reference, charge.reference)).get();
-    if (!payment) return { outcome: "unknown" as const };
-    if (payment.status === "success") return { outcome: "already" as const, accountId: payment.accountId };
-    if (payment.status === "failed") return { outcome: "failed" as const, accountId: payment.accountId };
-    if (charge.status !== "success") {
-      // "abandoned" only means the payer has not finished yet: the order stays open.
-      if (charge.status === "failed" || charge.status === "reversed") {
-        tx.update(payments).set({ status: "failed", failureReason: (charge.gatewayResponse ?? charge.status).slice(0, 200) }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))).run();
-        recordAudit(tx, { actorId: null, action: "payment.failed", targetType: "payment", targetId: payment.id, details: { reference: payment.reference, status: charge.status } });
-        return { outcome: "failed" as const, accountId: payment.accountId };
+export function completePayment(
+  db: DB,
+  charge: PaystackCharge,
+  now: Date = new Date(),
+): { outcome: CompletionOutcome; accountId?: string } {
+  return db.transaction(
+    (tx) => {
+      const payment = tx.select().from(payments).where(eq(payments.reference, charge.reference)).get();
+      if (!payment) return { outcome: "unknown" as const };
+      if (payment.status === "success") return { outcome: "already" as const, accountId: payment.accountId };
+      if (payment.status === "failed") return { outcome: "failed" as const, accountId: payment.accountId };
+      if (charge.status !== "success") {
+        // "abandoned" only means the payer has not finished yet: the order stays open.
+        if (charge.status === "failed" || charge.status === "reversed") {
+          tx.update(payments)
+            .set({ status: "failed", failureReason: (charge.gatewayResponse ?? charge.status).slice(0, 200) })
+            .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+            .run();
+          recordAudit(tx, {
+            actorId: null,
+            action: "payment.failed",
+            targetType: "payment",
+            targetId: payment.id,
+            details: { reference: payment.reference, status: charge.status },
+          });
+          return { outcome: "failed" as const, accountId: payment.accountId };
+        }
+        return { outcome: "pending" as const, accountId: payment.accountId };
       }
-      return { outcome: "pending" as const, accountId: payment.accountId };
-    }
-    if (charge.amountMinor !== payment.amountMinor || charge.currency !== payment.currency.toUpperCase()) {
-      const reason = `Paid ${charge.amountMinor} ${charge.currency}, the order was ${payment.amountMinor} ${payment.currency}`;
-      tx.update(payments).set({ status: "failed", failureReason: reason }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending"))).run();
-      recordAudit(tx, { actorId: null, action: "payment.failed", targetType: "payment", targetId: payment.id, details: { reference: payment.reference, mismatch: reason } });
-      return { outcome: "mismatch" as const, accountId: payment.accountId };
-    }
-    const claimed = tx
-      .update(payments)
-      .set({ status: "success", paidAt: charge.paidAt ?? now })
-      .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
-      .run();
-    if (claimed.changes !== 1) return { outcome: "already" as const, accountId: payment.accountId };
-    const pass = grantPass(tx, { accountId: payment.accountId, planId: payment.planId, days: payment.periodDays, source: "payment", paymentId: payment.id }, now);
-    recordAudit(tx, { actorId: payment.accountId, action: "payment.success", targetType: "payment", targetId: payment.id, details: { reference: payment.reference, passId: pass.id, amountMinor: payment.amountMinor, currency: payment.currency } });
-    return { outcome: "granted" as const, accountId: payment.accountId };
-    // IMMEDIATE: the callback and the webhook may run at once; the second waits and then sees "success".
-  }, { behavior: "immediate" });
+      if (charge.amountMinor !== payment.amountMinor || charge.currency !== payment.currency.toUpperCase()) {
+        const reason = `Paid ${charge.amountMinor} ${charge.currency}, the order was ${payment.amountMinor} ${payment.currency}`;
+        tx.update(payments)
+          .set({ status: "failed", failureReason: reason })
+          .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+          .run();
+        recordAudit(tx, {
+          actorId: null,
+          action: "payment.failed",
+          targetType: "payment",
+          targetId: payment.id,
+          details: { reference: payment.reference, mismatch: reason },
+        });
+        return { outcome: "mismatch" as const, accountId: payment.accountId };
+      }
+      const claimed = tx
+        .update(payments)
+        .set({ status: "success", paidAt: charge.paidAt ?? now })
+        .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+        .run();
+      if (claimed.changes !== 1) return { outcome: "already" as const, accountId: payment.accountId };
+      const pass = grantPass(
+        tx,
+        {
+          accountId: payment.accountId,
+          planId: payment.planId,
+          days: payment.periodDays,
+          source: "payment",
+          paymentId: payment.id,
+        },
+        now,
+      );
+      recordAudit(tx, {
+        actorId: payment.accountId,
+        action: "payment.success",
+        targetType: "payment",
+        targetId: payment.id,
+        details: {
+          reference: payment.reference,
+          passId: pass.id,
+          amountMinor: payment.amountMinor,
+          currency: payment.currency,
+        },
+      });
+      return { outcome: "granted" as const, accountId: payment.accountId };
+      // IMMEDIATE: the callback and the webhook may run at once; the second waits and then sees "success".
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** The payer is back from the gateway: ask the gateway what happened, then complete. */
-export async function verifyAndCompletePayment(db: DB, gateway: PaystackConfig | undefined, reference: string, now: Date = new Date()): Promise<CompletionOutcome | "error"> {
+export async function verifyAndCompletePayment(
+  db: DB,
+  gateway: PaystackConfig | undefined,
+  reference: string,
+  now: Date = new Date(),
+): Promise<CompletionOutcome | "error"> {
   if (!gateway || !reference || reference.length > 100) return "unknown";
   const known = db.select({ id: payments.id }).from(payments).where(eq(payments.reference, reference)).get();
   if (!known) return "unknown";
@@ -123,15 +215,25 @@ export async function verifyAndCompletePayment(db: DB, gateway: PaystackConfig |
   }
 }
 
-export type WebhookResult = { status: number; outcome: CompletionOutcome | "ignored" | "bad-signature" | "bad-body" | "unavailable" };
+export type WebhookResult = {
+  status: number;
+  outcome: CompletionOutcome | "ignored" | "bad-signature" | "bad-body" | "unavailable";
+};
 
 /**
  * A Paystack event: the signature is checked over the raw bytes before
  * anything is parsed; only `charge.success` changes anything.
  */
-export function handlePaystackWebhook(db: DB, gateway: PaystackConfig | undefined, rawBody: Buffer, signature: string | null, now: Date = new Date()): WebhookResult {
+export function handlePaystackWebhook(
+  db: DB,
+  gateway: PaystackConfig | undefined,
+  rawBody: Buffer,
+  signature: string | null,
+  now: Date = new Date(),
+): WebhookResult {
   if (!gateway) return { status: 503, outcome: "unavailable" };
-  if (!isValidPaystackSignature(gateway.secretKey, rawBody, signature)) return { status: 401, outcome: "bad-signature" };
+  if (!isValidPaystackSignature(gateway.secretKey, rawBody, signature))
+    return { status: 401, outcome: "bad-signature" };
   let event: { event?: unknown; data?: unknown };
   try {
     event = JSON.parse(rawBody.toString("utf8")) as typeof event;
@@ -147,7 +249,15 @@ export function handlePaystackWebhook(db: DB, gateway: PaystackConfig | undefine
 /** A pending order of this account, for the "continue to payment" step. */
 export function findOwnPendingPayment(db: DB, accountId: string, reference: string) {
   return db
-    .select({ reference: payments.reference, status: payments.status, amountMinor: payments.amountMinor, currency: payments.currency, periodDays: payments.periodDays, authorizationUrl: payments.authorizationUrl, planName: plans.name })
+    .select({
+      reference: payments.reference,
+      status: payments.status,
+      amountMinor: payments.amountMinor,
+      currency: payments.currency,
+      periodDays: payments.periodDays,
+      authorizationUrl: payments.authorizationUrl,
+      planName: plans.name,
+    })
     .from(payments)
     .innerJoin(plans, eq(plans.id, payments.planId))
     .where(and(eq(payments.reference, reference), eq(payments.accountId, accountId)))
@@ -158,7 +268,16 @@ export function findOwnPendingPayment(db: DB, accountId: string, reference: stri
 export function listOwnPayments(db: DB, accountId: string, page = 1, pageSize = 10) {
   const total = db.select({ value: count() }).from(payments).where(eq(payments.accountId, accountId)).get()?.value ?? 0;
   const rows = db
-    .select({ reference: payments.reference, status: payments.status, amountMinor: payments.amountMinor, currency: payments.currency, periodDays: payments.periodDays, createdAt: payments.createdAt, paidAt: payments.paidAt, planName: plans.name })
+    .select({
+      reference: payments.reference,
+      status: payments.status,
+      amountMinor: payments.amountMinor,
+      currency: payments.currency,
+      periodDays: payments.periodDays,
+      createdAt: payments.createdAt,
+      paidAt: payments.paidAt,
+      planName: plans.name,
+    })
     .from(payments)
     .innerJoin(plans, eq(plans.id, payments.planId))
     .where(eq(payments.accountId, accountId))

@@ -18,16 +18,31 @@ export class PaystackError extends Error {
 }
 
 /** A charge as Paystack reports it (verify's `data`, or a webhook event's `data`). */
-export type PaystackCharge = { reference: string; status: string; amountMinor: number; currency: string; paidAt: Date | null; gatewayResponse: string | null };
+export type PaystackCharge = {
+  reference: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  paidAt: Date | null;
+  gatewayResponse: string | null;
+};
 
 const TIMEOUT_MS = 15_000;
 
-async function call(config: PaystackConfig, path: string, init: { method: "GET" | "POST"; body?: unknown }): Promise<Record<string, unknown>> {
+async function call(
+  config: PaystackConfig,
+  path: string,
+  init: { method: "GET" | "POST"; body?: unknown },
+): Promise<Record<string, unknown>> {
   let response: Response;
   try {
     response = await fetch(`${config.baseUrl}${path}`, {
       method: init.method,
-      headers: { Authorization: `Bearer ${config.secretKey}`, "Content-Type": "application/json", Accept: "application/json" },
+      headers: {
+        Authorization: `Bearer ${config.secretKey}`,
+        "Content-Type": "application/json",
+        Accept: "application/json",
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -41,14 +56,24 @@ async function call(config: PaystackConfig, path: string, init: { method: "GET" 
     throw new PaystackError(`Paystack answered ${response.status} without JSON`, response.status);
   }
   if (!response.ok || json.status !== true) {
-    throw new PaystackError(typeof json.message === "string" ? json.message : `Paystack answered ${response.status}`, response.status);
+    throw new PaystackError(
+      typeof json.message === "string" ? json.message : `Paystack answered ${response.status}`,
+      response.status,
+    );
   }
   return json;
 }
 
 export async function initializeTransaction(
   config: PaystackConfig,
-  input: { email: string; amountMinor: number; currency: string; reference: string; callbackUrl: string; metadata?: Record<string, unknown> },
+  input: {
+    email: string;
+    amountMinor: number;
+    currency: string;
+    reference: string;
+    callbackUrl: string;
+    metadata?: Record<string, unknown>;
+  },
 ): Promise<{ authorizationUrl: string; accessCode: string | null; reference: string }> {
   const json = await call(config, "/transaction/initialize", {
     method: "POST",
@@ -104,7 +129,11 @@ export function signPaystackBody(secretKey: string, rawBody: Buffer | string): s
 }
 
 /** Compare the `x-paystack-signature` header with the body's signature in constant time. */
-export function isValidPaystackSignature(secretKey: string, rawBody: Buffer | string, header: string | null | undefined): boolean {
+export function isValidPaystackSignature(
+  secretKey: string,
+  rawBody: Buffer | string,
+  header: string | null | undefined,
+): boolean {
   if (!header || !/^[0-9a-f]{128}$/i.test(header.trim())) return false;
   const expected = Buffer.from(signPaystackBody(secretKey, rawBody), "hex");
   const given = Buffer.from(header.trim(), "hex");

@@ -51,7 +51,13 @@ function toPlanView(plan: PlanRow) {
 
 /** The plans visitors may choose, in the administrator's order (a handful of rows). */
 export function listOfferedPlans(db: DB = getDb()): OfferedPlan[] {
-  return db.select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder), asc(plans.code)).all().map(toPlanView);
+  return db
+    .select()
+    .from(plans)
+    .where(eq(plans.offered, true))
+    .orderBy(asc(plans.sortOrder), asc(plans.code))
+    .all()
+    .map(toPlanView);
 }
 
 /** The offered plans and the features any of them includes (canonical order): the rows of a comparison. */
@@ -71,7 +77,12 @@ export function listAllPlans(db: DB = getDb()) {
     .map((plan) => ({
       ...toPlanView(plan),
       offered: plan.offered,
-      downloads: { allowed: plan.downloadsAllowed, maxDownloads: plan.maxDownloads, days: plan.downloadDays, playHours: plan.downloadPlayHours },
+      downloads: {
+        allowed: plan.downloadsAllowed,
+        maxDownloads: plan.maxDownloads,
+        days: plan.downloadDays,
+        playHours: plan.downloadPlayHours,
+      },
     }));
 }
 
@@ -104,7 +115,10 @@ function isCurrency(code: string): boolean {
  * A price typed in major units ("14", "10.99", "1,500") as whole minor units,
  * or an error key: never negative, never more digits than the currency has.
  */
-export function parsePriceToMinor(raw: string, currency: string): { ok: true; value: number } | { ok: false; error: string } {
+export function parsePriceToMinor(
+  raw: string,
+  currency: string,
+): { ok: true; value: number } | { ok: false; error: string } {
   const text = raw.trim().replace(/,/g, "");
   const match = /^(\d{1,9})(?:\.(\d+))?$/.exec(text);
   if (!match) return { ok: false, error: PLAN_ERRORS.price };
@@ -117,7 +131,9 @@ export function parsePriceToMinor(raw: string, currency: string): { ok: true; va
 }
 
 function minorUnitDigitsSafe(currency: string): number {
-  return isCurrency(currency) ? new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2 : 2;
+  return isCurrency(currency)
+    ? (new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2)
+    : 2;
 }
 
 export type PlanEditInput = {
@@ -139,7 +155,12 @@ function whole(text: string, min: number, max: number): number | null {
 type Actor = { actorId: string; ipAddress?: string | null };
 
 /** Check and store an administrator's edit of one plan (prices typed in major units). */
-export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: Actor): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
+export function updatePlan(
+  db: DB,
+  planId: string,
+  input: PlanEditInput,
+  actor: Actor,
+): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
   const existing = db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId)).get();
   if (!existing) return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
   const fieldErrors: Record<string, string[]> = {};
@@ -150,12 +171,18 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
   const screens = Number(input.screens.trim());
   if (!Number.isInteger(screens) || screens < 1 || screens > 10) fieldErrors.screens = [PLAN_ERRORS.screens];
   const maxQuality = input.maxQuality;
-  if (maxQuality !== "sd" && maxQuality !== "hd" && maxQuality !== "uhd") fieldErrors.maxQuality = [PLAN_ERRORS.quality];
+  if (maxQuality !== "sd" && maxQuality !== "hd" && maxQuality !== "uhd")
+    fieldErrors.maxQuality = [PLAN_ERRORS.quality];
   const discountText = input.annualDiscountPercent.trim() || "0";
   const discount = Number(discountText);
   if (!/^\d{1,3}$/.test(discountText) || discount > 100) fieldErrors.annualDiscountPercent = [PLAN_ERRORS.discount];
   const downloads = input.downloads
-    ? { downloadsAllowed: input.downloads.allowed, maxDownloads: whole(input.downloads.maxDownloads, 1, 100), downloadDays: whole(input.downloads.days, 1, 365), downloadPlayHours: whole(input.downloads.playHours, 1, 8760) }
+    ? {
+        downloadsAllowed: input.downloads.allowed,
+        maxDownloads: whole(input.downloads.maxDownloads, 1, 100),
+        downloadDays: whole(input.downloads.days, 1, 365),
+        downloadPlayHours: whole(input.downloads.playHours, 1, 8760),
+      }
     : null;
   if (downloads && downloads.maxDownloads === null) fieldErrors.maxDownloads = [PLAN_ERRORS.downloadCount];
   if (downloads && downloads.downloadDays === null) fieldErrors.downloadDays = [PLAN_ERRORS.downloadDays];
@@ -171,7 +198,14 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
         maxQuality: maxQuality as "sd" | "hd" | "uhd",
         annualDiscountPercent: discount,
         features,
-        ...(downloads ? (downloads as { downloadsAllowed: boolean; maxDownloads: number; downloadDays: number; downloadPlayHours: number }) : {}),
+        ...(downloads
+          ? (downloads as {
+              downloadsAllowed: boolean;
+              maxDownloads: number;
+              downloadDays: number;
+              downloadPlayHours: number;
+            })
+          : {}),
       })
       .where(eq(plans.id, planId))
       .run();
@@ -181,7 +215,15 @@ export function updatePlan(db: DB, planId: string, input: PlanEditInput, actor: 
       action: "plan.update",
       targetType: "plan",
       targetId: planId,
-      details: { monthlyPriceMinor: price.value, currency, screens, maxQuality, annualDiscountPercent: discount, features, ...(downloads ?? {}) },
+      details: {
+        monthlyPriceMinor: price.value,
+        currency,
+        screens,
+        maxQuality,
+        annualDiscountPercent: discount,
+        features,
+        ...(downloads ?? {}),
+      },
       ipAddress: actor.ipAddress,
     });
   });
@@ -193,7 +235,14 @@ export function setPlanOffered(db: DB, planId: string, offered: boolean, actor: 
   return db.transaction((tx) => {
     const updated = tx.update(plans).set({ offered }).where(eq(plans.id, planId)).run();
     if (updated.changes === 0) return false;
-    recordAudit(tx, { actorId: actor.actorId, action: "plan.update", targetType: "plan", targetId: planId, details: { offered }, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "plan.update",
+      targetType: "plan",
+      targetId: planId,
+      details: { offered },
+      ipAddress: actor.ipAddress,
+    });
     return true;
   });
 }
@@ -215,7 +264,10 @@ function syncMonthPeriod(tx: Tx, planId: string, monthlyPriceMinor: number): voi
 }
 
 /** The periods of these plans with their prices (day, week, month order), for pages and the admin table. */
-export function listPlanPeriods(db: DB, planIds: string[]): Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
+export function listPlanPeriods(
+  db: DB,
+  planIds: string[],
+): Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
   const result: Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> = {};
   if (planIds.length === 0) return result;
   for (const row of db.select().from(planPeriods).where(inArray(planPeriods.planId, planIds)).all()) {
@@ -262,7 +314,14 @@ export function updatePlanPeriods(
           .onConflictDoUpdate({ target: [planPeriods.planId, planPeriods.period], set: { priceMinor: price } })
           .run();
     }
-    recordAudit(tx, { actorId: actor.actorId, action: "plan.periods", targetType: "plan", targetId: planId, details: { day: prices.day ?? null, week: prices.week ?? null }, ipAddress: actor.ipAddress });
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "plan.periods",
+      targetType: "plan",
+      targetId: planId,
+      details: { day: prices.day ?? null, week: prices.week ?? null },
+      ipAddress: actor.ipAddress,
+    });
   });
   return { ok: true };
 }

@@ -17,7 +17,8 @@ export type PlaybackDecision = { allowed: true; movieId: string } | PlaybackRefu
 
 const PUBLIC_VIDEO_NAME = /^([a-z0-9]{8,32})\.mp4$/;
 
-export const PASS_REQUIRED_MESSAGE = "This title is Premium: it needs an active Basic or Pro pass. Buy one or redeem a voucher at /payment.";
+export const PASS_REQUIRED_MESSAGE =
+  "This title is Premium: it needs an active Basic or Pro pass. Buy one or redeem a voucher at /payment.";
 
 export function screensMessage(screens: number): string {
   return `Your plan allows ${screens} ${screens === 1 ? "screen" : "screens"} at a time and another device is playing. Stop playback on the other device (on the title's page) to watch here.`;
@@ -31,24 +32,42 @@ type Account = { id: string; role: Role };
  * them), administrators any ready title. A Premium title also needs an active
  * pass of a paid plan, except for administrators and the owning provider.
  */
-export function decidePlayback(db: DB, filename: string, account: Account | null, now: Date = new Date()): PlaybackDecision {
+export function decidePlayback(
+  db: DB,
+  filename: string,
+  account: Account | null,
+  now: Date = new Date(),
+): PlaybackDecision {
   const match = PUBLIC_VIDEO_NAME.exec(filename);
   if (!match) return { allowed: false, status: 404, message: "Video not found" };
   return decideMoviePlayback(db, match[1], account, now);
 }
 
 /** `decidePlayback` for a title named by its id (the stream routes). */
-export function decideMoviePlayback(db: DB, movieId: string, account: Account | null, now: Date = new Date()): PlaybackDecision {
+export function decideMoviePlayback(
+  db: DB,
+  movieId: string,
+  account: Account | null,
+  now: Date = new Date(),
+): PlaybackDecision {
   if (!account) return { allowed: false, status: 401, message: "Sign in to watch" };
   const movie = db
-    .select({ id: movies.id, status: movies.status, approved: movies.approved, providerId: movies.providerId, access: movies.access })
+    .select({
+      id: movies.id,
+      status: movies.status,
+      approved: movies.approved,
+      providerId: movies.providerId,
+      access: movies.access,
+    })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
   if (!movie || movie.status !== "ready") return { allowed: false, status: 404, message: "Video not found" };
   if (account.role === "admin") return { allowed: true, movieId: movie.id };
   if (account.role === "provider") {
-    return movie.providerId === account.id ? { allowed: true, movieId: movie.id } : { allowed: false, status: 403, message: "Not allowed" };
+    return movie.providerId === account.id
+      ? { allowed: true, movieId: movie.id }
+      : { allowed: false, status: 403, message: "Not allowed" };
   }
   if (!movie.approved) return { allowed: false, status: 404, message: "Video not found" };
   if (movie.access === "premium" && !hasActivePass(db, account.id, now)) {
@@ -76,7 +95,10 @@ export function qualityOfHeight(height: number | null | undefined): Quality {
  * The best rendition the plan allows; when every rendition is above the
  * plan's cap, the smallest one (a viewer is never left with nothing).
  */
-export function chooseRendition<R extends { quality: Quality }>(renditions: readonly R[], maxQuality: Quality): R | null {
+export function chooseRendition<R extends { quality: Quality }>(
+  renditions: readonly R[],
+  maxQuality: Quality,
+): R | null {
   if (renditions.length === 0) return null;
   const rank = (quality: Quality) => QUALITIES.indexOf(quality);
   const sorted = [...renditions].sort((a, b) => rank(a.quality) - rank(b.quality));
@@ -92,7 +114,10 @@ export function chooseRendition<R extends { quality: Quality }>(renditions: read
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
   const movie = db.select({ height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
   if (!movie) return [];
-  const rungs = listReadyRenditions(db, movieId).map((rendition) => ({ quality: qualityOfHeight(rendition.rung), path: renditionPath(movieId, rendition.rung, "media") }));
+  const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
+    quality: qualityOfHeight(rendition.rung),
+    path: renditionPath(movieId, rendition.rung, "media"),
+  }));
   return [...rungs, { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId) }];
 }
 
@@ -125,7 +150,13 @@ function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId:
     db
       .select({ value: sql<number>`count(*)` })
       .from(playbackLeases)
-      .where(and(eq(playbackLeases.accountId, accountId), ne(playbackLeases.deviceId, deviceId), gt(playbackLeases.expiresAt, now)))
+      .where(
+        and(
+          eq(playbackLeases.accountId, accountId),
+          ne(playbackLeases.deviceId, deviceId),
+          gt(playbackLeases.expiresAt, now),
+        ),
+      )
       .get()?.value ?? 0
   );
 }
@@ -136,7 +167,11 @@ function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId:
  * Callers identify a device by `deviceIdForSession` (a sign-in), whether the
  * request came with the session cookie or with a token mapped to a session.
  */
-export function takePlaybackLease(db: DB, input: { account: Account; deviceId: string; movieId: string }, now: Date = new Date()): LeaseResult {
+export function takePlaybackLease(
+  db: DB,
+  input: { account: Account; deviceId: string; movieId: string },
+  now: Date = new Date(),
+): LeaseResult {
   const { account } = input;
   if (!countsScreens(account)) return { ok: true };
   // A player fetches a segment every few seconds: a lease of this title with
@@ -146,36 +181,57 @@ export function takePlaybackLease(db: DB, input: { account: Account; deviceId: s
     .from(playbackLeases)
     .where(and(eq(playbackLeases.accountId, account.id), eq(playbackLeases.deviceId, input.deviceId)))
     .get();
-  if (held && held.movieId === input.movieId && held.expiresAt.getTime() - now.getTime() > LEASE_TTL_MS / 2) return { ok: true };
+  if (held && held.movieId === input.movieId && held.expiresAt.getTime() - now.getTime() > LEASE_TTL_MS / 2)
+    return { ok: true };
   // Nothing to lease for an unknown title (the caller answers 404 for it).
   if (!db.select({ id: movies.id }).from(movies).where(eq(movies.id, input.movieId)).get()) return { ok: true };
   const { screens } = planLimitsFor(db, account, now);
-  return db.transaction((tx) => {
-    tx.delete(playbackLeases).where(and(eq(playbackLeases.accountId, account.id), lte(playbackLeases.expiresAt, now))).run();
-    if (otherActiveDevices(tx, account.id, input.deviceId, now) >= screens) return { ok: false, screens } as const;
-    const expiresAt = new Date(now.getTime() + LEASE_TTL_MS);
-    tx.insert(playbackLeases)
-      .values({ accountId: account.id, deviceId: input.deviceId, movieId: input.movieId, expiresAt, createdAt: now })
-      .onConflictDoUpdate({ target: [playbackLeases.accountId, playbackLeases.deviceId], set: { movieId: input.movieId, expiresAt } })
-      .run();
-    return { ok: true } as const;
-  }, { behavior: "immediate" });
+  return db.transaction(
+    (tx) => {
+      tx.delete(playbackLeases)
+        .where(and(eq(playbackLeases.accountId, account.id), lte(playbackLeases.expiresAt, now)))
+        .run();
+      if (otherActiveDevices(tx, account.id, input.deviceId, now) >= screens) return { ok: false, screens } as const;
+      const expiresAt = new Date(now.getTime() + LEASE_TTL_MS);
+      tx.insert(playbackLeases)
+        .values({ accountId: account.id, deviceId: input.deviceId, movieId: input.movieId, expiresAt, createdAt: now })
+        .onConflictDoUpdate({
+          target: [playbackLeases.accountId, playbackLeases.deviceId],
+          set: { movieId: input.movieId, expiresAt },
+        })
+        .run();
+      return { ok: true } as const;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** Would this device get a lease now? (Read only: the watch page asks before it shows the player.) */
-export function checkPlaybackLease(db: DB, input: { account: Account; deviceId: string }, now: Date = new Date()): LeaseResult {
+export function checkPlaybackLease(
+  db: DB,
+  input: { account: Account; deviceId: string },
+  now: Date = new Date(),
+): LeaseResult {
   if (!countsScreens(input.account)) return { ok: true };
   const { screens } = planLimitsFor(db, input.account, now);
-  return otherActiveDevices(db, input.account.id, input.deviceId, now) >= screens ? { ok: false, screens } : { ok: true };
+  return otherActiveDevices(db, input.account.id, input.deviceId, now) >= screens
+    ? { ok: false, screens }
+    : { ok: true };
 }
 
 /** The device stopped playing (pause, end, page left): its screen is free at once. */
 export function releasePlaybackLease(db: DB, accountId: string, deviceId: string): void {
-  db.delete(playbackLeases).where(and(eq(playbackLeases.accountId, accountId), eq(playbackLeases.deviceId, deviceId))).run();
+  db.delete(playbackLeases)
+    .where(and(eq(playbackLeases.accountId, accountId), eq(playbackLeases.deviceId, deviceId)))
+    .run();
 }
 
 /** "Stop playback on the other device": end every other device's lease and give this device one. */
-export function stopOtherDevices(db: DB, input: { account: Account; deviceId: string; movieId: string }, now: Date = new Date()): number {
+export function stopOtherDevices(
+  db: DB,
+  input: { account: Account; deviceId: string; movieId: string },
+  now: Date = new Date(),
+): number {
   const ended = db
     .delete(playbackLeases)
     .where(and(eq(playbackLeases.accountId, input.account.id), ne(playbackLeases.deviceId, input.deviceId)))
@@ -191,12 +247,29 @@ export type StreamDecision = { allowed: true; movieId: string; videoPath: string
  * (decidePlayback), may this device play now (its lease, taken or renewed),
  * and which rendition its plan allows.
  */
-export function authorizeStream(db: DB, filename: string, account: Account | null, deviceId: string | null, now: Date = new Date()): StreamDecision {
+export function authorizeStream(
+  db: DB,
+  filename: string,
+  account: Account | null,
+  deviceId: string | null,
+  now: Date = new Date(),
+): StreamDecision {
   const decision = decidePlayback(db, filename, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
   // A caller without a sign-in of its own shares one device slot per account.
-  const lease = takePlaybackLease(db, { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId }, now);
-  if (!lease.ok) return { allowed: false, status: 403, message: screensMessage(lease.screens), reason: "screens", screens: lease.screens };
+  const lease = takePlaybackLease(
+    db,
+    { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
+    now,
+  );
+  if (!lease.ok)
+    return {
+      allowed: false,
+      status: 403,
+      message: screensMessage(lease.screens),
+      reason: "screens",
+      screens: lease.screens,
+    };
   const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxQuality);
   if (!rendition) return { allowed: false, status: 404, message: "Video not found" };
   return { allowed: true, movieId: decision.movieId, videoPath: rendition.path };
@@ -218,7 +291,14 @@ export function parseStreamFile(name: string): StreamFile | null {
 export const QUALITY_NOT_IN_PLAN_MESSAGE = "Your plan does not include this picture quality.";
 
 export type HlsStreamDecision =
-  | { allowed: true; movieId: string; file: StreamFile; maxRung: number; renditions: LadderRendition[]; path: string | null }
+  | {
+      allowed: true;
+      movieId: string;
+      file: StreamFile;
+      maxRung: number;
+      renditions: LadderRendition[];
+      path: string | null;
+    }
   | PlaybackRefusal;
 
 /**
@@ -235,19 +315,33 @@ export function authorizeHlsStream(
   now: Date = new Date(),
 ): HlsStreamDecision {
   const file = parseStreamFile(input.file);
-  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId)) return { allowed: false, status: 404, message: "Video not found" };
+  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId))
+    return { allowed: false, status: 404, message: "Video not found" };
   const decision = decideMoviePlayback(db, input.movieId, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
-  const lease = takePlaybackLease(db, { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId }, now);
-  if (!lease.ok) return { allowed: false, status: 403, message: screensMessage(lease.screens), reason: "screens", screens: lease.screens };
+  const lease = takePlaybackLease(
+    db,
+    { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
+    now,
+  );
+  if (!lease.ok)
+    return {
+      allowed: false,
+      status: 403,
+      message: screensMessage(lease.screens),
+      reason: "screens",
+      screens: lease.screens,
+    };
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, decision.movieId);
   if (ready.length === 0) return { allowed: false, status: 404, message: "Video not found" };
   // A plan below every rung still gets the lowest one: nobody is left with nothing.
   const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
   const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
-  if (file.kind === "master") return { allowed: true, movieId: decision.movieId, file, maxRung, renditions: allowedRenditions, path: null };
-  if (!ready.some((rendition) => rendition.rung === file.rung)) return { allowed: false, status: 404, message: "Video not found" };
+  if (file.kind === "master")
+    return { allowed: true, movieId: decision.movieId, file, maxRung, renditions: allowedRenditions, path: null };
+  if (!ready.some((rendition) => rendition.rung === file.rung))
+    return { allowed: false, status: 404, message: "Video not found" };
   if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
     return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
   }
@@ -283,13 +377,19 @@ export function chooseStartRung(renditions: readonly LadderRendition[], linkKbps
  * start rung first (native players start on the first variant) and the rest
  * lowest first.
  */
-export function masterVariants(renditions: readonly LadderRendition[], options: { maxRung: number; only?: number | null; linkKbps: number | null }): LadderRendition[] {
+export function masterVariants(
+  renditions: readonly LadderRendition[],
+  options: { maxRung: number; only?: number | null; linkKbps: number | null },
+): LadderRendition[] {
   const capped = renditions.filter((rendition) => rendition.rung <= options.maxRung);
   const candidates = capped.length > 0 ? capped : renditions.slice(0, 1);
   const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
   if (chosen.length > 0) return chosen;
   const start = chooseStartRung(candidates, options.linkKbps);
-  return [...candidates.filter((rendition) => rendition.rung === start), ...candidates.filter((rendition) => rendition.rung !== start)];
+  return [
+    ...candidates.filter((rendition) => rendition.rung === start),
+    ...candidates.filter((rendition) => rendition.rung !== start),
+  ];
 }
 
 export type PlayerQuality = "auto" | number;
@@ -300,7 +400,14 @@ export type PlayerChoices = {
   /** A progressive MP4 for browsers without HLS: a low rung, or the film itself before its ladder exists. */
   fallbackUrl: string;
   /** The rungs this viewer may choose (plan and data saver), with what an hour of each costs. */
-  rungs: Array<{ rung: number; width: number; height: number; bandwidth: number; megabytesPerHour: number; megabytes: number }>;
+  rungs: Array<{
+    rung: number;
+    width: number;
+    height: number;
+    bandwidth: number;
+    megabytesPerHour: number;
+    megabytes: number;
+  }>;
   quality: PlayerQuality;
   dataSaver: boolean;
   /** What the film costs at the chosen quality (Auto: at the highest rung it may climb to). */
@@ -334,7 +441,8 @@ export function playerChoices(
     // One decimal, so a short film does not cost "0 MB".
     megabytes: Math.round(rendition.sizeBytes / 100_000) / 10,
   }));
-  const quality = input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
+  const quality =
+    input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
   const top = rungs.at(-1);
   const shown = quality === "auto" ? top : rungs.find((rung) => rung.rung === quality);
   const params = new URLSearchParams();
@@ -343,7 +451,9 @@ export function playerChoices(
   const fallback = [...rungs].reverse().find((rung) => rung.rung <= FALLBACK_MAX_RUNG) ?? rungs[0];
   return {
     masterUrl: `${streamUrl(input.movieId, "master.m3u8")}${params.size > 0 ? `?${params}` : ""}`,
-    fallbackUrl: fallback ? streamUrl(input.movieId, renditionFileName(quality === "auto" ? fallback.rung : quality, "media")) : `/api/files/${input.movieId}.mp4`,
+    fallbackUrl: fallback
+      ? streamUrl(input.movieId, renditionFileName(quality === "auto" ? fallback.rung : quality, "media"))
+      : `/api/files/${input.movieId}.mp4`,
     rungs,
     quality,
     dataSaver: input.dataSaver,

@@ -10,7 +10,13 @@ import { movies, payments, savedMovies, watchEvents, type SAVED_LISTS } from "~/
 /** Recent plays of this provider's titles, newest first. Viewers are not named. */
 export function listRecentPlays(db: DB, providerId: string, options: { limit: number; offset?: number }) {
   return db
-    .select({ movieId: movies.id, movieName: movies.name, startedAt: watchEvents.startedAt, positionSeconds: watchEvents.positionSeconds, durationSeconds: movies.durationSeconds })
+    .select({
+      movieId: movies.id,
+      movieName: movies.name,
+      startedAt: watchEvents.startedAt,
+      positionSeconds: watchEvents.positionSeconds,
+      durationSeconds: movies.durationSeconds,
+    })
     .from(watchEvents)
     .innerJoin(movies, eq(movies.id, watchEvents.movieId))
     .where(eq(movies.providerId, providerId))
@@ -23,7 +29,12 @@ export function listRecentPlays(db: DB, providerId: string, options: { limit: nu
 /** How many viewers keep each title on a list (watch later or saved), most kept first. */
 export function listKeptCounts(db: DB, providerId: string, list: (typeof SAVED_LISTS)[number]) {
   return db
-    .select({ movieId: movies.id, movieName: movies.name, viewers: count(savedMovies.accountId), lastAddedAt: sql<number>`max(${savedMovies.createdAt})` })
+    .select({
+      movieId: movies.id,
+      movieName: movies.name,
+      viewers: count(savedMovies.accountId),
+      lastAddedAt: sql<number>`max(${savedMovies.createdAt})`,
+    })
     .from(savedMovies)
     .innerJoin(movies, eq(movies.id, savedMovies.movieId))
     .where(and(eq(movies.providerId, providerId), eq(savedMovies.list, list)))
@@ -55,7 +66,11 @@ export function providerEarnings(db: DB, providerId: string, now = new Date()) {
         .select({ seconds: sum(watchEvents.positionSeconds) })
         .from(watchEvents)
         .innerJoin(movies, eq(movies.id, watchEvents.movieId))
-        .where(providerOnly ? and(gte(watchEvents.startedAt, since), eq(movies.providerId, providerId)) : gte(watchEvents.startedAt, since))
+        .where(
+          providerOnly
+            ? and(gte(watchEvents.startedAt, since), eq(movies.providerId, providerId))
+            : gte(watchEvents.startedAt, since),
+        )
         .get()?.seconds ?? 0,
     );
   const providerSeconds = watched(true);
@@ -73,11 +88,17 @@ export function providerEarnings(db: DB, providerId: string, now = new Date()) {
     titles,
     watchedSeconds: providerSeconds,
     watchShare: share,
-    earnings: revenue.map((row) => ({ currency: row.currency, amountMinor: Math.floor(Number(row.amount ?? 0) * PROVIDER_REVENUE_SHARE * share) })),
+    earnings: revenue.map((row) => ({
+      currency: row.currency,
+      amountMinor: Math.floor(Number(row.amount ?? 0) * PROVIDER_REVENUE_SHARE * share),
+    })),
   };
 }
 
 /** The watch-later / saved page's data for a provider, with dates ready for the page. */
 export function keptCountsForPage(db: DB, providerId: string, list: (typeof SAVED_LISTS)[number]) {
-  return listKeptCounts(db, providerId, list).map((row) => ({ ...row, lastAddedAt: new Date(row.lastAddedAt).toISOString() }));
+  return listKeptCounts(db, providerId, list).map((row) => ({
+    ...row,
+    lastAddedAt: new Date(row.lastAddedAt).toISOString(),
+  }));
 }

@@ -28,7 +28,9 @@ function limitersFor(db: DB): Limiters {
   const existing = limitersByConnection.get(db.$client);
   if (existing) return existing;
   // Created here, synchronously, so the first request never races the library's own async CREATE.
-  db.$client.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`);
+  db.$client.exec(
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
+  );
   const make = (name: RateLimitName, scope: "address" | "account") =>
     new RateLimiterSQLite({
       storeClient: db.$client,
@@ -41,7 +43,10 @@ function limitersFor(db: DB): Limiters {
       duration: RATE_LIMITS[name].duration,
     });
   const limiters = Object.fromEntries(
-    (Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [name, { address: make(name, "address"), account: make(name, "account") }]),
+    (Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [
+      name,
+      { address: make(name, "address"), account: make(name, "account") },
+    ]),
   ) as Limiters;
   limitersByConnection.set(db.$client, limiters);
   return limiters;
@@ -51,14 +56,19 @@ export type RateLimitKeys = { address: string; account?: string | null };
 export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 /** Count one try; refuse when the address or the account has used up its tries for the window. */
-export async function consumeRateLimit(name: RateLimitName, keys: RateLimitKeys, db: DB = getDb()): Promise<RateLimitResult> {
+export async function consumeRateLimit(
+  name: RateLimitName,
+  keys: RateLimitKeys,
+  db: DB = getDb(),
+): Promise<RateLimitResult> {
   const limiters = limitersFor(db);
   try {
     await limiters[name].address.consume(keys.address);
     if (keys.account) await limiters[name].account.consume(keys.account.trim().toLowerCase());
     return { ok: true };
   } catch (error) {
-    if (error instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+    if (error instanceof RateLimiterRes)
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
     throw error;
   }
 }

@@ -54,7 +54,12 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
   const byMovie = new Map<string, RenditionStatusRow[]>();
   if (movieIds.length === 0) return byMovie;
   const rows = db
-    .select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status, sizeBytes: movieRenditions.sizeBytes })
+    .select({
+      movieId: movieRenditions.movieId,
+      rung: movieRenditions.rung,
+      status: movieRenditions.status,
+      sizeBytes: movieRenditions.sizeBytes,
+    })
     .from(movieRenditions)
     .where(inArray(movieRenditions.movieId, [...movieIds]))
     .orderBy(asc(movieRenditions.movieId), asc(movieRenditions.rung))
@@ -70,7 +75,10 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
 /** The disk all ready renditions take, and over how many titles. */
 export function renditionDiskTotal(db: DB): { bytes: number; titles: number } {
   const row = db
-    .select({ bytes: sql<number>`coalesce(sum(${movieRenditions.sizeBytes}), 0)`, titles: sql<number>`count(distinct ${movieRenditions.movieId})` })
+    .select({
+      bytes: sql<number>`coalesce(sum(${movieRenditions.sizeBytes}), 0)`,
+      titles: sql<number>`count(distinct ${movieRenditions.movieId})`,
+    })
     .from(movieRenditions)
     .where(eq(movieRenditions.status, "ready"))
     .get();
@@ -86,9 +94,17 @@ type LadderPass = "first" | "all";
  * run. Rungs already on disk are kept, so a job stopped midway resumes where
  * it was. Returns the rungs made by this call.
  */
-export async function buildLadder(db: DB, movieId: string, options: { root: string; ladder: readonly number[]; pass: LadderPass }): Promise<RungSpec[]> {
+export async function buildLadder(
+  db: DB,
+  movieId: string,
+  options: { root: string; ladder: readonly number[]; pass: LadderPass },
+): Promise<RungSpec[]> {
   const source = movieVideoPath(movieId, options.root);
-  const movie = db.select({ width: movies.width, height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
+  const movie = db
+    .select({ width: movies.width, height: movies.height })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!movie || !fs.existsSync(source)) return [];
   const readyRungs = () =>
     new Set(
@@ -190,7 +206,10 @@ export function enqueueMissingLadders(db: DB, ladder: readonly number[]): number
     .where(eq(movies.status, "ready"))
     .all();
   const known = new Map<string, Set<number>>();
-  for (const row of db.select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status }).from(movieRenditions).all()) {
+  for (const row of db
+    .select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status })
+    .from(movieRenditions)
+    .all()) {
     if (row.status === "pending") continue;
     const rungs = known.get(row.movieId) ?? new Set<number>();
     rungs.add(row.rung);

@@ -70,7 +70,14 @@ export class UploadRefusal extends Error {
 function refusalResponse(refusal: UploadRefusal): Response {
   return Response.json(
     { error: englishText(refusal.key), key: refusal.key, fieldErrors: refusal.fieldErrors },
-    { status: refusal.status, headers: { "Tus-Resumable": "1.0.0", "Cache-Control": "no-store", ...(refusal.closeConnection ? { Connection: "close" } : {}) } },
+    {
+      status: refusal.status,
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        "Cache-Control": "no-store",
+        ...(refusal.closeConnection ? { Connection: "close" } : {}),
+      },
+    },
   );
 }
 
@@ -90,7 +97,11 @@ function posterWaiting(id: string, root = storageRoot()): { path: string; origin
 
 function removeUploadFiles(id: string, root = storageRoot()): void {
   const files = uploadFiles(id, root);
-  for (const file of [files.data, files.info, ...[".jpg", ".jpeg", ".png"].map((extension) => `${files.posterPrefix}${extension}`)]) {
+  for (const file of [
+    files.data,
+    files.info,
+    ...[".jpg", ".jpeg", ".png"].map((extension) => `${files.posterPrefix}${extension}`),
+  ]) {
     fs.rmSync(file, { force: true });
   }
 }
@@ -113,13 +124,19 @@ class ActivityExpiringFileStore extends FileStore {
 }
 
 /** What the wrapper learned about a creation request, for the store's hook. */
-const pendingCreations = new WeakMap<Request, { provider: Account; details: UploadDetails; filename: string; size: number }>();
+const pendingCreations = new WeakMap<
+  Request,
+  { provider: Account; details: UploadDetails; filename: string; size: number }
+>();
 
 function createTusServer(): Server {
   const env = getEnv();
   const server = new Server({
     path: TUS_PATH,
-    datastore: new ActivityExpiringFileStore({ directory: storagePaths().uploads, expirationPeriodInMilliseconds: env.uploadExpiryMs }),
+    datastore: new ActivityExpiringFileStore({
+      directory: storagePaths().uploads,
+      expirationPeriodInMilliseconds: env.uploadExpiryMs,
+    }),
     relativeLocation: true,
     maxSize: env.maxUploadBytes,
     namingFunction: () => createId(),
@@ -149,14 +166,19 @@ function createTusServer(): Server {
       return { headers: { "Kallo-Movie-Id": movieId } };
     },
     onResponseError: (_request, error) => {
-      if (error instanceof UploadRefusal) return { status_code: error.status, body: JSON.stringify({ error: englishText(error.key), key: error.key }) };
+      if (error instanceof UploadRefusal)
+        return { status_code: error.status, body: JSON.stringify({ error: englishText(error.key), key: error.key }) };
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOSPC" || code === "EDQUOT") {
         // The bytes stored so far stay (the upload resumes once there is room); the client is told why at once.
         console.error("[upload] resumable upload stopped: the disk is full");
-        return { status_code: 507, body: JSON.stringify({ error: englishText("studio:errors.noSpace"), key: "studio:errors.noSpace" }) };
+        return {
+          status_code: 507,
+          body: JSON.stringify({ error: englishText("studio:errors.noSpace"), key: "studio:errors.noSpace" }),
+        };
       }
-      if ("status_code" in error && error.status_code === 500) console.error("[upload] resumable upload failed:", error);
+      if ("status_code" in error && error.status_code === 500)
+        console.error("[upload] resumable upload failed:", error);
       return undefined;
     },
   });
@@ -191,7 +213,8 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
     discardUpload(db, row, root);
     throw new UploadRefusal(415, "studio:errors.contentMismatch");
   }
-  if (!categoryExists(db, row.categoryId)) throw new UploadRefusal(400, "studio:errors.categoryUnknown", { Category: ["studio:errors.categoryUnknown"] });
+  if (!categoryExists(db, row.categoryId))
+    throw new UploadRefusal(400, "studio:errors.categoryUnknown", { Category: ["studio:errors.categoryUnknown"] });
   const made = storeNewTitle(db, {
     movieId: row.movieId,
     providerId: row.providerId,
@@ -208,7 +231,14 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
         .run().changes === 1,
   });
   if (made) {
-    recordAudit(db, { actorId: row.providerId, action: "movie.upload", targetType: "movie", targetId: row.movieId, ipAddress, details: { resumable: true } });
+    recordAudit(db, {
+      actorId: row.providerId,
+      action: "movie.upload",
+      targetType: "movie",
+      targetId: row.movieId,
+      ipAddress,
+      details: { resumable: true },
+    });
     pokeMediaJobs();
   }
   return row.movieId;
@@ -258,20 +288,29 @@ function checkCreation(db: DB, request: Request): { details: UploadDetails; file
   }
   const text = (key: string) => metadata[key] ?? undefined;
   const fieldErrors: UploadFieldErrors = {};
-  const parsed = uploadDetailsSchema.safeParse({ name: text("name"), Description: text("Description"), Category: text("Category"), cast: text("cast") });
+  const parsed = uploadDetailsSchema.safeParse({
+    name: text("name"),
+    Description: text("Description"),
+    Category: text("Category"),
+    cast: text("cast"),
+  });
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) (fieldErrors[issue.path[0] as keyof UploadFieldErrors] ??= []).push(issue.message);
+    for (const issue of parsed.error.issues)
+      (fieldErrors[issue.path[0] as keyof UploadFieldErrors] ??= []).push(issue.message);
   } else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
   const filename = path.basename(text("filename") ?? "");
   if (!filename) fieldErrors.movie = ["studio:errors.movieRequired"];
-  else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename))) fieldErrors.movie = ["studio:errors.wrongExtension"];
+  else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename)))
+    fieldErrors.movie = ["studio:errors.wrongExtension"];
   else if (size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
   if (!parsed.success || Object.keys(fieldErrors).length > 0) {
     const first = Object.values(fieldErrors)[0]?.[0] ?? "studio:errors.incomplete";
     throw new UploadRefusal(400, first, fieldErrors);
   }
-  if (size > getEnv().maxUploadBytes) throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
-  if (size > spareUploadBytes(db, storageRoot())) throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
+  if (size > getEnv().maxUploadBytes)
+    throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
+  if (size > spareUploadBytes(db, storageRoot()))
+    throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
   return { details: parsed.data, filename, size };
 }
 
@@ -303,7 +342,12 @@ async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promis
   if (head.length >= SNIFF_BYTES && !checkUploadedFile("movie", row.filename, head).ok) {
     discardUpload(db, row);
     const drained = ended || (await drainReader(reader, REFUSED_BODY_DRAIN_BYTES));
-    throw new UploadRefusal(415, "studio:errors.contentMismatch", { movie: ["studio:errors.contentMismatch"] }, !drained);
+    throw new UploadRefusal(
+      415,
+      "studio:errors.contentMismatch",
+      { movie: ["studio:errors.contentMismatch"] },
+      !drained,
+    );
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -319,7 +363,13 @@ async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promis
       return reader.cancel(reason);
     },
   });
-  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, duplex: "half" } as RequestInit);
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body,
+    signal: request.signal,
+    duplex: "half",
+  } as RequestInit);
 }
 
 /** An upload that is complete already answers as complete (a repeated last request makes no second title). */
@@ -335,7 +385,8 @@ async function answerCompleted(request: Request, row: UploadRow): Promise<Respon
   if (request.method === "PATCH") {
     // Read (and drop) what was sent, so the client hears the answer instead of a reset connection.
     const drained = await drainBody(request, REFUSED_BODY_DRAIN_BYTES);
-    if (request.headers.get("Upload-Offset") !== String(row.sizeBytes)) throw new UploadRefusal(409, "studio:errors.uploadFinished", undefined, !drained);
+    if (request.headers.get("Upload-Offset") !== String(row.sizeBytes))
+      throw new UploadRefusal(409, "studio:errors.uploadFinished", undefined, !drained);
     return new Response(null, { status: 204, headers });
   }
   throw new UploadRefusal(409, "studio:errors.uploadFinished");
@@ -360,7 +411,8 @@ async function receivePoster(db: DB, request: Request, row: UploadRow): Promise<
     });
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413) throw new UploadRefusal(413, "studio:errors.posterTooLarge", { poster: ["studio:errors.posterTooLarge"] });
+    if (error.status === 413)
+      throw new UploadRefusal(413, "studio:errors.posterTooLarge", { poster: ["studio:errors.posterTooLarge"] });
     const key = posterCheck ? `studio:errors.${posterCheck}` : "studio:errors.incomplete";
     throw new UploadRefusal(400, key, { poster: [key] });
   }
@@ -407,7 +459,8 @@ async function dispatchTus(request: Request): Promise<Response> {
   if (!caller) throw new UploadRefusal(401, "studio:errors.signInFirst");
   const writes = method !== "GET" && method !== "HEAD";
   // The page cookie rides along on any site's request; only our own pages may change anything with it.
-  if (writes && caller.via === "cookie" && !isSameOriginRequest(request)) throw new UploadRefusal(403, "studio:errors.otherSite");
+  if (writes && caller.via === "cookie" && !isSameOriginRequest(request))
+    throw new UploadRefusal(403, "studio:errors.otherSite");
   if (caller.account.role !== "provider") throw new UploadRefusal(403, "studio:errors.providersOnly");
 
   const rest = new URL(request.url).pathname.slice(TUS_PATH.length).replace(/^\/+|\/+$/g, "");
@@ -420,7 +473,8 @@ async function dispatchTus(request: Request): Promise<Response> {
     return response;
   }
   const [id, part, ...extra] = rest.split("/");
-  if (extra.length > 0 || (part !== undefined && part !== "poster")) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+  if (extra.length > 0 || (part !== undefined && part !== "poster"))
+    throw new UploadRefusal(404, "studio:errors.uploadNotFound");
   const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
   // Another provider's upload is answered as if it did not exist.
   if (!row || row.providerId !== caller.account.id) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
@@ -449,7 +503,15 @@ function withNoStore(response: Response): Response {
   return response;
 }
 
-export type UnfinishedUpload = { id: string; name: string; filename: string; sizeBytes: number; receivedBytes: number; createdAt: Date; expiresAt: Date };
+export type UnfinishedUpload = {
+  id: string;
+  name: string;
+  filename: string;
+  sizeBytes: number;
+  receivedBytes: number;
+  createdAt: Date;
+  expiresAt: Date;
+};
 
 /** A provider's unfinished uploads, oldest first, with how far each got (for the upload page's Resume list). */
 export function listUnfinishedUploads(db: DB, providerId: string, root = storageRoot()): UnfinishedUpload[] {
@@ -505,7 +567,9 @@ export function sweepExpiredUploads(db: DB, options: { now?: number; root?: stri
   const known = new Set<string>();
   for (const row of db.select().from(resumableUploads).all()) {
     known.add(row.id);
-    const lastActivity = row.completedAt ? row.completedAt.getTime() : Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
+    const lastActivity = row.completedAt
+      ? row.completedAt.getTime()
+      : Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
     if (now - lastActivity > expiryMs) {
       discardUpload(db, row, root);
       known.delete(row.id);

@@ -21,5 +21,7 @@ export function addToSavedList(db: DB, accountId: string, movieId: string, list:
 }
 
 export function removeFromSavedList(db: DB, accountId: string, movieId: string, list: SavedList): void {
-  db.delete(savedMovies).where(and(eq(savedMovies.accountId, accountId), eq(savedMovies.movieId, movieId), eq(savedMovies.list, list))).run();
+  db.delete(savedMovies)
+    .where(and(eq(savedMovies.accountId, accountId), eq(savedMovies.movieId, movieId), eq(savedMovies.list, list)))
+    .run();
 }

@@ -125,7 +125,13 @@ export type BrowseResult = {
  * by the FTS index; without one, movies_published_idx / movies_category_idx.
  */
 export function browseCatalogue(
-  options: { q?: string | null; categorySlug?: string | null; sort?: BrowseSort | null; page?: number; pageSize?: number },
+  options: {
+    q?: string | null;
+    categorySlug?: string | null;
+    sort?: BrowseSort | null;
+    page?: number;
+    pageSize?: number;
+  },
   db: DB = getDb(),
   now: Date = new Date(),
 ): BrowseResult {
@@ -134,9 +140,21 @@ export function browseCatalogue(
   const text = normaliseSearchText(options.q);
   const ftsQuery = text ? toFtsQuery(text) : null;
   const category = options.categorySlug
-    ? (db.select({ id: categories.id, name: categories.name, slug: categories.slug }).from(categories).where(eq(categories.slug, options.categorySlug)).get() ?? null)
+    ? (db
+        .select({ id: categories.id, name: categories.name, slug: categories.slug })
+        .from(categories)
+        .where(eq(categories.slug, options.categorySlug))
+        .get() ?? null)
     : null;
-  const empty = (emptyQuery: boolean): BrowseResult => ({ movies: [], total: 0, page: 1, pageCount: 1, pageSize, category, emptyQuery });
+  const empty = (emptyQuery: boolean): BrowseResult => ({
+    movies: [],
+    total: 0,
+    page: 1,
+    pageCount: 1,
+    pageSize,
+    category,
+    emptyQuery,
+  });
   if (text && !ftsQuery) return empty(true);
   if (options.categorySlug && !category) return empty(false);
 
@@ -146,7 +164,9 @@ export function browseCatalogue(
   if (ftsQuery) conditions.push(sql`movies_fts MATCH ${ftsQuery}`);
   const where = sql.join(conditions, sql` AND `);
 
-  const total = Number(db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`)?.total ?? 0);
+  const total = Number(
+    db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`)?.total ?? 0,
+  );
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
   if (total === 0) return { ...empty(false), page, pageCount };
@@ -166,7 +186,9 @@ export function browseCatalogue(
     order = sql`${RANK}, ${newest}`;
   }
   const ids = db
-    .all<{ id: string }>(sql`SELECT ${movies.id} AS id FROM ${from}${join} WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`)
+    .all<{ id: string }>(
+      sql`SELECT ${movies.id} AS id FROM ${from}${join} WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    )
     .map((row) => row.id);
   return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize, category, emptyQuery: false };
 }

@@ -54,16 +54,24 @@ export function claimSignInTry(db: DB, email: string, now = Date.now()): DelayCl
 export function recordSignInFailure(db: DB, email: string, now = Date.now()): void {
   db.insert(signInFailures)
     .values({ accountKey: accountKey(email), failures: 1, lastTryAt: now })
-    .onConflictDoUpdate({ target: signInFailures.accountKey, set: { failures: sql`${signInFailures.failures} + 1`, lastTryAt: now } })
+    .onConflictDoUpdate({
+      target: signInFailures.accountKey,
+      set: { failures: sql`${signInFailures.failures} + 1`, lastTryAt: now },
+    })
     .run();
 }
 
 export function clearSignInFailures(db: DB, email: string): void {
-  db.delete(signInFailures).where(eq(signInFailures.accountKey, accountKey(email))).run();
+  db.delete(signInFailures)
+    .where(eq(signInFailures.accountKey, accountKey(email)))
+    .run();
 }
 
 export function forgetOldSignInFailures(db: DB, now = Date.now()): number {
-  return db.delete(signInFailures).where(lt(signInFailures.lastTryAt, now - FAILURE_MEMORY_SECONDS * 1000)).run().changes;
+  return db
+    .delete(signInFailures)
+    .where(lt(signInFailures.lastTryAt, now - FAILURE_MEMORY_SECONDS * 1000))
+    .run().changes;
 }
 
 /* ---------- Known devices ---------- */

@@ -29,7 +29,9 @@ import { getSetting } from "./settings.server";
  */
 export type UploadLayout = "form" | "legacy";
 
-export type UploadFieldErrors = Partial<Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster", string[]>>;
+export type UploadFieldErrors = Partial<
+  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster", string[]>
+>;
 
 export type MovieUploadResult =
   | { ok: true; movieId: string; repeated?: boolean }
@@ -37,10 +39,17 @@ export type MovieUploadResult =
 
 /** The text parts of an upload (both layouts). */
 export const uploadDetailsSchema = z.object({
-  name: z.string({ required_error: "studio:errors.titleRequired" }).trim().min(1, "studio:errors.titleRequired").max(200, "studio:errors.titleTooLong"),
+  name: z
+    .string({ required_error: "studio:errors.titleRequired" })
+    .trim()
+    .min(1, "studio:errors.titleRequired")
+    .max(200, "studio:errors.titleTooLong"),
   Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
   cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
-  Category: z.string({ required_error: "studio:errors.categoryRequired" }).trim().min(1, "studio:errors.categoryRequired"),
+  Category: z
+    .string({ required_error: "studio:errors.categoryRequired" })
+    .trim()
+    .min(1, "studio:errors.categoryRequired"),
 });
 
 /**
@@ -97,7 +106,9 @@ export async function acceptMovieUpload(
       signal: request.signal,
       checkFile: ({ field, index, originalName, head }) => {
         const role = roleOf(field, index);
-        const check = role ? checkUploadedFile(role, originalName, head) : ({ ok: false, reason: "unexpectedFile" } as const);
+        const check = role
+          ? checkUploadedFile(role, originalName, head)
+          : ({ ok: false, reason: "unexpectedFile" } as const);
         if (check.ok) return null;
         refused ??= { role: role ?? "movie", reason: check.reason };
         return check.reason;
@@ -112,7 +123,8 @@ export async function acceptMovieUpload(
       const key = FILE_REASON_KEYS[refusal.reason] ?? "studio:errors.contentMismatch";
       return { ok: false, status: 400, fieldErrors: { [refusal.role]: [key] } };
     }
-    if (error.code === "notMultipart") return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.notMultipart" };
+    if (error.code === "notMultipart")
+      return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.notMultipart" };
     return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
   }
 
@@ -144,7 +156,13 @@ export async function acceptMovieUpload(
   const movieFile = files.movie!;
   const key = upload.fields.uploadKey ?? request.headers.get("Idempotency-Key") ?? "";
   const movieId = UPLOAD_KEY.test(key) ? movieIdForUploadKey(options.providerId, key) : createId();
-  if (db.select({ id: movies.id }).from(movies).where(and(eq(movies.id, movieId), eq(movies.providerId, options.providerId))).get()) {
+  if (
+    db
+      .select({ id: movies.id })
+      .from(movies)
+      .where(and(eq(movies.id, movieId), eq(movies.providerId, options.providerId)))
+      .get()
+  ) {
     // Sent before and stored: the same title, nothing new.
     await upload.discard();
     return { ok: true, movieId, repeated: true };
@@ -265,11 +283,26 @@ export function categoryExists(db: DB, categoryId: string): boolean {
  * the old clients' endpoint run it: stored with this server's limits, audited,
  * and handed to the media jobs.
  */
-export async function receiveProviderUpload(request: Request, provider: { id: string }, layout: UploadLayout): Promise<MovieUploadResult> {
+export async function receiveProviderUpload(
+  request: Request,
+  provider: { id: string },
+  layout: UploadLayout,
+): Promise<MovieUploadResult> {
   const db = getDb();
-  const result = await acceptMovieUpload(db, request, { providerId: provider.id, layout, root: storageRoot(), maxFileBytes: getEnv().maxUploadBytes });
+  const result = await acceptMovieUpload(db, request, {
+    providerId: provider.id,
+    layout,
+    root: storageRoot(),
+    maxFileBytes: getEnv().maxUploadBytes,
+  });
   if (result.ok && !result.repeated) {
-    recordAudit(db, { actorId: provider.id, action: "movie.upload", targetType: "movie", targetId: result.movieId, ipAddress: clientAddress(request) });
+    recordAudit(db, {
+      actorId: provider.id,
+      action: "movie.upload",
+      targetType: "movie",
+      targetId: result.movieId,
+      ipAddress: clientAddress(request),
+    });
     pokeMediaJobs();
   }
   return result;

@@ -121,7 +121,10 @@ export type FieldErrors = Record<string, string[]>;
 export type ParseResult<T> = { success: true; data: T } | { success: false; fieldErrors: FieldErrors };
 
 /** Validate a form (FormData or a plain object from JSON) against a schema; errors keyed by field name. */
-export function parseForm<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, input: FormData | Record<string, unknown>): ParseResult<T> {
+export function parseForm<T>(
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  input: FormData | Record<string, unknown>,
+): ParseResult<T> {
   const values = input instanceof FormData ? Object.fromEntries(input) : input;
   const result = schema.safeParse(values);
   if (result.success) return { success: true, data: result.data };

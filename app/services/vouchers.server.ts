@@ -40,34 +40,57 @@ export function normalizeVoucherCode(input: string): string | null {
 }
 
 export type RedeemResult =
-  | { ok: true; planName: string; startsAt: Date; endsAt: Date }
-  | { ok: false; reason: "unknown" | "used" | "expired" };
+  { ok: true; planName: string; startsAt: Date; endsAt: Date } | { ok: false; reason: "unknown" | "used" | "expired" };
 
 /**
  * Redeem a code for an account, in one transaction: the code is claimed only
  * if nobody has claimed it (a conditional update, so two people typing the
  * same code at once cannot both win) and the pass is added in the same step.
  */
-export function redeemVoucher(db: DB, input: { accountId: string; code: string; ipAddress?: string | null }, now: Date = new Date()): RedeemResult {
+export function redeemVoucher(
+  db: DB,
+  input: { accountId: string; code: string; ipAddress?: string | null },
+  now: Date = new Date(),
+): RedeemResult {
   const code = normalizeVoucherCode(input.code);
   if (!code) return { ok: false, reason: "unknown" };
-  return db.transaction((tx) => {
-    const voucher = tx.select().from(redeemCodes).where(eq(redeemCodes.code, code)).get();
-    if (!voucher) return { ok: false, reason: "unknown" } as const;
-    if (voucher.redeemedBy || voucher.redeemedAt) return { ok: false, reason: "used" } as const;
-    if (voucher.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: "expired" } as const;
-    const claimed = tx
-      .update(redeemCodes)
-      .set({ redeemedBy: input.accountId, redeemedAt: now })
-      .where(and(eq(redeemCodes.id, voucher.id), isNull(redeemCodes.redeemedAt)))
-      .run();
-    if (claimed.changes !== 1) return { ok: false, reason: "used" } as const;
-    const pass = grantPass(tx, { accountId: input.accountId, planId: voucher.planId, days: voucher.periodDays, source: "voucher", redeemCodeId: voucher.id }, now);
-    recordAudit(tx, { actorId: input.accountId, action: "voucher.redeem", targetType: "voucher", targetId: voucher.id, details: { passId: pass.id, planId: voucher.planId, days: voucher.periodDays }, ipAddress: input.ipAddress });
-    const planName = findPlanName(tx, voucher.planId);
-    return { ok: true, planName, startsAt: pass.startsAt, endsAt: pass.endsAt } as const;
-    // IMMEDIATE: the write lock is taken before the read, so two processes never both read "unused".
-  }, { behavior: "immediate" });
+  return db.transaction(
+    (tx) => {
+      const voucher = tx.select().from(redeemCodes).where(eq(redeemCodes.code, code)).get();
+      if (!voucher) return { ok: false, reason: "unknown" } as const;
+      if (voucher.redeemedBy || voucher.redeemedAt) return { ok: false, reason: "used" } as const;
+      if (voucher.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: "expired" } as const;
+      const claimed = tx
+        .update(redeemCodes)
+        .set({ redeemedBy: input.accountId, redeemedAt: now })
+        .where(and(eq(redeemCodes.id, voucher.id), isNull(redeemCodes.redeemedAt)))
+        .run();
+      if (claimed.changes !== 1) return { ok: false, reason: "used" } as const;
+      const pass = grantPass(
+        tx,
+        {
+          accountId: input.accountId,
+          planId: voucher.planId,
+          days: voucher.periodDays,
+          source: "voucher",
+          redeemCodeId: voucher.id,
+        },
+        now,
+      );
+      recordAudit(tx, {
+        actorId: input.accountId,
+        action: "voucher.redeem",
+        targetType: "voucher",
+        targetId: voucher.id,
+        details: { passId: pass.id, planId: voucher.planId, days: voucher.periodDays },
+        ipAddress: input.ipAddress,
+      });
+      const planName = findPlanName(tx, voucher.planId);
+      return { ok: true, planName, startsAt: pass.startsAt, endsAt: pass.endsAt } as const;
+      // IMMEDIATE: the write lock is taken before the read, so two processes never both read "unused".
+    },
+    { behavior: "immediate" },
+  );
 }
 
 function findPlanName(tx: Pick<DB, "select">, planId: string): string {
@@ -95,15 +118,27 @@ export function parseRedeemBy(text: string): Date | null {
 }
 
 /** An administrator's batch of codes for one plan and period, all in one transaction. */
-export function generateVoucherBatch(db: DB, input: BatchInput, actor: { actorId: string; ipAddress?: string | null }, now: Date = new Date()): BatchResult {
+export function generateVoucherBatch(
+  db: DB,
+  input: BatchInput,
+  actor: { actorId: string; ipAddress?: string | null },
+  now: Date = new Date(),
+): BatchResult {
   const fieldErrors: Record<string, string[]> = {};
-  const sellable = (PASS_PERIODS as readonly string[]).includes(input.period) ? findSellablePeriod(db, input.planId, input.period) : null;
+  const sellable = (PASS_PERIODS as readonly string[]).includes(input.period)
+    ? findSellablePeriod(db, input.planId, input.period)
+    : null;
   if (!sellable) fieldErrors.planPeriod = [VOUCHER_ERRORS.plan];
   const countText = input.count.trim();
   const count = Number(countText);
-  if (!/^\d{1,4}$/.test(countText) || count < 1 || count > VOUCHER_BATCH_MAX) fieldErrors.count = [VOUCHER_ERRORS.count];
+  if (!/^\d{1,4}$/.test(countText) || count < 1 || count > VOUCHER_BATCH_MAX)
+    fieldErrors.count = [VOUCHER_ERRORS.count];
   const expiresAt = parseRedeemBy(input.expiresOn);
-  if (!expiresAt || expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + VOUCHER_MAX_VALIDITY_DAYS * DAY_MS) {
+  if (
+    !expiresAt ||
+    expiresAt.getTime() <= now.getTime() ||
+    expiresAt.getTime() > now.getTime() + VOUCHER_MAX_VALIDITY_DAYS * DAY_MS
+  ) {
     fieldErrors.expiresOn = [VOUCHER_ERRORS.expires];
   }
   if (!sellable || !expiresAt || Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
@@ -113,7 +148,16 @@ export function generateVoucherBatch(db: DB, input: BatchInput, actor: { actorId
     while (made.size < count) made.add(generateVoucherCode());
     for (const code of made) {
       tx.insert(redeemCodes)
-        .values({ id: createId(), code, planId: sellable.id, periodDays: sellable.days, batchId, expiresAt, createdBy: actor.actorId, createdAt: now })
+        .values({
+          id: createId(),
+          code,
+          planId: sellable.id,
+          periodDays: sellable.days,
+          batchId,
+          expiresAt,
+          createdBy: actor.actorId,
+          createdAt: now,
+        })
         .run();
     }
     recordAudit(tx, {
@@ -134,10 +178,18 @@ export function generateVoucherBatch(db: DB, input: BatchInput, actor: { actorId
  * redirects there, so reloading shows the batch again instead of making
  * another). Null for an unknown or malformed id.
  */
-export function getVoucherBatch(db: DB, batchId: string): { id: string; planName: string; period: PassPeriod | null; expiresAt: Date; codes: string[] } | null {
+export function getVoucherBatch(
+  db: DB,
+  batchId: string,
+): { id: string; planName: string; period: PassPeriod | null; expiresAt: Date; codes: string[] } | null {
   if (!/^[a-z0-9]{8,32}$/.test(batchId)) return null;
   const rows = db
-    .select({ code: redeemCodes.code, planName: plans.name, periodDays: redeemCodes.periodDays, expiresAt: redeemCodes.expiresAt })
+    .select({
+      code: redeemCodes.code,
+      planName: plans.name,
+      periodDays: redeemCodes.periodDays,
+      expiresAt: redeemCodes.expiresAt,
+    })
     .from(redeemCodes)
     .innerJoin(plans, eq(plans.id, redeemCodes.planId))
     .where(eq(redeemCodes.batchId, batchId))
@@ -145,5 +197,11 @@ export function getVoucherBatch(db: DB, batchId: string): { id: string; planName
     .limit(VOUCHER_BATCH_MAX)
     .all();
   if (rows.length === 0) return null;
-  return { id: batchId, planName: rows[0].planName, period: periodOfDays(rows[0].periodDays), expiresAt: rows[0].expiresAt, codes: rows.map((row) => row.code) };
+  return {
+    id: batchId,
+    planName: rows[0].planName,
+    period: periodOfDays(rows[0].periodDays),
+    expiresAt: rows[0].expiresAt,
+    codes: rows.map((row) => row.code),
+  };
 }

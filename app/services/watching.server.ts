@@ -102,7 +102,13 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
     .where(and(eq(ratings.movieId, movie.id), eq(ratings.accountId, viewer.id)))
     .get();
   const commentRows = db
-    .select({ id: comments.id, body: comments.body, accountId: comments.accountId, authorName: accounts.name, createdAt: comments.createdAt })
+    .select({
+      id: comments.id,
+      body: comments.body,
+      accountId: comments.accountId,
+      authorName: accounts.name,
+      createdAt: comments.createdAt,
+    })
     .from(comments)
     .innerJoin(accounts, eq(accounts.id, comments.accountId))
     .where(eq(comments.movieId, movie.id))
@@ -172,14 +178,22 @@ export const commentSchema = z.object({
     .max(COMMENT_MAX_LENGTH, "watch:errors.commentTooLong"),
 });
 
-export type CommentResult = { ok: true; id: string } | { ok: false; notFound: true } | { ok: false; fieldErrors: Record<string, string[]> };
+export type CommentResult =
+  { ok: true; id: string } | { ok: false; notFound: true } | { ok: false; fieldErrors: Record<string, string[]> };
 
-export function addComment(db: DB, input: { movieId: string; accountId: string; body: unknown }, now: Date = new Date()): CommentResult {
+export function addComment(
+  db: DB,
+  input: { movieId: string; accountId: string; body: unknown },
+  now: Date = new Date(),
+): CommentResult {
   const parsed = commentSchema.safeParse({ body: typeof input.body === "string" ? input.body : undefined });
-  if (!parsed.success) return { ok: false, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
+  if (!parsed.success)
+    return { ok: false, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
   if (!findPublishedMovie(db, input.movieId)) return { ok: false, notFound: true };
   const id = createId();
-  db.insert(comments).values({ id, movieId: input.movieId, accountId: input.accountId, body: parsed.data.body, createdAt: now }).run();
+  db.insert(comments)
+    .values({ id, movieId: input.movieId, accountId: input.accountId, body: parsed.data.body, createdAt: now })
+    .run();
   return { ok: true, id };
 }
 
@@ -196,7 +210,11 @@ export function deleteComment(db: DB, commentId: string, actor: Actor): "deleted
 export const starsSchema = z.coerce.number().int().min(1).max(5);
 
 /** One rating per viewer and title; rating again changes it. */
-export function rateMovie(db: DB, input: { movieId: string; accountId: string; stars: unknown }, now: Date = new Date()): "rated" | "invalid" | "notFound" {
+export function rateMovie(
+  db: DB,
+  input: { movieId: string; accountId: string; stars: unknown },
+  now: Date = new Date(),
+): "rated" | "invalid" | "notFound" {
   const stars = starsSchema.safeParse(input.stars);
   if (!stars.success || input.stars === "" || input.stars === null || input.stars === undefined) return "invalid";
   if (!findPublishedMovie(db, input.movieId)) return "notFound";
@@ -209,10 +227,15 @@ export function rateMovie(db: DB, input: { movieId: string; accountId: string; s
 
 export const progressSchema = z.object({
   movieId: z.string().min(1).max(64),
-  positionSeconds: z.coerce.number().finite().min(0).max(24 * 60 * 60),
+  positionSeconds: z.coerce
+    .number()
+    .finite()
+    .min(0)
+    .max(24 * 60 * 60),
 });
 
-export type ProgressResult = { ok: true; eventId: string; newViewing: boolean; positionSeconds: number } | { ok: false; notFound: true };
+export type ProgressResult =
+  { ok: true; eventId: string; newViewing: boolean; positionSeconds: number } | { ok: false; notFound: true };
 
 /**
  * The player reports where the viewer is. The viewer's latest event for this
@@ -220,22 +243,49 @@ export type ProgressResult = { ok: true; eventId: string; newViewing: boolean; p
  * VIEWING_IDLE_MS; then a new viewing starts, and only a new viewing adds one
  * to movies.views (so reloads, seeks and beacons never count twice).
  */
-export function recordProgress(db: DB, input: { accountId: string; movieId: string; positionSeconds: number }, now: Date = new Date()): ProgressResult {
+export function recordProgress(
+  db: DB,
+  input: { accountId: string; movieId: string; positionSeconds: number },
+  now: Date = new Date(),
+): ProgressResult {
   return db.transaction((tx) => {
     const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
     if (!movie) return { ok: false, notFound: true } as const;
-    const position = Math.max(0, Math.floor(movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds));
+    const position = Math.max(
+      0,
+      Math.floor(
+        movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds,
+      ),
+    );
     const last = currentViewing(tx as unknown as DB, input.accountId, movie, now);
     if (last) {
-      tx.update(watchEvents).set({ positionSeconds: position, updatedAt: now, viewCounted: true }).where(eq(watchEvents.id, last.id)).run();
-      if (!last.viewCounted) tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+      tx.update(watchEvents)
+        .set({ positionSeconds: position, updatedAt: now, viewCounted: true })
+        .where(eq(watchEvents.id, last.id))
+        .run();
+      if (!last.viewCounted)
+        tx.update(movies)
+          .set({ views: sql`${movies.views} + 1` })
+          .where(eq(movies.id, movie.id))
+          .run();
       return { ok: true, eventId: last.id, newViewing: false, positionSeconds: position } as const;
     }
     const id = createId();
     tx.insert(watchEvents)
-      .values({ id, accountId: input.accountId, movieId: movie.id, startedAt: now, updatedAt: now, positionSeconds: position, viewCounted: true })
+      .values({
+        id,
+        accountId: input.accountId,
+        movieId: movie.id,
+        startedAt: now,
+        updatedAt: now,
+        positionSeconds: position,
+        viewCounted: true,
+      })
       .run();
-    tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+    tx.update(movies)
+      .set({ views: sql`${movies.views} + 1` })
+      .where(eq(movies.id, movie.id))
+      .run();
     return { ok: true, eventId: id, newViewing: true, positionSeconds: position } as const;
   });
 }
@@ -243,18 +293,27 @@ export function recordProgress(db: DB, input: { accountId: string; movieId: stri
 /** The viewer's viewing of a title still going on (not idle for VIEWING_IDLE_MS, not finished), if any. */
 function currentViewing(db: DB, accountId: string, movie: { id: string; durationSeconds: number }, now: Date) {
   const last = db
-    .select({ id: watchEvents.id, updatedAt: watchEvents.updatedAt, positionSeconds: watchEvents.positionSeconds, viewCounted: watchEvents.viewCounted })
+    .select({
+      id: watchEvents.id,
+      updatedAt: watchEvents.updatedAt,
+      positionSeconds: watchEvents.positionSeconds,
+      viewCounted: watchEvents.viewCounted,
+    })
     .from(watchEvents)
     // A viewing removed from the history is never continued: playing again starts a new, visible one.
     .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
     .orderBy(desc(watchEvents.updatedAt))
     .limit(1)
     .get();
-  const continues = last && now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS && !isFinished(last.positionSeconds, movie.durationSeconds);
+  const continues =
+    last &&
+    now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS &&
+    !isFinished(last.positionSeconds, movie.durationSeconds);
   return continues ? last : undefined;
 }
 
-export type ViewingResult = { ok: true; eventId: string; viewCounted: boolean; views: number } | { ok: false; notFound: true };
+export type ViewingResult =
+  { ok: true; eventId: string; viewCounted: boolean; views: number } | { ok: false; notFound: true };
 
 /**
  * A player that reports "started" or "watched" without a position (the old
@@ -263,7 +322,11 @@ export type ViewingResult = { ok: true; eventId: string; viewCounted: boolean; v
  * history. With `countView` the viewing's view is counted, once per viewing,
  * by the same rule as recordProgress; the position is never moved.
  */
-export function markViewing(db: DB, input: { accountId: string; movieId: string; countView: boolean }, now: Date = new Date()): ViewingResult {
+export function markViewing(
+  db: DB,
+  input: { accountId: string; movieId: string; countView: boolean },
+  now: Date = new Date(),
+): ViewingResult {
   return db.transaction((tx) => {
     const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
     if (!movie) return { ok: false, notFound: true } as const;
@@ -281,10 +344,22 @@ export function markViewing(db: DB, input: { accountId: string; movieId: string;
       eventId = createId();
       counted = input.countView;
       tx.insert(watchEvents)
-        .values({ id: eventId, accountId: input.accountId, movieId: movie.id, startedAt: now, updatedAt: now, positionSeconds: 0, viewCounted: counted })
+        .values({
+          id: eventId,
+          accountId: input.accountId,
+          movieId: movie.id,
+          startedAt: now,
+          updatedAt: now,
+          positionSeconds: 0,
+          viewCounted: counted,
+        })
         .run();
     }
-    if (counted) tx.update(movies).set({ views: sql`${movies.views} + 1` }).where(eq(movies.id, movie.id)).run();
+    if (counted)
+      tx.update(movies)
+        .set({ views: sql`${movies.views} + 1` })
+        .where(eq(movies.id, movie.id))
+        .run();
     const views = tx.select({ views: movies.views }).from(movies).where(eq(movies.id, movie.id)).get()?.views ?? 0;
     return { ok: true, eventId, viewCounted: counted, views } as const;
   });

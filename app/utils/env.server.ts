@@ -28,12 +28,14 @@ const envSchema = z
     SESSION_SECRET: optionalString,
     JWT_SECRET: optionalString.pipe(z.string().min(32, "JWT_SECRET must be at least 32 characters").optional()),
     ADMIN_EMAIL: optionalString.pipe(z.string().email("ADMIN_EMAIL must be an email address").optional()),
-    ADMIN_PASSWORD: optionalString.pipe(
-      z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional(),
+    ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, "ADMIN_PASSWORD must be at least 8 characters").optional()),
+    SMTP_URL: optionalString.pipe(
+      z.string().url("SMTP_URL must be a URL such as smtp://user:pass@host:587").optional(),
     ),
-    SMTP_URL: optionalString.pipe(z.string().url("SMTP_URL must be a URL such as smtp://user:pass@host:587").optional()),
     MAIL_FROM: z.string().trim().default("Kallo <no-reply@kallo.local>"),
-    PUBLIC_URL: optionalString.pipe(z.string().url("PUBLIC_URL must be a full URL such as https://kallo.example").optional()),
+    PUBLIC_URL: optionalString.pipe(
+      z.string().url("PUBLIC_URL must be a full URL such as https://kallo.example").optional(),
+    ),
     CUSTOMER_CARE_EMAIL: z.string().trim().email().default("care@kallo.local"),
     CUSTOMER_CARE_PHONE: z.string().trim().default("+234 800 000 0000"),
     MAX_UPLOAD_MB: z.coerce.number().int().positive().default(4096),
@@ -42,7 +44,11 @@ const envSchema = z
     METRICS_ALLOW: z.string().trim().default("loopback"),
     PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
-    UPLOAD_EXPIRY_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+    UPLOAD_EXPIRY_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
@@ -66,7 +72,12 @@ const envSchema = z
       });
     }
     if (allowList(env.METRICS_ALLOW) === null) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["METRICS_ALLOW"], message: "METRICS_ALLOW must be a comma-separated list of addresses or subnets (loopback, 10.0.0.0/8, 192.168.1.20), or empty for nobody" });
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["METRICS_ALLOW"],
+        message:
+          "METRICS_ALLOW must be a comma-separated list of addresses or subnets (loopback, 10.0.0.0/8, 192.168.1.20), or empty for nobody",
+      });
     }
     if (parseTrustProxy(env.TRUST_PROXY) === null) {
       ctx.addIssue({
@@ -143,7 +154,10 @@ const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 export function parseTrustProxy(value: string | undefined): TrustProxy | null {
   if (value === undefined || value === "false" || value === "0") return false;
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const valid = entries.every((entry) => {
     if (TRUST_NAMES.has(entry)) return true;
     const [address, bits, ...rest] = entry.split("/");
@@ -211,7 +225,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     mediaJobs: raw.MEDIA_JOBS,
     ladder: (parseLadder(raw.LADDER) as { ok: true; rungs: number[] }).rungs,
     logLevel: raw.LOG_LEVEL,
-    paystack: raw.PAYSTACK_SECRET_KEY ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") } : undefined,
+    paystack: raw.PAYSTACK_SECRET_KEY
+      ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") }
+      : undefined,
   };
 }
 

@@ -21,7 +21,10 @@ export function formFailure<Values extends Record<string, string>>(status: numbe
 
 /** The given text fields of a form, as strings, for showing a failed form again. */
 export function pickValues<Name extends string>(form: FormData, names: readonly Name[]): Record<Name, string> {
-  return Object.fromEntries(names.map((name) => [name, String(form.get(name) ?? "").slice(0, 300)])) as Record<Name, string>;
+  return Object.fromEntries(names.map((name) => [name, String(form.get(name) ?? "").slice(0, 300)])) as Record<
+    Name,
+    string
+  >;
 }
 
 export const TOO_MANY_TRIES = "auth:errors.tooManyTries";
@@ -60,7 +63,12 @@ export async function checkPublicFormInput<T, Name extends string>(
   if (isHoneypotFilled(form)) return { ok: false, status: 400, failure: { formError: SPAM, values } };
   const address = clientAddress(request);
   const limit = await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
-  if (!limit.ok) return { ok: false, status: 429, failure: { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values } };
+  if (!limit.ok)
+    return {
+      ok: false,
+      status: 429,
+      failure: { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds, values },
+    };
   const parsed = parseForm(options.schema, form);
   if (!parsed.success) return { ok: false, status: 400, failure: { fieldErrors: parsed.fieldErrors, values } };
   return { ok: true, data: parsed.data, values, address };

@@ -16,13 +16,14 @@ export function parseLadder(text: string | undefined): { ok: true; rungs: number
   const rungs = new Set<number>();
   for (const part of text.split(",")) {
     const entry = part.trim().replace(/p$/i, "");
-    if (!/^\d+$/.test(entry)) return { ok: false, message: `"${part.trim()}" is not a number of lines (write e.g. 144,240,360,480,720,1080)` };
+    if (!/^\d+$/.test(entry))
+      return { ok: false, message: `"${part.trim()}" is not a number of lines (write e.g. 144,240,360,480,720,1080)` };
     const rung = Number(entry);
-    if (rung < MIN_RUNG || rung > MAX_RUNG) return { ok: false, message: `${rung} is outside ${MIN_RUNG}–${MAX_RUNG} lines` };
+    if (rung < MIN_RUNG || rung > MAX_RUNG)
+      return { ok: false, message: `${rung} is outside ${MIN_RUNG}–${MAX_RUNG} lines` };
     if (rung % 2 !== 0) return { ok: false, message: `${rung} is odd; H.264 in yuv420p needs even sizes` };
     rungs.add(rung);
   }
   if (rungs.size === 0) return { ok: false, message: "name at least one rung" };
   return { ok: true, rungs: [...rungs].sort((a, b) => a - b) };
 }
-

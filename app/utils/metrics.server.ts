@@ -8,7 +8,11 @@ import { Counter, Gauge, Histogram, register } from "prom-client";
  */
 export const httpRequests =
   (register.getSingleMetric("kallo_http_requests_total") as Counter<"route" | "method" | "status"> | undefined) ??
-  new Counter({ name: "kallo_http_requests_total", help: "HTTP requests answered, by route pattern, method and status", labelNames: ["route", "method", "status"] });
+  new Counter({
+    name: "kallo_http_requests_total",
+    help: "HTTP requests answered, by route pattern, method and status",
+    labelNames: ["route", "method", "status"],
+  });
 
 export const httpDuration =
   (register.getSingleMetric("kallo_http_request_duration_seconds") as Histogram<"route" | "method"> | undefined) ??
@@ -21,7 +25,11 @@ export const httpDuration =
 
 export const bytesStreamed =
   (register.getSingleMetric("kallo_media_bytes_sent_total") as Counter<"kind"> | undefined) ??
-  new Counter({ name: "kallo_media_bytes_sent_total", help: "Bytes of films, ladders and posters sent", labelNames: ["kind"] });
+  new Counter({
+    name: "kallo_media_bytes_sent_total",
+    help: "Bytes of films, ladders and posters sent",
+    labelNames: ["kind"],
+  });
 
 /** Gauges whose values the app sets when /metrics is read. */
 export function gauge<L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> {
@@ -34,7 +42,9 @@ const ID = /^[a-z0-9]{12,}$/i;
 export function routeLabel(pathname: string): string {
   if (pathname.startsWith("/build/")) return "/build/*";
   const parts = pathname.split("/").filter(Boolean).slice(0, 3);
-  const pattern = parts.map((part) => (ID.test(part) ? ":id" : /\.[a-z0-9]{2,5}$/i.test(part) ? ":file" : part.length > 40 ? ":long" : part));
+  const pattern = parts.map((part) =>
+    ID.test(part) ? ":id" : /\.[a-z0-9]{2,5}$/i.test(part) ? ":file" : part.length > 40 ? ":long" : part,
+  );
   return `/${pattern.join("/")}`;
 }
 

@@ -13,7 +13,11 @@ export function minorUnitDigits(currency: string): number {
  * "$14" for a whole amount, "$10.99" otherwise; `{ cents: "always" }` gives "$14.00".
  * Uses the narrow symbol (₦, $) so prices read the same in English and Hausa.
  */
-export function formatPrice(amountMinor: number, currency: string, options: { cents?: "auto" | "always" } = {}): string {
+export function formatPrice(
+  amountMinor: number,
+  currency: string,
+  options: { cents?: "auto" | "always" } = {},
+): string {
   const digits = minorUnitDigits(currency);
   const amount = amountMinor / 10 ** digits;
   const whole = Number.isInteger(amount);

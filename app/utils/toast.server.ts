@@ -34,7 +34,10 @@ const toastStorage = createCookieSessionStorage({
 /** Set-Cookie header value that carries these toasts to the next page. */
 export async function createToastHeaders(...toasts: ToastInput[]): Promise<Headers> {
   const session = await toastStorage.getSession();
-  session.flash(TOAST_KEY, toasts.map((toast) => toastSchema.parse(toast)));
+  session.flash(
+    TOAST_KEY,
+    toasts.map((toast) => toastSchema.parse(toast)),
+  );
   return new Headers({ "Set-Cookie": await toastStorage.commitSession(session) });
 }
 

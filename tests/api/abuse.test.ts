@@ -25,7 +25,12 @@ describe("forged headers and absurd parameters", () => {
     const response = await new Promise<{ status: number }>((resolve, reject) => {
       const request = http.request(`${world.url}/reset`, {
         method: "POST",
-        headers: { Host: "evil.example", "X-Forwarded-Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded", "Content-Length": Buffer.byteLength(body) },
+        headers: {
+          Host: "evil.example",
+          "X-Forwarded-Host": "evil.example",
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+        },
       });
       request.on("response", (answer) => {
         answer.resume();
@@ -37,7 +42,9 @@ describe("forged headers and absurd parameters", () => {
     expect(response.status).toBeLessThan(500);
     // The mail goes out from the job queue: wait until its file is written whole.
     const mailTo = () =>
-      (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []).map((file) => fs.readFileSync(path.join(mailDir, file), "utf8")).find((text) => text.includes(victim.email) && /\/reset\//.test(text.replace(/=\r?\n/g, "")));
+      (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : [])
+        .map((file) => fs.readFileSync(path.join(mailDir, file), "utf8"))
+        .find((text) => text.includes(victim.email) && /\/reset\//.test(text.replace(/=\r?\n/g, "")));
     await expect.poll(mailTo, { timeout: 10_000 }).toBeDefined();
     const mail = mailTo()!;
     expect(mail).not.toContain("evil.example");
@@ -70,7 +77,11 @@ describe("forged headers and absurd parameters", () => {
       const known = seedAccount(world, "viewer");
       for (const email of [known.email, "nobody-at-all@api.test"]) {
         const started = Date.now();
-        const response = await fetch(`${world.url}/reset`, { method: "POST", body: new URLSearchParams({ email }), headers: { "X-Forwarded-For": "198.51.100.99" } });
+        const response = await fetch(`${world.url}/reset`, {
+          method: "POST",
+          body: new URLSearchParams({ email }),
+          headers: { "X-Forwarded-For": "198.51.100.99" },
+        });
         expect(response.status, email).toBe(200);
         await response.arrayBuffer();
         expect(Date.now() - started, email).toBeLessThan(3000);
@@ -100,12 +111,20 @@ describe("guessing a password without locking its owner out", () => {
       guesses.push({ status: result.status, retryAfter: Number(result.headers.get("Retry-After") ?? 0) });
     }
     expect(guesses.slice(0, 5).map((guess) => guess.status)).toEqual([401, 401, 401, 401, 401]);
-    expect(guesses.slice(5).every((guess) => guess.status === 429 && guess.retryAfter >= 1 && guess.retryAfter <= 2)).toBe(true);
+    expect(
+      guesses.slice(5).every((guess) => guess.status === 429 && guess.retryAfter >= 1 && guess.retryAfter <= 2),
+    ).toBe(true);
 
     // The owner's phone is not held up, from any address, even a forged "device" cookie is not taken for it.
-    const fromPhone = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD }, headers: { Cookie: phone } });
+    const fromPhone = await call(world, "/api/user/login", {
+      json: { email: owner.email, password: PASSWORD },
+      headers: { Cookie: phone },
+    });
     expect(fromPhone.status).toBe(200);
-    const forged = await call(world, "/api/user/login", { json: { email: owner.email, password: PASSWORD }, headers: { Cookie: `kallo_known=${Buffer.from(JSON.stringify(["x"])).toString("base64")}` } });
+    const forged = await call(world, "/api/user/login", {
+      json: { email: owner.email, password: PASSWORD },
+      headers: { Cookie: `kallo_known=${Buffer.from(JSON.stringify(["x"])).toString("base64")}` },
+    });
     expect(forged.status).toBe(429);
 
     // A new device waits out the short delay, then gets in: a delay, not a wall.
@@ -149,14 +168,19 @@ describe("download licences", () => {
     const title = await seedMovie(world, owner.account.id, { approved: true });
     // The free plan (this world has no others), downloads allowed as the migration sets.
     world.db.insert(plans).values({ id: "apifreeplan", code: "FREE", name: "Free" }).onConflictDoNothing().run();
-    world.db.insert(movieRenditions).values({ movieId: title.id, rung: 144, width: 256, height: 144, status: "ready", sizeBytes: 123_456 }).run();
+    world.db
+      .insert(movieRenditions)
+      .values({ movieId: title.id, rung: 144, width: 256, height: 144, status: "ready", sizeBytes: 123_456 })
+      .run();
     const ask = (who: { cookie?: string; token?: string; origin?: string | null }) =>
       call(world, "/downloads/licences", { method: "POST", json: { movieId: title.id, rung: 144 }, ...who });
 
     expect((await ask({})).status).toBe(401);
     expect((await ask({ token: otherProvider.token })).status).toBe(403);
     expect((await ask({ cookie: viewer.cookie, origin: "https://evil.example" })).status).toBe(403);
-    expect((await call(world, "/downloads/licences", { method: "POST", body: "not json", cookie: viewer.cookie })).status).toBe(400);
+    expect(
+      (await call(world, "/downloads/licences", { method: "POST", body: "not json", cookie: viewer.cookie })).status,
+    ).toBe(400);
     const issued = await ask({ cookie: viewer.cookie });
     expect(issued.status).toBe(201);
     expect(issued.body.media).toEqual({ url: `/stream/${title.id}/144p.mp4`, sizeBytes: 123_456 });
@@ -165,8 +189,12 @@ describe("download licences", () => {
     const standing = await call(world, `/downloads/licences?ids=${id},nonsense`);
     expect(standing.body.standings).toEqual({ [id]: "ok" });
     expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE" })).status).toBe(401);
-    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: other.cookie })).status).toBe(404);
-    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: viewer.cookie })).status).toBe(200);
+    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: other.cookie })).status).toBe(
+      404,
+    );
+    expect((await call(world, `/downloads/licences/${id}`, { method: "DELETE", cookie: viewer.cookie })).status).toBe(
+      200,
+    );
     expect((await call(world, `/downloads/licences?ids=${id}`)).body.standings).toEqual({ [id]: "revoked" });
   });
 });

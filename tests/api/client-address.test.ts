@@ -20,7 +20,10 @@ afterAll(async () => {
 async function failedSignIns(addresses: (i: number) => string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < 11; i++) {
-    const result = await call(world, "/api/user/login", { json: { email: `nobody${i}@api.test`, password: "wrong-password" }, headers: { "X-Forwarded-For": addresses(i) } });
+    const result = await call(world, "/api/user/login", {
+      json: { email: `nobody${i}@api.test`, password: "wrong-password" },
+      headers: { "X-Forwarded-For": addresses(i) },
+    });
     statuses.push(result.status);
   }
   return statuses;
@@ -48,7 +51,9 @@ describe("the address the sign-in limit counts", () => {
     expect(local.headers.get("Content-Type")).toMatch(/^text\/plain/);
     const text = await local.text();
     expect(text).toMatch(/kallo_http_requests_total\{route="\/movies",method="GET",status="\d+"\} \d+/);
-    expect(text).toMatch(/kallo_http_request_duration_seconds_bucket\{le="0.1",route="\/api\/user\/login",method="POST"\} \d+/);
+    expect(text).toMatch(
+      /kallo_http_request_duration_seconds_bucket\{le="0.1",route="\/api\/user\/login",method="POST"\} \d+/,
+    );
     expect(text).toMatch(/kallo_disk_bytes\{what="free"\} \d+/);
     expect(text).toContain("kallo_unfinished_uploads 0");
     // The same box, but a trusted proxy says the client is elsewhere: refused.

@@ -69,7 +69,9 @@ async function expectGuarded(method: string, pathname: string, wrongRoles: Crede
 describe("POST /api/user/login", () => {
   it("signs a viewer in: token (userId, exp in seconds, role flags), userDetails and the page session cookie", async () => {
     const account = seedAccount(world, "viewer", { name: "Amina Bello" });
-    const result = await call(world, "/api/user/login", { json: { email: account.email.toUpperCase(), password: PASSWORD } });
+    const result = await call(world, "/api/user/login", {
+      json: { email: account.email.toUpperCase(), password: PASSWORD },
+    });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({
       success: true,
@@ -87,7 +89,10 @@ describe("POST /api/user/login", () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
     // The cookie is the pages' own session: /profile renders for it.
-    const page = await fetch(`${world.url}/profile`, { headers: { Cookie: cookie!.split(";")[0] }, redirect: "manual" });
+    const page = await fetch(`${world.url}/profile`, {
+      headers: { Cookie: cookie!.split(";")[0] },
+      redirect: "manual",
+    });
     expect(page.status).toBe(200);
   });
 
@@ -105,29 +110,43 @@ describe("POST /api/user/login", () => {
   });
 
   it("refuses a wrong password, a provider at this door, a blocked account, a bad payload and a cross-site page", async () => {
-    const wrong = await call(world, "/api/user/login", { json: { email: viewer.account.email, password: "wrong-password" } });
+    const wrong = await call(world, "/api/user/login", {
+      json: { email: viewer.account.email, password: "wrong-password" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ success: false, message: "Incorrect login credentials" });
     expect(wrong.headers.getSetCookie()).toHaveLength(0);
 
-    const providerHere = await call(world, "/api/user/login", { json: { email: provider.account.email, password: PASSWORD } });
+    const providerHere = await call(world, "/api/user/login", {
+      json: { email: provider.account.email, password: PASSWORD },
+    });
     expect(providerHere.status).toBe(401);
     expect(providerHere.body.message).toBe("Incorrect login credentials");
 
     const blocked = seedAccount(world, "viewer", { blocked: true });
     const refused = await call(world, "/api/user/login", { json: { email: blocked.email, password: PASSWORD } });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, isBlocked: true, message: "Your account is blocked contact the Administrator" });
+    expect(refused.body).toMatchObject({
+      success: false,
+      isBlocked: true,
+      message: "Your account is blocked contact the Administrator",
+    });
 
     for (const json of [{}, { email: viewer.account.email }, { email: ["a"], password: 5 }]) {
       const bad = await call(world, "/api/user/login", { json });
       expect(bad.status).toBe(400);
       expect(isErrorEnvelope(bad)).toBe(true);
     }
-    const notJson = await call(world, "/api/user/login", { body: "{oops", headers: { "Content-Type": "application/json" } });
+    const notJson = await call(world, "/api/user/login", {
+      body: "{oops",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(notJson.status).toBe(400);
 
-    const crossSite = await call(world, "/api/user/login", { json: { email: viewer.account.email, password: PASSWORD }, origin: "https://evil.example" });
+    const crossSite = await call(world, "/api/user/login", {
+      json: { email: viewer.account.email, password: PASSWORD },
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect(crossSite.headers.getSetCookie()).toHaveLength(0);
   });
@@ -136,7 +155,10 @@ describe("POST /api/user/login", () => {
     const headers = { "X-Forwarded-For": "203.0.113.77" };
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const result = await call(world, "/api/user/login", { json: { email: `nobody${i}@api.test`, password: "wrong-password" }, headers });
+      const result = await call(world, "/api/user/login", {
+        json: { email: `nobody${i}@api.test`, password: "wrong-password" },
+        headers,
+      });
       statuses.push(result.status);
       if (result.status === 429) {
         expect(result.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -152,12 +174,24 @@ describe("POST /api/user/register", () => {
   it("registers a viewer (JSON or URL-encoded) and answers with the page's message", async () => {
     const before = rowCount(world, accounts);
     const json = await call(world, "/api/user/register", {
-      json: { name: "Musa Sani", email: "musa.sani@api.test", phoneNumber: "+234 801 234 5678", password: "long-enough-1", password2: "long-enough-1" },
+      json: {
+        name: "Musa Sani",
+        email: "musa.sani@api.test",
+        phoneNumber: "+234 801 234 5678",
+        password: "long-enough-1",
+        password2: "long-enough-1",
+      },
     });
     expect(json.status).toBe(201);
     expect(json.body).toEqual({ success: true, message: "Registration successful. You can now sign in." });
     const form = await call(world, "/api/user/register", {
-      form: { name: "Hauwa", email: "hauwa@api.test", phoneNumber: "08012345678", password: "long-enough-2", password2: "long-enough-2" },
+      form: {
+        name: "Hauwa",
+        email: "hauwa@api.test",
+        phoneNumber: "08012345678",
+        password: "long-enough-2",
+        password2: "long-enough-2",
+      },
     });
     expect(form.status).toBe(201);
     expect(rowCount(world, accounts)).toBe(before + 2);
@@ -167,7 +201,9 @@ describe("POST /api/user/register", () => {
 
   it("refuses bad fields with an object of field messages, a used email with 409, and a cross-site page", async () => {
     const before = rowCount(world, accounts);
-    const bad = await call(world, "/api/user/register", { json: { name: "", email: "not-an-email", phoneNumber: "x", password: "short", password2: "other" } });
+    const bad = await call(world, "/api/user/register", {
+      json: { name: "", email: "not-an-email", phoneNumber: "x", password: "short", password2: "other" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.success).toBe(false);
     expect(bad.body.message).toMatchObject({
@@ -177,17 +213,35 @@ describe("POST /api/user/register", () => {
       password: "Password must be at least 8 characters",
     });
     const mismatch = await call(world, "/api/user/register", {
-      json: { name: "A", email: "mismatch@api.test", phoneNumber: "08012345678", password: "long-enough-1", password2: "long-enough-2" },
+      json: {
+        name: "A",
+        email: "mismatch@api.test",
+        phoneNumber: "08012345678",
+        password: "long-enough-1",
+        password2: "long-enough-2",
+      },
     });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.message).toEqual({ password2: "Passwords must match" });
     const taken = await call(world, "/api/user/register", {
-      json: { name: "A", email: viewer.account.email, phoneNumber: "08012345678", password: "long-enough-1", password2: "long-enough-1" },
+      json: {
+        name: "A",
+        email: viewer.account.email,
+        phoneNumber: "08012345678",
+        password: "long-enough-1",
+        password2: "long-enough-1",
+      },
     });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toEqual({ email: "Email already exists" });
     const crossSite = await call(world, "/api/user/register", {
-      json: { name: "A", email: "cross@api.test", phoneNumber: "08012345678", password: "long-enough-1", password2: "long-enough-1" },
+      json: {
+        name: "A",
+        email: "cross@api.test",
+        phoneNumber: "08012345678",
+        password: "long-enough-1",
+        password2: "long-enough-1",
+      },
       origin: "https://evil.example",
     });
     expect(crossSite.status).toBe(403);
@@ -200,15 +254,24 @@ describe("POST /api/cp/login", () => {
     const result = await call(world, "/api/cp/login", { json: { email: provider.account.email, password: PASSWORD } });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ success: true, isCp: true, isBlocked: false });
-    expect(decodeJwt(result.body.token)).toMatchObject({ userId: provider.account.id, isCp: true, isUser: false, isAdmin: false });
+    expect(decodeJwt(result.body.token)).toMatchObject({
+      userId: provider.account.id,
+      isCp: true,
+      isUser: false,
+      isAdmin: false,
+    });
     expect(result.headers.getSetCookie().some((value) => value.startsWith("kallo_session="))).toBe(true);
   });
 
   it("refuses a viewer at this door, a wrong password, a waiting application, a blocked provider and a bad payload", async () => {
-    const viewerHere = await call(world, "/api/cp/login", { json: { email: viewer.account.email, password: PASSWORD } });
+    const viewerHere = await call(world, "/api/cp/login", {
+      json: { email: viewer.account.email, password: PASSWORD },
+    });
     expect(viewerHere.status).toBe(401);
     expect(viewerHere.body.message).toBe("Incorrect login credentials");
-    const wrong = await call(world, "/api/cp/login", { json: { email: provider.account.email, password: "nope-nope-nope" } });
+    const wrong = await call(world, "/api/cp/login", {
+      json: { email: provider.account.email, password: "nope-nope-nope" },
+    });
     expect(wrong.status).toBe(401);
     const pending = seedAccount(world, "provider", { providerStatus: "pending", blocked: true });
     const waiting = await call(world, "/api/cp/login", { json: { email: pending.email, password: PASSWORD } });
@@ -217,22 +280,39 @@ describe("POST /api/cp/login", () => {
     const blocked = seedAccount(world, "provider", { blocked: true });
     const refused = await call(world, "/api/cp/login", { json: { email: blocked.email, password: PASSWORD } });
     expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ success: false, isBlocked: true, message: "Your account is blocked contact the Administrator" });
+    expect(refused.body).toMatchObject({
+      success: false,
+      isBlocked: true,
+      message: "Your account is blocked contact the Administrator",
+    });
     const bad = await call(world, "/api/cp/login", { json: { password: PASSWORD } });
     expect(bad.status).toBe(400);
   });
 });
 
 describe("POST /api/cp/register", () => {
-  const payload = (email: string) => ({ providerName: "Kano Films", email, phoneNumber: "+234 802 000 0000", password: "provider-pass-1", password2: "provider-pass-1" });
+  const payload = (email: string) => ({
+    providerName: "Kano Films",
+    email,
+    phoneNumber: "+234 802 000 0000",
+    password: "provider-pass-1",
+    password2: "provider-pass-1",
+  });
 
   it("lets an administrator register an approved provider who can sign in at once", async () => {
     const result = await call(world, "/api/cp/register", { json: payload("kano.films@api.test"), token: admin.token });
     expect(result.status).toBe(201);
     expect(result.body).toMatchObject({ success: true, message: expect.any(String), data: { success: true } });
     const stored = world.db.select().from(accounts).where(eq(accounts.email, "kano.films@api.test")).get();
-    expect(stored).toMatchObject({ role: "provider", providerStatus: "approved", blocked: false, providerName: "Kano Films" });
-    const signIn = await call(world, "/api/cp/login", { json: { email: "kano.films@api.test", password: "provider-pass-1" } });
+    expect(stored).toMatchObject({
+      role: "provider",
+      providerStatus: "approved",
+      blocked: false,
+      providerName: "Kano Films",
+    });
+    const signIn = await call(world, "/api/cp/login", {
+      json: { email: "kano.films@api.test", password: "provider-pass-1" },
+    });
     expect(signIn.status).toBe(200);
   });
 
@@ -245,9 +325,17 @@ describe("POST /api/cp/register", () => {
     expect(bad.body.data.success).toBe(false);
     const taken = await call(world, "/api/cp/register", { json: payload(provider.account.email), token: admin.token });
     expect(taken.status).toBe(409);
-    const crossSite = await call(world, "/api/cp/register", { json: payload("cross@api.test"), cookie: admin.cookie, origin: "https://evil.example" });
+    const crossSite = await call(world, "/api/cp/register", {
+      json: payload("cross@api.test"),
+      cookie: admin.cookie,
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
-    const noOrigin = await call(world, "/api/cp/register", { json: payload("no-origin@api.test"), cookie: admin.cookie, origin: null });
+    const noOrigin = await call(world, "/api/cp/register", {
+      json: payload("no-origin@api.test"),
+      cookie: admin.cookie,
+      origin: null,
+    });
     expect(noOrigin.status).toBe(403);
     expect(rowCount(world, accounts)).toBe(before);
     // Our own page, by cookie, is fine (Origin or Sec-Fetch-Site).
@@ -283,7 +371,13 @@ describe("GET /api/cp/allusers and GET /api/cp/user/allusers", () => {
     const viewers = await call(world, "/api/cp/user/allusers", { cookie: admin.cookie });
     expect(viewers.status).toBe(200);
     const viewerRow = viewers.body.find((entry: { _id: string }) => entry._id === viewer.account.id);
-    expect(viewerRow).toEqual({ _id: viewer.account.id, name: expect.any(String), email: viewer.account.email, phoneNumber: "+234 800 000 0001", isBlocked: false });
+    expect(viewerRow).toEqual({
+      _id: viewer.account.id,
+      name: expect.any(String),
+      email: viewer.account.email,
+      phoneNumber: "+234 800 000 0001",
+      isBlocked: false,
+    });
     expect(viewers.body.some((entry: { _id: string }) => entry._id === provider.account.id)).toBe(false);
   });
 
@@ -298,11 +392,22 @@ describe("PUT /api/cp/block/{id} and PUT /api/cp/unblock/{id}", () => {
     const target = seedAccount(world, "provider");
     const blocked = await call(world, `/api/cp/block/${target.id}`, { method: "PUT", token: admin.token });
     expect(blocked.status).toBe(200);
-    expect(blocked.body).toMatchObject({ success: true, message: "User blocked", _id: target.id, isBlocked: true, providerName: `Studio ${target.id}` });
+    expect(blocked.body).toMatchObject({
+      success: true,
+      message: "User blocked",
+      _id: target.id,
+      isBlocked: true,
+      providerName: `Studio ${target.id}`,
+    });
     expect(accountRow(world, target.id)?.blocked).toBe(true);
     const unblocked = await call(world, `/api/cp/unblock/${target.id}`, { method: "PUT", token: admin.token });
     expect(unblocked.status).toBe(200);
-    expect(unblocked.body).toMatchObject({ success: true, message: "User unblocked", _id: target.id, isBlocked: false });
+    expect(unblocked.body).toMatchObject({
+      success: true,
+      message: "User unblocked",
+      _id: target.id,
+      isBlocked: false,
+    });
     expect(accountRow(world, target.id)?.blocked).toBe(false);
   });
 
@@ -316,7 +421,9 @@ describe("PUT /api/cp/block/{id} and PUT /api/cp/unblock/{id}", () => {
     expect(viewerId.status).toBe(404);
     expect(accountRow(world, aViewer.id)?.blocked).toBe(false);
     const blockedViewer = seedAccount(world, "viewer", { blocked: true });
-    expect((await call(world, `/api/cp/unblock/${blockedViewer.id}`, { method: "PUT", token: admin.token })).status).toBe(404);
+    expect(
+      (await call(world, `/api/cp/unblock/${blockedViewer.id}`, { method: "PUT", token: admin.token })).status,
+    ).toBe(404);
     expect(accountRow(world, blockedViewer.id)?.blocked).toBe(true);
     expect((await call(world, "/api/cp/block/nosuchaccount1", { method: "PUT", token: admin.token })).status).toBe(404);
   });
@@ -335,11 +442,16 @@ describe("PUT /api/cp/user/block/{id} and PUT /api/cp/user/unblock/{id}", () => 
 
   it("no longer touches providers: a provider's id is 404 and the provider stays as it was", async () => {
     const blockedProvider = seedAccount(world, "provider", { blocked: true });
-    const result = await call(world, `/api/cp/user/unblock/${blockedProvider.id}`, { method: "PUT", token: admin.token });
+    const result = await call(world, `/api/cp/user/unblock/${blockedProvider.id}`, {
+      method: "PUT",
+      token: admin.token,
+    });
     expect(result.status).toBe(404);
     expect(accountRow(world, blockedProvider.id)?.blocked).toBe(true);
     const activeProvider = seedAccount(world, "provider");
-    expect((await call(world, `/api/cp/user/block/${activeProvider.id}`, { method: "PUT", token: admin.token })).status).toBe(404);
+    expect(
+      (await call(world, `/api/cp/user/block/${activeProvider.id}`, { method: "PUT", token: admin.token })).status,
+    ).toBe(404);
     expect(accountRow(world, activeProvider.id)?.blocked).toBe(false);
   });
 
@@ -347,8 +459,14 @@ describe("PUT /api/cp/user/block/{id} and PUT /api/cp/user/unblock/{id}", () => 
     const target = seedAccount(world, "viewer");
     await expectGuarded("PUT", `/api/cp/user/block/${target.id}`, [viewer, provider]);
     await expectGuarded("PUT", `/api/cp/user/unblock/${target.id}`, [viewer, provider]);
-    expect((await call(world, "/api/cp/user/block/nosuchaccount1", { method: "PUT", token: admin.token })).status).toBe(404);
-    const crossSite = await call(world, `/api/cp/user/block/${target.id}`, { method: "PUT", cookie: admin.cookie, origin: "https://evil.example" });
+    expect((await call(world, "/api/cp/user/block/nosuchaccount1", { method: "PUT", token: admin.token })).status).toBe(
+      404,
+    );
+    const crossSite = await call(world, `/api/cp/user/block/${target.id}`, {
+      method: "PUT",
+      cookie: admin.cookie,
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect(accountRow(world, target.id)?.blocked).toBe(false);
   });
@@ -373,8 +491,16 @@ describe("tokens end with the account", () => {
     const [header, payload] = viewer.token.split(".");
     const forged = `${header}.${payload}.${Buffer.from("forged-signature").toString("base64url")}`;
     expect((await call(world, `/api/user/profile/${viewer.account.id}`, { token: forged })).status).toBe(401);
-    const otherClaims = Buffer.from(JSON.stringify({ ...decodeJwt(viewer.token), userId: admin.account.id })).toString("base64url");
-    expect((await call(world, `/api/user/profile/${admin.account.id}`, { token: `${header}.${otherClaims}.${viewer.token.split(".")[2]}` })).status).toBe(401);
+    const otherClaims = Buffer.from(JSON.stringify({ ...decodeJwt(viewer.token), userId: admin.account.id })).toString(
+      "base64url",
+    );
+    expect(
+      (
+        await call(world, `/api/user/profile/${admin.account.id}`, {
+          token: `${header}.${otherClaims}.${viewer.token.split(".")[2]}`,
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -382,7 +508,11 @@ describe("GET /api/user/profile/{userId}", () => {
   it("answers name, email and phoneNumber to the account itself (token or cookie) and to an administrator", async () => {
     const own = await call(world, `/api/user/profile/${viewer.account.id}`, { token: viewer.token });
     expect(own.status).toBe(200);
-    expect(own.body).toMatchObject({ name: expect.any(String), email: viewer.account.email, phoneNumber: "+234 800 000 0001" });
+    expect(own.body).toMatchObject({
+      name: expect.any(String),
+      email: viewer.account.email,
+      phoneNumber: "+234 800 000 0001",
+    });
     expect((await call(world, `/api/user/profile/${viewer.account.id}`, { cookie: viewer.cookie })).status).toBe(200);
     const byAdmin = await call(world, `/api/user/profile/${viewer.account.id}`, { token: admin.token });
     expect(byAdmin.body.email).toBe(viewer.account.email);
@@ -391,7 +521,9 @@ describe("GET /api/user/profile/{userId}", () => {
   it("refuses no credentials, another viewer, a provider, and an unknown id", async () => {
     const anonymous = await call(world, `/api/user/profile/${viewer.account.id}`);
     expect(anonymous.status).toBe(401);
-    expect((await call(world, `/api/user/profile/${viewer.account.id}`, { token: otherViewer.token })).status).toBe(403);
+    expect((await call(world, `/api/user/profile/${viewer.account.id}`, { token: otherViewer.token })).status).toBe(
+      403,
+    );
     expect((await call(world, `/api/user/profile/${viewer.account.id}`, { token: provider.token })).status).toBe(403);
     expect((await call(world, "/api/user/profile/nosuchaccount1", { token: admin.token })).status).toBe(404);
     // Someone else's unknown id says nothing about whether it exists.
@@ -410,7 +542,11 @@ describe("PUT /api/user/profile/edit/{userId}", () => {
     });
     expect(own.status).toBe(200);
     expect(own.body).toEqual({ success: true, message: "Profile Changed" });
-    expect(accountRow(world, account.id)).toMatchObject({ name: "Zainab Umar", email: `z.${account.email}`, phoneNumber: "+234 803 111 2222" });
+    expect(accountRow(world, account.id)).toMatchObject({
+      name: "Zainab Umar",
+      email: `z.${account.email}`,
+      phoneNumber: "+234 803 111 2222",
+    });
     const byAdmin = await call(world, `/api/user/profile/edit/${account.id}`, {
       method: "PUT",
       form: { name: "Zainab U.", email: `z.${account.email}`, phoneNumber: "+234 803 111 2222" },
@@ -423,15 +559,50 @@ describe("PUT /api/user/profile/edit/{userId}", () => {
   it("refuses no credentials, another viewer, a provider, bad fields, a used email, and a cross-site cookie — nothing changes", async () => {
     const before = accountRow(world, viewer.account.id);
     const good = { name: "Changed", email: `changed.${viewer.account.email}`, phoneNumber: "+234 803 111 2222" };
-    expect((await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: good })).status).toBe(401);
-    expect((await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: good, token: otherViewer.token })).status).toBe(403);
-    expect((await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: good, token: provider.token })).status).toBe(403);
-    const bad = await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: { name: "", email: "no", phoneNumber: null }, token: viewer.token });
+    expect(
+      (await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: good })).status,
+    ).toBe(401);
+    expect(
+      (
+        await call(world, `/api/user/profile/edit/${viewer.account.id}`, {
+          method: "PUT",
+          json: good,
+          token: otherViewer.token,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(world, `/api/user/profile/edit/${viewer.account.id}`, {
+          method: "PUT",
+          json: good,
+          token: provider.token,
+        })
+      ).status,
+    ).toBe(403);
+    const bad = await call(world, `/api/user/profile/edit/${viewer.account.id}`, {
+      method: "PUT",
+      json: { name: "", email: "no", phoneNumber: null },
+      token: viewer.token,
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatchObject({ name: "Name is required", email: "Email is invalid", phoneNumber: "Phone number is required" });
-    const taken = await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: { ...good, email: admin.account.email }, token: viewer.token });
+    expect(bad.body.message).toMatchObject({
+      name: "Name is required",
+      email: "Email is invalid",
+      phoneNumber: "Phone number is required",
+    });
+    const taken = await call(world, `/api/user/profile/edit/${viewer.account.id}`, {
+      method: "PUT",
+      json: { ...good, email: admin.account.email },
+      token: viewer.token,
+    });
     expect(taken.status).toBe(409);
-    const crossSite = await call(world, `/api/user/profile/edit/${viewer.account.id}`, { method: "PUT", json: good, cookie: viewer.cookie, origin: "https://evil.example" });
+    const crossSite = await call(world, `/api/user/profile/edit/${viewer.account.id}`, {
+      method: "PUT",
+      json: good,
+      cookie: viewer.cookie,
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect(accountRow(world, viewer.account.id)).toEqual(before);
   });
@@ -448,14 +619,19 @@ describe("PUT /api/user/profile/password/{userId}", () => {
     });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ success: true, token: expect.any(String) });
-    const freshCookie = result.headers.getSetCookie().find((value) => value.startsWith("kallo_session="))!.split(";")[0];
+    const freshCookie = result.headers
+      .getSetCookie()
+      .find((value) => value.startsWith("kallo_session="))!
+      .split(";")[0];
     expect((await call(world, `/api/user/profile/${account.id}`, { token: credentials.token })).status).toBe(401);
     expect((await call(world, `/api/user/profile/${account.id}`, { cookie: credentials.cookie })).status).toBe(401);
     expect((await call(world, `/api/user/profile/${account.id}`, { token: result.body.token })).status).toBe(200);
     expect((await call(world, `/api/user/profile/${account.id}`, { cookie: freshCookie })).status).toBe(200);
     const oldPassword = await call(world, "/api/user/login", { json: { email: account.email, password: PASSWORD } });
     expect(oldPassword.status).toBe(401);
-    expect((await call(world, "/api/user/login", { json: { email: account.email, password: "brand-new-pass-1" } })).status).toBe(200);
+    expect(
+      (await call(world, "/api/user/login", { json: { email: account.email, password: "brand-new-pass-1" } })).status,
+    ).toBe(200);
   });
 
   it("refuses no credentials, an administrator on someone else, another viewer, a wrong current password and bad fields", async () => {
@@ -467,10 +643,18 @@ describe("PUT /api/user/profile/password/{userId}", () => {
     expect((await call(world, pathname, { method: "PUT", json: body })).status).toBe(401);
     expect((await call(world, pathname, { method: "PUT", json: body, token: admin.token })).status).toBe(403);
     expect((await call(world, pathname, { method: "PUT", json: body, token: otherViewer.token })).status).toBe(403);
-    const wrong = await call(world, pathname, { method: "PUT", json: { ...body, currentPassword: "not-the-password" }, token: credentials.token });
+    const wrong = await call(world, pathname, {
+      method: "PUT",
+      json: { ...body, currentPassword: "not-the-password" },
+      token: credentials.token,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.message).toEqual({ currentPassword: "Current password is incorrect" });
-    const bad = await call(world, pathname, { method: "PUT", json: { currentPassword: PASSWORD, password: "short", password2: "short" }, token: credentials.token });
+    const bad = await call(world, pathname, {
+      method: "PUT",
+      json: { currentPassword: PASSWORD, password: "short", password2: "short" },
+      token: credentials.token,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual({ password: "Password must be at least 8 characters" });
     expect(accountRow(world, account.id)).toEqual(before);
@@ -489,7 +673,11 @@ describe("PUT /api/cp/profile/edit/{providerId}", () => {
     });
     expect(own.status).toBe(200);
     expect(own.body.success).toBe(true);
-    expect(accountRow(world, account.id)).toMatchObject({ name: "Sadiq", providerName: "Sadiq Pictures", phoneNumber: "+234 804 000 1111" });
+    expect(accountRow(world, account.id)).toMatchObject({
+      name: "Sadiq",
+      providerName: "Sadiq Pictures",
+      phoneNumber: "+234 804 000 1111",
+    });
     const byAdmin = await call(world, `/api/cp/profile/edit/${account.id}`, {
       method: "PUT",
       json: { name: "Sadiq", email: account.email, phoneNumber: "+234 804 000 1111", providerName: "Sadiq Studios" },
@@ -501,12 +689,29 @@ describe("PUT /api/cp/profile/edit/{providerId}", () => {
 
   it("refuses no credentials, a viewer, another provider, a viewer's id, and bad fields (message object)", async () => {
     const before = accountRow(world, provider.account.id);
-    const body = { name: "X", email: provider.account.email, phoneNumber: "+234 804 000 1111", providerName: "Taken Over" };
+    const body = {
+      name: "X",
+      email: provider.account.email,
+      phoneNumber: "+234 804 000 1111",
+      providerName: "Taken Over",
+    };
     const pathname = `/api/cp/profile/edit/${provider.account.id}`;
     await expectGuarded("PUT", pathname, [viewer], body);
     expect((await call(world, pathname, { method: "PUT", json: body, token: otherProvider.token })).status).toBe(403);
-    expect((await call(world, `/api/cp/profile/edit/${viewer.account.id}`, { method: "PUT", json: body, token: admin.token })).status).toBe(404);
-    const bad = await call(world, pathname, { method: "PUT", json: { name: "X", email: provider.account.email, phoneNumber: "+234 804 000 1111" }, token: provider.token });
+    expect(
+      (
+        await call(world, `/api/cp/profile/edit/${viewer.account.id}`, {
+          method: "PUT",
+          json: body,
+          token: admin.token,
+        })
+      ).status,
+    ).toBe(404);
+    const bad = await call(world, pathname, {
+      method: "PUT",
+      json: { name: "X", email: provider.account.email, phoneNumber: "+234 804 000 1111" },
+      token: provider.token,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ success: false, message: { providerName: "Provider name is required" } });
     expect(accountRow(world, provider.account.id)).toEqual(before);
@@ -554,14 +759,20 @@ describe("GET /api/movies/all/{providerId}", () => {
     const ids = own.body.map((entry: { _id: string }) => entry._id).sort();
     expect(ids).toEqual([ready.id, processing.id].sort());
     expect(ids).not.toContain(someoneElse.id);
-    expect(own.body.find((entry: { _id: string }) => entry._id === processing.id)).toMatchObject({ MovieName: expect.any(String), status: "processing", size: 3 });
+    expect(own.body.find((entry: { _id: string }) => entry._id === processing.id)).toMatchObject({
+      MovieName: expect.any(String),
+      status: "processing",
+      size: 3,
+    });
     const byAdmin = await call(world, `/api/movies/all/${account.id}`, { token: admin.token });
     expect(byAdmin.body).toHaveLength(2);
   });
 
   it("refuses no credentials, a viewer, another provider, and a viewer's id", async () => {
     await expectGuarded("GET", `/api/movies/all/${provider.account.id}`, [viewer]);
-    expect((await call(world, `/api/movies/all/${provider.account.id}`, { token: otherProvider.token })).status).toBe(403);
+    expect((await call(world, `/api/movies/all/${provider.account.id}`, { token: otherProvider.token })).status).toBe(
+      403,
+    );
     expect((await call(world, `/api/movies/all/${viewer.account.id}`, { token: admin.token })).status).toBe(404);
   });
 });
@@ -577,9 +788,17 @@ describe("POST /api/upload/movies (refusals; the whole upload is in media.test.t
       return body;
     };
     expect((await call(world, "/api/upload/movies", { method: "POST", body: form() })).status).toBe(401);
-    expect((await call(world, "/api/upload/movies", { method: "POST", body: form(), token: viewer.token })).status).toBe(403);
-    expect((await call(world, "/api/upload/movies", { method: "POST", body: form(), token: admin.token })).status).toBe(403);
-    const wrongContent = await call(world, "/api/upload/movies", { method: "POST", body: form(), token: provider.token });
+    expect(
+      (await call(world, "/api/upload/movies", { method: "POST", body: form(), token: viewer.token })).status,
+    ).toBe(403);
+    expect((await call(world, "/api/upload/movies", { method: "POST", body: form(), token: admin.token })).status).toBe(
+      403,
+    );
+    const wrongContent = await call(world, "/api/upload/movies", {
+      method: "POST",
+      body: form(),
+      token: provider.token,
+    });
     expect(wrongContent.status).toBe(400);
     expect(wrongContent.body.success).toBe(false);
     expect(wrongContent.body.message).toHaveProperty("movie");
@@ -590,7 +809,12 @@ describe("POST /api/upload/movies (refusals; the whole upload is in media.test.t
     expect(noFile.body.message).toMatchObject({ movie: expect.any(String), Category: expect.any(String) });
     const notMultipart = await call(world, "/api/upload/movies", { json: { name: "x" }, token: provider.token });
     expect(notMultipart.status).toBe(400);
-    const crossSite = await call(world, "/api/upload/movies", { method: "POST", body: form(), cookie: provider.cookie, origin: "https://evil.example" });
+    const crossSite = await call(world, "/api/upload/movies", {
+      method: "POST",
+      body: form(),
+      cookie: provider.cookie,
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect(rowCount(world, moviesTable)).toBe(before);
   });
@@ -612,12 +836,21 @@ describe("DELETE /api/movies/delete/{movieId}", () => {
   it("refuses no credentials, a viewer, another provider, an unknown title and a cross-site cookie — the title stays", async () => {
     const movie = await seedMovie(world, provider.account.id);
     await expectGuarded("DELETE", `/api/movies/delete/${movie.id}`, [viewer]);
-    const notOwner = await call(world, `/api/movies/delete/${movie.id}`, { method: "DELETE", token: otherProvider.token });
+    const notOwner = await call(world, `/api/movies/delete/${movie.id}`, {
+      method: "DELETE",
+      token: otherProvider.token,
+    });
     expect(notOwner.status).toBe(403);
-    const crossSite = await call(world, `/api/movies/delete/${movie.id}`, { method: "DELETE", cookie: provider.cookie, origin: "https://evil.example" });
+    const crossSite = await call(world, `/api/movies/delete/${movie.id}`, {
+      method: "DELETE",
+      cookie: provider.cookie,
+      origin: "https://evil.example",
+    });
     expect(crossSite.status).toBe(403);
     expect(movieRow(world, movie.id)).toBeDefined();
-    expect((await call(world, "/api/movies/delete/nosuchmovie0001", { method: "DELETE", token: provider.token })).status).toBe(404);
+    expect(
+      (await call(world, "/api/movies/delete/nosuchmovie0001", { method: "DELETE", token: provider.token })).status,
+    ).toBe(404);
   });
 });
 
@@ -629,7 +862,10 @@ describe("PUT /api/files/movies/views/{movieId}", () => {
     expect(first.body).toEqual({ success: true, counted: true, views: 1 });
     const again = await call(world, `/api/files/movies/views/${movie.id}`, { method: "PUT", cookie: viewer.cookie });
     expect(again.body).toEqual({ success: true, counted: false, views: 1 });
-    const someoneElse = await call(world, `/api/files/movies/views/${movie.id}`, { method: "PUT", token: otherViewer.token });
+    const someoneElse = await call(world, `/api/files/movies/views/${movie.id}`, {
+      method: "PUT",
+      token: otherViewer.token,
+    });
     expect(someoneElse.body).toEqual({ success: true, counted: true, views: 2 });
     expect(movieRow(world, movie.id)?.views).toBe(2);
   });
@@ -638,9 +874,21 @@ describe("PUT /api/files/movies/views/{movieId}", () => {
     const movie = await seedMovie(world, provider.account.id);
     await expectGuarded("PUT", `/api/files/movies/views/${movie.id}`, [provider]);
     const unpublished = await seedMovie(world, provider.account.id, { approved: false });
-    expect((await call(world, `/api/files/movies/views/${unpublished.id}`, { method: "PUT", token: viewer.token })).status).toBe(404);
-    expect((await call(world, "/api/files/movies/views/nosuchmovie0001", { method: "PUT", token: viewer.token })).status).toBe(404);
-    expect((await call(world, `/api/files/movies/views/${movie.id}`, { method: "PUT", cookie: viewer.cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect(
+      (await call(world, `/api/files/movies/views/${unpublished.id}`, { method: "PUT", token: viewer.token })).status,
+    ).toBe(404);
+    expect(
+      (await call(world, "/api/files/movies/views/nosuchmovie0001", { method: "PUT", token: viewer.token })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(world, `/api/files/movies/views/${movie.id}`, {
+          method: "PUT",
+          cookie: viewer.cookie,
+          origin: "https://evil.example",
+        })
+      ).status,
+    ).toBe(403);
     expect(movieRow(world, movie.id)?.views).toBe(0);
     expect(movieRow(world, unpublished.id)?.views).toBe(0);
   });
@@ -648,11 +896,18 @@ describe("PUT /api/files/movies/views/{movieId}", () => {
 
 describe("POST /api/files/watched", () => {
   const historyOf = (accountId: string, movieId: string) =>
-    world.db.select({ value: count() }).from(watchEvents).where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movieId))).get()!.value;
+    world.db
+      .select({ value: count() })
+      .from(watchEvents)
+      .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movieId)))
+      .get()!.value;
 
   it("records the title in the caller's history (userId may be sent; it must be the caller)", async () => {
     const movie = await seedMovie(world, provider.account.id);
-    const result = await call(world, "/api/files/watched", { json: { userId: viewer.account.id, movieId: movie.id }, token: viewer.token });
+    const result = await call(world, "/api/files/watched", {
+      json: { userId: viewer.account.id, movieId: movie.id },
+      token: viewer.token,
+    });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ success: true });
     expect(historyOf(viewer.account.id, movie.id)).toBe(1);
@@ -668,12 +923,20 @@ describe("POST /api/files/watched", () => {
   it("refuses no credentials, a provider, someone else's userId, a missing or unknown movie", async () => {
     const movie = await seedMovie(world, provider.account.id);
     await expectGuarded("POST", "/api/files/watched", [provider], { movieId: movie.id });
-    const forSomeoneElse = await call(world, "/api/files/watched", { json: { userId: otherViewer.account.id, movieId: movie.id }, token: viewer.token });
+    const forSomeoneElse = await call(world, "/api/files/watched", {
+      json: { userId: otherViewer.account.id, movieId: movie.id },
+      token: viewer.token,
+    });
     expect(forSomeoneElse.status).toBe(403);
-    const missing = await call(world, "/api/files/watched", { json: { userId: viewer.account.id }, token: viewer.token });
+    const missing = await call(world, "/api/files/watched", {
+      json: { userId: viewer.account.id },
+      token: viewer.token,
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toEqual({ movieId: "movieId is required" });
-    expect((await call(world, "/api/files/watched", { json: { movieId: "nosuchmovie0001" }, token: viewer.token })).status).toBe(404);
+    expect(
+      (await call(world, "/api/files/watched", { json: { movieId: "nosuchmovie0001" }, token: viewer.token })).status,
+    ).toBe(404);
     expect(historyOf(otherViewer.account.id, movie.id)).toBe(0);
     expect(historyOf(viewer.account.id, movie.id)).toBe(0);
   });
@@ -706,11 +969,15 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
     expect(full.status).toBe(200);
     expect(full.headers.get("Content-Type")).toBe("video/mp4");
     expect((await full.arrayBuffer()).byteLength).toBe(size);
-    const range = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Cookie: cookie, Range: "bytes=0-99" } });
+    const range = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+      headers: { Cookie: cookie, Range: "bytes=0-99" },
+    });
     expect(range.status).toBe(206);
     expect(range.headers.get("Content-Range")).toBe(`bytes 0-99/${size}`);
     expect((await range.arrayBuffer()).byteLength).toBe(100);
-    const past = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Cookie: cookie, Range: `bytes=${size + 10}-` } });
+    const past = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+      headers: { Cookie: cookie, Range: `bytes=${size + 10}-` },
+    });
     expect(past.status).toBe(416);
     expect(past.headers.get("Content-Range")).toBe(`bytes */${size}`);
     await past.arrayBuffer();
@@ -722,14 +989,21 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
   it("plays with only the Bearer token", async () => {
     const account = seedAccount(world, "viewer");
     const { token } = await login(world, account);
-    const range = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Authorization: `Bearer ${token}`, Range: "bytes=10-" } });
+    const range = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+      headers: { Authorization: `Bearer ${token}`, Range: "bytes=10-" },
+    });
     expect(range.status).toBe(206);
     expect(range.headers.get("Content-Range")).toBe(`bytes 10-${size - 1}/${size}`);
     expect((await range.arrayBuffer()).byteLength).toBe(size - 10);
-    const past = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Authorization: `Bearer ${token}`, Range: `bytes=${size}-${size + 5}` } });
+    const past = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+      headers: { Authorization: `Bearer ${token}`, Range: `bytes=${size}-${size + 5}` },
+    });
     expect(past.status).toBe(416);
     await past.arrayBuffer();
-    const head = await fetch(`${world.url}/api/files/${movie.id}.mp4`, { method: "HEAD", headers: { Authorization: `Bearer ${token}`, Range: "bytes=0-0" } });
+    const head = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+      method: "HEAD",
+      headers: { Authorization: `Bearer ${token}`, Range: "bytes=0-0" },
+    });
     expect(head.status).toBe(206);
   });
 
@@ -737,23 +1011,37 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
     const premium = await seedMovie(world, provider.account.id, { withFiles: true, access: "premium" });
     const account = seedAccount(world, "viewer");
     const first = await login(world, account);
-    const refused = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" } });
+    const refused = await fetch(`${world.url}/api/files/${premium.id}.mp4`, {
+      headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" },
+    });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ success: false, reason: "pass_required" });
 
-    const basic = world.db.select().from(plans).where(eq(plans.code, "BASIC")).get() ?? world.db.insert(plans).values({ id: uniqueId("pl"), code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1 }).returning().get();
+    const basic =
+      world.db.select().from(plans).where(eq(plans.code, "BASIC")).get() ??
+      world.db
+        .insert(plans)
+        .values({ id: uniqueId("pl"), code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1 })
+        .returning()
+        .get();
     world.db.transaction((tx) => grantPass(tx, { accountId: account.id, planId: basic.id, days: 7, source: "admin" }));
-    const allowed = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" } });
+    const allowed = await fetch(`${world.url}/api/files/${premium.id}.mp4`, {
+      headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=0-9" },
+    });
     expect(allowed.status).toBe(206);
     await allowed.arrayBuffer();
 
     // A second sign-in is a second device: one screen on BASIC, so it waits while the first plays.
     const second = await login(world, account);
-    const busy = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${second.token}`, Range: "bytes=0-9" } });
+    const busy = await fetch(`${world.url}/api/files/${premium.id}.mp4`, {
+      headers: { Authorization: `Bearer ${second.token}`, Range: "bytes=0-9" },
+    });
     expect(busy.status).toBe(403);
     expect(await busy.json()).toMatchObject({ success: false, reason: "screens", screens: 1 });
     // The first device keeps playing.
-    const again = await fetch(`${world.url}/api/files/${premium.id}.mp4`, { headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=10-19" } });
+    const again = await fetch(`${world.url}/api/files/${premium.id}.mp4`, {
+      headers: { Authorization: `Bearer ${first.token}`, Range: "bytes=10-19" },
+    });
     expect(again.status).toBe(206);
     await again.arrayBuffer();
   });
@@ -762,12 +1050,28 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
     const anonymous = await fetch(`${world.url}/api/files/${movie.id}.mp4`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ success: false });
-    expect((await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Authorization: "Bearer nope" } })).status).toBe(401);
-    expect((await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Authorization: `Bearer ${otherProvider.token}` } })).status).toBe(403);
+    expect(
+      (await fetch(`${world.url}/api/files/${movie.id}.mp4`, { headers: { Authorization: "Bearer nope" } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
+          headers: { Authorization: `Bearer ${otherProvider.token}` },
+        })
+      ).status,
+    ).toBe(403);
     const unpublished = await seedMovie(world, provider.account.id, { withFiles: true, approved: false });
-    expect((await fetch(`${world.url}/api/files/${unpublished.id}.mp4`, { headers: { Authorization: `Bearer ${viewer.token}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${world.url}/api/files/${unpublished.id}.mp4`, {
+          headers: { Authorization: `Bearer ${viewer.token}` },
+        })
+      ).status,
+    ).toBe(404);
     // Its owner may check it.
-    const owner = await fetch(`${world.url}/api/files/${unpublished.id}.mp4`, { headers: { Authorization: `Bearer ${provider.token}`, Range: "bytes=0-9" } });
+    const owner = await fetch(`${world.url}/api/files/${unpublished.id}.mp4`, {
+      headers: { Authorization: `Bearer ${provider.token}`, Range: "bytes=0-9" },
+    });
     expect(owner.status).toBe(206);
     await owner.arrayBuffer();
   });
@@ -775,7 +1079,15 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
 
 describe("the router itself", () => {
   it("answers unknown /api paths and wrong methods with JSON, never the HTML Not Found page", async () => {
-    for (const pathname of ["/api", "/api/", "/api/nothing", "/api/user", "/api/movies/all/a/b", "/api/files", "/api/cp/block/..%2F..%2Fetc"]) {
+    for (const pathname of [
+      "/api",
+      "/api/",
+      "/api/nothing",
+      "/api/user",
+      "/api/movies/all/a/b",
+      "/api/files",
+      "/api/cp/block/..%2F..%2Fetc",
+    ]) {
       const result = await call(world, pathname, { token: admin.token });
       expect(result.status, pathname).toBe(404);
       expect(result.headers.get("Content-Type")).toMatch(/application\/json/);
@@ -806,7 +1118,9 @@ describe("the router itself", () => {
   });
 
   it("refuses a body over the limit with 413 JSON", async () => {
-    const result = await call(world, "/api/user/login", { json: { email: "big@api.test", password: "x".repeat(100_000) } });
+    const result = await call(world, "/api/user/login", {
+      json: { email: "big@api.test", password: "x".repeat(100_000) },
+    });
     expect(result.status).toBe(413);
     expect(isErrorEnvelope(result)).toBe(true);
   });
@@ -839,7 +1153,8 @@ describe("the router itself", () => {
       ["get", "/api/files/thumbnail/{thumbnail}"],
       ["get", "/api/files/{filename}"],
     ];
-    for (const [method, pathname] of expected) expect(result.body.paths[pathname]?.[method], `${method} ${pathname}`).toBeDefined();
+    for (const [method, pathname] of expected)
+      expect(result.body.paths[pathname]?.[method], `${method} ${pathname}`).toBeDefined();
     const register = result.body.paths["/api/user/register"].post.requestBody.content["application/json"].schema;
     expect(register.required).toEqual(["name", "phoneNumber", "email", "password", "password2"]);
     expect(register.properties.password.minLength).toBe(8);

@@ -10,7 +10,16 @@ import { storagePaths } from "~/media/storage.server";
 import { setSetting } from "~/services/settings.server";
 import { makeVideoFixture } from "../fixtures/media";
 import { startServer } from "../../bench/lib";
-import { call, login, seedAccount, seedMovie, startApiWorld, uniqueId, type ApiWorld, type Credentials } from "./helpers";
+import {
+  call,
+  login,
+  seedAccount,
+  seedMovie,
+  startApiWorld,
+  uniqueId,
+  type ApiWorld,
+  type Credentials,
+} from "./helpers";
 
 /**
  * Fault drills: the server is killed with SIGKILL while a film uploads and
@@ -65,7 +74,11 @@ function halfUpload(bytes: Buffer): http.ClientRequest {
   );
   const request = http.request(`${world.url}/api/upload/movies`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${provider.token}`, "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": head.length + bytes.length * 2 },
+    headers: {
+      Authorization: `Bearer ${provider.token}`,
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+      "Content-Length": head.length + bytes.length * 2,
+    },
   });
   request.on("error", () => undefined);
   request.write(head);
@@ -84,12 +97,20 @@ describe("kill -9 in the middle of work", () => {
     expect(uploaded.status).toBe(201);
 
     // ffmpeg is at work on it (the job records its pid), and another film is halfway up.
-    const working = await until(() => world.db.select().from(jobs).where(isNotNull(jobs.toolPid)).get(), 60_000, "a job's encoder");
+    const working = await until(
+      () => world.db.select().from(jobs).where(isNotNull(jobs.toolPid)).get(),
+      60_000,
+      "a job's encoder",
+    );
     const encoder = working.toolPid!;
     expect(processRuns(encoder)).toBe(true);
     const half = halfUpload(fs.readFileSync(film));
     const tmp = storagePaths(world.root).tmp;
-    await until(() => fs.readdirSync(tmp).some((name) => name.endsWith("upload.part")), 10_000, "the partial upload in tmp/");
+    await until(
+      () => fs.readdirSync(tmp).some((name) => name.endsWith("upload.part")),
+      10_000,
+      "the partial upload in tmp/",
+    );
 
     await killServer();
     half.destroy();
@@ -108,17 +129,27 @@ describe("kill -9 in the middle of work", () => {
     const title = await seedMovie(world, provider.account.id, { status: "processing" });
     await killServer();
     // An encoder as one left behind where the kernel could not end it, and a job on its third try.
-    const stale = spawn(mediaBinary("ffmpeg").path, ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2", "-f", "null", "-"], { stdio: "ignore" });
+    const stale = spawn(
+      mediaBinary("ffmpeg").path,
+      ["-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i", "testsrc2", "-f", "null", "-"],
+      { stdio: "ignore" },
+    );
     const staleEnded = new Promise((resolve) => stale.once("exit", resolve));
     const job = { id: uniqueId("job"), movieId: title.id };
-    world.db.insert(jobs).values({ ...job, kind: MOVIE_JOB, status: "running", attempts: 3, toolPid: stale.pid! }).run();
+    world.db
+      .insert(jobs)
+      .values({ ...job, kind: MOVIE_JOB, status: "running", attempts: 3, toolPid: stale.pid! })
+      .run();
 
     world.server = await startServer(world.root, 3307);
     await Promise.race([staleEnded, wait(5_000).then(() => Promise.reject(new Error("the stale encoder still runs")))]);
     const given = world.db.select().from(jobs).where(eq(jobs.id, job.id)).get()!;
     expect(given.status).toBe("failed");
     expect(given.error).toMatch(/stopped during each of its 3 tries/);
-    expect(world.db.select().from(movies).where(eq(movies.id, title.id)).get()).toMatchObject({ status: "failed", failureReason: "interrupted" });
+    expect(world.db.select().from(movies).where(eq(movies.id, title.id)).get()).toMatchObject({
+      status: "failed",
+      failureReason: "interrupted",
+    });
     // The provider reads why, in words, not the tool's output.
     const listed = await fetch(`${world.url}/provider/movielist`, { headers: { Cookie: provider.cookie } });
     expect(await listed.text()).toContain("The server stopped while preparing this film");
@@ -132,7 +163,9 @@ function mountSmall(dir: string, megabytes: number): boolean {
     execFileSync("mount", ["-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", dir], { stdio: "pipe" });
     return true;
   } catch (error) {
-    console.warn(`[drill] the full-disk drill needs to mount a tmpfs (root): ${error instanceof Error ? error.message.split("\n")[0] : error}`);
+    console.warn(
+      `[drill] the full-disk drill needs to mount a tmpfs (root): ${error instanceof Error ? error.message.split("\n")[0] : error}`,
+    );
     return false;
   }
 }
@@ -155,7 +188,9 @@ describe("the disk fills up in the middle of an upload", () => {
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(fs.readdirSync(tmp)).toEqual([]);
       expect(world.db.select().from(movies).where(eq(movies.name, "Too big for the disk")).all()).toEqual([]);
-      const signIn = await call(world, "/api/user/login", { json: { email: provider.account.email, password: "api-test-password-1" } });
+      const signIn = await call(world, "/api/user/login", {
+        json: { email: provider.account.email, password: "api-test-password-1" },
+      });
       expect(signIn.status).not.toBe(500);
     } finally {
       execFileSync("umount", [tmp]);

@@ -4,8 +4,26 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts, movies, sessions, watchEvents } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
-import { changePasswordSchema, profileSchema, providerProfileSchema, providerRegistrationSchema, registrationSchema } from "~/services/validation";
-import { accountRow, login, movieRow, nextAddress, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials, type Seeded } from "./helpers";
+import {
+  changePasswordSchema,
+  profileSchema,
+  providerProfileSchema,
+  providerRegistrationSchema,
+  registrationSchema,
+} from "~/services/validation";
+import {
+  accountRow,
+  login,
+  movieRow,
+  nextAddress,
+  PASSWORD,
+  seedAccount,
+  seedMovie,
+  startApiWorld,
+  type ApiWorld,
+  type Credentials,
+  type Seeded,
+} from "./helpers";
 
 // A failure prints its seed; FC_SEED=<seed> npm run test:api replays it.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });
@@ -51,7 +69,18 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }) },
   { weight: 1, arbitrary: fc.object({ maxDepth: 1, maxKeys: 3 }) },
-  { weight: 1, arbitrary: fc.constantFrom("", " ", "\u0000", "null", "[object Object]", "<script>alert(1)</script>", "' OR 1=1 --") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      " ",
+      "\u0000",
+      "null",
+      "[object Object]",
+      "<script>alert(1)</script>",
+      "' OR 1=1 --",
+    ),
+  },
 );
 
 /**
@@ -62,33 +91,56 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
 function objectOf(fields: string[], plausible: Record<string, fc.Arbitrary<unknown>> = {}, nearlyValidShare = 0.5) {
   const random = fc.record(Object.fromEntries(fields.map((field) => [field, value])), { requiredKeys: [] });
   const extra = fc.dictionary(fc.string({ maxLength: 12 }), value, { maxKeys: 2 });
-  const withExtra = (known: fc.Arbitrary<Record<string, unknown>>) => fc.tuple(known, extra).map(([a, b]) => ({ ...b, ...a }) as Record<string, unknown>);
+  const withExtra = (known: fc.Arbitrary<Record<string, unknown>>) =>
+    fc.tuple(known, extra).map(([a, b]) => ({ ...b, ...a }) as Record<string, unknown>);
   if (Object.keys(plausible).length === 0) return withExtra(random);
   const nearlyValid = fc.record(
     Object.fromEntries(
-      fields.map((field) => [field, plausible[field] ? fc.oneof({ weight: 12, arbitrary: plausible[field] }, { weight: 1, arbitrary: value }) : value]),
+      fields.map((field) => [
+        field,
+        plausible[field]
+          ? fc.oneof({ weight: 12, arbitrary: plausible[field] }, { weight: 1, arbitrary: value })
+          : value,
+      ]),
     ),
     { requiredKeys: fields.filter((field) => plausible[field]) },
   );
   // Each nearly valid payload costs the server a password hash (scrypt), so the share is kept small where that is so.
   const weight = Math.round(nearlyValidShare * 20);
-  return fc.oneof({ weight: 20 - weight, arbitrary: withExtra(random) }, { weight, arbitrary: nearlyValid as fc.Arbitrary<Record<string, unknown>> });
+  return fc.oneof(
+    { weight: 20 - weight, arbitrary: withExtra(random) },
+    { weight, arbitrary: nearlyValid as fc.Arbitrary<Record<string, unknown>> },
+  );
 }
 
-type Body = { kind: "json" | "form" | "multipart"; object: Record<string, unknown> } | { kind: "raw"; contentType: string; text: string };
+type Body =
+  | { kind: "json" | "form" | "multipart"; object: Record<string, unknown> }
+  | { kind: "raw"; contentType: string; text: string };
 
-function bodyOf(fields: string[], plausible: Record<string, fc.Arbitrary<unknown>> = {}, nearlyValidShare = 0.5): fc.Arbitrary<Body> {
+function bodyOf(
+  fields: string[],
+  plausible: Record<string, fc.Arbitrary<unknown>> = {},
+  nearlyValidShare = 0.5,
+): fc.Arbitrary<Body> {
   const objects = objectOf(fields, plausible, nearlyValidShare);
   return fc.oneof(
     { weight: 6, arbitrary: objects.map((object) => ({ kind: "json" as const, object })) },
     { weight: 4, arbitrary: objects.map((object) => ({ kind: "form" as const, object })) },
     { weight: 1, arbitrary: objects.map((object) => ({ kind: "multipart" as const, object })) },
-    { weight: 1, arbitrary: fc.json({ maxDepth: 2 }).map((text) => ({ kind: "raw" as const, contentType: "application/json", text })) },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom("application/json", "text/plain", "", "application/x-www-form-urlencoded", "application/xml"), fc.string({ unit: "binary", maxLength: 200 })).map(
-        ([contentType, text]) => ({ kind: "raw" as const, contentType, text }),
-      ),
+      arbitrary: fc
+        .json({ maxDepth: 2 })
+        .map((text) => ({ kind: "raw" as const, contentType: "application/json", text })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("application/json", "text/plain", "", "application/x-www-form-urlencoded", "application/xml"),
+          fc.string({ unit: "binary", maxLength: 200 }),
+        )
+        .map(([contentType, text]) => ({ kind: "raw" as const, contentType, text })),
     },
   );
 }
@@ -152,12 +204,16 @@ function expectSound(result: Sent, label: string) {
   if (result.status >= 400) expect(result.json?.success, label).toBe(false);
 }
 
-const rows = (table: typeof accounts | typeof movies | typeof sessions | typeof watchEvents) => world.db.select({ value: count() }).from(table).get()!.value;
+const rows = (table: typeof accounts | typeof movies | typeof sessions | typeof watchEvents) =>
+  world.db.select({ value: count() }).from(table).get()!.value;
 
 const plausibleAccount = {
   name: fc.constantFrom("Aisha Musa", "  Bala Ɗanjuma  ", "Ƙasim"),
   providerName: fc.constantFrom("Kano Pictures", "Ɓarau Films"),
-  email: fc.oneof(fc.nat().map((n) => `person${n}@fuzz.test`), fc.emailAddress()),
+  email: fc.oneof(
+    fc.nat().map((n) => `person${n}@fuzz.test`),
+    fc.emailAddress(),
+  ),
   phoneNumber: fc.constantFrom("+234 801 234 5678", "08012345678", "(080) 123-4567", 8012345678),
   password: fc.constant("fuzz-password-1"),
   password2: fc.constant("fuzz-password-1"),
@@ -170,7 +226,10 @@ describe("fuzzing the writable /api paths", () => {
   it(`POST /api/user/login and /api/cp/login: ${RUNS} payloads each, signing in only with the right password`, async () => {
     for (const door of ["/api/user/login", "/api/cp/login"]) {
       const known = door === "/api/user/login" ? viewer.account : provider.account;
-      const credentials = { email: fc.constantFrom(known.email, known.email.toUpperCase(), "nobody@fuzz.test"), password: fc.constantFrom(PASSWORD, "wrong-password") };
+      const credentials = {
+        email: fc.constantFrom(known.email, known.email.toUpperCase(), "nobody@fuzz.test"),
+        password: fc.constantFrom(PASSWORD, "wrong-password"),
+      };
       await fc.assert(
         fc.asyncProperty(bodyOf(["email", "password", "website"], credentials, 0.15), async (body) => {
           const sessionsBefore = rows(sessions);
@@ -192,8 +251,18 @@ describe("fuzzing the writable /api paths", () => {
 
   it(`POST /api/user/register and /api/cp/register: ${RUNS} payloads each; every stored account is valid per the schema`, async () => {
     const cases = [
-      { pathname: "/api/user/register", schema: registrationSchema, fields: ["name", "phoneNumber", "email", "password", "password2", "website"], token: undefined },
-      { pathname: "/api/cp/register", schema: providerRegistrationSchema, fields: ["providerName", "phoneNumber", "email", "password", "password2"], token: admin.token },
+      {
+        pathname: "/api/user/register",
+        schema: registrationSchema,
+        fields: ["name", "phoneNumber", "email", "password", "password2", "website"],
+        token: undefined,
+      },
+      {
+        pathname: "/api/cp/register",
+        schema: providerRegistrationSchema,
+        fields: ["providerName", "phoneNumber", "email", "password", "password2"],
+        token: admin.token,
+      },
     ] as const;
     for (const { pathname, schema, fields, token } of cases) {
       let accepted = 0;
@@ -209,7 +278,10 @@ describe("fuzzing the writable /api paths", () => {
             expect(parsed.success, JSON.stringify(seen)).toBe(true);
             expect(seen.website ?? "").toBe("");
             const stored = world.db.select().from(accounts).where(eq(accounts.email, parsed.data!.email)).get();
-            expect(stored).toMatchObject({ phoneNumber: parsed.data!.phoneNumber, role: token ? "provider" : "viewer" });
+            expect(stored).toMatchObject({
+              phoneNumber: parsed.data!.phoneNumber,
+              role: token ? "provider" : "viewer",
+            });
             expect(rows(accounts)).toBe(before + 1);
           } else {
             expect(rows(accounts)).toBe(before);
@@ -223,7 +295,10 @@ describe("fuzzing the writable /api paths", () => {
   });
 
   it(`PUT /api/cp/{,user/}{block,unblock}/{id}: ${RUNS} ids and bodies each; only an account of the path's role changes`, async () => {
-    const targets = { provider: [seedAccount(world, "provider"), seedAccount(world, "provider")], viewer: [seedAccount(world, "viewer"), seedAccount(world, "viewer")] };
+    const targets = {
+      provider: [seedAccount(world, "provider"), seedAccount(world, "provider")],
+      viewer: [seedAccount(world, "viewer"), seedAccount(world, "viewer")],
+    };
     // Never the callers' own accounts: blocking them would end the tokens the other runs use.
     const everyone = [...targets.provider, ...targets.viewer, admin.account];
     const idArb = fc.oneof(
@@ -264,8 +339,20 @@ describe("fuzzing the writable /api paths", () => {
 
   it(`PUT /api/user/profile/edit/{id} and /api/cp/profile/edit/{id}: ${RUNS} payloads each; a saved profile is valid, a refused one unchanged`, async () => {
     const cases = [
-      { pathname: `/api/user/profile/edit/${viewer.account.id}`, id: viewer.account.id, schema: profileSchema, fields: ["name", "email", "phoneNumber"], token: viewer.token },
-      { pathname: `/api/cp/profile/edit/${provider.account.id}`, id: provider.account.id, schema: providerProfileSchema, fields: ["name", "email", "phoneNumber", "providerName"], token: provider.token },
+      {
+        pathname: `/api/user/profile/edit/${viewer.account.id}`,
+        id: viewer.account.id,
+        schema: profileSchema,
+        fields: ["name", "email", "phoneNumber"],
+        token: viewer.token,
+      },
+      {
+        pathname: `/api/cp/profile/edit/${provider.account.id}`,
+        id: provider.account.id,
+        schema: providerProfileSchema,
+        fields: ["name", "email", "phoneNumber", "providerName"],
+        token: provider.token,
+      },
     ];
     for (const { pathname, id, schema, fields, token } of cases) {
       let accepted = 0;
@@ -279,7 +366,11 @@ describe("fuzzing the writable /api paths", () => {
             accepted++;
             const parsed = schema.safeParse(fieldsSeen(body));
             expect(parsed.success).toBe(true);
-            expect(after).toMatchObject({ name: parsed.data!.name, email: parsed.data!.email, phoneNumber: parsed.data!.phoneNumber });
+            expect(after).toMatchObject({
+              name: parsed.data!.name,
+              email: parsed.data!.email,
+              phoneNumber: parsed.data!.phoneNumber,
+            });
           } else {
             expect(after).toEqual(before);
           }
@@ -326,11 +417,25 @@ describe("fuzzing the writable /api paths", () => {
   it(`POST /api/upload/movies: ${RUNS} random multipart and other bodies; nothing is stored, nothing left on disk`, async () => {
     const before = rows(movies);
     const part = fc.oneof(
-      fc.record({ kind: fc.constant("text" as const), name: fc.oneof(fc.constantFrom("name", "Category", "Description", "cast", "uploadedByUser"), fc.string({ maxLength: 10 })), value: fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 50 }), fc.constant(world.categoryId)) }),
+      fc.record({
+        kind: fc.constant("text" as const),
+        name: fc.oneof(
+          fc.constantFrom("name", "Category", "Description", "cast", "uploadedByUser"),
+          fc.string({ maxLength: 10 }),
+        ),
+        value: fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.string({ unit: "grapheme", maxLength: 50 }),
+          fc.constant(world.categoryId),
+        ),
+      }),
       fc.record({
         kind: fc.constant("file" as const),
         name: fc.oneof(fc.constant("file"), fc.constant("movie"), fc.string({ maxLength: 8 })),
-        filename: fc.oneof(fc.constantFrom("m.mp4", "p.jpg", "x.avi", "y.png", "noext", "../../etc/passwd", "a.mp4.exe"), fc.string({ maxLength: 20 })),
+        filename: fc.oneof(
+          fc.constantFrom("m.mp4", "p.jpg", "x.avi", "y.png", "noext", "../../etc/passwd", "a.mp4.exe"),
+          fc.string({ maxLength: 20 }),
+        ),
         bytes: fc.uint8Array({ maxLength: 2048 }),
       }),
     );
@@ -349,7 +454,11 @@ describe("fuzzing the writable /api paths", () => {
             if (entry.kind === "text") form.append(entry.name, entry.value);
             else form.append(entry.name, new Blob([entry.bytes]), entry.filename || "unnamed");
           }
-          const response = await fetch(`${world.url}/api/upload/movies`, { method: "POST", body: form, headers: { Authorization: `Bearer ${provider.token}`, "X-Forwarded-For": nextAddress() } });
+          const response = await fetch(`${world.url}/api/upload/movies`, {
+            method: "POST",
+            body: form,
+            headers: { Authorization: `Bearer ${provider.token}`, "X-Forwarded-For": nextAddress() },
+          });
           const text = await response.text();
           result = { status: response.status, json: JSON.parse(text) };
         }
@@ -364,9 +473,16 @@ describe("fuzzing the writable /api paths", () => {
   });
 
   it(`DELETE /api/movies/delete/{id}: ${RUNS} ids by a provider who owns none of them; nothing is deleted`, async () => {
-    const others = [await seedMovie(world, admin.account.id), await seedMovie(world, seedAccount(world, "provider").id)];
+    const others = [
+      await seedMovie(world, admin.account.id),
+      await seedMovie(world, seedAccount(world, "provider").id),
+    ];
     const before = rows(movies);
-    const idArb = fc.oneof(fc.constantFrom(...others.map((movie) => movie.id)), fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 20 }));
+    const idArb = fc.oneof(
+      fc.constantFrom(...others.map((movie) => movie.id)),
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: "grapheme", maxLength: 20 }),
+    );
     await fc.assert(
       fc.asyncProperty(idArb, fc.option(bodyOf(["movieId"]), { nil: null }), async (id, body) => {
         const result = await send("DELETE", `/api/movies/delete/${encodeURIComponent(id)}`, body, provider.token);
@@ -381,7 +497,11 @@ describe("fuzzing the writable /api paths", () => {
 
   it(`PUT /api/files/movies/views/{id} and POST /api/files/watched: ${RUNS} payloads each; at most one viewing and one view`, async () => {
     const movie = await seedMovie(world, provider.account.id);
-    const idArb = fc.oneof(fc.constant(movie.id), fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 20 }));
+    const idArb = fc.oneof(
+      fc.constant(movie.id),
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: "grapheme", maxLength: 20 }),
+    );
     const eventsBefore = rows(watchEvents);
     await fc.assert(
       fc.asyncProperty(idArb, fc.option(bodyOf(["movieId"]), { nil: null }), async (id, body) => {
@@ -395,7 +515,10 @@ describe("fuzzing the writable /api paths", () => {
     expect(rows(watchEvents) - eventsBefore).toBeLessThanOrEqual(1);
     expect(movieRow(world, movie.id)!.views).toBeLessThanOrEqual(1);
 
-    const plausible = { movieId: fc.constantFrom(movie.id, ` ${movie.id} `, "nosuchmovie"), userId: fc.constantFrom(viewer.account.id, admin.account.id) };
+    const plausible = {
+      movieId: fc.constantFrom(movie.id, ` ${movie.id} `, "nosuchmovie"),
+      userId: fc.constantFrom(viewer.account.id, admin.account.id),
+    };
     await fc.assert(
       fc.asyncProperty(bodyOf(["userId", "movieId"], plausible), async (body) => {
         const result = await send("POST", "/api/files/watched", body, viewer.token);
@@ -409,7 +532,11 @@ describe("fuzzing the writable /api paths", () => {
       { numRuns: RUNS },
     );
     expect(rows(watchEvents) - eventsBefore).toBeLessThanOrEqual(1);
-    const others = world.db.select({ value: count() }).from(watchEvents).where(ne(watchEvents.accountId, viewer.account.id)).get()!.value;
+    const others = world.db
+      .select({ value: count() })
+      .from(watchEvents)
+      .where(ne(watchEvents.accountId, viewer.account.id))
+      .get()!.value;
     expect(others).toBe(0);
   });
 });

@@ -106,7 +106,13 @@ export type SeededMovie = { id: string; providerId: string };
 export async function seedMovie(
   world: ApiWorld,
   providerId: string,
-  options: { status?: "processing" | "ready" | "failed"; approved?: boolean; withFiles?: boolean; name?: string; access?: "free" | "premium" } = {},
+  options: {
+    status?: "processing" | "ready" | "failed";
+    approved?: boolean;
+    withFiles?: boolean;
+    name?: string;
+    access?: "free" | "premium";
+  } = {},
 ): Promise<SeededMovie> {
   const id = uniqueId("mv");
   let sizeBytes = 3 * 1024 * 1024;
@@ -173,7 +179,8 @@ export async function call(world: ApiWorld, pathname: string, options: CallOptio
   }
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.cookie) headers.Cookie = options.cookie;
-  const origin = options.origin === undefined ? (options.cookie && method !== "GET" ? world.url : null) : options.origin;
+  const origin =
+    options.origin === undefined ? (options.cookie && method !== "GET" ? world.url : null) : options.origin;
   if (origin) headers.Origin = origin;
   const response = await fetch(`${world.url}${pathname}`, { method, headers, body, redirect: "manual" });
   const text = await response.text();
@@ -211,5 +218,8 @@ export function movieRow(world: ApiWorld, id: string) {
 
 /** The JSON error envelope every refusal uses. */
 export function isErrorEnvelope(result: CallResult): boolean {
-  return result.body?.success === false && (typeof result.body.message === "string" || typeof result.body.message === "object");
+  return (
+    result.body?.success === false &&
+    (typeof result.body.message === "string" || typeof result.body.message === "object")
+  );
 }

@@ -39,7 +39,10 @@ afterAll(async () => {
 
 type As = { token?: string; cookie?: string; origin?: string };
 
-function tus(pathname: string, init: { method: string; as?: As; headers?: Record<string, string>; body?: Uint8Array | FormData }): Promise<Response> {
+function tus(
+  pathname: string,
+  init: { method: string; as?: As; headers?: Record<string, string>; body?: Uint8Array | FormData },
+): Promise<Response> {
   const headers: Record<string, string> = { "Tus-Resumable": "1.0.0", ...init.headers };
   if (init.as?.token) headers.Authorization = `Bearer ${init.as.token}`;
   if (init.as?.cookie) headers.Cookie = init.as.cookie;
@@ -61,7 +64,14 @@ async function create(as: As, size: number, fields: Record<string, string> = {})
     as,
     headers: {
       "Upload-Length": String(size),
-      "Upload-Metadata": metadata({ name: "Kwana Casa'in", Description: "A drama from Kaduna", Category: world.categoryId, cast: "Ali Nuhu", filename: "kwana.mp4", ...fields }),
+      "Upload-Metadata": metadata({
+        name: "Kwana Casa'in",
+        Description: "A drama from Kaduna",
+        Category: world.categoryId,
+        cast: "Ali Nuhu",
+        filename: "kwana.mp4",
+        ...fields,
+      }),
     },
   });
 }
@@ -74,8 +84,18 @@ async function createOk(as: As, size = video.length, fields: Record<string, stri
   return location;
 }
 
-function patch(location: string, offset: number, bytes: Uint8Array, as: As = { token: provider.token }): Promise<Response> {
-  return tus(location, { method: "PATCH", as, headers: { "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" }, body: bytes });
+function patch(
+  location: string,
+  offset: number,
+  bytes: Uint8Array,
+  as: As = { token: provider.token },
+): Promise<Response> {
+  return tus(location, {
+    method: "PATCH",
+    as,
+    headers: { "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
+    body: bytes,
+  });
 }
 
 async function offsetOf(location: string, as: As = { token: provider.token }): Promise<number | null> {
@@ -84,9 +104,20 @@ async function offsetOf(location: string, as: As = { token: provider.token }): P
 }
 
 const idOf = (location: string) => location.split("/").pop()!;
-const uploadRow = (location: string) => world.db.select().from(resumableUploads).where(eq(resumableUploads.id, idOf(location))).get();
-const uploadFilesOf = (location: string) => fs.readdirSync(storagePaths(world.root).uploads).filter((name) => name.startsWith(idOf(location)));
-const titlesOf = (account: Credentials, name: string) => world.db.select().from(movies).where(and(eq(movies.providerId, account.account.id), eq(movies.name, name))).all();
+const uploadRow = (location: string) =>
+  world.db
+    .select()
+    .from(resumableUploads)
+    .where(eq(resumableUploads.id, idOf(location)))
+    .get();
+const uploadFilesOf = (location: string) =>
+  fs.readdirSync(storagePaths(world.root).uploads).filter((name) => name.startsWith(idOf(location)));
+const titlesOf = (account: Credentials, name: string) =>
+  world.db
+    .select()
+    .from(movies)
+    .where(and(eq(movies.providerId, account.account.id), eq(movies.name, name)))
+    .all();
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 async function waitUntilReady(movieId: string): Promise<void> {
@@ -136,7 +167,13 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(last.headers.get("Upload-Offset")).toBe(String(video.length));
     const movieId = last.headers.get("Kallo-Movie-Id")!;
     expect(movieId).toMatch(/^[a-z0-9]+$/);
-    expect(movieRow(world, movieId)).toMatchObject({ name, description: "A drama from Kaduna", cast: "Ali Nuhu", providerId: provider.account.id, sizeBytes: video.length });
+    expect(movieRow(world, movieId)).toMatchObject({
+      name,
+      description: "A drama from Kaduna",
+      cast: "Ali Nuhu",
+      providerId: provider.account.id,
+      sizeBytes: video.length,
+    });
     expect(uploadRow(location)?.completedAt).toBeInstanceOf(Date);
 
     // The last request again (its answer was lost, say): no second title, and the upload says it is complete.
@@ -155,7 +192,9 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
 
   it("takes a poster before the last byte and makes the title's posters from it, and another one after", async () => {
     const location = await createOk({ token: provider.token }, video.length, { name: "With poster" });
-    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c02020" } }).jpeg().toBuffer();
+    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#c02020" } })
+      .jpeg()
+      .toBuffer();
     const form = new FormData();
     form.append("poster", new Blob([new Uint8Array(poster)]), "poster.jpg");
     const sent = await tus(`${location}/poster`, { method: "POST", as: { token: provider.token }, body: form });
@@ -168,21 +207,45 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(dominant.g).toBeLessThan(80);
 
     const later = new FormData();
-    later.append("poster", new Blob([new Uint8Array(await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2040d0" } }).png().toBuffer())]), "later.png");
-    expect((await tus(`${location}/poster`, { method: "POST", as: { token: provider.token }, body: later })).status).toBe(201);
+    later.append(
+      "poster",
+      new Blob([
+        new Uint8Array(
+          await sharp({ create: { width: 640, height: 360, channels: 3, background: "#2040d0" } })
+            .png()
+            .toBuffer(),
+        ),
+      ]),
+      "later.png",
+    );
+    expect(
+      (await tus(`${location}/poster`, { method: "POST", as: { token: provider.token }, body: later })).status,
+    ).toBe(201);
     // Read as bytes: libvips would answer a second read of the same path from its cache.
     const after = (await sharp(fs.readFileSync(moviePosterPath(movieId, "card", "jpg", world.root))).stats()).dominant;
     expect(after.b).toBeGreaterThan(150);
     expect(after.r).toBeLessThan(80);
     // Not another provider's to change.
-    expect((await tus(`${location}/poster`, { method: "POST", as: { token: otherProvider.token }, body: later })).status).toBe(404);
+    expect(
+      (await tus(`${location}/poster`, { method: "POST", as: { token: otherProvider.token }, body: later })).status,
+    ).toBe(404);
   });
 
   it("refuses anonymous callers, viewers, other providers and other sites on every verb, and leaves the upload as it was", async () => {
     const location = await createOk({ token: provider.token });
     expect((await patch(location, 0, video.subarray(0, 2000))).status).toBe(204);
     const poster = new FormData();
-    poster.append("poster", new Blob([new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).png().toBuffer())]), "p.png");
+    poster.append(
+      "poster",
+      new Blob([
+        new Uint8Array(
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } })
+            .png()
+            .toBuffer(),
+        ),
+      ]),
+      "p.png",
+    );
 
     const verbs: Array<[string, (as: As) => Promise<Response>]> = [
       ["POST (create)", (as) => create(as, video.length)],
@@ -209,12 +272,18 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(await offsetOf(location, { cookie: provider.cookie })).toBe(2000);
     expect(await offsetOf(location)).toBe(2000);
     expect(uploadRow(location)).toBeDefined();
-    expect((await patch(location, 2000, video.subarray(2000, 3000), { cookie: provider.cookie, origin: world.url })).status).toBe(204);
+    expect(
+      (await patch(location, 2000, video.subarray(2000, 3000), { cookie: provider.cookie, origin: world.url })).status,
+    ).toBe(204);
   });
 
   it("refuses a renamed non-video at its first bytes and removes the upload", async () => {
     const location = await createOk({ token: provider.token }, 50_000, { filename: "not-a-film.mp4", name: "Renamed" });
-    const refused = await patch(location, 0, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01\x00 a renamed program"), Buffer.alloc(4000)]));
+    const refused = await patch(
+      location,
+      0,
+      Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01\x00 a renamed program"), Buffer.alloc(4000)]),
+    );
     expect(refused.status).toBe(415);
     expect(await refused.json()).toMatchObject({ key: "studio:errors.contentMismatch" });
     expect(uploadRow(location)).toBeUndefined();
@@ -235,7 +304,14 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const huge = await create({ token: provider.token }, 5 * 1024 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect((await huge.json()).error).toMatch(/larger than the upload limit/);
-    const deferred = await tus(TUS, { method: "POST", as: { token: provider.token }, headers: { "Upload-Defer-Length": "1", "Upload-Metadata": metadata({ name: "x", Category: world.categoryId, filename: "x.mp4" }) } });
+    const deferred = await tus(TUS, {
+      method: "POST",
+      as: { token: provider.token },
+      headers: {
+        "Upload-Defer-Length": "1",
+        "Upload-Metadata": metadata({ name: "x", Category: world.categoryId, filename: "x.mp4" }),
+      },
+    });
     expect(deferred.status).toBe(400);
   });
 
@@ -256,7 +332,11 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const day = 24 * 60 * 60 * 1000;
     // A day later for the stale one only: its file last changed a day ago.
     const past = new Date(Date.now() - day - 60_000);
-    world.db.update(resumableUploads).set({ createdAt: past }).where(eq(resumableUploads.id, idOf(stale))).run();
+    world.db
+      .update(resumableUploads)
+      .set({ createdAt: past })
+      .where(eq(resumableUploads.id, idOf(stale)))
+      .run();
     fs.utimesSync(path.join(storagePaths(world.root).uploads, idOf(stale)), past, past);
     const removed = sweepExpiredUploads(world.db, { root: world.root, expiryMs: day });
     expect(removed).toBe(1);
@@ -294,7 +374,11 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     form.append("name", "No room");
     form.append("Category", world.categoryId);
     form.append("movie", new Blob([new Uint8Array(video)]), "no-room.mp4");
-    const plain = await fetch(`${world.url}/provider/uploads`, { method: "POST", body: form, headers: { Cookie: provider.cookie, Origin: world.url, Accept: "application/json" } });
+    const plain = await fetch(`${world.url}/provider/uploads`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: provider.cookie, Origin: world.url, Accept: "application/json" },
+    });
     expect(plain.status).toBe(507);
     expect((await plain.json()).formError).toBe("studio:errors.noSpace");
     delete process.env.DISK_RESERVE_MB;

@@ -29,7 +29,11 @@ afterAll(async () => {
 
 const encodersOf = (root: string) => {
   try {
-    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`]).toString().trim().split("\n").filter(Boolean);
+    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -45,7 +49,11 @@ describe("a clean stop", () => {
     form.append("name", "Stopped mid-job");
     form.append("Category", world.categoryId);
     form.append("movie", new Blob([new Uint8Array(fs.readFileSync(film))]), "stopped.mp4");
-    const upload = await fetch(`${world.url}/provider/uploads`, { method: "POST", body: form, headers: { Cookie: provider.cookie, Origin: world.url, Accept: "application/json" } });
+    const upload = await fetch(`${world.url}/provider/uploads`, {
+      method: "POST",
+      body: form,
+      headers: { Cookie: provider.cookie, Origin: world.url, Accept: "application/json" },
+    });
     expect(upload.status).toBe(201);
     const { movieId } = (await upload.json()) as { movieId: string };
 
@@ -53,22 +61,51 @@ describe("a clean stop", () => {
     const watchedId = "shutdownwatched1";
     fs.mkdirSync(path.dirname(movieVideoPath(watchedId, world.root)), { recursive: true });
     fs.writeFileSync(movieVideoPath(watchedId, world.root), Buffer.alloc(4 * 1024 * 1024, 5));
-    world.db.insert(movies).values({ id: watchedId, name: "Watched", categoryId: world.categoryId, providerId: provider.account.id, status: "ready", approved: true, videoFile: `${watchedId}.mp4`, sizeBytes: 4 * 1024 * 1024 }).run();
+    world.db
+      .insert(movies)
+      .values({
+        id: watchedId,
+        name: "Watched",
+        categoryId: world.categoryId,
+        providerId: provider.account.id,
+        status: "ready",
+        approved: true,
+        videoFile: `${watchedId}.mp4`,
+        sizeBytes: 4 * 1024 * 1024,
+      })
+      .run();
 
-    await expect.poll(() => world.db.select().from(jobs).where(eq(jobs.movieId, movieId)).all().some((job) => job.status === "running"), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          world.db
+            .select()
+            .from(jobs)
+            .where(eq(jobs.movieId, movieId))
+            .all()
+            .some((job) => job.status === "running"),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     await expect.poll(() => encodersOf(world.root).length, { timeout: 20_000 }).toBeGreaterThan(0);
 
     const download = new Promise<{ bytes: number; complete: boolean }>((resolve, reject) => {
-      http.get(`${world.url}/api/files/${watchedId}.mp4`, { headers: { Authorization: `Bearer ${viewer.token}` } }, (response) => {
-        let bytes = 0;
-        response.on("data", (chunk: Buffer) => {
-          bytes += chunk.length;
-          response.pause();
-          setTimeout(() => response.resume(), Math.ceil(chunk.length / 1000));
-        });
-        response.on("end", () => resolve({ bytes, complete: response.complete }));
-        response.on("error", reject);
-      }).on("error", reject);
+      http
+        .get(
+          `${world.url}/api/files/${watchedId}.mp4`,
+          { headers: { Authorization: `Bearer ${viewer.token}` } },
+          (response) => {
+            let bytes = 0;
+            response.on("data", (chunk: Buffer) => {
+              bytes += chunk.length;
+              response.pause();
+              setTimeout(() => response.resume(), Math.ceil(chunk.length / 1000));
+            });
+            response.on("end", () => resolve({ bytes, complete: response.complete }));
+            response.on("error", reject);
+          },
+        )
+        .on("error", reject);
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -92,6 +129,8 @@ describe("a clean stop", () => {
     await expect(fetch(`${world.url}/healthz`)).rejects.toThrow();
 
     await world.restart();
-    await expect.poll(() => world.db.select().from(movies).where(eq(movies.id, movieId)).get()?.status, { timeout: 60_000 }).toBe("ready");
+    await expect
+      .poll(() => world.db.select().from(movies).where(eq(movies.id, movieId)).get()?.status, { timeout: 60_000 })
+      .toBe("ready");
   });
 });

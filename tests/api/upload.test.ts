@@ -6,7 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
 import { setSetting } from "~/services/settings.server";
-import { call, login, movieRow, rowCount, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import {
+  call,
+  login,
+  movieRow,
+  rowCount,
+  seedAccount,
+  sharedVideo,
+  startApiWorld,
+  type ApiWorld,
+  type Credentials,
+} from "./helpers";
 
 /**
  * The old web client's upload, end to end: its multipart layout (text parts,
@@ -47,7 +57,9 @@ async function legacyUpload(fields: Array<[string, string]>, files: Array<{ name
 describe("POST /api/upload/movies with the old multipart layout", () => {
   it("stores the movie and poster, answers only then, and the title becomes Ready and playable", async () => {
     const video = fs.readFileSync(await sharedVideo(world));
-    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#225588" } }).jpeg().toBuffer();
+    const poster = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#225588" } })
+      .jpeg()
+      .toBuffer();
     const result = await legacyUpload(
       [
         // The original sent the uploader's id; the caller owns the title whatever it says.
@@ -63,11 +75,20 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
       ],
     );
     expect(result.status).toBe(201);
-    expect(result.body).toMatchObject({ success: true, message: "Movie uploaded successfully", _id: expect.any(String) });
+    expect(result.body).toMatchObject({
+      success: true,
+      message: "Movie uploaded successfully",
+      _id: expect.any(String),
+    });
     const movieId: string = result.body._id;
     // Answered after the files are stored: the row and the source files exist already.
     const stored = movieRow(world, movieId);
-    expect(stored).toMatchObject({ name: "Dan Kasa", description: "A short film from Kano", providerId: provider.account.id, categoryId: world.categoryId });
+    expect(stored).toMatchObject({
+      name: "Dan Kasa",
+      description: "A short film from Kano",
+      providerId: provider.account.id,
+      categoryId: world.categoryId,
+    });
     expect(stored!.sizeBytes).toBe(video.length);
 
     let status = stored!.status;
@@ -79,11 +100,17 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(status).toBe("ready");
     const listed = await call(world, "/api/movies/all");
     const entry = listed.body.find((item: { _id: string }) => item._id === movieId);
-    expect(entry).toMatchObject({ MovieName: "Dan Kasa", filename: `${movieId}.mp4`, thumbnail: `${movieId}-card.jpg` });
+    expect(entry).toMatchObject({
+      MovieName: "Dan Kasa",
+      filename: `${movieId}.mp4`,
+      thumbnail: `${movieId}-card.jpg`,
+    });
     const poster200 = await fetch(`${world.url}/api/files/thumbnail/${entry.thumbnail}`);
     expect(poster200.status).toBe(200);
     await poster200.arrayBuffer();
-    const play = await fetch(`${world.url}/api/files/${entry.filename}`, { headers: { Authorization: `Bearer ${viewer.token}`, Range: "bytes=0-1023" } });
+    const play = await fetch(`${world.url}/api/files/${entry.filename}`, {
+      headers: { Authorization: `Bearer ${viewer.token}`, Range: "bytes=0-1023" },
+    });
     expect(play.status).toBe(206);
     expect((await play.arrayBuffer()).byteLength).toBe(1024);
     // The other provider named in uploadedByUser does not see it as theirs.
@@ -113,7 +140,12 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
       body.append("name", "Sent twice by a script");
       body.append("Category", world.categoryId);
       body.append("file", new Blob([new Uint8Array(video)]), "twice.mp4");
-      return call(world, "/api/upload/movies", { method: "POST", body, token: provider.token, headers: { "Idempotency-Key": "script-key-0123456789" } });
+      return call(world, "/api/upload/movies", {
+        method: "POST",
+        body,
+        token: provider.token,
+        headers: { "Idempotency-Key": "script-key-0123456789" },
+      });
     };
     const one = await scripted();
     const two = await scripted();
@@ -125,7 +157,12 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     body.append("name", "Same key, other provider");
     body.append("Category", world.categoryId);
     body.append("file", new Blob([new Uint8Array(video)]), "twice.mp4");
-    const theirs = await call(world, "/api/upload/movies", { method: "POST", body, token: otherProvider.token, headers: { "Idempotency-Key": "script-key-0123456789" } });
+    const theirs = await call(world, "/api/upload/movies", {
+      method: "POST",
+      body,
+      token: otherProvider.token,
+      headers: { "Idempotency-Key": "script-key-0123456789" },
+    });
     expect(theirs.status).toBe(201);
     expect(theirs.body._id).not.toBe(one.body._id);
     // The repeated uploads' bytes were not kept (the media jobs' own work files may be there).
@@ -134,7 +171,9 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
 
   it("refuses a poster in the movie's place and a movie that is not one; nothing stays in the database or on disk", async () => {
     const before = rowCount(world, movies);
-    const poster = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#000" } }).png().toBuffer();
+    const poster = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
     const swapped = await legacyUpload(
       [
         ["name", "Swapped"],
@@ -160,12 +199,17 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(rowCount(world, movies)).toBe(before);
     // The earlier title's higher rungs may still be encoding in tmp/ (their work folder goes when they finish); no upload is left there.
     expect(fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name))).toEqual([]);
-    const mediaDirs = fs.existsSync(storagePaths(world.root).media) ? fs.readdirSync(storagePaths(world.root).media) : [];
+    const mediaDirs = fs.existsSync(storagePaths(world.root).media)
+      ? fs.readdirSync(storagePaths(world.root).media)
+      : [];
     expect(mediaDirs.every((dir) => movieRow(world, path.basename(dir)))).toBe(true);
   });
 
   /** Post the old client's form as the bytes of one request, written piece by piece with pauses between. */
-  async function tricklePost(pieces: number, pauseMs: (piece: number) => number): Promise<{ status: number; body: string } | { closed: string }> {
+  async function tricklePost(
+    pieces: number,
+    pauseMs: (piece: number) => number,
+  ): Promise<{ status: number; body: string } | { closed: string }> {
     const form = new FormData();
     form.append("name", `Trickled ${pieces}`);
     form.append("Category", world.categoryId);
@@ -176,7 +220,12 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     return new Promise((resolve) => {
       const request = http.request(url, {
         method: "POST",
-        headers: { "Content-Type": encoded.headers.get("content-type")!, "Content-Length": bytes.length, Authorization: `Bearer ${provider.token}`, "X-Forwarded-For": "10.9.9.9" },
+        headers: {
+          "Content-Type": encoded.headers.get("content-type")!,
+          "Content-Length": bytes.length,
+          Authorization: `Bearer ${provider.token}`,
+          "X-Forwarded-For": "10.9.9.9",
+        },
       });
       request.on("response", (response) => {
         let body = "";
@@ -209,7 +258,9 @@ describe("POST /api/upload/movies with the old multipart layout", () => {
     expect(stalled).toHaveProperty("closed");
     expect(rowCount(world, movies)).toBe(before + 1);
     await expect
-      .poll(() => fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name)), { timeout: 5000 })
+      .poll(() => fs.readdirSync(storagePaths(world.root).tmp).filter((name) => !/-ladder-[a-z0-9]+$/.test(name)), {
+        timeout: 5000,
+      })
       .toEqual([]);
   });
 });

@@ -1,4 +1,14 @@
-import { approveByEmail, accountByEmail, createApprovedProvider, createViewer, expect, sessionCount, signInThroughForm, test, uniqueEmail } from "./fixtures/accounts";
+import {
+  approveByEmail,
+  accountByEmail,
+  createApprovedProvider,
+  createViewer,
+  expect,
+  sessionCount,
+  signInThroughForm,
+  test,
+  uniqueEmail,
+} from "./fixtures/accounts";
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
@@ -6,7 +16,9 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`content creators ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a content creator signs in at /cp, edits the profile and signs out from the side menu — ${mode}`, async ({ page }) => {
+    test(`a content creator signs in at /cp, edits the profile and signs out from the side menu — ${mode}`, async ({
+      page,
+    }) => {
       const provider = await createApprovedProvider("cp");
       await page.goto("/cp");
       await expect(page.getByRole("heading", { name: "Content creators" })).toBeVisible();
@@ -15,7 +27,15 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.goto("/provider/profile");
       const nav = page.getByRole("navigation", { name: "Content creator menu" });
-      for (const label of ["Movie Upload", "Movie List", "Profile", "Payment", "Recently Watched", "Watch Later", "Saved Video"]) {
+      for (const label of [
+        "Movie Upload",
+        "Movie List",
+        "Profile",
+        "Payment",
+        "Recently Watched",
+        "Watch Later",
+        "Saved Video",
+      ]) {
         await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
       }
       await expect(page.getByLabel("User ID")).toHaveValue(provider.id);
@@ -30,7 +50,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(sessionCount(provider.id)).toBe(0);
     });
 
-    test(`a viewer's email does not open the content creators' door, nor a provider's the viewers' — ${mode}`, async ({ page }) => {
+    test(`a viewer's email does not open the content creators' door, nor a provider's the viewers' — ${mode}`, async ({
+      page,
+    }) => {
       const viewer = await createViewer("wrongdoor");
       const provider = await createApprovedProvider("wrongdoor");
       await signInThroughForm(page, "/cp", viewer.email, viewer.password);
@@ -55,10 +77,20 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("your application was received", { exact: false })).toBeVisible();
 
       const pending = accountByEmail(email)!;
-      expect(pending).toMatchObject({ role: "provider", providerStatus: "pending", blocked: true, providerName: "Kano Stories" });
+      expect(pending).toMatchObject({
+        role: "provider",
+        providerStatus: "pending",
+        blocked: true,
+        providerName: "Kano Stories",
+      });
 
       await signInThroughForm(page, "/cp", email, password);
-      await expect(page.getByRole("alert").filter({ hasText: "Your application is waiting for an administrator to approve it" }).first()).toBeVisible();
+      await expect(
+        page
+          .getByRole("alert")
+          .filter({ hasText: "Your application is waiting for an administrator to approve it" })
+          .first(),
+      ).toBeVisible();
 
       approveByEmail(email);
       await signInThroughForm(page, "/cp", email, password);

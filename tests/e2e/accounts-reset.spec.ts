@@ -1,4 +1,12 @@
-import { createViewer, expect, readLatestMail, sessionCount, signInThroughForm, test, uniqueEmail } from "./fixtures/accounts";
+import {
+  createViewer,
+  expect,
+  readLatestMail,
+  sessionCount,
+  signInThroughForm,
+  test,
+  uniqueEmail,
+} from "./fixtures/accounts";
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
@@ -6,7 +14,10 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`password reset ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a viewer resets a forgotten password from the mailed link and signs in with the new one — ${mode}`, async ({ page, browser }) => {
+    test(`a viewer resets a forgotten password from the mailed link and signs in with the new one — ${mode}`, async ({
+      page,
+      browser,
+    }) => {
       const viewer = await createViewer("reset");
 
       // Signed in somewhere else: the reset ends that session.

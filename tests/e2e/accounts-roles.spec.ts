@@ -1,5 +1,14 @@
 import type { Browser, BrowserContext } from "@playwright/test";
-import { blockByEmail, createAdmin, createApprovedProvider, createViewer, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  blockByEmail,
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 
 /**
  * Every viewer, provider and admin page that exists so far, visited by every
@@ -11,52 +20,128 @@ type Expected = 200 | 400 | 403 | "/login" | "/cp";
 const PAGES: Array<{ path: string; expected: Record<Persona, Expected> }> = [
   {
     path: "/profile",
-    expected: { anonymous: "/login", viewer: 200, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },
+    expected: {
+      anonymous: "/login",
+      viewer: 200,
+      provider: 403,
+      admin: 200,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    },
   },
   {
     path: "/editprofile",
-    expected: { anonymous: "/login", viewer: 200, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },
+    expected: {
+      anonymous: "/login",
+      viewer: 200,
+      provider: 403,
+      admin: 200,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    },
   },
   ...["/moviecategory", "/history", "/watch-later", "/saved"].map((path) => ({
     path,
-    expected: { anonymous: "/login", viewer: 200, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
+    expected: {
+      anonymous: "/login",
+      viewer: 200,
+      provider: 403,
+      admin: 200,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    } as Record<Persona, Expected>,
   })),
   {
     path: "/notifications",
-    expected: { anonymous: "/login", viewer: 200, provider: 200, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" },
+    expected: {
+      anonymous: "/login",
+      viewer: 200,
+      provider: 200,
+      admin: 200,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    },
   },
   {
     path: "/provider/profile",
-    expected: { anonymous: "/cp", viewer: 403, provider: 200, admin: 403, "blocked viewer": "/cp", "blocked provider": "/cp" },
+    expected: {
+      anonymous: "/cp",
+      viewer: 403,
+      provider: 200,
+      admin: 403,
+      "blocked viewer": "/cp",
+      "blocked provider": "/cp",
+    },
   },
-  ...["/admin", "/admin/providerslist", "/admin/userlist", "/admin/moviecategory", "/admin/movies", "/admin/registercontentprovider", "/admin/Selectplan", "/admin/audit"].map(
-    (path) => ({
-      path,
-      expected: { anonymous: "/login", viewer: 403, provider: 403, admin: 200, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
-    }),
-  ),
+  ...[
+    "/admin",
+    "/admin/providerslist",
+    "/admin/userlist",
+    "/admin/moviecategory",
+    "/admin/movies",
+    "/admin/registercontentprovider",
+    "/admin/Selectplan",
+    "/admin/audit",
+  ].map((path) => ({
+    path,
+    expected: {
+      anonymous: "/login",
+      viewer: 403,
+      provider: 403,
+      admin: 200,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    } as Record<Persona, Expected>,
+  })),
 ];
 
 /** Form posts to the same pages are guarded the same way. */
 const ACTIONS: Array<{ path: string; form: Record<string, string>; expected: Record<Persona, Expected> }> = [
-  ...["/admin/providerslist", "/admin/userlist", "/admin/moviecategory", "/admin/movies", "/admin/Selectplan"].map((path) => ({
-    path,
-    form: { intent: "nothing" },
-    expected: { anonymous: "/login", viewer: 403, provider: 403, admin: 400, "blocked viewer": "/login", "blocked provider": "/login" } as Record<Persona, Expected>,
-  })),
+  ...["/admin/providerslist", "/admin/userlist", "/admin/moviecategory", "/admin/movies", "/admin/Selectplan"].map(
+    (path) => ({
+      path,
+      form: { intent: "nothing" },
+      expected: {
+        anonymous: "/login",
+        viewer: 403,
+        provider: 403,
+        admin: 400,
+        "blocked viewer": "/login",
+        "blocked provider": "/login",
+      } as Record<Persona, Expected>,
+    }),
+  ),
   {
     path: "/editprofile",
     form: { intent: "profile" },
-    expected: { anonymous: "/login", viewer: 400, provider: 403, admin: 400, "blocked viewer": "/login", "blocked provider": "/login" },
+    expected: {
+      anonymous: "/login",
+      viewer: 400,
+      provider: 403,
+      admin: 400,
+      "blocked viewer": "/login",
+      "blocked provider": "/login",
+    },
   },
   {
     path: "/provider/profile",
     form: { intent: "profile" },
-    expected: { anonymous: "/cp", viewer: 403, provider: 400, admin: 403, "blocked viewer": "/cp", "blocked provider": "/cp" },
+    expected: {
+      anonymous: "/cp",
+      viewer: 403,
+      provider: 400,
+      admin: 403,
+      "blocked viewer": "/cp",
+      "blocked provider": "/cp",
+    },
   },
 ];
 
-async function contextFor(browser: Browser, persona: Persona, baseURL: string): Promise<{ context: BrowserContext; account?: TestAccount }> {
+async function contextFor(
+  browser: Browser,
+  persona: Persona,
+  baseURL: string,
+): Promise<{ context: BrowserContext; account?: TestAccount }> {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   if (persona === "anonymous") return { context };
   const account =
@@ -101,7 +186,9 @@ for (const persona of PERSONAS) {
         expect(response.status(), `${persona} POST ${path}`).toBe(want);
       } else {
         expect(response.status(), `${persona} POST ${path}`).toBe(302);
-        expect(response.headers().location, `${persona} POST ${path}`).toBe(`${want}?redirectTo=${encodeURIComponent(path)}`);
+        expect(response.headers().location, `${persona} POST ${path}`).toBe(
+          `${want}?redirectTo=${encodeURIComponent(path)}`,
+        );
       }
     }
 
@@ -118,7 +205,15 @@ for (const persona of PERSONAS) {
     if (persona === "admin") {
       await page.goto("/admin");
       const menu = page.getByRole("navigation", { name: "Administration menu" });
-      for (const label of ["Content Provider list", "User list", "Movie Categories", "Movie", "Payment", "Create New Content Creator", "select plan"]) {
+      for (const label of [
+        "Content Provider list",
+        "User list",
+        "Movie Categories",
+        "Movie",
+        "Payment",
+        "Create New Content Creator",
+        "select plan",
+      ]) {
         await expect(menu.getByRole("link", { name: label, exact: true })).toBeVisible();
       }
       await expect(menu.getByRole("button", { name: "Log out" })).toBeVisible();

@@ -1,4 +1,13 @@
-import { accountByEmail, blockByEmail, createViewer, expect, sessionCount, signInThroughForm, test, uniqueEmail } from "./fixtures/accounts";
+import {
+  accountByEmail,
+  blockByEmail,
+  createViewer,
+  expect,
+  sessionCount,
+  signInThroughForm,
+  test,
+  uniqueEmail,
+} from "./fixtures/accounts";
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
@@ -6,7 +15,9 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`viewer accounts ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a visitor registers, signs in, edits the profile, changes the password and signs out — ${mode}`, async ({ page }) => {
+    test(`a visitor registers, signs in, edits the profile, changes the password and signs out — ${mode}`, async ({
+      page,
+    }) => {
       const email = uniqueEmail("register");
       const password = "first-password-1";
 
@@ -85,7 +96,8 @@ for (const javaScriptEnabled of [true, false]) {
         const messages = await page.locator("[data-field-error] li").allTextContents();
         expect(messages.length).toBeGreaterThanOrEqual(3);
         await expect(page.locator('[data-toast-type="error"]')).toHaveCount(messages.length);
-        for (const message of messages) await expect(page.locator('[data-toast-type="error"]').filter({ hasText: message })).toHaveCount(1);
+        for (const message of messages)
+          await expect(page.locator('[data-toast-type="error"]').filter({ hasText: message })).toHaveCount(1);
       }
 
       await page.getByLabel("Name").fill("Second Person");
@@ -113,7 +125,9 @@ for (const javaScriptEnabled of [true, false]) {
       const viewer = await createViewer("blocked");
       blockByEmail(viewer.email);
       await signInThroughForm(page, "/login", viewer.email, viewer.password);
-      await expect(page.getByRole("alert").filter({ hasText: "Your account is blocked contact the Administrator" }).first()).toBeVisible();
+      await expect(
+        page.getByRole("alert").filter({ hasText: "Your account is blocked contact the Administrator" }).first(),
+      ).toBeVisible();
       await expect(page).toHaveURL(/\/login$/);
     });
   });
@@ -123,7 +137,10 @@ test.describe("viewer sessions", () => {
   test.use({ javaScriptEnabled: false });
 
   // Over https (through a proxy) it is Secure too: tests/e2e/operator-box.spec.ts.
-  test("the session cookie is HttpOnly, SameSite=Lax, not Secure over plain http, and holds only an id", async ({ page, context }) => {
+  test("the session cookie is HttpOnly, SameSite=Lax, not Secure over plain http, and holds only an id", async ({
+    page,
+    context,
+  }) => {
     const viewer = await createViewer("cookie");
     await signInThroughForm(page, "/login", viewer.email, viewer.password);
     await expect(page).toHaveURL(/\/movies$/);
@@ -163,10 +180,16 @@ test.describe("viewer sessions", () => {
     const viewer = await createViewer("ratelimit");
     // Ten failures from one address, each for another email (so no account's own delay starts).
     for (let i = 0; i < 10; i++) {
-      const response = await request.post("/login", { form: { email: `nobody-${i}-${viewer.email}`, password: `wrong-${i}` }, maxRedirects: 0 });
+      const response = await request.post("/login", {
+        form: { email: `nobody-${i}-${viewer.email}`, password: `wrong-${i}` },
+        maxRedirects: 0,
+      });
       expect(response.status()).toBe(401);
     }
-    const refused = await request.post("/login", { form: { email: viewer.email, password: viewer.password }, maxRedirects: 0 });
+    const refused = await request.post("/login", {
+      form: { email: viewer.email, password: viewer.password },
+      maxRedirects: 0,
+    });
     expect(refused.status()).toBe(429);
     expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
     expect(await refused.text()).toContain("Too many tries. Please wait");
@@ -186,14 +209,22 @@ test.describe("viewer sessions", () => {
     const timings: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();
-      const response = await request.post("/login", { form: { email: viewer.email, password: viewer.password }, maxRedirects: 0 });
+      const response = await request.post("/login", {
+        form: { email: viewer.email, password: viewer.password },
+        maxRedirects: 0,
+      });
       timings.push(performance.now() - started);
       expect(response.status()).toBe(303);
     }
     const sorted = [...timings].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
-    test.info().annotations.push({ type: "sign-in time (ms)", description: `median ${median.toFixed(0)}, all ${timings.map((t) => t.toFixed(0)).join(", ")}` });
-    console.log(`[timing] sign-in request: median ${median.toFixed(0)} ms (${timings.map((t) => t.toFixed(0)).join(", ")})`);
+    test.info().annotations.push({
+      type: "sign-in time (ms)",
+      description: `median ${median.toFixed(0)}, all ${timings.map((t) => t.toFixed(0)).join(", ")}`,
+    });
+    console.log(
+      `[timing] sign-in request: median ${median.toFixed(0)} ms (${timings.map((t) => t.toFixed(0)).join(", ")})`,
+    );
     expect(median).toBeLessThan(1000);
   });
 });

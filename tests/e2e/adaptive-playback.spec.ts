@@ -1,7 +1,24 @@
-import type { APIRequestContext, Browser, BrowserContext, BrowserContextOptions, Locator, Page, Request } from "@playwright/test";
+import type {
+  APIRequestContext,
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Locator,
+  Page,
+  Request,
+} from "@playwright/test";
 import { and, asc, eq } from "drizzle-orm";
 import { movieRenditions } from "../../app/db/schema";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 import { startPlaying } from "./fixtures/titles";
 
 /**
@@ -50,13 +67,25 @@ async function signIn(page: Page, account: TestAccount) {
  * request belongs to, without rendering two pages first.
  */
 async function postSignIn(request: APIRequestContext, account: TestAccount) {
-  const response = await request.post(account.role === "provider" ? "/cp" : "/login", { form: { email: account.email, password: account.password }, maxRedirects: 0 });
+  const response = await request.post(account.role === "provider" ? "/cp" : "/login", {
+    form: { email: account.email, password: account.password },
+    maxRedirects: 0,
+  });
   expect(response.status(), `sign-in of ${account.email}`).toBe(303);
 }
 
 /** A browser of its own for one account (other request headers). */
-async function signedInContext(browser: Browser, baseURL: string, account: TestAccount, options: BrowserContextOptions = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ ...options, baseURL, extraHTTPHeaders: { "X-Forwarded-For": randomAddress(), ...options.extraHTTPHeaders } });
+async function signedInContext(
+  browser: Browser,
+  baseURL: string,
+  account: TestAccount,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...options,
+    baseURL,
+    extraHTTPHeaders: { "X-Forwarded-For": randomAddress(), ...options.extraHTTPHeaders },
+  });
   await postSignIn(context.request, account);
   return context;
 }
@@ -119,7 +148,10 @@ function rungsOfMaster(text: string): number[] {
   return [...text.matchAll(/RESOLUTION=(\d+)x(\d+)/g)].map((match) => Math.min(Number(match[1]), Number(match[2])));
 }
 
-test("a viewer plays a film through native HLS where the browser has no MSE, and nothing of the film is fetched before play", async ({ page, context }) => {
+test("a viewer plays a film through native HLS where the browser has no MSE, and nothing of the film is fetched before play", async ({
+  page,
+  context,
+}) => {
   const movieId = TITLE.native;
   await context.addInitScript(withoutMse);
   await postSignIn(page.request, await createViewer("hlsnative"));
@@ -181,7 +213,9 @@ test.describe("on a slow link", () => {
   // control, and page.route cannot hold what a service worker fetches.
   test.use({ serviceWorkers: "block" });
 
-  test("a viewer presses play before hls.js has arrived: nothing plays natively meanwhile, and hls.js plays the film once it is there", async ({ page }) => {
+  test("a viewer presses play before hls.js has arrived: nothing plays natively meanwhile, and hls.js plays the film once it is there", async ({
+    page,
+  }) => {
     const movieId = TITLE.earlyPlay;
     await postSignIn(page.request, await createViewer("earlyplay"));
     // The hls.js chunk is held until the viewer has pressed play.
@@ -229,7 +263,12 @@ test("the quality menu switches the picture in place and shows what each quality
   const menu = page.locator("select[name=quality]");
   const options = menu.locator("option");
   await expect(options).toHaveCount(4);
-  expect(await options.evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual(["auto", "144", "240", "360"]);
+  expect(await options.evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual([
+    "auto",
+    "144",
+    "240",
+    "360",
+  ]);
   const labels = await options.allTextContents();
   expect(labels[0]).toMatch(/^Auto \(up to 360p, \d+ MB per hour\)$/);
   const perHour = labels.slice(1).map((label) => Number(/^\d+p · (\d+) MB per hour$/.exec(label)?.[1]));
@@ -273,7 +312,12 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
   const linkAt = (kbps: number, latency: number) =>
-    cdp.send("Network.emulateNetworkConditions", { offline: false, latency, downloadThroughput: (kbps * 1000) / 8, uploadThroughput: (kbps * 1000) / 8 });
+    cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency,
+      downloadThroughput: (kbps * 1000) / 8,
+      uploadThroughput: (kbps * 1000) / 8,
+    });
   // The demo films are 6–10 s and hls.js buffers up to 30 s ahead: on an
   // unthrottled localhost link the whole film is in the buffer within
   // milliseconds and there is nothing left to adapt. So the film starts on a
@@ -313,12 +357,19 @@ test("data saver caps playback at 240p and says what it costs", async ({ page, b
   await expect(toggle).toHaveText("Turn data saver on");
 
   // The player reattaches to the capped master playlist.
-  const capped = page.waitForRequest((request) => pathOf(request) === `/stream/${movieId}/master.m3u8` && new URL(request.url()).searchParams.get("max") === "240");
+  const capped = page.waitForRequest(
+    (request) =>
+      pathOf(request) === `/stream/${movieId}/master.m3u8` && new URL(request.url()).searchParams.get("max") === "240",
+  );
   await toggle.click();
   await expect(toggle).toHaveText("Turn data saver off");
   await expect(page.getByTestId("data-saver")).toContainText("Data saver is on: at most 240p.");
   await expect(options).toHaveCount(3);
-  expect(await options.evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual(["auto", "144", "240"]);
+  expect(await options.evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual([
+    "auto",
+    "144",
+    "240",
+  ]);
   await expect(page.getByTestId("data-cost")).toHaveText(/at up to 240p$/);
   // The server caps the playlist itself, whatever the page asks for.
   const master = await page.request.get(`/stream/${movieId}/master.m3u8`);
@@ -341,13 +392,18 @@ test("data saver caps playback at 240p and says what it costs", async ({ page, b
 
   // A phone in its own data-saving mode (Save-Data: on) starts with data saver on.
   // (The server renders the switch: this page needs no JavaScript, nor its download.)
-  const saving = await signedInContext(browser, baseURL!, await createViewer("savedata"), { javaScriptEnabled: false, extraHTTPHeaders: { "Save-Data": "on" } });
+  const saving = await signedInContext(browser, baseURL!, await createViewer("savedata"), {
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { "Save-Data": "on" },
+  });
   try {
     const phone = await saving.newPage();
     await phone.goto(`/WatchMovie?id=${movieId}`);
     await expect(phone.getByTestId("data-saver-toggle")).toHaveText("Turn data saver off");
     await expect(phone.locator("select[name=quality] option")).toHaveCount(3);
-    expect(Math.max(...rungsOfMaster(await (await phone.request.get(`/stream/${movieId}/master.m3u8`)).text()))).toBeLessThanOrEqual(240);
+    expect(
+      Math.max(...rungsOfMaster(await (await phone.request.get(`/stream/${movieId}/master.m3u8`)).text())),
+    ).toBeLessThanOrEqual(240);
   } finally {
     await saving.close();
   }
@@ -364,7 +420,12 @@ test.describe("without JavaScript", () => {
     await expect(video).toHaveAttribute("preload", "none");
     await expect(video).toHaveAttribute("controls", "");
     await expect(video).toHaveAttribute("data-player-mode", "none");
-    const sources = () => video.locator("source").evaluateAll((items) => items.map((item) => ({ src: item.getAttribute("src"), type: item.getAttribute("type") })));
+    const sources = () =>
+      video
+        .locator("source")
+        .evaluateAll((items) =>
+          items.map((item) => ({ src: item.getAttribute("src"), type: item.getAttribute("type") })),
+        );
     expect(await sources()).toEqual([
       { src: `/stream/${movieId}/master.m3u8?max=360`, type: HLS_TYPE },
       { src: `/stream/${movieId}/360p.mp4`, type: "video/mp4" },
@@ -385,7 +446,9 @@ test.describe("without JavaScript", () => {
     await video.focus();
     await page.keyboard.press("Space");
     await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
-    expect(await video.evaluate((element: HTMLVideoElement) => element.currentSrc)).toContain(`/stream/${movieId}/master.m3u8`);
+    expect(await video.evaluate((element: HTMLVideoElement) => element.currentSrc)).toContain(
+      `/stream/${movieId}/master.m3u8`,
+    );
 
     // The quality menu is a GET form with an Apply button.
     await page.locator("select[name=quality]").selectOption("240");
@@ -420,7 +483,12 @@ test("old clients still play an MP4 from /api/files", async ({ page }) => {
   expect(body.subarray(4, 8).toString("latin1")).toBe("ftyp");
 });
 
-test("the stream routes refuse the signed-out, a Premium title without a pass and another studio's provider; an administrator may check any", async ({ page, request, browser, baseURL }) => {
+test("the stream routes refuse the signed-out, a Premium title without a pass and another studio's provider; an administrator may check any", async ({
+  page,
+  request,
+  browser,
+  baseURL,
+}) => {
   const movieId = TITLE.refusals;
   const signedOut = await request.get(`/stream/${movieId}/master.m3u8`);
   expect(signedOut.status()).toBe(401);

@@ -25,7 +25,12 @@ import {
  * checks on every admin page and action.
  */
 
-async function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
+async function signedIn(
+  browser: Browser,
+  baseURL: string,
+  account: TestAccount,
+  javaScriptEnabled = true,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled });
   const page = await context.newPage();
   await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
@@ -100,7 +105,13 @@ test("approve a provider application; the provider then signs in at /cp", async 
   const email = uniqueEmail("applicant");
   const password = "applicant-pass-1";
   const providerName = `Applicant ${Date.now().toString(36)}`;
-  const applied = await applyAsProvider(e2eDb(), { providerName, email, phoneNumber: "0803 111 2222", password, password2: password });
+  const applied = await applyAsProvider(e2eDb(), {
+    providerName,
+    email,
+    phoneNumber: "0803 111 2222",
+    password,
+    password2: password,
+  });
   expect(applied.ok).toBe(true);
 
   const { context, page } = await signedIn(browser, baseURL!, admin, true);
@@ -120,7 +131,10 @@ test("approve a provider application; the provider then signs in at /cp", async 
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`register a content provider ${javaScriptEnabled ? "with" : "without"} JavaScript; they sign in at /cp at once`, async ({ browser, baseURL }) => {
+  test(`register a content provider ${javaScriptEnabled ? "with" : "without"} JavaScript; they sign in at /cp at once`, async ({
+    browser,
+    baseURL,
+  }) => {
     const admin = await createAdmin("registrar");
     const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
     const email = uniqueEmail("created");
@@ -151,14 +165,28 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-const ADMIN_PAGES = ["/admin/providerslist", "/admin/userlist", "/admin/registercontentprovider", "/admin/audit", "/admin/movies", "/admin/moviecategory", "/admin/Selectplan"];
+const ADMIN_PAGES = [
+  "/admin/providerslist",
+  "/admin/userlist",
+  "/admin/registercontentprovider",
+  "/admin/audit",
+  "/admin/movies",
+  "/admin/moviecategory",
+  "/admin/Selectplan",
+];
 
 for (const role of ["viewer", "provider"] as const) {
   test(`a ${role} gets 403 from every admin page and action, which change nothing`, async ({ browser, baseURL }) => {
     const account = role === "viewer" ? await createViewer("intruder") : await createApprovedProvider("intruder");
     const victim = await createViewer("untouched");
     const pendingEmail = uniqueEmail("pending");
-    const pending = await applyAsProvider(e2eDb(), { providerName: "Pending Studio", email: pendingEmail, phoneNumber: "0803 555 6666", password: "pending-pass-1", password2: "pending-pass-1" });
+    const pending = await applyAsProvider(e2eDb(), {
+      providerName: "Pending Studio",
+      email: pendingEmail,
+      phoneNumber: "0803 555 6666",
+      password: "pending-pass-1",
+      password2: "pending-pass-1",
+    });
     expect(pending.ok).toBe(true);
     const basic = e2eDb().select({ id: plans.id }).from(plans).where(eq(plans.code, "BASIC")).get()!;
     // The oldest unfeatured demo title: the feature test takes the newest, the studio tests their own uploads.
@@ -180,7 +208,16 @@ for (const role of ["viewer", "provider"] as const) {
       ["/admin/movies", { intent: "autoApprove", value: "on" }],
       ["/admin/moviecategory", { intent: "create", name: "Sneaky category" }],
       ["/admin/Selectplan", { intent: "offered", planId: basic.id, offered: "off" }],
-      ["/admin/registercontentprovider", { providerName: "Sneaky", email: uniqueEmail("sneaky"), phoneNumber: "0803 777 8888", password: "sneaky-pass-1", password2: "sneaky-pass-1" }],
+      [
+        "/admin/registercontentprovider",
+        {
+          providerName: "Sneaky",
+          email: uniqueEmail("sneaky"),
+          phoneNumber: "0803 777 8888",
+          password: "sneaky-pass-1",
+          password2: "sneaky-pass-1",
+        },
+      ],
     ];
     for (const [path, form] of posts) {
       const response = await context.request.post(path, { form, maxRedirects: 0 });
@@ -188,14 +225,23 @@ for (const role of ["viewer", "provider"] as const) {
     }
     expect(accountByEmail(victim.email)?.blocked).toBe(false);
     expect(accountByEmail(pendingEmail)?.providerStatus).toBe("pending");
-    expect(e2eDb().select({ offered: plans.offered }).from(plans).where(eq(plans.id, basic.id)).get()?.offered).toBe(true);
-    expect(e2eDb().select({ id: categories.id }).from(categories).where(eq(categories.name, "Sneaky category")).get()).toBeUndefined();
-    expect(e2eDb().select({ featured: movies.featured }).from(movies).where(eq(movies.id, featureTarget)).get()?.featured).toBe(false);
+    expect(e2eDb().select({ offered: plans.offered }).from(plans).where(eq(plans.id, basic.id)).get()?.offered).toBe(
+      true,
+    );
+    expect(
+      e2eDb().select({ id: categories.id }).from(categories).where(eq(categories.name, "Sneaky category")).get(),
+    ).toBeUndefined();
+    expect(
+      e2eDb().select({ featured: movies.featured }).from(movies).where(eq(movies.id, featureTarget)).get()?.featured,
+    ).toBe(false);
     await context.close();
   });
 }
 
-test("feature a title: it shows in the landing page's Featured carousel; unfeature takes it out", async ({ browser, baseURL }) => {
+test("feature a title: it shows in the landing page's Featured carousel; unfeature takes it out", async ({
+  browser,
+  baseURL,
+}) => {
   const admin = await createAdmin("featurer");
   const db = e2eDb();
   const candidate = db
@@ -209,9 +255,14 @@ test("feature a title: it shows in the landing page's Featured carousel; unfeatu
   try {
     await page.goto("/admin/movies?status=approved");
     // The disk at a glance: free space and what films, ladders and work in progress take.
-    await expect(page.getByTestId("disk-usage")).toContainText(/Disk: [\d.]+ GB free of [\d.]+ GB .* Films [\d.]+ GB, adaptive ladders [\d.]+ GB/);
+    await expect(page.getByTestId("disk-usage")).toContainText(
+      /Disk: [\d.]+ GB free of [\d.]+ GB .* Films [\d.]+ GB, adaptive ladders [\d.]+ GB/,
+    );
     const row = page.locator(`tr[data-movie-id="${candidate!.id}"]`);
-    await expect(row.getByRole("link", { name: candidate!.name, exact: true })).toHaveAttribute("href", `/WatchMovie?id=${candidate!.id}`);
+    await expect(row.getByRole("link", { name: candidate!.name, exact: true })).toHaveAttribute(
+      "href",
+      `/WatchMovie?id=${candidate!.id}`,
+    );
     await row.getByRole("button", { name: `Feature ${candidate!.name}` }).click();
     await expect(page.getByRole("status").filter({ hasText: "Title featured" })).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/movies\?status=approved$/);
@@ -238,7 +289,9 @@ test("delete a title after confirming, without JavaScript", async ({ browser, ba
   const category = db.select({ id: categories.id }).from(categories).get()!;
   const movieId = createId();
   const name = `Doomed ${movieId}`;
-  db.insert(movies).values({ id: movieId, name, categoryId: category.id, providerId: provider.id, status: "ready" }).run();
+  db.insert(movies)
+    .values({ id: movieId, name, categoryId: category.id, providerId: provider.id, status: "ready" })
+    .run();
 
   const { context, page } = await signedIn(browser, baseURL!, admin, false);
   await page.goto(`/admin/movies?provider=${provider.id}`);
@@ -255,7 +308,10 @@ test("delete a title after confirming, without JavaScript", async ({ browser, ba
 });
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`create, rename, re-image and delete a category ${javaScriptEnabled ? "with" : "without"} JavaScript; one in use is refused`, async ({ browser, baseURL }) => {
+  test(`create, rename, re-image and delete a category ${javaScriptEnabled ? "with" : "without"} JavaScript; one in use is refused`, async ({
+    browser,
+    baseURL,
+  }) => {
     const admin = await createAdmin("curator");
     const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
     const suffix = Date.now().toString(36);
@@ -276,20 +332,31 @@ for (const javaScriptEnabled of [true, false]) {
     await item.getByLabel(`New name for ${name}`).fill(renamed);
     await item.getByRole("button", { name: "Rename" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Category renamed" })).toBeVisible();
-    const renamedItem = page.locator("li[data-category-id]").filter({ has: page.getByRole("heading", { name: renamed, exact: true }) });
+    const renamedItem = page
+      .locator("li[data-category-id]")
+      .filter({ has: page.getByRole("heading", { name: renamed, exact: true }) });
     await expect(renamedItem).toContainText("no image yet");
 
-    await renamedItem.getByLabel(`Image for ${renamed}`).setInputFiles({ name: "tile.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
+    await renamedItem
+      .getByLabel(`Image for ${renamed}`)
+      .setInputFiles({ name: "tile.txt", mimeType: "text/plain", buffer: Buffer.from("not an image") });
     await renamedItem.getByRole("button", { name: "Upload image" }).click();
     await expect(page.locator('[data-category-error="image"]')).toHaveText("Only .jpg and .png images are accepted");
-    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#225588" } }).png().toBuffer();
-    await renamedItem.getByLabel(`Image for ${renamed}`).setInputFiles({ name: "tile.png", mimeType: "image/png", buffer: png });
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#225588" } })
+      .png()
+      .toBuffer();
+    await renamedItem
+      .getByLabel(`Image for ${renamed}`)
+      .setInputFiles({ name: "tile.png", mimeType: "image/png", buffer: png });
     await renamedItem.getByRole("button", { name: "Upload image" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Category image updated" })).toBeVisible();
     await expect(renamedItem).toContainText("has an image");
 
     // A demo category with titles: refused, and nothing changes.
-    const inUse = page.locator("li[data-category-id]").filter({ hasNot: page.getByText("0 titles") }).first();
+    const inUse = page
+      .locator("li[data-category-id]")
+      .filter({ hasNot: page.getByText("0 titles") })
+      .first();
     const inUseName = (await inUse.getByRole("heading").textContent())!;
     await inUse.getByRole("button", { name: `Delete ${inUseName}` }).click();
     await expect(page.locator('[data-category-error="delete"]')).toContainText("move them to another category first");
@@ -302,7 +369,10 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("edit a plan's price: /plans shows it; a bad price is refused; Billed Annually shows annual prices", async ({ browser, baseURL }) => {
+test("edit a plan's price: /plans shows it; a bad price is refused; Billed Annually shows annual prices", async ({
+  browser,
+  baseURL,
+}) => {
   const admin = await createAdmin("pricer");
   const db = e2eDb();
   const before = db.select().from(plans).where(eq(plans.code, "BASIC")).get()!;
@@ -313,8 +383,12 @@ test("edit a plan's price: /plans shows it; a bad price is refused; Billed Annua
     const priceField = card.getByLabel(`Monthly price of ${before.name}`);
     await priceField.fill("-5");
     await card.getByRole("button", { name: `Save ${before.name}` }).click();
-    await expect(page.locator('[data-admin-plan="BASIC"] [data-field-error="price"]')).toHaveText("Enter a price of 0 or more, like 14 or 10.99");
-    expect(db.select({ price: plans.monthlyPriceMinor }).from(plans).where(eq(plans.id, before.id)).get()?.price).toBe(before.monthlyPriceMinor);
+    await expect(page.locator('[data-admin-plan="BASIC"] [data-field-error="price"]')).toHaveText(
+      "Enter a price of 0 or more, like 14 or 10.99",
+    );
+    expect(db.select({ price: plans.monthlyPriceMinor }).from(plans).where(eq(plans.id, before.id)).get()?.price).toBe(
+      before.monthlyPriceMinor,
+    );
 
     await priceField.fill("7.25");
     await card.getByRole("button", { name: `Save ${before.name}` }).click();
@@ -326,12 +400,25 @@ test("edit a plan's price: /plans shows it; a bad price is refused; Billed Annua
 
     await page.getByRole("link", { name: "Billed Annually" }).click();
     await expect(page).toHaveURL(/billing=annual/);
-    await expect(page.locator('[data-admin-plan="BASIC"] [data-price]')).toContainText(formatPrice(annualPriceMinor(725, stored.annualDiscountPercent), stored.currency));
+    await expect(page.locator('[data-admin-plan="BASIC"] [data-price]')).toContainText(
+      formatPrice(annualPriceMinor(725, stored.annualDiscountPercent), stored.currency),
+    );
 
     await page.goto("/plans");
     await expect(page.locator('[data-plan="BASIC"] [data-price]').first()).toContainText(monthly);
   } finally {
-    db.update(plans).set({ monthlyPriceMinor: before.monthlyPriceMinor, currency: before.currency, features: before.features, screens: before.screens, maxQuality: before.maxQuality, annualDiscountPercent: before.annualDiscountPercent, offered: before.offered }).where(eq(plans.id, before.id)).run();
+    db.update(plans)
+      .set({
+        monthlyPriceMinor: before.monthlyPriceMinor,
+        currency: before.currency,
+        features: before.features,
+        screens: before.screens,
+        maxQuality: before.maxQuality,
+        annualDiscountPercent: before.annualDiscountPercent,
+        offered: before.offered,
+      })
+      .where(eq(plans.id, before.id))
+      .run();
     await context.close();
   }
 });

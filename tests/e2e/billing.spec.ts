@@ -5,7 +5,16 @@ import { passes, payments, planPeriods, redeemCodes } from "../../app/db/schema"
 import { completePayment } from "../../app/services/payments.server";
 import { formatVoucherCode, generateVoucherBatch, redeemVoucher } from "../../app/services/vouchers.server";
 import { createId } from "../../app/utils/ids.server";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";
 
 /**
@@ -21,7 +30,11 @@ const PREMIUM = ["demomovie02", "demomovie08", "demomovie10"];
 
 function makeCodes(count: number, options: { period?: "day" | "week" | "month"; expiresOn?: string } = {}): string[] {
   const expiresOn = options.expiresOn ?? new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-  const result = generateVoucherBatch(e2eDb(), { planId: "planbasic", period: options.period ?? "week", count: String(count), expiresOn }, { actorId: "demoadmin" });
+  const result = generateVoucherBatch(
+    e2eDb(),
+    { planId: "planbasic", period: options.period ?? "week", count: String(count), expiresOn },
+    { actorId: "demoadmin" },
+  );
   if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
   return result.codes.map(formatVoucherCode);
 }
@@ -42,8 +55,19 @@ function giveBasicPass(viewer: TestAccount) {
   if (!result.ok) throw new Error(`could not redeem: ${result.reason}`);
 }
 
-async function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` } });
+async function signedIn(
+  browser: Browser,
+  baseURL: string,
+  account: TestAccount,
+  javaScriptEnabled = true,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    javaScriptEnabled,
+    extraHTTPHeaders: {
+      "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+    },
+  });
   const page = await context.newPage();
   await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
   await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
@@ -64,7 +88,9 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`passes ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a FREE viewer is refused a Premium title, redeems a voucher at /payment, then plays it — ${mode}`, async ({ page }) => {
+    test(`a FREE viewer is refused a Premium title, redeems a voucher at /payment, then plays it — ${mode}`, async ({
+      page,
+    }) => {
       const viewer = await createViewer(`redeem${javaScriptEnabled ? "js" : "nojs"}`);
       const movieId = PREMIUM[javaScriptEnabled ? 0 : 1];
       await signInThroughForm(page, "/login", viewer.email, viewer.password);
@@ -93,7 +119,9 @@ for (const javaScriptEnabled of [true, false]) {
         await form.getByRole("button", { name: "Redeem" }).click();
       };
       await tryCode("AAAA-BBBB-CCCC-DDDD");
-      await expect(page.locator("[data-field-error=code]")).toHaveText("We do not know this code. Check it and try again.");
+      await expect(page.locator("[data-field-error=code]")).toHaveText(
+        "We do not know this code. Check it and try again.",
+      );
       const [used] = makeCodes(1);
       const other = await createViewer("firstuser");
       redeemVoucher(e2eDb(), { accountId: other.id, code: used });
@@ -107,8 +135,13 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/payment$/);
       await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
       await expect(page.getByTestId("pass-expiry")).toContainText("Your pass ends on");
-      if (javaScriptEnabled) await expect(page.getByRole("status").filter({ hasText: "Voucher redeemed: Basic until" })).toBeVisible();
-      const row = e2eDb().select().from(redeemCodes).where(eq(redeemCodes.code, good.replace(/-/g, ""))).get();
+      if (javaScriptEnabled)
+        await expect(page.getByRole("status").filter({ hasText: "Voucher redeemed: Basic until" })).toBeVisible();
+      const row = e2eDb()
+        .select()
+        .from(redeemCodes)
+        .where(eq(redeemCodes.code, good.replace(/-/g, "")))
+        .get();
       expect(row?.redeemedBy).toBe(viewer.id);
 
       await page.goto(`/WatchMovie?id=${movieId}`);
@@ -118,7 +151,9 @@ for (const javaScriptEnabled of [true, false]) {
       await playsOnPage(page);
     });
 
-    test(`a viewer buys a week of Basic by card through Paystack and is sent back with the pass — ${mode}`, async ({ page }) => {
+    test(`a viewer buys a week of Basic by card through Paystack and is sent back with the pass — ${mode}`, async ({
+      page,
+    }) => {
       const viewer = await createViewer(`buyer${javaScriptEnabled ? "js" : "nojs"}`);
       await signInThroughForm(page, "/login", viewer.email, viewer.password);
       await expect(page).not.toHaveURL(/\/login/);
@@ -132,12 +167,21 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/payment\?order=KAL-/);
       const reference = new URL(page.url()).searchParams.get("order")!;
       const order = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get();
-      expect(order).toMatchObject({ accountId: viewer.id, status: "pending", amountMinor: 400, currency: "USD", periodDays: 7 });
+      expect(order).toMatchObject({
+        accountId: viewer.id,
+        status: "pending",
+        amountMinor: 400,
+        currency: "USD",
+        periodDays: 7,
+      });
       await expect(page.locator("#order")).toContainText("Basic, 1 week, $4.");
 
       await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();
       await expect(page).toHaveURL(/\/payment$/);
-      if (javaScriptEnabled) await expect(page.getByRole("status").filter({ hasText: "Payment received: your pass is active." })).toBeVisible();
+      if (javaScriptEnabled)
+        await expect(
+          page.getByRole("status").filter({ hasText: "Payment received: your pass is active." }),
+        ).toBeVisible();
       await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
       await expect(page.locator(`[data-payment-reference="${reference}"]`)).toHaveAttribute("data-status", "success");
       // The gateway's webhook for the same charge arrives too: still one pass.
@@ -158,14 +202,20 @@ test("voucher tries are limited per account", async ({ page }) => {
   await page.goto("/payment");
   let last = 0;
   for (let attempt = 0; attempt < 11; attempt++) {
-    const response = await page.request.post("/payment", { form: { intent: "redeem", code: `WRNG-CODE-${String(attempt).padStart(4, "2")}-ZZZZ` }, maxRedirects: 0 });
+    const response = await page.request.post("/payment", {
+      form: { intent: "redeem", code: `WRNG-CODE-${String(attempt).padStart(4, "2")}-ZZZZ` },
+      maxRedirects: 0,
+    });
     last = response.status();
   }
   expect(last).toBe(429);
 });
 
 test.describe("screens", () => {
-  test("a second device on a one-screen plan is refused while the first plays, and takes over with “Stop playback on the other device” — with JavaScript", async ({ browser, baseURL }) => {
+  test("a second device on a one-screen plan is refused while the first plays, and takes over with “Stop playback on the other device” — with JavaScript", async ({
+    browser,
+    baseURL,
+  }) => {
     const viewer = await createViewer("screensjs");
     giveBasicPass(viewer);
     const movieId = PREMIUM[2];
@@ -184,12 +234,16 @@ test.describe("screens", () => {
       expect(await refused.json()).toMatchObject({ reason: "screens", screens: 1 });
 
       await panel.getByRole("button", { name: "Stop playback on the other device" }).click();
-      await expect(second.page.getByRole("status").filter({ hasText: "Playback on the other device stopped" })).toBeVisible();
+      await expect(
+        second.page.getByRole("status").filter({ hasText: "Playback on the other device stopped" }),
+      ).toBeVisible();
       await playsOnPage(second.page);
       // The first device is now the one refused, and its player says so.
       const now = await first.page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-1" } });
       expect(now.status()).toBe(403);
-      await first.page.locator("video").evaluate((element: HTMLVideoElement) => element.dispatchEvent(new Event("play")));
+      await first.page
+        .locator("video")
+        .evaluate((element: HTMLVideoElement) => element.dispatchEvent(new Event("play")));
       await expect(first.page.getByTestId("player-refused")).toContainText("Playing on another device");
     } finally {
       await first.context.close();
@@ -197,7 +251,10 @@ test.describe("screens", () => {
     }
   });
 
-  test("the second device plays once the first stops; the stop form works without JavaScript", async ({ browser, baseURL }) => {
+  test("the second device plays once the first stops; the stop form works without JavaScript", async ({
+    browser,
+    baseURL,
+  }) => {
     const viewer = await createViewer("screensnojs");
     giveBasicPass(viewer);
     const movieId = "demomovie01";
@@ -219,17 +276,28 @@ test.describe("screens", () => {
       expect(served.status()).toBe(206);
 
       // Now the first comes back and is refused; it stops the other device without JavaScript.
-      const firstNoJs = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await first.context.storageState() });
+      const firstNoJs = await browser.newContext({
+        baseURL,
+        javaScriptEnabled: false,
+        storageState: await first.context.storageState(),
+      });
       try {
         const page = await firstNoJs.newPage();
         await page.goto(`/WatchMovie?id=${movieId}`);
         await page.getByRole("button", { name: "Stop playback on the other device" }).click();
         await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}$`));
-        await expect(page.locator("video source").first()).toHaveAttribute("src", new RegExp(`^/stream/${movieId}/master\\.m3u8`));
+        await expect(page.locator("video source").first()).toHaveAttribute(
+          "src",
+          new RegExp(`^/stream/${movieId}/master\\.m3u8`),
+        );
         expect((await page.request.get(`/stream/${movieId}/master.m3u8`)).status()).toBe(200);
         expect((await second.page.request.get(`/stream/${movieId}/master.m3u8`)).status()).toBe(403);
-        expect((await page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status()).toBe(206);
-        expect((await second.page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status()).toBe(403);
+        expect(
+          (await page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status(),
+        ).toBe(206);
+        expect(
+          (await second.page.request.get(`/api/files/${movieId}.mp4`, { headers: { Range: "bytes=0-99" } })).status(),
+        ).toBe(403);
       } finally {
         await firstNoJs.close();
       }
@@ -243,7 +311,10 @@ test.describe("screens", () => {
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
-  test(`an administrator generates vouchers, downloads the batch, and sees one redeemed in the tables — ${mode}`, async ({ browser, baseURL }) => {
+  test(`an administrator generates vouchers, downloads the batch, and sees one redeemed in the tables — ${mode}`, async ({
+    browser,
+    baseURL,
+  }) => {
     const admin = await createAdmin(`vouchers${javaScriptEnabled ? "js" : "nojs"}`);
     const viewer = await createViewer("voucheruser");
     const { context, page } = await signedIn(browser, baseURL!, admin, javaScriptEnabled);
@@ -285,8 +356,27 @@ for (const javaScriptEnabled of [true, false]) {
       const redeemed = redeemVoucher(e2eDb(), { accountId: viewer.id, code: codes[1] });
       expect(redeemed.ok).toBe(true);
       const reference = `KAL-e2e${createId(12)}`;
-      e2eDb().insert(payments).values({ id: createId(), accountId: viewer.id, planId: "planpro", periodDays: 7, amountMinor: 900, currency: "USD", reference, status: "pending" }).run();
-      completePayment(e2eDb(), { reference, status: "success", amountMinor: 900, currency: "USD", paidAt: new Date(), gatewayResponse: "Successful" });
+      e2eDb()
+        .insert(payments)
+        .values({
+          id: createId(),
+          accountId: viewer.id,
+          planId: "planpro",
+          periodDays: 7,
+          amountMinor: 900,
+          currency: "USD",
+          reference,
+          status: "pending",
+        })
+        .run();
+      completePayment(e2eDb(), {
+        reference,
+        status: "success",
+        amountMinor: 900,
+        currency: "USD",
+        paidAt: new Date(),
+        gatewayResponse: "Successful",
+      });
 
       const codesTable = page.locator('[data-billing-table="codes"]');
       await codesTable.getByRole("searchbox").fill(codes[1]);
@@ -314,7 +404,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(paymentsTable.locator("tbody tr")).toHaveCount(1);
       await expect(paymentsTable.locator("tbody tr")).toContainText(viewer.name);
       await expect(paymentsTable.locator("[data-payment-status]")).toHaveText("Paid");
-      const paymentsCsv = await (await page.request.get(`/admin/userpayment/export?table=payments&q=${encodeURIComponent(viewer.email)}`)).text();
+      const paymentsCsv = await (
+        await page.request.get(`/admin/userpayment/export?table=payments&q=${encodeURIComponent(viewer.email)}`)
+      ).text();
       expect(paymentsCsv).toContain(reference);
       expect(paymentsCsv).toContain("Name,Email,Phone,Payment Status,Payment Date,Plan");
     } finally {
@@ -323,10 +415,18 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("an administrator sets the price of a week's pass in Select plan — without JavaScript", async ({ browser, baseURL }) => {
+test("an administrator sets the price of a week's pass in Select plan — without JavaScript", async ({
+  browser,
+  baseURL,
+}) => {
   const admin = await createAdmin("periods");
   const viewer = await createViewer("periodprice");
-  const week = () => e2eDb().select({ price: planPeriods.priceMinor }).from(planPeriods).where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week"))).get()?.price;
+  const week = () =>
+    e2eDb()
+      .select({ price: planPeriods.priceMinor })
+      .from(planPeriods)
+      .where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week")))
+      .get()?.price;
   const before = week();
   const { context, page } = await signedIn(browser, baseURL!, admin, false);
   try {
@@ -345,12 +445,20 @@ test("an administrator sets the price of a week's pass in Select plan — withou
     await expect(shopper.page.locator('[data-plan-card="PRO"] [data-period-price="week"]')).toHaveText("$9.50");
     await shopper.context.close();
   } finally {
-    e2eDb().update(planPeriods).set({ priceMinor: before ?? 900 }).where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week"))).run();
+    e2eDb()
+      .update(planPeriods)
+      .set({ priceMinor: before ?? 900 })
+      .where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week")))
+      .run();
     await context.close();
   }
 });
 
-test("viewers and providers are refused the billing tables, their CSV and the voucher form; /userpayment leads there", async ({ browser, baseURL, page }) => {
+test("viewers and providers are refused the billing tables, their CSV and the voucher form; /userpayment leads there", async ({
+  browser,
+  baseURL,
+  page,
+}) => {
   const viewer = await createViewer("nosy");
   const provider = await createApprovedProvider("nosy");
   for (const account of [viewer, provider]) {
@@ -358,11 +466,20 @@ test("viewers and providers are refused the billing tables, their CSV and the vo
     expect((await own.goto("/admin/userpayment"))?.status()).toBe(403);
     expect((await own.request.get("/admin/userpayment/export?table=payments", { maxRedirects: 0 })).status()).toBe(403);
     expect((await own.request.get("/admin/userpayment/export?table=codes", { maxRedirects: 0 })).status()).toBe(403);
-    const post = await own.request.post("/admin/userpayment", { form: { intent: "generate", planPeriod: "planbasic:week", count: "5", expiresOn: "2030-01-01" }, maxRedirects: 0 });
+    const post = await own.request.post("/admin/userpayment", {
+      form: { intent: "generate", planPeriod: "planbasic:week", count: "5", expiresOn: "2030-01-01" },
+      maxRedirects: 0,
+    });
     expect(post.status()).toBe(403);
     await context.close();
   }
-  expect(e2eDb().select().from(redeemCodes).where(eq(redeemCodes.expiresAt, new Date("2030-01-01T23:59:59.999Z"))).all()).toHaveLength(0);
+  expect(
+    e2eDb()
+      .select()
+      .from(redeemCodes)
+      .where(eq(redeemCodes.expiresAt, new Date("2030-01-01T23:59:59.999Z")))
+      .all(),
+  ).toHaveLength(0);
   // Signed out: the sign-in page, then back.
   await page.goto("/userpayment");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin%2Fuserpayment/);
@@ -372,14 +489,21 @@ test("viewers and providers are refused the billing tables, their CSV and the vo
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpayment/);
 });
 
-test("the payment pages and the needs-a-pass panel have no serious accessibility problems", async ({ browser, baseURL }) => {
+test("the payment pages and the needs-a-pass panel have no serious accessibility problems", async ({
+  browser,
+  baseURL,
+}) => {
   const admin = await createAdmin("axebilling");
   const viewer = await createViewer("axebilling");
   const check = async (page: Page, path: string) => {
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(
+      serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`),
+    ).toEqual([]);
   };
   const asViewer = await signedIn(browser, baseURL!, viewer);
   await check(asViewer.page, "/payment");

@@ -2,7 +2,16 @@ import type { Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { downloadLicences, plans, watchEvents } from "../../app/db/schema";
 import { signLicence } from "../../app/services/downloads.server";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
 /**
@@ -38,7 +47,9 @@ async function signedInViewer(page: Page, label: string): Promise<TestAccount> {
 /** The service worker is installed and controls the page (it plays the stored films). */
 async function withServiceWorker(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready);
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 })
+    .toBe(true);
 }
 
 async function downloadFromTitlePage(page: Page, movieId: string) {
@@ -53,11 +64,18 @@ async function downloadFromTitlePage(page: Page, movieId: string) {
   await expect(panel.getByText("Downloaded")).toBeVisible({ timeout: 30_000 });
 }
 
-test("a viewer downloads a film, watches it with no network, seeks, and the progress reaches the server when back online", async ({ page, context }) => {
+test("a viewer downloads a film, watches it with no network, seeks, and the progress reaches the server when back online", async ({
+  page,
+  context,
+}) => {
   const viewer = await signedInViewer(page, "offline-viewer");
   const title = newTitle();
   await downloadFromTitlePage(page, title.id);
-  const licence = e2eDb().select().from(downloadLicences).where(and(eq(downloadLicences.accountId, viewer.id), eq(downloadLicences.movieId, title.id))).get();
+  const licence = e2eDb()
+    .select()
+    .from(downloadLicences)
+    .where(and(eq(downloadLicences.accountId, viewer.id), eq(downloadLicences.movieId, title.id)))
+    .get();
   expect(licence?.deletedAt ?? null).toBeNull();
 
   await context.setOffline(true);
@@ -67,12 +85,18 @@ test("a viewer downloads a film, watches it with no network, seeks, and the prog
   await expect(page.getByText("You are offline. Downloaded films still play.")).toBeVisible();
   await item.getByRole("button", { name: "Play" }).click();
   const video = page.getByTestId("offline-player").locator("video");
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(0.5);
   // Seek: the worker answers the new byte range from the stored chunks.
   await video.evaluate((element: HTMLVideoElement) => {
     element.currentTime = Math.min(element.duration - 1, 4);
   });
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => (element.seeking ? 0 : element.currentTime)), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => (element.seeking ? 0 : element.currentTime)), {
+      timeout: 10_000,
+    })
+    .toBeGreaterThanOrEqual(3);
   await video.evaluate((element: HTMLVideoElement) => element.pause());
   expect(await video.evaluate((element: HTMLVideoElement) => element.error)).toBeNull();
 
@@ -80,21 +104,47 @@ test("a viewer downloads a film, watches it with no network, seeks, and the prog
   await context.setOffline(false);
   await page.goto("/downloads");
   await expect
-    .poll(() => e2eDb().select({ position: watchEvents.positionSeconds }).from(watchEvents).where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, title.id))).get()?.position ?? 0, { timeout: 10_000 })
+    .poll(
+      () =>
+        e2eDb()
+          .select({ position: watchEvents.positionSeconds })
+          .from(watchEvents)
+          .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, title.id)))
+          .get()?.position ?? 0,
+      { timeout: 10_000 },
+    )
     .toBeGreaterThanOrEqual(3);
 
   // It resumes where the viewer stopped.
   await page.locator(`[data-download-id="${title.id}"]`).getByRole("button", { name: "Play" }).click();
-  await expect.poll(() => page.getByTestId("offline-player").locator("video").evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+  await expect
+    .poll(
+      () =>
+        page
+          .getByTestId("offline-player")
+          .locator("video")
+          .evaluate((element: HTMLVideoElement) => element.currentTime),
+      { timeout: 10_000 },
+    )
+    .toBeGreaterThanOrEqual(3);
 });
 
-test("an expired download refuses to play and says so; renewing it fetches nothing again; a licence edited on the device is refused", async ({ page }) => {
+test("an expired download refuses to play and says so; renewing it fetches nothing again; a licence edited on the device is refused", async ({
+  page,
+}) => {
   const viewer = await signedInViewer(page, "expiry-viewer");
   const title = newTitle();
   await downloadFromTitlePage(page, title.id);
   // The server's own signature over terms that ended an hour ago.
   const now = Date.now();
-  const expired = signLicence(e2eDb(), { id: "expired-licence-0123456789", movieId: title.id, rung: 144, issuedAt: now - 3 * 3600_000, expiresAt: now - 3600_000, playHours: 48 });
+  const expired = signLicence(e2eDb(), {
+    id: "expired-licence-0123456789",
+    movieId: title.id,
+    rung: 144,
+    issuedAt: now - 3 * 3600_000,
+    expiresAt: now - 3600_000,
+    playHours: 48,
+  });
   await page.goto("/downloads");
   await page.evaluate(
     async ({ movieId, licence }) => {
@@ -108,14 +158,40 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
   await page.reload();
   const item = page.locator(`[data-download-id="${title.id}"]`);
   // (The rung was put back above, so the signature no longer matches: the worker calls it forged.)
-  const direct = await page.evaluate(async (movieId) => (await fetch(`/offline-media/${movieId}/video.mp4`, { headers: { Range: "bytes=0-99" } })).status, title.id);
+  const direct = await page.evaluate(
+    async (movieId) =>
+      (await fetch(`/offline-media/${movieId}/video.mp4`, { headers: { Range: "bytes=0-99" } })).status,
+    title.id,
+  );
   expect(direct).toBe(403);
 
   // Now a genuine expired licence for the stored rung.
-  const rung = await page.evaluate(async (movieId) => (await (await (await caches.open("kallo-downloads")).match(`/offline-media/${movieId}/meta`))!.json()).licence.terms.rung as number, title.id);
-  const genuine = signLicence(e2eDb(), { id: "expired-licence-abcdefghij", movieId: title.id, rung, issuedAt: now - 3 * 3600_000, expiresAt: now - 3600_000, playHours: 48 });
+  const rung = await page.evaluate(
+    async (movieId) =>
+      (await (await (await caches.open("kallo-downloads")).match(`/offline-media/${movieId}/meta`))!.json()).licence
+        .terms.rung as number,
+    title.id,
+  );
+  const genuine = signLicence(e2eDb(), {
+    id: "expired-licence-abcdefghij",
+    movieId: title.id,
+    rung,
+    issuedAt: now - 3 * 3600_000,
+    expiresAt: now - 3600_000,
+    playHours: 48,
+  });
   // The server knows it (so the page's check with the server does not call it withdrawn): it simply ended.
-  e2eDb().insert(downloadLicences).values({ id: genuine.terms.id, accountId: viewer.id, movieId: title.id, rung, deviceId: "e2e", expiresAt: new Date(genuine.terms.expiresAt) }).run();
+  e2eDb()
+    .insert(downloadLicences)
+    .values({
+      id: genuine.terms.id,
+      accountId: viewer.id,
+      movieId: title.id,
+      rung,
+      deviceId: "e2e",
+      expiresAt: new Date(genuine.terms.expiresAt),
+    })
+    .run();
   await page.evaluate(
     async ({ movieId, licence }) => {
       const cache = await caches.open("kallo-downloads");
@@ -129,7 +205,13 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
   await page.reload();
   await expect(item.getByText("This download has expired.")).toBeVisible();
   await expect(item.getByRole("button", { name: "Play" })).toHaveCount(0);
-  expect(await page.evaluate(async (movieId) => (await fetch(`/offline-media/${movieId}/video.mp4`, { headers: { Range: "bytes=0-99" } })).status, title.id)).toBe(403);
+  expect(
+    await page.evaluate(
+      async (movieId) =>
+        (await fetch(`/offline-media/${movieId}/video.mp4`, { headers: { Range: "bytes=0-99" } })).status,
+      title.id,
+    ),
+  ).toBe(403);
 
   const streamed: string[] = [];
   page.on("request", (request) => {
@@ -139,7 +221,14 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
   await expect(page.getByText("Download renewed")).toBeVisible();
   await expect(item.getByRole("button", { name: "Play" })).toBeVisible();
   expect(streamed).toEqual([]);
-  expect(e2eDb().select().from(downloadLicences).where(and(eq(downloadLicences.accountId, viewer.id), eq(downloadLicences.movieId, title.id))).all().filter((row) => !row.deletedAt)).toHaveLength(1);
+  expect(
+    e2eDb()
+      .select()
+      .from(downloadLicences)
+      .where(and(eq(downloadLicences.accountId, viewer.id), eq(downloadLicences.movieId, title.id)))
+      .all()
+      .filter((row) => !row.deletedAt),
+  ).toHaveLength(1);
 });
 
 test("delete frees the space on the device and the plan's slot on the server", async ({ page }) => {
@@ -147,13 +236,26 @@ test("delete frees the space on the device and the plan's slot on the server", a
   const title = newTitle();
   await downloadFromTitlePage(page, title.id);
   await page.goto("/downloads");
-  const stored = () => page.evaluate(async (movieId) => (await (await caches.open("kallo-downloads")).keys()).filter((request) => request.url.includes(`/offline-media/${movieId}/`)).length, title.id);
+  const stored = () =>
+    page.evaluate(
+      async (movieId) =>
+        (await (await caches.open("kallo-downloads")).keys()).filter((request) =>
+          request.url.includes(`/offline-media/${movieId}/`),
+        ).length,
+      title.id,
+    );
   expect(await stored()).toBeGreaterThan(1);
   page.once("dialog", (dialog) => void dialog.accept());
   await page.locator(`[data-download-id="${title.id}"]`).getByRole("button", { name: "Delete" }).click();
   await expect(page.locator(`[data-download-id="${title.id}"]`)).toHaveCount(0);
   expect(await stored()).toBe(0);
-  await expect.poll(() => e2eDb().select().from(downloadLicences).where(eq(downloadLicences.accountId, viewer.id)).get()?.deletedAt ?? null).not.toBeNull();
+  await expect
+    .poll(
+      () =>
+        e2eDb().select().from(downloadLicences).where(eq(downloadLicences.accountId, viewer.id)).get()?.deletedAt ??
+        null,
+    )
+    .not.toBeNull();
 });
 
 test("a device short of space is told before anything is fetched", async ({ page }) => {
@@ -167,10 +269,20 @@ test("a device short of space is told before anything is fetched", async ({ page
   await panel.getByRole("button", { name: "Download", exact: true }).click();
   await panel.getByRole("button", { name: "Start download" }).click();
   await expect(panel.getByRole("alert")).toContainText("Not enough space on this device");
-  expect(await page.evaluate(async (movieId) => (await (await caches.open("kallo-downloads")).keys()).filter((request) => request.url.includes(movieId)).length, title.id)).toBe(0);
+  expect(
+    await page.evaluate(
+      async (movieId) =>
+        (await (await caches.open("kallo-downloads")).keys()).filter((request) => request.url.includes(movieId)).length,
+      title.id,
+    ),
+  ).toBe(0);
 });
 
-test("a plan without downloads shows no Download button and the server refuses the licence; the administrator sets it per plan without JavaScript", async ({ page, browser, baseURL }) => {
+test("a plan without downloads shows no Download button and the server refuses the licence; the administrator sets it per plan without JavaScript", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const free = e2eDb().select().from(plans).where(eq(plans.code, "FREE")).get()!;
   const admin = await createAdmin("downloads-admin");
   const adminContext = await browser.newContext({ baseURL, javaScriptEnabled: false });
@@ -184,18 +296,28 @@ test("a plan without downloads shows no Download button and the server refuses t
     await form.getByLabel("Titles at once").fill("3");
     await form.getByRole("button", { name: /^Save/ }).click();
     await expect(adminPage.getByText("Plan saved")).toBeVisible();
-    expect(e2eDb().select().from(plans).where(eq(plans.id, free.id)).get()).toMatchObject({ downloadsAllowed: false, maxDownloads: 3 });
+    expect(e2eDb().select().from(plans).where(eq(plans.id, free.id)).get()).toMatchObject({
+      downloadsAllowed: false,
+      maxDownloads: 3,
+    });
 
     await signedInViewer(page, "no-downloads-viewer");
     const title = newTitle();
     await page.goto(`/WatchMovie?id=${title.id}`);
     await expect(page.getByRole("heading", { name: title.name })).toBeVisible();
     await expect(page.getByRole("region", { name: "Download to watch offline" })).toHaveCount(0);
-    const refused = await page.request.post("/downloads/licences", { data: { movieId: title.id, rung: 144 }, headers: { Origin: new URL(baseURL!).origin } });
+    const refused = await page.request.post("/downloads/licences", {
+      data: { movieId: title.id, rung: 144 },
+      headers: { Origin: new URL(baseURL!).origin },
+    });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error).toBe("Your plan does not include downloads.");
   } finally {
-    e2eDb().update(plans).set({ downloadsAllowed: free.downloadsAllowed, maxDownloads: free.maxDownloads }).where(eq(plans.id, free.id)).run();
+    e2eDb()
+      .update(plans)
+      .set({ downloadsAllowed: free.downloadsAllowed, maxDownloads: free.maxDownloads })
+      .where(eq(plans.id, free.id))
+      .run();
     await adminContext.close();
   }
 });
@@ -209,7 +331,8 @@ test("“Download only on Wi‑Fi” waits on mobile data instead of spending it
   // The download's own requests: its first piece is bytes 0 to 2 MiB − 1 (the player's requests follow the playlist).
   const streamed: string[] = [];
   page.on("request", (request) => {
-    if (request.url().includes("/stream/") && request.headers()["range"] === "bytes=0-2097151") streamed.push(request.url());
+    if (request.url().includes("/stream/") && request.headers()["range"] === "bytes=0-2097151")
+      streamed.push(request.url());
   });
   await page.goto(`/WatchMovie?id=${title.id}`);
   const panel = page.getByRole("region", { name: "Download to watch offline" });

@@ -3,7 +3,16 @@ import { eq } from "drizzle-orm";
 import type { Browser, Page } from "@playwright/test";
 import { movies, notifications, savedMovies, watchEvents } from "../../app/db/schema";
 import { recordProgress } from "../../app/services/watching.server";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 import { createCategory, createTitle, pressPlay, setCategoryTile, uniqueWord } from "./fixtures/titles";
 
 /**
@@ -17,9 +26,14 @@ async function signIn(page: Page, viewer: TestAccount) {
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-const gridIds = (page: Page) => page.locator("[data-testid=movie-grid] > li").evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
+const gridIds = (page: Page) =>
+  page
+    .locator("[data-testid=movie-grid] > li")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
 const listIds = (page: Page, testId: string) =>
-  page.locator(`[data-testid=${testId}] > li`).evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
+  page
+    .locator(`[data-testid=${testId}] > li`)
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
 
 async function expectGrid(page: Page, expected: string[]) {
   await page.waitForLoadState();
@@ -32,7 +46,9 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`the viewer's library ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a viewer searches /moviecategory by a word of a description, picks a category and a sort — ${mode}`, async ({ page }) => {
+    test(`a viewer searches /moviecategory by a word of a description, picks a category and a sort — ${mode}`, async ({
+      page,
+    }) => {
       const viewer = await createViewer("search");
       const provider = await createApprovedProvider("search");
       const category = createCategory("Shelf");
@@ -48,8 +64,20 @@ for (const javaScriptEnabled of [true, false]) {
         // Older than every demo title, so the landing page's hero (newest featured first) never changes.
         uploadedAt: new Date(Date.now() - 800 * 24 * 3600 * 1000),
       });
-      const newer = createTitle({ name: `Sabon Gari ${word.slice(-4)}`, description: "A new street.", cast: "Ali Nuhu", categoryId: category.id, providerId: provider.id });
-      const hidden = createTitle({ name: `Hidden ${word}`, description: `${word} but not approved`, categoryId: category.id, providerId: provider.id, approved: false });
+      const newer = createTitle({
+        name: `Sabon Gari ${word.slice(-4)}`,
+        description: "A new street.",
+        cast: "Ali Nuhu",
+        categoryId: category.id,
+        providerId: provider.id,
+      });
+      const hidden = createTitle({
+        name: `Hidden ${word}`,
+        description: `${word} but not approved`,
+        categoryId: category.id,
+        providerId: provider.id,
+        approved: false,
+      });
 
       await signIn(page, viewer);
       await page.goto("/moviecategory");
@@ -73,7 +101,10 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await gridIds(page)).not.toContain(hidden);
 
       // A category link keeps the search; clearing the search shows the category's titles, newest first.
-      await page.getByRole("navigation", { name: "Movie Category" }).getByRole("link", { name: category.name, exact: true }).click();
+      await page
+        .getByRole("navigation", { name: "Movie Category" })
+        .getByRole("link", { name: category.name, exact: true })
+        .click();
       await expect(page).toHaveURL(new RegExp(`q=${word.toUpperCase()}&category=${category.slug}$`));
       await expectGrid(page, [older]);
       await page.goto(`/moviecategory?category=${category.slug}`);
@@ -115,10 +146,25 @@ for (const javaScriptEnabled of [true, false]) {
       const provider = await createApprovedProvider("history");
       const category = createCategory("Tarihi");
       const word = uniqueWord("dawakin");
-      const recent = createTitle({ name: `Recent ${word}`, categoryId: category.id, providerId: provider.id, withMedia: true });
-      const older = createTitle({ name: `Older film ${word.slice(0, 10)}`, description: "Seen long ago", categoryId: category.id, providerId: provider.id, withMedia: true });
+      const recent = createTitle({
+        name: `Recent ${word}`,
+        categoryId: category.id,
+        providerId: provider.id,
+        withMedia: true,
+      });
+      const older = createTitle({
+        name: `Older film ${word.slice(0, 10)}`,
+        description: "Seen long ago",
+        categoryId: category.id,
+        providerId: provider.id,
+        withMedia: true,
+      });
       const now = Date.now();
-      recordProgress(e2eDb(), { accountId: viewer.id, movieId: older, positionSeconds: 1 }, new Date(now - 400 * 24 * 3600 * 1000));
+      recordProgress(
+        e2eDb(),
+        { accountId: viewer.id, movieId: older, positionSeconds: 1 },
+        new Date(now - 400 * 24 * 3600 * 1000),
+      );
       recordProgress(e2eDb(), { accountId: viewer.id, movieId: recent, positionSeconds: 3 }, new Date(now - 60_000));
 
       await signIn(page, viewer);
@@ -129,7 +175,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect.poll(() => listIds(page, "history-list")).toEqual([recent, older]);
       const row = page.locator(`[data-testid=history-list] > li[data-movie-id="${recent}"]`);
       await expect(row.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /\d+/);
-      await expect(row.getByRole("link", { name: `Continue watching Recent ${word}` })).toHaveAttribute("href", `/WatchMovie?id=${recent}`);
+      await expect(row.getByRole("link", { name: `Continue watching Recent ${word}` })).toHaveAttribute(
+        "href",
+        `/WatchMovie?id=${recent}`,
+      );
 
       await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "Month" }).click();
       await expect(page).toHaveURL(/\/history\?period=month$/);
@@ -154,7 +203,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/history");
       await page.getByRole("button", { name: `Remove Recent ${word} from your history` }).click();
       await expect.poll(() => listIds(page, "history-list")).toEqual([older]);
-      if (javaScriptEnabled) await expect(page.getByRole("status").filter({ hasText: "Removed from your history" })).toBeVisible();
+      if (javaScriptEnabled)
+        await expect(page.getByRole("status").filter({ hasText: "Removed from your history" })).toBeVisible();
 
       // Clearing asks first; Cancel keeps everything.
       await page.getByRole("link", { name: "Clear history" }).click();
@@ -178,8 +228,18 @@ for (const javaScriptEnabled of [true, false]) {
       const viewer = await createViewer("lists");
       const provider = await createApprovedProvider("lists");
       const category = createCategory("Jeri");
-      const later = createTitle({ name: `Later ${uniqueWord("x")}`, categoryId: category.id, providerId: provider.id, withMedia: true });
-      const kept = createTitle({ name: `Kept ${uniqueWord("y")}`, categoryId: category.id, providerId: provider.id, withMedia: true });
+      const later = createTitle({
+        name: `Later ${uniqueWord("x")}`,
+        categoryId: category.id,
+        providerId: provider.id,
+        withMedia: true,
+      });
+      const kept = createTitle({
+        name: `Kept ${uniqueWord("y")}`,
+        categoryId: category.id,
+        providerId: provider.id,
+        withMedia: true,
+      });
       await signIn(page, viewer);
 
       await page.goto(`/WatchMovie?id=${later}`);
@@ -206,14 +266,25 @@ for (const javaScriptEnabled of [true, false]) {
       expect(e2eDb().select().from(savedMovies).where(eq(savedMovies.accountId, viewer.id)).all()).toHaveLength(0);
     });
 
-    test(`the bell tells a viewer of a new title in a category they watch, and is read once seen — ${mode}`, async ({ page, browser }) => {
+    test(`the bell tells a viewer of a new title in a category they watch, and is read once seen — ${mode}`, async ({
+      page,
+      browser,
+    }) => {
       const viewer = await createViewer("bell");
       const bystander = await createViewer("bystander");
       const provider = await createApprovedProvider("bell");
       const category = createCategory("Sanarwa");
       const other = createCategory("Wani");
-      const watched = createTitle({ name: `Watched ${uniqueWord("w")}`, categoryId: category.id, providerId: provider.id });
-      const elsewhere = createTitle({ name: `Elsewhere ${uniqueWord("e")}`, categoryId: other.id, providerId: provider.id });
+      const watched = createTitle({
+        name: `Watched ${uniqueWord("w")}`,
+        categoryId: category.id,
+        providerId: provider.id,
+      });
+      const elsewhere = createTitle({
+        name: `Elsewhere ${uniqueWord("e")}`,
+        categoryId: other.id,
+        providerId: provider.id,
+      });
       recordProgress(e2eDb(), { accountId: viewer.id, movieId: watched, positionSeconds: 2 });
       recordProgress(e2eDb(), { accountId: bystander.id, movieId: elsewhere, positionSeconds: 2 });
       const name = `Brand new ${uniqueWord("n")}`;
@@ -224,7 +295,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(mine.map((n) => n.accountId)).toEqual([viewer.id]);
 
       await signIn(page, viewer);
-      const bell = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications, 1 unread" });
+      const bell = page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: "Notifications, 1 unread" });
       await expect(bell).toBeVisible();
       await bell.click();
       await expect(page).toHaveURL(/\/notifications$/);
@@ -235,7 +308,9 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Mark all as read" }).click();
       }
       await expect(item).toHaveAttribute("data-read", "true");
-      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
+      await expect(
+        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications", exact: true }),
+      ).toBeVisible();
       expect(e2eDb().select().from(notifications).where(eq(notifications.id, mine[0].id)).get()?.readAt).not.toBeNull();
       // Opening it goes to the title.
       await item.getByRole("button", { name: "Open" }).click();
@@ -252,7 +327,10 @@ async function approveAsAdmin(browser: Browser, movieId: string, name: string) {
   try {
     await signIn(page, admin);
     await page.goto("/admin/movies?status=waiting");
-    await page.locator(`tr[data-movie-id="${movieId}"]`).getByRole("button", { name: `Approve ${name}` }).click();
+    await page
+      .locator(`tr[data-movie-id="${movieId}"]`)
+      .getByRole("button", { name: `Approve ${name}` })
+      .click();
     await expect(page.locator(`tr[data-movie-id="${movieId}"]`)).toHaveCount(0);
   } finally {
     await context.close();
@@ -269,13 +347,20 @@ test("a viewer plays a title with JavaScript; /history shows it and the Month fi
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.locator("video");
   await pressPlay(video, movieId);
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(2);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(2);
   const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
     element.pause();
     return element.currentTime;
   });
   // The pause beacon records where the viewer stopped.
-  const position = () => e2eDb().select({ position: watchEvents.positionSeconds }).from(watchEvents).where(eq(watchEvents.accountId, viewer.id)).all();
+  const position = () =>
+    e2eDb()
+      .select({ position: watchEvents.positionSeconds })
+      .from(watchEvents)
+      .where(eq(watchEvents.accountId, viewer.id))
+      .all();
   await expect.poll(() => position().map((row) => row.position)).toEqual([Math.floor(stoppedAt)]);
   const recorded = position()[0].position;
 
@@ -287,7 +372,9 @@ test("a viewer plays a title with JavaScript; /history shows it and the Month fi
   // The player starts where the viewer stopped once play is pressed (no film is fetched before).
   await expect(page.locator("video")).toHaveAttribute("data-resume-seconds", String(recorded));
   await pressPlay(page.locator("video"), movieId);
-  expect(await page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThanOrEqual(recorded - 1);
+  expect(
+    await page.locator("video").evaluate((element: HTMLVideoElement) => element.currentTime),
+  ).toBeGreaterThanOrEqual(recorded - 1);
 });
 
 test("a provider is refused the library pages; a signed-out visitor is sent to sign in", async ({ page, browser }) => {
@@ -335,7 +422,13 @@ test("the landing page's New carousel shows the newest published title, never an
   const name = `Newest ${uniqueWord("n")}`;
   const hiddenName = `Unapproved ${uniqueWord("u")}`;
   createTitle({ name, categoryId: category.id, providerId: provider.id, withMedia: true });
-  createTitle({ name: hiddenName, categoryId: category.id, providerId: provider.id, approved: false, uploadedAt: new Date(Date.now() + 60_000) });
+  createTitle({
+    name: hiddenName,
+    categoryId: category.id,
+    providerId: provider.id,
+    approved: false,
+    uploadedAt: new Date(Date.now() + 60_000),
+  });
   await page.goto("/");
   const section = page.locator('[data-section="new"]');
   await expect(section.getByRole("heading", { name: "New", exact: true })).toBeVisible();
@@ -347,13 +440,28 @@ test("the library pages have no serious accessibility problems", async ({ page }
   const viewer = await createViewer("axe");
   const provider = await createApprovedProvider("axe");
   const category = createCategory("Axe");
-  const movieId = createTitle({ name: `Checked ${uniqueWord("a")}`, categoryId: category.id, providerId: provider.id, withMedia: true });
+  const movieId = createTitle({
+    name: `Checked ${uniqueWord("a")}`,
+    categoryId: category.id,
+    providerId: provider.id,
+    withMedia: true,
+  });
   recordProgress(e2eDb(), { accountId: viewer.id, movieId, positionSeconds: 2 });
   await signIn(page, viewer);
-  for (const path of ["/moviecategory", "/moviecategory?q=zzzznothing", "/history", "/history?confirm=clear", "/watch-later"]) {
+  for (const path of [
+    "/moviecategory",
+    "/moviecategory?q=zzzznothing",
+    "/history",
+    "/history?confirm=clear",
+    "/watch-later",
+  ]) {
     await page.goto(path);
     const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(
+      serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`),
+    ).toEqual([]);
   }
 });

@@ -18,14 +18,20 @@ const HTTPS_PORT = Number(process.env.E2E_CADDY_PORT ?? 3443);
 
 async function browserResolving(name: string): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-  return chromium.launch({ executablePath: executablePath || undefined, args: ["--no-sandbox", "--disable-gpu", `--host-resolver-rules=MAP ${name} 127.0.0.1`] });
+  return chromium.launch({
+    executablePath: executablePath || undefined,
+    args: ["--no-sandbox", "--disable-gpu", `--host-resolver-rules=MAP ${name} 127.0.0.1`],
+  });
 }
 
 test("a viewer signs in over plain http by the server's name on the LAN; the cookie is not Secure and the session holds", async () => {
   const viewer = await createViewer("lan");
   const browser = await browserResolving(NAME);
   try {
-    const context = await browser.newContext({ baseURL: `http://${NAME}:${port}`, extraHTTPHeaders: { "X-Forwarded-For": "10.20.30.40" } });
+    const context = await browser.newContext({
+      baseURL: `http://${NAME}:${port}`,
+      extraHTTPHeaders: { "X-Forwarded-For": "10.20.30.40" },
+    });
     const page = await context.newPage();
     await signInThroughForm(page, "/login", viewer.email, viewer.password);
     await expect(page).toHaveURL(new RegExp(`^http://${NAME.replace(/\./g, "\\.")}:${port}/movies`));
@@ -49,9 +55,20 @@ test.describe("through Caddy with tls internal", () => {
     test.skip(!binary, "Caddy is not installed (apt-get install caddy); the TLS setup is not tested here");
     // The operator's Caddyfile as it is, with test ports and a throwaway data folder.
     const config = path.join(caddyDir, "Caddyfile");
-    fs.writeFileSync(config, `{\n\tadmin off\n\thttp_port ${HTTPS_PORT + 1}\n\thttps_port ${HTTPS_PORT}\n\tskip_install_trust\n}\nimport ${path.resolve("Caddyfile")}\n`);
+    fs.writeFileSync(
+      config,
+      `{\n\tadmin off\n\thttp_port ${HTTPS_PORT + 1}\n\thttps_port ${HTTPS_PORT}\n\tskip_install_trust\n}\nimport ${path.resolve("Caddyfile")}\n`,
+    );
     caddy = spawn(binary!, ["run", "--config", config, "--adapter", "caddyfile"], {
-      env: { ...process.env, XDG_DATA_HOME: caddyDir, XDG_CONFIG_HOME: caddyDir, HOME: caddyDir, KALLO_SITE: NAME, KALLO_TLS: "internal", KALLO_UPSTREAM: `127.0.0.1:${port}` },
+      env: {
+        ...process.env,
+        XDG_DATA_HOME: caddyDir,
+        XDG_CONFIG_HOME: caddyDir,
+        HOME: caddyDir,
+        KALLO_SITE: NAME,
+        KALLO_TLS: "internal",
+        KALLO_UPSTREAM: `127.0.0.1:${port}`,
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let log = "";
@@ -69,10 +86,20 @@ test.describe("through Caddy with tls internal", () => {
 
   function healthy(): Promise<boolean> {
     return new Promise((resolve) => {
-      const request = https.get({ host: "127.0.0.1", port: HTTPS_PORT, path: "/healthz", servername: NAME, headers: { Host: `${NAME}:${HTTPS_PORT}` }, rejectUnauthorized: false }, (response) => {
-        response.resume();
-        resolve(response.statusCode === 200);
-      });
+      const request = https.get(
+        {
+          host: "127.0.0.1",
+          port: HTTPS_PORT,
+          path: "/healthz",
+          servername: NAME,
+          headers: { Host: `${NAME}:${HTTPS_PORT}` },
+          rejectUnauthorized: false,
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode === 200);
+        },
+      );
       request.on("error", () => resolve(false));
     });
   }

@@ -6,7 +6,12 @@ import { createViewer, e2eDb, expect, signInThroughForm, test } from "./fixtures
 /** What the landing page must show, read from the same database the server uses. */
 function expectedCatalogue() {
   const published = and(eq(movies.status, "ready"), eq(movies.approved, true));
-  const featured = e2eDb().select({ name: movies.name }).from(movies).where(and(published, eq(movies.featured, true))).orderBy(desc(movies.uploadedAt)).all();
+  const featured = e2eDb()
+    .select({ name: movies.name })
+    .from(movies)
+    .where(and(published, eq(movies.featured, true)))
+    .orderBy(desc(movies.uploadedAt))
+    .all();
   const offered = e2eDb().select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder)).all();
   return { featured: featured.map((row) => row.name), plans: offered };
 }
@@ -16,7 +21,9 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`the landing page ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a visitor sees featured titles, suggestions, action, trending, plans and the about text from the database — ${mode}`, async ({ page }) => {
+    test(`a visitor sees featured titles, suggestions, action, trending, plans and the about text from the database — ${mode}`, async ({
+      page,
+    }) => {
       const { featured, plans: offered } = expectedCatalogue();
       expect(featured.length).toBeGreaterThan(0);
       const response = await page.goto("/");
@@ -32,7 +39,8 @@ for (const javaScriptEnabled of [true, false]) {
         expect(await cards.count(), section).toBeGreaterThan(0);
       }
       const featuredSection = page.locator('[data-section="featured"]');
-      for (const name of featured) await expect(featuredSection.getByText(name, { exact: true }).first()).toBeAttached();
+      for (const name of featured)
+        await expect(featuredSection.getByText(name, { exact: true }).first()).toBeAttached();
 
       const plansSection = page.locator('[data-section="plans"]');
       for (const plan of offered) await expect(plansSection.locator(`[data-plan="${plan.code}"]`)).toBeVisible();
@@ -45,7 +53,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(posterResponse.status()).toBe(200);
       expect(posterResponse.headers()["content-type"]).toBe("image/jpeg");
 
-      const carousel = page.locator('[data-carousel]').first();
+      const carousel = page.locator("[data-carousel]").first();
       await expect(carousel).toHaveAttribute("data-enhanced", javaScriptEnabled ? "true" : "false");
     });
   });
@@ -59,7 +67,10 @@ test("the featured carousel moves by itself and with Next", async ({ page }) => 
   // Autoplay advances every 3000 ms.
   await expect(hero).not.toHaveAttribute("data-selected", first ?? "0", { timeout: 6000 });
   const trending = page.locator('[data-section="trending"] [data-carousel]');
-  await trending.getByRole("button", { name: "Pause automatic sliding" }).click().catch(() => undefined);
+  await trending
+    .getByRole("button", { name: "Pause automatic sliding" })
+    .click()
+    .catch(() => undefined);
   const before = await trending.getAttribute("data-selected");
   await trending.getByRole("button", { name: "Next" }).click();
   await expect(trending).not.toHaveAttribute("data-selected", before ?? "0");
@@ -68,7 +79,15 @@ test("the featured carousel moves by itself and with Next", async ({ page }) => 
 test("every footer link opens a real page", async ({ page }) => {
   await page.goto("/");
   const footer = page.getByRole("contentinfo");
-  for (const label of ["About Us", "Terms and Conditions", "Pricing Plan", "Privacy Policy", "Security", "Help", "Download Our App"]) {
+  for (const label of [
+    "About Us",
+    "Terms and Conditions",
+    "Pricing Plan",
+    "Privacy Policy",
+    "Security",
+    "Help",
+    "Download Our App",
+  ]) {
     const href = await footer.getByRole("link", { name: label, exact: true }).getAttribute("href");
     const response = await page.goto(href!);
     expect(response?.status(), label).toBe(200);
@@ -114,7 +133,11 @@ test.describe("languages", () => {
   });
 
   test("a browser that prefers Hausa gets Hausa by default", async ({ browser }) => {
-    const context = await browser.newContext({ locale: "ha-NG", extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" }, javaScriptEnabled: false });
+    const context = await browser.newContext({
+      locale: "ha-NG",
+      extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" },
+      javaScriptEnabled: false,
+    });
     const page = await context.newPage();
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("lang", "ha");
@@ -126,7 +149,9 @@ test.describe("languages", () => {
 test.describe("plans", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("a visitor compares the plans from the database and switches to annual billing without JavaScript", async ({ page }) => {
+  test("a visitor compares the plans from the database and switches to annual billing without JavaScript", async ({
+    page,
+  }) => {
     const { plans: offered } = expectedCatalogue();
     await page.goto("/plans");
     // PRO: the admin tests edit BASIC while this may run.
@@ -136,14 +161,18 @@ test.describe("plans", () => {
     await page.getByRole("link", { name: "Billed Annually" }).click();
     await expect(page).toHaveURL(/billing=annual/);
     const annual = Math.round((paid.monthlyPriceMinor * 12 * (100 - paid.annualDiscountPercent)) / 100) / 100;
-    await expect(page.locator(`[data-plan="${paid.code}"]`).first().locator("[data-price]")).toContainText(String(Math.floor(annual)));
+    await expect(page.locator(`[data-plan="${paid.code}"]`).first().locator("[data-price]")).toContainText(
+      String(Math.floor(annual)),
+    );
   });
 });
 
 test("the landing page has no serious accessibility problems", async ({ page }) => {
   await page.goto("/");
   const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
 });
 
@@ -152,12 +181,20 @@ test.describe("Playlist without JavaScript", () => {
 
   test("a signed-out visitor is asked to sign in; a viewer adds the title to watch later", async ({ page }) => {
     await page.goto("/");
-    await page.locator('[data-section="hero"]').getByRole("button", { name: /Playlist|watch later/i }).first().click();
+    await page
+      .locator('[data-section="hero"]')
+      .getByRole("button", { name: /Playlist|watch later/i })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/login\?redirectTo=%2F/);
     const viewer = await createViewer("playlist");
     await signInThroughForm(page, "/login", viewer.email, viewer.password);
     await page.waitForURL((url) => url.pathname === "/");
-    await page.locator('[data-section="hero"]').getByRole("button", { name: /Playlist|watch later/i }).first().click();
+    await page
+      .locator('[data-section="hero"]')
+      .getByRole("button", { name: /Playlist|watch later/i })
+      .first()
+      .click();
     await expect(page.getByText("Added to your watch-later list")).toBeVisible();
     const { savedMovies } = await import("../../app/db/schema");
     expect(e2eDb().select().from(savedMovies).where(eq(savedMovies.accountId, viewer.id)).all()).toHaveLength(1);
@@ -170,7 +207,8 @@ test("the service worker installs and keeps the app shell for offline use", asyn
     await navigator.serviceWorker.ready;
     const names = await caches.keys();
     const urls: string[] = [];
-    for (const name of names) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    for (const name of names)
+      for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
     return urls;
   });
   expect(cached).toContain("/offline");
@@ -181,7 +219,10 @@ test("the service worker installs and keeps the app shell for offline use", asyn
   await context.setOffline(false);
 });
 
-test("a signed-in page is never kept for offline: answers are private, no-store, and after signing out the offline copies name no one", async ({ page, context }) => {
+test("a signed-in page is never kept for offline: answers are private, no-store, and after signing out the offline copies name no one", async ({
+  page,
+  context,
+}) => {
   const viewer = await createViewer("sw-private");
   await page.goto("/");
   await page.evaluate(() => navigator.serviceWorker.ready);

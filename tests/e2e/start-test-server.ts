@@ -7,9 +7,12 @@ import fs from "node:fs";
 import { startFakePaystack } from "../fixtures/fake-paystack";
 
 const storageDir = process.env.STORAGE_DIR;
-if (!storageDir || !storageDir.includes("kallo-e2e")) throw new Error("STORAGE_DIR must be a kallo-e2e temporary folder");
+if (!storageDir || !storageDir.includes("kallo-e2e"))
+  throw new Error("STORAGE_DIR must be a kallo-e2e temporary folder");
 fs.rmSync(storageDir, { recursive: true, force: true });
-const paystack = await startFakePaystack("sk_test_e2e_kallo", { webhookUrl: `http://localhost:${process.env.PORT ?? 3000}/payments/paystack/webhook` });
+const paystack = await startFakePaystack("sk_test_e2e_kallo", {
+  webhookUrl: `http://localhost:${process.env.PORT ?? 3000}/payments/paystack/webhook`,
+});
 process.env.PAYSTACK_SECRET_KEY = paystack.secretKey;
 process.env.PAYSTACK_BASE_URL = paystack.baseUrl;
 process.argv.push("--demo");

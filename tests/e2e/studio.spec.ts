@@ -6,7 +6,15 @@ import { movies } from "../../app/db/schema";
 import { movieDir } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
 import type { Page } from "@playwright/test";
-import { createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-e2e-fixtures-"));
 let mp4: string;
@@ -77,13 +85,23 @@ for (const javaScriptEnabled of [true, false]) {
         if (javaScriptEnabled) {
           // A slow uplink, as on a mobile network, so the progress bar has time to show.
           const cdp = await page.context().newCDPSession(page);
-          await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 50, downloadThroughput: -1, uploadThroughput: 64 * 1024 });
+          await cdp.send("Network.emulateNetworkConditions", {
+            offline: false,
+            latency: 50,
+            downloadThroughput: -1,
+            uploadThroughput: 64 * 1024,
+          });
           await page.getByRole("button", { name: "Upload" }).click();
           const progress = page.getByRole("progressbar", { name: "Upload progress" });
           await expect(progress).toBeVisible();
           await expect(page.getByText(/Sending… \d+ %|Saving the files/).first()).toBeVisible();
           await expect(page.getByRole("button", { name: "Uploading…" })).toBeDisabled();
-          await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+          await cdp.send("Network.emulateNetworkConditions", {
+            offline: false,
+            latency: 0,
+            downloadThroughput: -1,
+            uploadThroughput: -1,
+          });
         } else {
           await page.getByRole("button", { name: "Upload" }).click();
         }
@@ -99,14 +117,19 @@ for (const javaScriptEnabled of [true, false]) {
       expect(aviRow.durationSeconds).toBeGreaterThanOrEqual(3);
 
       // Playback needs JavaScript in the page; a second, script-enabled context of the same provider checks it.
-      const context = await browser.newContext({ javaScriptEnabled: true, storageState: await page.context().storageState() });
+      const context = await browser.newContext({
+        javaScriptEnabled: true,
+        storageState: await page.context().storageState(),
+      });
       const player = await context.newPage();
       await expectPlays(player, mp4Row.id);
       await expectPlays(player, aviRow.id);
       await context.close();
     });
 
-    test(`a wrong extension, a renamed executable and a missing title are refused with messages — ${mode}`, async ({ page }) => {
+    test(`a wrong extension, a renamed executable and a missing title are refused with messages — ${mode}`, async ({
+      page,
+    }) => {
       const provider = await createApprovedProvider(`refuse${javaScriptEnabled ? "js" : "nojs"}`);
       await openStudio(page, provider);
       const before = e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length;
@@ -161,15 +184,27 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("a viewer cannot open the studio, upload or delete, and another provider cannot delete someone else's title", async ({ page, request }) => {
+test("a viewer cannot open the studio, upload or delete, and another provider cannot delete someone else's title", async ({
+  page,
+  request,
+}) => {
   const viewer = await createViewer("studio-intruder");
   await signInThroughForm(page, "/login", viewer.email, viewer.password);
   await page.waitForURL(/\/movies/);
-  for (const path of ["/provider/Movieupload", "/provider/movielist", "/provider/payment", "/provider/recentlywatched", "/provider/watchlater", "/provider/savedvideo"]) {
+  for (const path of [
+    "/provider/Movieupload",
+    "/provider/movielist",
+    "/provider/payment",
+    "/provider/recentlywatched",
+    "/provider/watchlater",
+    "/provider/savedvideo",
+  ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(403);
   }
-  const upload = await page.request.post("/provider/uploads", { multipart: { name: "x", movie: { name: "a.mp4", mimeType: "video/mp4", buffer: Buffer.from("tiny") } } });
+  const upload = await page.request.post("/provider/uploads", {
+    multipart: { name: "x", movie: { name: "a.mp4", mimeType: "video/mp4", buffer: Buffer.from("tiny") } },
+  });
   expect(upload.status()).toBe(403);
 
   const owner = await createApprovedProvider("owner");
@@ -177,7 +212,13 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
   const { acceptMovieUpload } = await import("../../app/services/uploads.server");
   const form = new FormData();
   form.set("name", "Owned title");
-  form.set("Category", e2eDb().select().from((await import("../../app/db/schema")).categories).get()!.id);
+  form.set(
+    "Category",
+    e2eDb()
+      .select()
+      .from((await import("../../app/db/schema")).categories)
+      .get()!.id,
+  );
   form.set("movie", new Blob([fs.readFileSync(mp4)]), "owned.mp4");
   const result = await acceptMovieUpload(e2eDb(), new Request("http://localhost/", { method: "POST", body: form }), {
     providerId: owner.id,
@@ -190,7 +231,9 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
   await page.context().clearCookies();
   await signInThroughForm(page, "/cp", other.email, other.password);
   await page.waitForURL(/\/provider\/Movieupload/);
-  const attempt = await page.request.post("/provider/movielist", { form: { intent: "delete", movieId: result.movieId } });
+  const attempt = await page.request.post("/provider/movielist", {
+    form: { intent: "delete", movieId: result.movieId },
+  });
   expect(attempt.status()).toBe(403);
   expect(e2eDb().select().from(movies).where(eq(movies.id, result.movieId)).get()).toBeDefined();
 
@@ -203,7 +246,10 @@ test("an upload cut off mid-body leaves no file and no row behind", async ({ pag
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await page.waitForURL(/\/provider\/Movieupload/);
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  const category = e2eDb().select().from((await import("../../app/db/schema")).categories).get()!.id;
+  const category = e2eDb()
+    .select()
+    .from((await import("../../app/db/schema")).categories)
+    .get()!.id;
 
   // A real multipart body, of which only the first half is sent before the connection drops.
   const form = new FormData();
@@ -228,7 +274,9 @@ test("an upload cut off mid-body leaves no file and no row behind", async ({ pag
 
   const tmp = path.join(storageRoot(), "tmp");
   await expect
-    .poll(() => (fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((file) => file.startsWith("upload-")) : []), { timeout: 5000 })
+    .poll(() => (fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((file) => file.startsWith("upload-")) : []), {
+      timeout: 5000,
+    })
     .toEqual([]);
   expect(movieByName("Dropped upload")).toBeUndefined();
 });

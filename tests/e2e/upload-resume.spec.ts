@@ -30,7 +30,12 @@ function sha256(bytes: Uint8Array): string {
 /** A slow uplink (1 MB/s), so there is time to cut it. */
 async function throttle(page: Page, offline = false): Promise<CDPSession> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.emulateNetworkConditions", { offline, latency: 20, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 1024 * 1024,
+  });
   return cdp;
 }
 
@@ -48,7 +53,8 @@ async function progressOf(page: Page): Promise<number> {
 function recordPatches(page: Page): number[] {
   const offsets: number[] = [];
   page.on("request", (request) => {
-    if (request.method() === "PATCH" && request.url().includes("/provider/uploads/tus/")) offsets.push(Number(request.headers()["upload-offset"]));
+    if (request.method() === "PATCH" && request.url().includes("/provider/uploads/tus/"))
+      offsets.push(Number(request.headers()["upload-offset"]));
   });
   return offsets;
 }
@@ -56,12 +62,16 @@ function recordPatches(page: Page): number[] {
 async function expectReadyWithSameBytes(page: Page, title: string) {
   await expect(page).toHaveURL(/\/provider\/movielist$/, { timeout: 30_000 });
   const movie = e2eDb().select().from(movies).where(eq(movies.name, title)).get()!;
-  await expect.poll(() => e2eDb().select().from(movies).where(eq(movies.id, movie.id)).get()?.status, { timeout: 60_000 }).toBe("ready");
+  await expect
+    .poll(() => e2eDb().select().from(movies).where(eq(movies.id, movie.id)).get()?.status, { timeout: 60_000 })
+    .toBe("ready");
   expect(sha256(fs.readFileSync(movieVideoPath(movie.id, process.env.E2E_STORAGE_DIR!)))).toBe(filmSha);
   return movie;
 }
 
-test("the network drops mid-film and comes back: the upload goes on from the server's last byte and the title is the same bytes", async ({ page }) => {
+test("the network drops mid-film and comes back: the upload goes on from the server's last byte and the title is the same bytes", async ({
+  page,
+}) => {
   const provider = await createApprovedProvider("resume-offline");
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await expect(page).toHaveURL(/\/provider\/Movieupload$/);
@@ -74,26 +84,45 @@ test("the network drops mid-film and comes back: the upload goes on from the ser
   await expect(page.getByText(/MB\/s|kB\/s/)).toBeVisible();
   await expect(page.getByText(/about .+ left/)).toBeVisible();
 
-  await cdp.send("Network.emulateNetworkConditions", { offline: true, latency: 0, downloadThroughput: 0, uploadThroughput: 0 });
-  await expect(page.locator("[data-upload-phase]")).toHaveAttribute("data-upload-phase", "offline", { timeout: 15_000 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: true,
+    latency: 0,
+    downloadThroughput: 0,
+    uploadThroughput: 0,
+  });
+  await expect(page.locator("[data-upload-phase]")).toHaveAttribute("data-upload-phase", "offline", {
+    timeout: 15_000,
+  });
   await expect(page.getByText(/Connection lost\. .* MB are safe on the server/)).toBeVisible();
   const kept = e2eDb().select().from(resumableUploads).where(eq(resumableUploads.providerId, provider.id)).get()!;
   expect(kept.completedAt).toBeNull();
 
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 4 * 1024 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 4 * 1024 * 1024,
+  });
   await expectReadyWithSameBytes(page, title);
   // It went on from where the server was: only the very first request started at byte 0.
   expect(patches.length, `PATCH offsets: ${patches.join(", ")}`).toBeGreaterThanOrEqual(2);
-  expect(patches.filter((offset) => offset === 0), `PATCH offsets: ${patches.join(", ")}`).toEqual([0]);
+  expect(
+    patches.filter((offset) => offset === 0),
+    `PATCH offsets: ${patches.join(", ")}`,
+  ).toEqual([0]);
 });
 
-test("the page is reloaded mid-film: the unfinished upload is listed, and choosing the same file continues it", async ({ page }) => {
+test("the page is reloaded mid-film: the unfinished upload is listed, and choosing the same file continues it", async ({
+  page,
+}) => {
   const provider = await createApprovedProvider("resume-reload");
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await expect(page).toHaveURL(/\/provider\/Movieupload$/);
   const title = "Reloaded mid-way";
   await fillUpload(page, title);
-  await page.getByLabel("Poster").setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: fs.readFileSync(await posterFixture()) });
+  await page
+    .getByLabel("Poster")
+    .setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: fs.readFileSync(await posterFixture()) });
   const patches = recordPatches(page);
   const cdp = await throttle(page);
   await page.getByRole("button", { name: "Upload" }).click();
@@ -107,13 +136,18 @@ test("the page is reloaded mid-film: the unfinished upload is listed, and choosi
   await expect(entry).toContainText(title);
   await expect(entry).toContainText(/large\.mp4: [1-9][\d.]* of 9\.3 MB on the server/);
   // Another file is not taken for it.
-  await entry.locator('input[type="file"]').setInputFiles({ name: "other.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(1000) });
+  await entry
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "other.mp4", mimeType: "video/mp4", buffer: Buffer.alloc(1000) });
   await expect(page.getByText("That is not the same file").first()).toBeVisible();
   await entry.locator('input[type="file"]').setInputFiles(film);
   const movie = await expectReadyWithSameBytes(page, title);
   // The first request was cut mid-chunk; the server kept what had arrived, and the next one started there.
   expect(patches.length, `PATCH offsets: ${patches.join(", ")}`).toBeGreaterThanOrEqual(2);
-  expect(patches.filter((offset) => offset === 0), `PATCH offsets: ${patches.join(", ")}`).toEqual([0]);
+  expect(
+    patches.filter((offset) => offset === 0),
+    `PATCH offsets: ${patches.join(", ")}`,
+  ).toEqual([0]);
   expect(patches[1] % (8 * 1024 * 1024), `PATCH offsets: ${patches.join(", ")}`).toBeGreaterThan(0);
   expect(movie.providerId).toBe(provider.id);
 });
@@ -124,7 +158,10 @@ test("without JavaScript an unfinished upload is listed and can be discarded", a
   const page = await context.newPage();
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await expect(page).toHaveURL(/\/provider\/Movieupload$/);
-  const category = e2eDb().select().from((await import("../../app/db/schema")).categories).get()!.id;
+  const category = e2eDb()
+    .select()
+    .from((await import("../../app/db/schema")).categories)
+    .get()!.id;
   const b64 = (value: string) => Buffer.from(value).toString("base64");
   const created = await page.request.post("/provider/uploads/tus", {
     headers: {
@@ -150,7 +187,9 @@ async function posterFixture(): Promise<string> {
   const file = path.join(fixtures, "poster.png");
   if (!fs.existsSync(file)) {
     const sharp = (await import("sharp")).default;
-    await sharp({ create: { width: 320, height: 180, channels: 3, background: "#208040" } }).png().toFile(file);
+    await sharp({ create: { width: 320, height: 180, channels: 3, background: "#208040" } })
+      .png()
+      .toFile(file);
   }
   return file;
 }

@@ -1,7 +1,16 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { comments, movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
+import {
+  createAdmin,
+  createApprovedProvider,
+  createViewer,
+  e2eDb,
+  expect,
+  signInThroughForm,
+  test,
+  type TestAccount,
+} from "./fixtures/accounts";
 import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
 /**
@@ -16,10 +25,15 @@ const publishedIds = (order: "old" | "new", featuredOnly = false) =>
     .select({ id: movies.id })
     .from(movies)
     .where(featuredOnly ? and(published(), eq(movies.featured, true)) : published())
-    .orderBy(...(order === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)]))
+    .orderBy(
+      ...(order === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)]),
+    )
     .all()
     .map((row) => row.id);
-const cardIds = (page: Page) => page.locator("[data-testid=movie-grid] > li").evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
+const cardIds = (page: Page) =>
+  page
+    .locator("[data-testid=movie-grid] > li")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
 
 /** The grid shows exactly these titles (polled: the page may still be arriving after a navigation). */
 async function expectCards(page: Page, expected: () => string[]) {
@@ -66,10 +80,22 @@ test.beforeAll(async () => {
   if (missing <= 0) return;
   const provider = await createApprovedProvider("pager");
   const category = createCategory("Archive");
-  const oldest = e2eDb().select({ uploadedAt: movies.uploadedAt }).from(movies).where(published()).orderBy(asc(movies.uploadedAt)).limit(1).get();
+  const oldest = e2eDb()
+    .select({ uploadedAt: movies.uploadedAt })
+    .from(movies)
+    .where(published())
+    .orderBy(asc(movies.uploadedAt))
+    .limit(1)
+    .get();
   const before = (oldest?.uploadedAt ?? new Date()).getTime() - 24 * 3600 * 1000;
   for (let i = 0; i < missing; i++) {
-    createTitle({ name: `Archive reel ${i + 1}`, categoryId: category.id, providerId: provider.id, uploadedAt: new Date(before - i * 60_000), withMedia: true });
+    createTitle({
+      name: `Archive reel ${i + 1}`,
+      categoryId: category.id,
+      providerId: provider.id,
+      uploadedAt: new Date(before - i * 60_000),
+      withMedia: true,
+    });
   }
 });
 
@@ -147,7 +173,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Rate", exact: true }).click();
       await expect(page).toHaveURL(/#rating$/);
       await expect(page.getByText("Your rating: 4 of 5")).toBeVisible();
-      const row = e2eDb().select({ stars: ratings.stars }).from(ratings).where(and(eq(ratings.movieId, movieId), eq(ratings.accountId, viewer.id))).get();
+      const row = e2eDb()
+        .select({ stars: ratings.stars })
+        .from(ratings)
+        .where(and(eq(ratings.movieId, movieId), eq(ratings.accountId, viewer.id)))
+        .get();
       expect(row?.stars).toBe(4);
       const summary = e2eDb()
         .select({ average: sql<number>`avg(${ratings.stars})`, count: sql<number>`count(*)` })
@@ -155,14 +185,22 @@ for (const javaScriptEnabled of [true, false]) {
         .where(eq(ratings.movieId, movieId))
         .get()!;
       const shown = (Math.round(Number(summary.average) * 10) / 10).toFixed(1);
-      await expect(page.locator("header").getByText(`Rated ${shown} out of 5 by ${summary.count} viewer`)).toBeAttached();
+      await expect(
+        page.locator("header").getByText(`Rated ${shown} out of 5 by ${summary.count} viewer`),
+      ).toBeAttached();
 
       await page.getByRole("button", { name: "Add to watch later" }).click();
       await expect(page.getByRole("button", { name: "Remove from watch later" })).toBeVisible();
       const saved = e2eDb()
         .select()
         .from(savedMovies)
-        .where(and(eq(savedMovies.accountId, viewer.id), eq(savedMovies.movieId, movieId), eq(savedMovies.list, "watch_later")))
+        .where(
+          and(
+            eq(savedMovies.accountId, viewer.id),
+            eq(savedMovies.movieId, movieId),
+            eq(savedMovies.list, "watch_later"),
+          ),
+        )
         .all();
       expect(saved).toHaveLength(1);
     });
@@ -172,9 +210,23 @@ for (const javaScriptEnabled of [true, false]) {
 test("an unknown or unpublished title is a 404", async ({ page }) => {
   const viewer = await createViewer("missing");
   const provider = await createApprovedProvider("unapproved");
-  const template = e2eDb().select({ categoryId: movies.categoryId }).from(movies).where(eq(movies.id, pickTitle(0))).get()!;
+  const template = e2eDb()
+    .select({ categoryId: movies.categoryId })
+    .from(movies)
+    .where(eq(movies.id, pickTitle(0)))
+    .get()!;
   const hiddenId = `hidden${Date.now().toString(36)}`;
-  e2eDb().insert(movies).values({ id: hiddenId, name: "Not approved yet", categoryId: template.categoryId, providerId: provider.id, status: "ready", approved: false }).run();
+  e2eDb()
+    .insert(movies)
+    .values({
+      id: hiddenId,
+      name: "Not approved yet",
+      categoryId: template.categoryId,
+      providerId: provider.id,
+      status: "ready",
+      approved: false,
+    })
+    .run();
   await signIn(page, viewer);
   expect((await page.goto(`/WatchMovie?id=${hiddenId}`))?.status()).toBe(404);
   expect((await page.goto("/WatchMovie?id=nosuchtitle0001"))?.status()).toBe(404);
@@ -187,7 +239,9 @@ test("a provider is refused the viewer pages", async ({ page }) => {
   await expect(page).not.toHaveURL(/\/cp/);
   expect((await page.goto("/movies"))?.status()).toBe(403);
   expect((await page.goto(`/WatchMovie?id=${pickTitle(0)}`))?.status()).toBe(403);
-  const beacon = await page.request.post("/watch-progress", { multipart: { movieId: pickTitle(0), positionSeconds: "3" } });
+  const beacon = await page.request.post("/watch-progress", {
+    multipart: { movieId: pickTitle(0), positionSeconds: "3" },
+  });
   expect(beacon.status()).toBe(403);
 });
 
@@ -211,34 +265,54 @@ test("a viewer plays a title, leaves, and comes back to the same place — with 
   const startsAt = async (seconds: number) => {
     const video = page.locator("video");
     await pressPlay(video, movieId);
-    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(Math.max(seconds - 2, 1));
+    await expect
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime))
+      .toBeGreaterThan(Math.max(seconds - 2, 1));
     expect(await video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeLessThan(seconds + 4);
   };
 
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.locator("video");
   await pressPlay(video, movieId);
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 }).toBeGreaterThan(3);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(3);
   const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
     element.pause();
     return element.currentTime;
   });
   // The pause beacon records this viewing and counts one view.
   await expect
-    .poll(() => e2eDb().select().from(watchEvents).where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movieId))).all())
+    .poll(() =>
+      e2eDb()
+        .select()
+        .from(watchEvents)
+        .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movieId)))
+        .all(),
+    )
     .toHaveLength(1);
   await page.goto("/movies");
   await page.goto(`/WatchMovie?id=${movieId}`);
   await expect(page.locator("video")).toHaveAttribute("data-resume-seconds", String(Math.floor(stoppedAt)));
   await startsAt(Math.floor(stoppedAt));
-  expect(e2eDb().select({ views: movies.views }).from(movies).where(eq(movies.id, movieId)).get()!.views).toBe(viewsBefore + 1);
+  expect(e2eDb().select({ views: movies.views }).from(movies).where(eq(movies.id, movieId)).get()!.views).toBe(
+    viewsBefore + 1,
+  );
   // Pause again, and let that pause's beacon land before the position below is reported.
   const pausedAt = await page.locator("video").evaluate((element: HTMLVideoElement) => {
     element.pause();
     return Math.floor(element.currentTime);
   });
   await expect
-    .poll(() => e2eDb().select({ positionSeconds: watchEvents.positionSeconds }).from(watchEvents).where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movieId))).orderBy(desc(watchEvents.updatedAt)).get()?.positionSeconds)
+    .poll(
+      () =>
+        e2eDb()
+          .select({ positionSeconds: watchEvents.positionSeconds })
+          .from(watchEvents)
+          .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movieId)))
+          .orderBy(desc(watchEvents.updatedAt))
+          .get()?.positionSeconds,
+    )
     .toBe(pausedAt);
 
   // A position reported by the player's endpoint is where the next visit starts.
@@ -288,7 +362,10 @@ test("another viewer cannot delete someone else's comment", async ({ page }) => 
   await signIn(page, other);
   await page.goto(`/WatchMovie?id=${movieId}`);
   await expect(page.locator(`[data-comment-id="${commentId}"]`).getByRole("button")).toHaveCount(0);
-  const response = await page.request.post(`/WatchMovie?id=${movieId}`, { form: { intent: "deleteComment", commentId }, maxRedirects: 0 });
+  const response = await page.request.post(`/WatchMovie?id=${movieId}`, {
+    form: { intent: "deleteComment", commentId },
+    maxRedirects: 0,
+  });
   expect(response.status()).toBe(403);
   expect(e2eDb().select().from(comments).where(eq(comments.id, commentId)).all()).toHaveLength(1);
 });

@@ -21,7 +21,12 @@ import { acceptMovieUpload } from "~/services/uploads.server";
  * rest in a `make-ladder` job), a restart in the middle, and the backfill.
  * The server's environment points at a temporary STORAGE_DIR and database.
  */
-const savedEnv = { STORAGE_DIR: process.env.STORAGE_DIR, DATABASE_PATH: process.env.DATABASE_PATH, LADDER: process.env.LADDER, MEDIA_JOBS: process.env.MEDIA_JOBS };
+const savedEnv = {
+  STORAGE_DIR: process.env.STORAGE_DIR,
+  DATABASE_PATH: process.env.DATABASE_PATH,
+  LADDER: process.env.LADDER,
+  MEDIA_JOBS: process.env.MEDIA_JOBS,
+};
 const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner };
 
 let root: string;
@@ -57,8 +62,16 @@ async function runServerJobs() {
 
 const renditionRows = () =>
   db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).orderBy(movieRenditions.rung).all();
-const readyRungs = () => renditionRows().filter((row) => row.status === "ready").map((row) => row.rung);
-const ladderJobs = () => db.select().from(jobs).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId))).all();
+const readyRungs = () =>
+  renditionRows()
+    .filter((row) => row.status === "ready")
+    .map((row) => row.rung);
+const ladderJobs = () =>
+  db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId)))
+    .all();
 const fileIdentity = (file: string) => {
   const stat = fs.statSync(file);
   return { ino: stat.ino, mtimeMs: stat.mtimeMs, size: stat.size };
@@ -76,7 +89,17 @@ beforeAll(async () => {
   delete globals.__kalloMediaJobs;
   db = getDb();
   migrateDatabase(db);
-  db.insert(accounts).values({ id: providerId, name: "P", email: "p@example.com", phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" }).run();
+  db.insert(accounts)
+    .values({
+      id: providerId,
+      name: "P",
+      email: "p@example.com",
+      phoneNumber: "1",
+      passwordHash: "x",
+      role: "provider",
+      providerName: "Studio",
+    })
+    .run();
   db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
   // Which rungs were ready at the moment a title became ready (same transaction as the update).
   db.$client.exec(`
@@ -93,23 +116,47 @@ beforeAll(async () => {
   // A 4-second 640x360 film with sound: the ladder gives it 144p, 240p and 360p.
   const film = path.join(fixtures, "film.mp4");
   await runFfmpeg([
-    "-y", "-hide_banner", "-loglevel", "error",
-    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25",
-    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
-    "-t", "4", "-shortest",
-    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart",
+    "-y",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=640x360:rate=25",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:sample_rate=44100",
+    "-t",
+    "4",
+    "-shortest",
+    "-c:v",
+    "libx264",
+    "-preset",
+    "ultrafast",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-movflags",
+    "+faststart",
     film,
   ]);
   const form = new FormData();
   form.append("name", "Ladder");
   form.append("Category", categoryId);
   form.append("movie", new Blob([fs.readFileSync(film)]), "film.mp4");
-  const result = await acceptMovieUpload(db, new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }), {
-    providerId,
-    layout: "form",
-    root,
-    maxFileBytes: 50 * 1024 * 1024,
-  });
+  const result = await acceptMovieUpload(
+    db,
+    new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }),
+    {
+      providerId,
+      layout: "form",
+      root,
+      maxFileBytes: 50 * 1024 * 1024,
+    },
+  );
   if (!result.ok) throw new Error(`upload refused: ${JSON.stringify(result)}`);
   movieId = result.movieId;
 });
@@ -130,7 +177,9 @@ describe("the adaptive ladder of an uploaded film", () => {
   it("is playable at 144p the moment it is ready, and gets 240p and 360p from the make-ladder job", async () => {
     await runServerJobs();
     expect(db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get()?.status).toBe("ready");
-    const moments = db.$client.prepare("SELECT ready_rungs AS rungs, ladder_jobs AS ladderJobs FROM ready_moments WHERE movie_id = ?").all(movieId);
+    const moments = db.$client
+      .prepare("SELECT ready_rungs AS rungs, ladder_jobs AS ladderJobs FROM ready_moments WHERE movie_id = ?")
+      .all(movieId);
     expect(moments).toEqual([{ rungs: FIRST_PASS.join(","), ladderJobs: 0 }]);
     expect(readyRungs()).toEqual(ALL_RUNGS);
     expect(ladderJobs().map((job) => job.status)).toEqual(["done"]);
@@ -183,22 +232,34 @@ describe("the adaptive ladder of an uploaded film", () => {
       expect(row.readyAt).toBeInstanceOf(Date);
 
       const probe = await probeMedia(media);
-      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p", width: sizes[row.rung][0], height: sizes[row.rung][1] });
+      expect(probe).toMatchObject({
+        videoCodec: "h264",
+        audioCodec: "aac",
+        pixelFormat: "yuv420p",
+        width: sizes[row.rung][0],
+        height: sizes[row.rung][1],
+      });
     }
     // Higher rungs cost more.
     const rows = renditionRows();
-    for (let index = 1; index < rows.length; index++) expect(rows[index].averageBandwidth).toBeGreaterThan(rows[index - 1].averageBandwidth);
+    for (let index = 1; index < rows.length; index++)
+      expect(rows[index].averageBandwidth).toBeGreaterThan(rows[index - 1].averageBandwidth);
   });
 
   it("resumes a ladder stopped midway without making the finished rungs again", async () => {
     const kept = Object.fromEntries(
-      FINISHED_BEFORE_CRASH.flatMap((rung) => (["media", "playlist"] as const).map((kind) => {
-        const file = renditionPath(movieId, rung, kind, root);
-        return [file, fileIdentity(file)];
-      })),
+      FINISHED_BEFORE_CRASH.flatMap((rung) =>
+        (["media", "playlist"] as const).map((kind) => {
+          const file = renditionPath(movieId, rung, kind, root);
+          return [file, fileIdentity(file)];
+        }),
+      ),
     );
     // The process died while encoding 360p: its job was running, its row pending, its files not yet moved in.
-    db.update(jobs).set({ status: "running", startedAt: new Date(), finishedAt: null }).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId))).run();
+    db.update(jobs)
+      .set({ status: "running", startedAt: new Date(), finishedAt: null })
+      .where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.movieId, movieId)))
+      .run();
     db.update(movieRenditions)
       .set({ status: "pending", sizeBytes: 0, bandwidth: 0, averageBandwidth: 0, codecs: "", readyAt: null })
       .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 360)))
@@ -211,7 +272,8 @@ describe("the adaptive ladder of an uploaded film", () => {
     expect(readyRungs()).toEqual(ALL_RUNGS);
     expect(fs.existsSync(renditionPath(movieId, 360, "media", root))).toBe(true);
     expect(fs.existsSync(renditionPath(movieId, 360, "playlist", root))).toBe(true);
-    for (const [file, identity] of Object.entries(kept)) expect(fileIdentity(file), path.basename(file)).toEqual(identity);
+    for (const [file, identity] of Object.entries(kept))
+      expect(fileIdentity(file), path.basename(file)).toEqual(identity);
     // The interrupted job itself was run again: no second job for the same title.
     expect(ladderJobs()).toEqual([expect.objectContaining({ status: "done", attempts: 2 })]);
     const row = renditionRows().find((entry) => entry.rung === 360)!;
@@ -226,8 +288,12 @@ describe("the adaptive ladder of an uploaded film", () => {
     other("failedladder01", "ready");
     other("stillprocess01", "processing");
     for (const rung of ALL_RUNGS) {
-      db.insert(movieRenditions).values({ movieId: "completeladder1", rung, width: 2, height: 2, status: "ready" }).run();
-      db.insert(movieRenditions).values({ movieId: "failedladder01", rung, width: 2, height: 2, status: rung === 360 ? "failed" : "ready" }).run();
+      db.insert(movieRenditions)
+        .values({ movieId: "completeladder1", rung, width: 2, height: 2, status: "ready" })
+        .run();
+      db.insert(movieRenditions)
+        .values({ movieId: "failedladder01", rung, width: 2, height: 2, status: rung === 360 ? "failed" : "ready" })
+        .run();
     }
     // A longer LADDER is a missing rung too, but never one above a title's own size.
     expect(enqueueMissingLadders(db, [144, 240, 360, 480, 720, 1080])).toBe(0);
@@ -237,7 +303,11 @@ describe("the adaptive ladder of an uploaded film", () => {
 
     expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(1);
     expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(0);
-    const queued = db.select({ movieId: jobs.movieId }).from(jobs).where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.status, "queued"))).all();
+    const queued = db
+      .select({ movieId: jobs.movieId })
+      .from(jobs)
+      .where(and(eq(jobs.kind, LADDER_JOB), eq(jobs.status, "queued")))
+      .all();
     expect(queued).toEqual([{ movieId }]);
   });
 
@@ -274,9 +344,17 @@ describe("the adaptive ladder of an uploaded film", () => {
     failures.mockRestore();
     expect(logged).toEqual([]);
     expect(ladderJobs()).toEqual([]);
-    expect(db.select().from(jobs).all().filter((job) => job.status !== "done")).toEqual([]);
+    expect(
+      db
+        .select()
+        .from(jobs)
+        .all()
+        .filter((job) => job.status !== "done"),
+    ).toEqual([]);
     expect(fs.existsSync(movieHlsDir(movieId, root))).toBe(false);
-    const left = fs.existsSync(movieDir(movieId, root)) ? fs.readdirSync(movieDir(movieId, root), { recursive: true }) : [];
+    const left = fs.existsSync(movieDir(movieId, root))
+      ? fs.readdirSync(movieDir(movieId, root), { recursive: true })
+      : [];
     expect(left).toEqual([]);
     expect(fs.readdirSync(tmp)).toEqual([]);
     expect(db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).all()).toEqual([]);

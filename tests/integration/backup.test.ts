@@ -23,7 +23,9 @@ const tempDir = (label: string) => {
 afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
 
 function script(name: "backup" | "restore", args: string[], env: Record<string, string>) {
-  return run(process.execPath, ["--import", "tsx", `scripts/${name}.ts`, ...args], { env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "backup-test-secret", ...env } });
+  return run(process.execPath, ["--import", "tsx", `scripts/${name}.ts`, ...args], {
+    env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "backup-test-secret", ...env },
+  });
 }
 
 function liveStorage() {
@@ -31,7 +33,11 @@ function liveStorage() {
   const db = openDatabase(path.join(storage, "data.db"));
   migrateDatabase(db);
   let written = 0;
-  const write = () => db.insert(auditLog).values({ id: `row${String(++written).padStart(8, "0")}`, action: "test.write" }).run();
+  const write = () =>
+    db
+      .insert(auditLog)
+      .values({ id: `row${String(++written).padStart(8, "0")}`, action: "test.write" })
+      .run();
   return { storage, db, write, count: () => written };
 }
 
@@ -114,7 +120,10 @@ describe("npm run backup and npm run restore", () => {
     const written = live.count();
     live.db.$client.close();
     const fresh = path.join(tempDir("from-replica"), "storage");
-    const restored = await script("restore", ["--from-replica"], { STORAGE_DIR: fresh, LITESTREAM_REPLICA_URL: replica });
+    const restored = await script("restore", ["--from-replica"], {
+      STORAGE_DIR: fresh,
+      LITESTREAM_REPLICA_URL: replica,
+    });
     expect(restored.stdout).toMatch(/from the replica/);
     expect(ids(path.join(fresh, "data.db")).size).toBe(written);
   });

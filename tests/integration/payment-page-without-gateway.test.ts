@@ -34,11 +34,19 @@ afterAll(() => {
 });
 
 const post = (fields: Record<string, string>) =>
-  new Request("http://kallo.test/payment", { method: "POST", body: new URLSearchParams(fields), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } });
+  new Request("http://kallo.test/payment", {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+  });
 
 describe("/payment without a card gateway", () => {
   it("shows the plans and prices, the FREE plan, and that card payment is unavailable", async () => {
-    const data = await route.loader({ request: new Request("http://kallo.test/payment", { headers: { Cookie: cookie } }), params: {}, context: {} });
+    const data = await route.loader({
+      request: new Request("http://kallo.test/payment", { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    });
     expect(data.cardPayments).toBe(false);
     expect(data.status).toMatchObject({ planCode: "FREE", onFreePlan: true, expiresAt: null });
     const basic = data.plans.find((plan) => plan.code === "BASIC");
@@ -51,17 +59,34 @@ describe("/payment without a card gateway", () => {
   });
 
   it("refuses a card purchase with 503 and a clear message, and still redeems vouchers", async () => {
-    const refused = (await route.action({ request: post({ intent: "buy", planId: "planbasic", period: "week" }), params: {}, context: {} })) as unknown as { data: { formError: string }; init: { status: number } };
+    const refused = (await route.action({
+      request: post({ intent: "buy", planId: "planbasic", period: "week" }),
+      params: {},
+      context: {},
+    })) as unknown as { data: { formError: string }; init: { status: number } };
     expect(refused.init.status).toBe(503);
     expect(refused.data.formError).toBe("billing:buy.errors.unavailable");
 
     const { generateVoucherBatch } = await import("~/services/vouchers.server");
-    const batch = generateVoucherBatch(db, { planId: "planbasic", period: "day", count: "1", expiresOn: "2099-12-31" }, { actorId: "admin1" }, new Date("2098-06-01T00:00:00Z"));
+    const batch = generateVoucherBatch(
+      db,
+      { planId: "planbasic", period: "day", count: "1", expiresOn: "2099-12-31" },
+      { actorId: "admin1" },
+      new Date("2098-06-01T00:00:00Z"),
+    );
     if (!batch.ok) throw new Error("no batch");
-    const redeemed = (await route.action({ request: post({ intent: "redeem", code: batch.codes[0] }), params: {}, context: {} })) as Response;
+    const redeemed = (await route.action({
+      request: post({ intent: "redeem", code: batch.codes[0] }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(redeemed.status).toBe(303);
     expect(redeemed.headers.get("Location")).toBe("/payment");
-    const data = await route.loader({ request: new Request("http://kallo.test/payment", { headers: { Cookie: cookie } }), params: {}, context: {} });
+    const data = await route.loader({
+      request: new Request("http://kallo.test/payment", { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    });
     expect(data.status.planCode).toBe("BASIC");
   });
 });

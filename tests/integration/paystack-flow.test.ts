@@ -65,17 +65,32 @@ afterAll(async () => {
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
 
-async function startPurchase(planId = "planbasic", period = "week"): Promise<{ reference: string; authorizationUrl: string }> {
+async function startPurchase(
+  planId = "planbasic",
+  period = "week",
+): Promise<{ reference: string; authorizationUrl: string }> {
   const body = new URLSearchParams({ intent: "buy", planId, period });
   const response = (await routes.payment.action(
-    args(new Request("http://kallo.test/payment", { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } })),
+    args(
+      new Request("http://kallo.test/payment", {
+        method: "POST",
+        body,
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      }),
+    ),
   )) as Response;
   expect(response.status).toBe(303);
   const location = new URL(response.headers.get("Location")!, "http://kallo.test");
   expect(location.pathname).toBe("/payment");
   const reference = location.searchParams.get("order")!;
   const row = db.select().from(payments).where(eq(payments.reference, reference)).get()!;
-  expect(row).toMatchObject({ status: "pending", amountMinor: 400, currency: "USD", periodDays: 7, accountId: "viewer1" });
+  expect(row).toMatchObject({
+    status: "pending",
+    amountMinor: 400,
+    currency: "USD",
+    periodDays: 7,
+    accountId: "viewer1",
+  });
   return { reference, authorizationUrl: row.authorizationUrl! };
 }
 
@@ -86,7 +101,9 @@ async function pay(authorizationUrl: string): Promise<URL> {
 }
 
 async function callBack(url: URL): Promise<string> {
-  const response = await routes.callback.loader(args(new Request(url.toString().replace(url.origin, "http://kallo.test"))));
+  const response = await routes.callback.loader(
+    args(new Request(url.toString().replace(url.origin, "http://kallo.test"))),
+  );
   expect(response.status).toBe(303);
   expect(response.headers.get("Location")).toBe("/payment");
   return response.headers.get("Set-Cookie") ?? "";
@@ -112,9 +129,16 @@ describe("buying a pass with Paystack", () => {
     const { reference, authorizationUrl } = await startPurchase();
     expect(authorizationUrl.startsWith(`${paystack.baseUrl}/checkout/`)).toBe(true);
     const sent = paystack.transactions.get(reference)!;
-    expect(sent).toMatchObject({ amount: 400, currency: "USD", email: "viewer1@example.com", callbackUrl: "http://kallo.test/payments/paystack/callback" });
+    expect(sent).toMatchObject({
+      amount: 400,
+      currency: "USD",
+      email: "viewer1@example.com",
+      callbackUrl: "http://kallo.test/payments/paystack/callback",
+    });
     expect(sent.metadata).toMatchObject({ accountId: "viewer1", planCode: "BASIC", period: "week" });
-    expect(paystack.requests.find((request) => request.path === "/transaction/initialize")?.authorization).toBe(`Bearer ${paystack.secretKey}`);
+    expect(paystack.requests.find((request) => request.path === "/transaction/initialize")?.authorization).toBe(
+      `Bearer ${paystack.secretKey}`,
+    );
   });
 
   it("callback first, then the webhook: one pass", async () => {
@@ -123,7 +147,9 @@ describe("buying a pass with Paystack", () => {
     expect(back.searchParams.get("reference")).toBe(reference);
     const toast = await callBack(back);
     expect(toast).toContain("kallo_toast");
-    expect(db.select({ status: payments.status }).from(payments).where(eq(payments.reference, reference)).get()?.status).toBe("success");
+    expect(
+      db.select({ status: payments.status }).from(payments).where(eq(payments.reference, reference)).get()?.status,
+    ).toBe("success");
     expect(passesOf(reference)).toHaveLength(1);
     expect(paystack.requests.some((request) => request.path === `/transaction/verify/${reference}`)).toBe(true);
 
@@ -137,7 +163,10 @@ describe("buying a pass with Paystack", () => {
     const { reference, authorizationUrl } = await startPurchase();
     const back = await pay(authorizationUrl);
     const event = paystack.events.find((candidate) => candidate.body.includes(reference))!;
-    expect(await deliver({ body: event.body, signature: "f".repeat(128) })).toEqual({ status: 401, outcome: "bad-signature" });
+    expect(await deliver({ body: event.body, signature: "f".repeat(128) })).toEqual({
+      status: 401,
+      outcome: "bad-signature",
+    });
     expect(passesOf(reference)).toHaveLength(0);
     expect(await deliver(event)).toEqual({ status: 200, outcome: "granted" });
     await callBack(back);
@@ -147,7 +176,9 @@ describe("buying a pass with Paystack", () => {
   it("a payer who comes back without paying gets no pass, and the order stays open", async () => {
     const { reference } = await startPurchase();
     await callBack(new URL(`http://kallo.test/payments/paystack/callback?reference=${reference}`));
-    expect(db.select({ status: payments.status }).from(payments).where(eq(payments.reference, reference)).get()?.status).toBe("pending");
+    expect(
+      db.select({ status: payments.status }).from(payments).where(eq(payments.reference, reference)).get()?.status,
+    ).toBe("pending");
     expect(passesOf(reference)).toHaveLength(0);
   });
 
@@ -171,12 +202,38 @@ describe("buying a pass with Paystack", () => {
   });
 
   it("says so when the gateway cannot be reached, or there is no key, and keeps no half order", async () => {
-    const down = await routes.payments.startPassPurchase(db, { secretKey: paystack.secretKey, baseUrl: "http://127.0.0.1:9" }, { account: { id: "viewer1", email: "viewer1@example.com" }, planId: "planbasic", period: "day", callbackUrl: "http://kallo.test/cb" });
+    const down = await routes.payments.startPassPurchase(
+      db,
+      { secretKey: paystack.secretKey, baseUrl: "http://127.0.0.1:9" },
+      {
+        account: { id: "viewer1", email: "viewer1@example.com" },
+        planId: "planbasic",
+        period: "day",
+        callbackUrl: "http://kallo.test/cb",
+      },
+    );
     expect(down).toEqual({ ok: false, error: "billing:buy.errors.gateway", status: 502 });
-    expect(db.select({ status: payments.status }).from(payments).where(eq(payments.amountMinor, 100)).all().map((row) => row.status)).toEqual(["failed"]);
-    const none = await routes.payments.startPassPurchase(db, undefined, { account: { id: "viewer1", email: "viewer1@example.com" }, planId: "planbasic", period: "day", callbackUrl: "http://kallo.test/cb" });
+    expect(
+      db
+        .select({ status: payments.status })
+        .from(payments)
+        .where(eq(payments.amountMinor, 100))
+        .all()
+        .map((row) => row.status),
+    ).toEqual(["failed"]);
+    const none = await routes.payments.startPassPurchase(db, undefined, {
+      account: { id: "viewer1", email: "viewer1@example.com" },
+      planId: "planbasic",
+      period: "day",
+      callbackUrl: "http://kallo.test/cb",
+    });
     expect(none).toEqual({ ok: false, error: "billing:buy.errors.unavailable", status: 503 });
-    const unknownPeriod = await routes.payments.startPassPurchase(db, paystack, { account: { id: "viewer1", email: "viewer1@example.com" }, planId: "planpro", period: "day", callbackUrl: "http://kallo.test/cb" });
+    const unknownPeriod = await routes.payments.startPassPurchase(db, paystack, {
+      account: { id: "viewer1", email: "viewer1@example.com" },
+      planId: "planpro",
+      period: "day",
+      callbackUrl: "http://kallo.test/cb",
+    });
     expect(unknownPeriod).toMatchObject({ ok: false, status: 400 });
   });
 });

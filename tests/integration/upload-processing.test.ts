@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { accounts, categories, jobs, movies } from "~/db/schema";
 import { probeMedia } from "~/media/ffmpeg.server";
-import { failureReasonOf, isMoovBeforeMdat, markMovieFailed, MOVIE_JOB, processMovie, type ProcessMoviePayload } from "~/media/process-movie.server";
+import {
+  failureReasonOf,
+  isMoovBeforeMdat,
+  markMovieFailed,
+  MOVIE_JOB,
+  processMovie,
+  type ProcessMoviePayload,
+} from "~/media/process-movie.server";
 import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
 import { startJobRunner } from "~/services/jobs.server";
 import { deleteMovie } from "~/services/movies.server";
@@ -27,7 +34,17 @@ beforeAll(() => {
   db = openDatabase(path.join(root, "data.db"));
   migrateDatabase(db);
   for (const id of [providerId, otherProviderId]) {
-    db.insert(accounts).values({ id, name: "P", email: `${id}@example.com`, phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" }).run();
+    db.insert(accounts)
+      .values({
+        id,
+        name: "P",
+        email: `${id}@example.com`,
+        phoneNumber: "1",
+        passwordHash: "x",
+        role: "provider",
+        providerName: "Studio",
+      })
+      .run();
   }
   db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
 });
@@ -37,7 +54,10 @@ afterAll(() => {
   fs.rmSync(fixtures, { recursive: true, force: true });
 });
 
-async function uploadRequest(fields: Record<string, string>, files: Array<{ field: string; file: string }>): Promise<Request> {
+async function uploadRequest(
+  fields: Record<string, string>,
+  files: Array<{ field: string; file: string }>,
+): Promise<Request> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   for (const { field, file } of files) form.append(field, new Blob([fs.readFileSync(file)]), path.basename(file));
@@ -52,7 +72,11 @@ async function runJobs() {
         await processMovie(db, job.movieId!, job.payload as ProcessMoviePayload, root);
       },
     },
-    { concurrency: 1, pollMs: 50, onFailure: (job, error, final) => final && markMovieFailed(db, job.movieId!, failureReasonOf(error)) },
+    {
+      concurrency: 1,
+      pollMs: 50,
+      onFailure: (job, error, final) => final && markMovieFailed(db, job.movieId!, failureReasonOf(error)),
+    },
   );
   await runner.idle();
   await runner.stop();
@@ -67,13 +91,19 @@ describe("uploading and processing a film", () => {
     const avi = await makeVideoFixture(fixtures, "avi");
     expect(await isMoovBeforeMdat(lateIndex)).toBe(false);
     const poster = path.join(fixtures, "poster.png");
-    await sharp({ create: { width: 600, height: 900, channels: 3, background: "#aa5500" } }).png().toFile(poster);
+    await sharp({ create: { width: 600, height: 900, channels: 3, background: "#aa5500" } })
+      .png()
+      .toFile(poster);
 
-    const first = await upload(await uploadRequest({ name: "Late Index", Description: "d", Category: categoryId, cast: "A, B" }, [
-      { field: "movie", file: lateIndex },
-      { field: "poster", file: poster },
-    ]));
-    const second = await upload(await uploadRequest({ name: "Old Tape", Category: categoryId }, [{ field: "movie", file: avi }]));
+    const first = await upload(
+      await uploadRequest({ name: "Late Index", Description: "d", Category: categoryId, cast: "A, B" }, [
+        { field: "movie", file: lateIndex },
+        { field: "poster", file: poster },
+      ]),
+    );
+    const second = await upload(
+      await uploadRequest({ name: "Old Tape", Category: categoryId }, [{ field: "movie", file: avi }]),
+    );
     expect(first.ok && second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
     expect(db.select().from(movies).where(eq(movies.id, first.movieId)).get()?.status).toBe("processing");
@@ -94,7 +124,13 @@ describe("uploading and processing a film", () => {
         expect([meta.width, meta.height]).toEqual([300, 200]);
       }
       // Only the final files remain in the title's folder.
-      expect(fs.readdirSync(path.dirname(video)).sort()).toEqual(["poster-card.jpg", "poster-card.webp", "poster-hero.jpg", "poster-hero.webp", "video.mp4"]);
+      expect(fs.readdirSync(path.dirname(video)).sort()).toEqual([
+        "poster-card.jpg",
+        "poster-card.webp",
+        "poster-hero.jpg",
+        "poster-hero.webp",
+        "video.mp4",
+      ]);
     }
     expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
   });
@@ -102,7 +138,9 @@ describe("uploading and processing a film", () => {
   it("accepts the old clients' layout: text parts, then the movie and the poster both named file", async () => {
     const clip = await makeVideoFixture(fixtures, "mp4-faststart");
     const poster = path.join(fixtures, "legacy-poster.jpg");
-    await sharp({ create: { width: 400, height: 300, channels: 3, background: "#0055aa" } }).jpeg().toFile(poster);
+    await sharp({ create: { width: 400, height: 300, channels: 3, background: "#0055aa" } })
+      .jpeg()
+      .toFile(poster);
     const result = await upload(
       await uploadRequest({ uploadedByUser: otherProviderId, name: "Legacy", Category: categoryId, Description: "x" }, [
         { field: "file", file: clip },
@@ -121,20 +159,28 @@ describe("uploading and processing a film", () => {
   it("refuses a missing title and a renamed executable, storing nothing", async () => {
     const clip = await makeVideoFixture(fixtures, "mp4-faststart");
     const before = db.select().from(movies).all().length;
-    const noTitle = await upload(await uploadRequest({ name: "  ", Category: categoryId }, [{ field: "movie", file: clip }]));
+    const noTitle = await upload(
+      await uploadRequest({ name: "  ", Category: categoryId }, [{ field: "movie", file: clip }]),
+    );
     expect(noTitle).toMatchObject({ ok: false, status: 400, fieldErrors: { name: ["studio:errors.titleRequired"] } });
 
     const fake = path.join(fixtures, "fake.mp4");
     fs.writeFileSync(fake, Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01"), Buffer.alloc(4096)]));
-    const exe = await upload(await uploadRequest({ name: "Virus", Category: categoryId }, [{ field: "movie", file: fake }]));
+    const exe = await upload(
+      await uploadRequest({ name: "Virus", Category: categoryId }, [{ field: "movie", file: fake }]),
+    );
     expect(exe).toMatchObject({ ok: false, status: 400, fieldErrors: { movie: ["studio:errors.contentMismatch"] } });
 
     const wrongExtension = path.join(fixtures, "film.mkv");
     fs.copyFileSync(clip, wrongExtension);
-    const mkv = await upload(await uploadRequest({ name: "Mkv", Category: categoryId }, [{ field: "movie", file: wrongExtension }]));
+    const mkv = await upload(
+      await uploadRequest({ name: "Mkv", Category: categoryId }, [{ field: "movie", file: wrongExtension }]),
+    );
     expect(mkv).toMatchObject({ ok: false, fieldErrors: { movie: ["studio:errors.wrongExtension"] } });
 
-    const unknownCategory = await upload(await uploadRequest({ name: "Lost", Category: "nope" }, [{ field: "movie", file: clip }]));
+    const unknownCategory = await upload(
+      await uploadRequest({ name: "Lost", Category: "nope" }, [{ field: "movie", file: clip }]),
+    );
     expect(unknownCategory).toMatchObject({ ok: false, fieldErrors: { Category: ["studio:errors.categoryUnknown"] } });
 
     expect(db.select().from(movies).all().length).toBe(before);
@@ -143,8 +189,13 @@ describe("uploading and processing a film", () => {
 
   it("marks a file ffmpeg cannot read as Failed with the reason", async () => {
     const broken = path.join(fixtures, "broken.avi");
-    fs.writeFileSync(broken, Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("AVI LIST"), Buffer.alloc(2048, 9)]));
-    const result = await upload(await uploadRequest({ name: "Broken", Category: categoryId }, [{ field: "movie", file: broken }]));
+    fs.writeFileSync(
+      broken,
+      Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("AVI LIST"), Buffer.alloc(2048, 9)]),
+    );
+    const result = await upload(
+      await uploadRequest({ name: "Broken", Category: categoryId }, [{ field: "movie", file: broken }]),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     await runJobs();
@@ -157,7 +208,9 @@ describe("uploading and processing a film", () => {
 
   it("lets only the owner or an administrator delete a title, and removes every file", async () => {
     const clip = await makeVideoFixture(fixtures, "mp4-faststart");
-    const result = await upload(await uploadRequest({ name: "Short", Category: categoryId }, [{ field: "movie", file: clip }]));
+    const result = await upload(
+      await uploadRequest({ name: "Short", Category: categoryId }, [{ field: "movie", file: clip }]),
+    );
     if (!result.ok) throw new Error("upload failed");
     await runJobs();
     const folder = path.dirname(movieVideoPath(result.movieId, root));

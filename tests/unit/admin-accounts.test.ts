@@ -13,7 +13,13 @@ beforeEach(() => {
 afterEach(() => testDb.close());
 
 async function account(email: string, role: "viewer" | "admin" = "viewer") {
-  const result = await registerViewer(testDb.db, { name: email, email, phoneNumber: "08031234567", password: "password-1", password2: "password-1" });
+  const result = await registerViewer(testDb.db, {
+    name: email,
+    email,
+    phoneNumber: "08031234567",
+    password: "password-1",
+    password2: "password-1",
+  });
   if (!result.ok) throw new Error("registration failed");
   if (role === "admin") testDb.db.update(accounts).set({ role: "admin" }).where(eq(accounts.id, result.value.id)).run();
   return result.value.id;
@@ -27,7 +33,12 @@ describe("administrators blocking accounts", () => {
     expect(blocked.ok && blocked.account.blocked).toBe(true);
     const unblocked = setAccountBlocked(testDb.db, viewer, false, { actorId: admin });
     expect(unblocked.ok && unblocked.account.blocked).toBe(false);
-    const actions = testDb.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.actorId, admin)).all().map((row) => row.action);
+    const actions = testDb.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(eq(auditLog.actorId, admin))
+      .all()
+      .map((row) => row.action);
     expect(actions).toEqual(expect.arrayContaining(["account.block", "account.unblock"]));
     expect(listAudit(testDb.db, { action: "account.block", actorEmail: "ADMIN@example.com" }).total).toBe(1);
   });

@@ -2,21 +2,53 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { plans } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
-import { listAllPlans, listOfferedPlans, PLAN_ERRORS, parsePriceToMinor, setPlanOffered, updatePlan } from "~/services/plans.server";
+import {
+  listAllPlans,
+  listOfferedPlans,
+  PLAN_ERRORS,
+  parsePriceToMinor,
+  setPlanOffered,
+  updatePlan,
+} from "~/services/plans.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;
 let actor: { actorId: string };
 beforeEach(async () => {
   testDb = createTestDatabase();
-  const admin = await registerViewer(testDb.db, { name: "Admin", email: "admin@example.com", phoneNumber: "08031234560", password: "password-1", password2: "password-1" });
+  const admin = await registerViewer(testDb.db, {
+    name: "Admin",
+    email: "admin@example.com",
+    phoneNumber: "08031234560",
+    password: "password-1",
+    password2: "password-1",
+  });
   if (!admin.ok) throw new Error("no admin");
   actor = { actorId: admin.value.id };
-  testDb.db.insert(plans).values({ id: "plan-basic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1000, currency: "USD", screens: 1, maxQuality: "hd", features: ["hd"] }).run();
+  testDb.db
+    .insert(plans)
+    .values({
+      id: "plan-basic",
+      code: "BASIC",
+      name: "Basic",
+      monthlyPriceMinor: 1000,
+      currency: "USD",
+      screens: 1,
+      maxQuality: "hd",
+      features: ["hd"],
+    })
+    .run();
 });
 afterEach(() => testDb.close());
 
-const edit = { price: "14.50", currency: "usd", screens: "2", maxQuality: "uhd", annualDiscountPercent: "20", features: ["ultraHd", "bogus", "hd"] };
+const edit = {
+  price: "14.50",
+  currency: "usd",
+  screens: "2",
+  maxQuality: "uhd",
+  annualDiscountPercent: "20",
+  features: ["ultraHd", "bogus", "hd"],
+};
 
 describe("plan prices", () => {
   it("reads a price in major units as minor units", () => {
@@ -36,12 +68,24 @@ describe("plan prices", () => {
   it("stores a valid edit, keeping only known features", () => {
     expect(updatePlan(testDb.db, "plan-basic", edit, actor)).toEqual({ ok: true });
     const [plan] = listAllPlans(testDb.db);
-    expect(plan).toMatchObject({ monthlyPriceMinor: 1450, currency: "USD", screens: 2, maxQuality: "uhd", annualDiscountPercent: 20, features: ["hd", "ultraHd"] });
+    expect(plan).toMatchObject({
+      monthlyPriceMinor: 1450,
+      currency: "USD",
+      screens: 2,
+      maxQuality: "uhd",
+      annualDiscountPercent: 20,
+      features: ["hd", "ultraHd"],
+    });
     expect(plan.annualPriceMinor).toBe(13920);
   });
 
   it("refuses bad values field by field and changes nothing", () => {
-    const result = updatePlan(testDb.db, "plan-basic", { price: "-3", currency: "XX", screens: "0", maxQuality: "4k", annualDiscountPercent: "101", features: [] }, actor);
+    const result = updatePlan(
+      testDb.db,
+      "plan-basic",
+      { price: "-3", currency: "XX", screens: "0", maxQuality: "4k", annualDiscountPercent: "101", features: [] },
+      actor,
+    );
     expect(result).toEqual({
       ok: false,
       fieldErrors: {
@@ -52,7 +96,9 @@ describe("plan prices", () => {
         annualDiscountPercent: [PLAN_ERRORS.discount],
       },
     });
-    expect(testDb.db.select({ price: plans.monthlyPriceMinor }).from(plans).where(eq(plans.id, "plan-basic")).get()?.price).toBe(1000);
+    expect(
+      testDb.db.select({ price: plans.monthlyPriceMinor }).from(plans).where(eq(plans.id, "plan-basic")).get()?.price,
+    ).toBe(1000);
   });
 
   it("withdraws and offers a plan", () => {

@@ -28,7 +28,15 @@ beforeAll(() => {
 });
 afterAll(() => close());
 
-const account = () => ({ id: "viewer000001", role: "viewer" as const, tokenVersion: db.select().from(accounts).all().find((row) => row.id === "viewer000001")!.tokenVersion });
+const account = () => ({
+  id: "viewer000001",
+  role: "viewer" as const,
+  tokenVersion: db
+    .select()
+    .from(accounts)
+    .all()
+    .find((row) => row.id === "viewer000001")!.tokenVersion,
+});
 
 describe("API tokens", () => {
   it("carry userId, exp in seconds and the role flags, and verify back to the account", async () => {

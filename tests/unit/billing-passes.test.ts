@@ -78,7 +78,12 @@ describe("pass arithmetic", () => {
     expect(notifyExpiringPasses(testDb.db, at(6.6))).toBe(0);
     const sent = testDb.db.select().from(notifications).all();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ accountId: "viewer1", kind: "pass_expiring", messageKey: "billing:notifications.passEnding", link: "/payment" });
+    expect(sent[0]).toMatchObject({
+      accountId: "viewer1",
+      kind: "pass_expiring",
+      messageKey: "billing:notifications.passEnding",
+      link: "/payment",
+    });
     expect(sent[0].messageValues).toMatchObject({ plan: "Basic", date: "2026-03-08 12:00 UTC" });
     // viewer2's PRO pass ends at day 14: its own notice comes then.
     expect(notifyExpiringPasses(testDb.db, at(13.5))).toBe(1);
@@ -87,34 +92,56 @@ describe("pass arithmetic", () => {
 
 describe("entitlements", () => {
   it("lets anyone signed in play a free title, and only a pass holder a Premium one", () => {
-    expect(decidePlayback(testDb.db, "freemovie01.mp4", people.viewer, t0)).toEqual({ allowed: true, movieId: "freemovie01" });
+    expect(decidePlayback(testDb.db, "freemovie01.mp4", people.viewer, t0)).toEqual({
+      allowed: true,
+      movieId: "freemovie01",
+    });
     const refused = decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, t0);
     expect(refused).toMatchObject({ allowed: false, status: 403, reason: "pass_required" });
     grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 1, source: "voucher" }, t0);
     expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, at(0.5))).toMatchObject({ allowed: true });
     // Expired, and a pass that has not started yet, do not count.
-    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, at(1))).toMatchObject({ allowed: false, status: 403 });
+    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, at(1))).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
     grantPass(testDb.db, { accountId: "viewer2", planId: "planbasic", days: 1, source: "voucher" }, at(5));
-    testDb.db.update(passes).set({ startsAt: at(10), endsAt: at(11) }).where(eq(passes.accountId, "viewer2")).run();
-    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.other, at(6))).toMatchObject({ allowed: false, status: 403 });
+    testDb.db
+      .update(passes)
+      .set({ startsAt: at(10), endsAt: at(11) })
+      .where(eq(passes.accountId, "viewer2"))
+      .run();
+    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.other, at(6))).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
   });
 
   it("still lets administrators and the owning provider play a Premium title, not another provider", () => {
     expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.admin, t0)).toMatchObject({ allowed: true });
     expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.provider, t0)).toMatchObject({ allowed: true });
-    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.otherProvider, t0)).toMatchObject({ allowed: false, status: 403 });
+    expect(decidePlayback(testDb.db, "premiummovie1.mp4", people.otherProvider, t0)).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
     expect(decidePlayback(testDb.db, "premiummovie1.mp4", null, t0)).toMatchObject({ allowed: false, status: 401 });
   });
 
   it("tells the watch page to show the needs-a-pass panel with the plans on sale", () => {
-    const access = decideWatchAccess(testDb.db, { account: people.viewer, movieId: "premiummovie1", deviceId: "d1" }, t0);
+    const access = decideWatchAccess(
+      testDb.db,
+      { account: people.viewer, movieId: "premiummovie1", deviceId: "d1" },
+      t0,
+    );
     expect(access.kind).toBe("needsPass");
     if (access.kind !== "needsPass") return;
     expect(access.plans.map((plan) => [plan.code, plan.cheapest?.period])).toEqual([
       ["BASIC", "day"],
       ["PRO", "week"],
     ]);
-    expect(decideWatchAccess(testDb.db, { account: people.viewer, movieId: "freemovie01", deviceId: "d1" }, t0)).toEqual({ kind: "play" });
+    expect(
+      decideWatchAccess(testDb.db, { account: people.viewer, movieId: "freemovie01", deviceId: "d1" }, t0),
+    ).toEqual({ kind: "play" });
   });
 });
 
@@ -126,7 +153,12 @@ describe("screens", () => {
     expect(takePlaybackLease(testDb.db, first, t0)).toEqual({ ok: true });
     expect(takePlaybackLease(testDb.db, second, t0)).toEqual({ ok: false, screens: 1 });
     expect(checkPlaybackLease(testDb.db, second, t0)).toEqual({ ok: false, screens: 1 });
-    expect(authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "laptop", t0)).toMatchObject({ allowed: false, status: 403, reason: "screens", screens: 1 });
+    expect(authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "laptop", t0)).toMatchObject({
+      allowed: false,
+      status: 403,
+      reason: "screens",
+      screens: 1,
+    });
     // Another account is not affected.
     expect(takePlaybackLease(testDb.db, { ...second, account: people.other }, t0)).toEqual({ ok: true });
 
@@ -139,20 +171,27 @@ describe("screens", () => {
 
   it("stops the other device on request and hands this one the screen", () => {
     takePlaybackLease(testDb.db, { account: people.viewer, deviceId: "phone", movieId: "freemovie01" }, t0);
-    expect(stopOtherDevices(testDb.db, { account: people.viewer, deviceId: "laptop", movieId: "freemovie01" }, t0)).toBe(1);
+    expect(
+      stopOtherDevices(testDb.db, { account: people.viewer, deviceId: "laptop", movieId: "freemovie01" }, t0),
+    ).toBe(1);
     const leases = testDb.db.select({ deviceId: playbackLeases.deviceId }).from(playbackLeases).all();
     expect(leases).toEqual([{ deviceId: "laptop" }]);
-    expect(takePlaybackLease(testDb.db, { account: people.viewer, deviceId: "phone", movieId: "freemovie01" }, t0)).toEqual({ ok: false, screens: 1 });
+    expect(
+      takePlaybackLease(testDb.db, { account: people.viewer, deviceId: "phone", movieId: "freemovie01" }, t0),
+    ).toEqual({ ok: false, screens: 1 });
   });
 
   it("counts screens from the plan in force: two on PRO", () => {
     grantPass(testDb.db, { accountId: "viewer1", planId: "planpro", days: 7, source: "voucher" }, t0);
-    const lease = (deviceId: string) => takePlaybackLease(testDb.db, { account: people.viewer, deviceId, movieId: "premiummovie1" }, t0);
+    const lease = (deviceId: string) =>
+      takePlaybackLease(testDb.db, { account: people.viewer, deviceId, movieId: "premiummovie1" }, t0);
     expect(lease("a")).toEqual({ ok: true });
     expect(lease("b")).toEqual({ ok: true });
     expect(lease("c")).toEqual({ ok: false, screens: 2 });
     // Staff checking titles do not use screens.
-    expect(takePlaybackLease(testDb.db, { account: people.admin, deviceId: "x", movieId: "premiummovie1" }, t0)).toEqual({ ok: true });
+    expect(
+      takePlaybackLease(testDb.db, { account: people.admin, deviceId: "x", movieId: "premiummovie1" }, t0),
+    ).toEqual({ ok: true });
     expect(testDb.db.select().from(playbackLeases).where(eq(playbackLeases.accountId, "admin1")).all()).toHaveLength(0);
   });
 });
@@ -170,11 +209,25 @@ describe("quality", () => {
   });
   it("serves the one rendition there is, and the smallest when all are above the cap", () => {
     expect(chooseRendition([{ quality: "hd" as const, path: "only.mp4" }], "sd")?.path).toBe("only.mp4");
-    expect(chooseRendition([{ quality: "uhd" as const, path: "4k.mp4" }, { quality: "hd" as const, path: "720.mp4" }], "sd")?.path).toBe("720.mp4");
+    expect(
+      chooseRendition(
+        [
+          { quality: "uhd" as const, path: "4k.mp4" },
+          { quality: "hd" as const, path: "720.mp4" },
+        ],
+        "sd",
+      )?.path,
+    ).toBe("720.mp4");
     expect(chooseRendition([], "uhd")).toBeNull();
   });
   it("classes pictures by height", () => {
-    expect([qualityOfHeight(360), qualityOfHeight(720), qualityOfHeight(1080), qualityOfHeight(2160), qualityOfHeight(null)]).toEqual(["sd", "hd", "hd", "uhd", "hd"]);
+    expect([
+      qualityOfHeight(360),
+      qualityOfHeight(720),
+      qualityOfHeight(1080),
+      qualityOfHeight(2160),
+      qualityOfHeight(null),
+    ]).toEqual(["sd", "hd", "hd", "uhd", "hd"]);
   });
   it("is what the file route serves", () => {
     const decision = authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "phone", t0);

@@ -9,7 +9,14 @@ import { listCodeRows, listPassRows, listPaymentRows } from "~/services/billing-
 import { completePayment, handlePaystackWebhook } from "~/services/payments.server";
 import { isValidPaystackSignature, signPaystackBody } from "~/services/paystack.server";
 import { getPassStatus } from "~/services/passes.server";
-import { formatVoucherCode, generateVoucherBatch, generateVoucherCode, normalizeVoucherCode, redeemVoucher, VOUCHER_ALPHABET } from "~/services/vouchers.server";
+import {
+  formatVoucherCode,
+  generateVoucherBatch,
+  generateVoucherCode,
+  normalizeVoucherCode,
+  redeemVoucher,
+  VOUCHER_ALPHABET,
+} from "~/services/vouchers.server";
 import { csvCell, csvLine, safeFileName } from "~/utils/csv";
 import { DAY, seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
@@ -26,7 +33,12 @@ beforeEach(() => {
 afterEach(() => testDb.close());
 
 function batch(count = 3, expiresOn = "2026-06-30", planPeriod: [string, string] = ["planbasic", "week"]) {
-  const result = generateVoucherBatch(testDb.db, { planId: planPeriod[0], period: planPeriod[1], count: String(count), expiresOn }, admin, t0);
+  const result = generateVoucherBatch(
+    testDb.db,
+    { planId: planPeriod[0], period: planPeriod[1], count: String(count), expiresOn },
+    admin,
+    t0,
+  );
   if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
   return result;
 }
@@ -53,14 +65,37 @@ describe("voucher codes", () => {
     expect(made.codes).toHaveLength(5);
     expect(testDb.db.select().from(redeemCodes).where(eq(redeemCodes.batchId, made.batchId)).all()).toHaveLength(5);
     expect(testDb.db.select().from(auditLog).where(eq(auditLog.action, "voucher.generate")).all()).toHaveLength(1);
-    const bad = generateVoucherBatch(testDb.db, { planId: "planfree", period: "week", count: "501", expiresOn: "2026-02-01" }, admin, t0);
+    const bad = generateVoucherBatch(
+      testDb.db,
+      { planId: "planfree", period: "week", count: "501", expiresOn: "2026-02-01" },
+      admin,
+      t0,
+    );
     expect(bad).toEqual({
       ok: false,
-      fieldErrors: { planPeriod: ["billing:vouchers.errors.plan"], count: ["billing:vouchers.errors.count"], expiresOn: ["billing:vouchers.errors.expires"] },
+      fieldErrors: {
+        planPeriod: ["billing:vouchers.errors.plan"],
+        count: ["billing:vouchers.errors.count"],
+        expiresOn: ["billing:vouchers.errors.expires"],
+      },
     });
     // PRO has no day pass on sale.
-    expect(generateVoucherBatch(testDb.db, { planId: "planpro", period: "day", count: "1", expiresOn: "2026-06-30" }, admin, t0).ok).toBe(false);
-    expect(generateVoucherBatch(testDb.db, { planId: "planbasic", period: "week", count: "1", expiresOn: "2026-02-30" }, admin, t0).ok).toBe(false);
+    expect(
+      generateVoucherBatch(
+        testDb.db,
+        { planId: "planpro", period: "day", count: "1", expiresOn: "2026-06-30" },
+        admin,
+        t0,
+      ).ok,
+    ).toBe(false);
+    expect(
+      generateVoucherBatch(
+        testDb.db,
+        { planId: "planbasic", period: "week", count: "1", expiresOn: "2026-02-30" },
+        admin,
+        t0,
+      ).ok,
+    ).toBe(false);
   });
 });
 
@@ -77,11 +112,20 @@ describe("redeeming a voucher", () => {
 
   it("answers unknown, used and expired codes distinctly and grants nothing", () => {
     const [first, second] = batch(2, "2026-03-05").codes;
-    expect(redeemVoucher(testDb.db, { accountId: "viewer1", code: "ABCD-EFGH-JKLM-NPQR" }, t0)).toEqual({ ok: false, reason: "unknown" });
-    expect(redeemVoucher(testDb.db, { accountId: "viewer1", code: "not a code" }, t0)).toEqual({ ok: false, reason: "unknown" });
+    expect(redeemVoucher(testDb.db, { accountId: "viewer1", code: "ABCD-EFGH-JKLM-NPQR" }, t0)).toEqual({
+      ok: false,
+      reason: "unknown",
+    });
+    expect(redeemVoucher(testDb.db, { accountId: "viewer1", code: "not a code" }, t0)).toEqual({
+      ok: false,
+      reason: "unknown",
+    });
     expect(redeemVoucher(testDb.db, { accountId: "viewer1", code: first }, t0).ok).toBe(true);
     expect(redeemVoucher(testDb.db, { accountId: "viewer2", code: first }, t0)).toEqual({ ok: false, reason: "used" });
-    expect(redeemVoucher(testDb.db, { accountId: "viewer2", code: second }, at(5))).toEqual({ ok: false, reason: "expired" });
+    expect(redeemVoucher(testDb.db, { accountId: "viewer2", code: second }, at(5))).toEqual({
+      ok: false,
+      reason: "expired",
+    });
     expect(testDb.db.select().from(passes).where(eq(passes.accountId, "viewer2")).all()).toHaveLength(0);
   });
 
@@ -106,7 +150,16 @@ describe("redeeming a voucher", () => {
 describe("redeeming one code from several processes at once", () => {
   it("grants exactly one pass", async () => {
     // The workers redeem at the real time: a code made now, valid for a month.
-    const made = generateVoucherBatch(testDb.db, { planId: "planbasic", period: "week", count: "1", expiresOn: new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10) }, admin);
+    const made = generateVoucherBatch(
+      testDb.db,
+      {
+        planId: "planbasic",
+        period: "week",
+        count: "1",
+        expiresOn: new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10),
+      },
+      admin,
+    );
     if (!made.ok) throw new Error("no batch");
     const [code] = made.codes;
     const accounts = ["viewer1", "viewer2", "provider1", "provider2"];
@@ -114,10 +167,24 @@ describe("redeeming one code from several processes at once", () => {
     const run = promisify(execFile);
     const outputs = await Promise.all(
       accounts.map((accountId) =>
-        run(process.execPath, ["--import", "tsx", "tests/fixtures/redeem-worker.ts", path.join(testDb.dir, "data.db"), accountId, code, String(startAt)], { cwd: process.cwd() }),
+        run(
+          process.execPath,
+          [
+            "--import",
+            "tsx",
+            "tests/fixtures/redeem-worker.ts",
+            path.join(testDb.dir, "data.db"),
+            accountId,
+            code,
+            String(startAt),
+          ],
+          { cwd: process.cwd() },
+        ),
       ),
     );
-    const results = outputs.map((output) => JSON.parse(output.stdout) as { ok?: boolean; reason?: string; error?: string });
+    const results = outputs.map(
+      (output) => JSON.parse(output.stdout) as { ok?: boolean; reason?: string; error?: string },
+    );
     expect(results.filter((result) => result.error)).toEqual([]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.filter((result) => result.reason === "used")).toHaveLength(3);
@@ -129,14 +196,36 @@ const SECRET = "sk_test_unit_secret";
 const gateway = { secretKey: SECRET, baseUrl: "http://127.0.0.1:9" };
 
 function pendingPayment(reference: string, amountMinor = 400, currency = "USD") {
-  testDb.db.insert(payments).values({ id: `p-${reference}`, accountId: "viewer1", planId: "planbasic", periodDays: 7, amountMinor, currency, reference, status: "pending" }).run();
+  testDb.db
+    .insert(payments)
+    .values({
+      id: `p-${reference}`,
+      accountId: "viewer1",
+      planId: "planbasic",
+      periodDays: 7,
+      amountMinor,
+      currency,
+      reference,
+      status: "pending",
+    })
+    .run();
 }
 
 function chargeEvent(reference: string, amount = 400, currency = "USD") {
   return Buffer.from(
     JSON.stringify({
       event: "charge.success",
-      data: { id: 302961, domain: "test", status: "success", reference, amount, currency, paid_at: "2026-03-01T12:01:00.000Z", gateway_response: "Successful", customer: { email: "viewer1@example.com" } },
+      data: {
+        id: 302961,
+        domain: "test",
+        status: "success",
+        reference,
+        amount,
+        currency,
+        paid_at: "2026-03-01T12:01:00.000Z",
+        gateway_response: "Successful",
+        customer: { email: "viewer1@example.com" },
+      },
     }),
   );
 }
@@ -159,11 +248,20 @@ describe("Paystack webhook", () => {
     pendingPayment("KAL-bad");
     const body = chargeEvent("KAL-bad");
     const signature = signPaystackBody(SECRET, body);
-    expect(handlePaystackWebhook(testDb.db, gateway, body, "0".repeat(128), t0)).toEqual({ status: 401, outcome: "bad-signature" });
+    expect(handlePaystackWebhook(testDb.db, gateway, body, "0".repeat(128), t0)).toEqual({
+      status: 401,
+      outcome: "bad-signature",
+    });
     const changed = Buffer.from(body.toString("utf8").replace('"amount":400', '"amount":401'));
     expect(changed.length).toBe(body.length);
-    expect(handlePaystackWebhook(testDb.db, gateway, changed, signature, t0)).toEqual({ status: 401, outcome: "bad-signature" });
-    expect(handlePaystackWebhook(testDb.db, undefined, body, signature, t0)).toEqual({ status: 503, outcome: "unavailable" });
+    expect(handlePaystackWebhook(testDb.db, gateway, changed, signature, t0)).toEqual({
+      status: 401,
+      outcome: "bad-signature",
+    });
+    expect(handlePaystackWebhook(testDb.db, undefined, body, signature, t0)).toEqual({
+      status: 503,
+      outcome: "unavailable",
+    });
     expect(testDb.db.select().from(passes).all()).toHaveLength(0);
     expect(testDb.db.select({ status: payments.status }).from(payments).get()?.status).toBe("pending");
   });
@@ -175,7 +273,20 @@ describe("Paystack webhook", () => {
     expect(handlePaystackWebhook(testDb.db, gateway, body, signature, t0)).toEqual({ status: 200, outcome: "granted" });
     expect(handlePaystackWebhook(testDb.db, gateway, body, signature, t0)).toEqual({ status: 200, outcome: "already" });
     // The callback's verification arriving after the webhook changes nothing either.
-    expect(completePayment(testDb.db, { reference: "KAL-once", status: "success", amountMinor: 400, currency: "USD", paidAt: t0, gatewayResponse: null }, t0).outcome).toBe("already");
+    expect(
+      completePayment(
+        testDb.db,
+        {
+          reference: "KAL-once",
+          status: "success",
+          amountMinor: 400,
+          currency: "USD",
+          paidAt: t0,
+          gatewayResponse: null,
+        },
+        t0,
+      ).outcome,
+    ).toBe("already");
     expect(testDb.db.select().from(passes).all()).toHaveLength(1);
     const payment = testDb.db.select().from(payments).get();
     expect(payment).toMatchObject({ status: "success" });
@@ -185,27 +296,47 @@ describe("Paystack webhook", () => {
 
   it("ignores other events and unknown references", () => {
     const other = Buffer.from(JSON.stringify({ event: "transfer.success", data: {} }));
-    expect(handlePaystackWebhook(testDb.db, gateway, other, signPaystackBody(SECRET, other), t0)).toEqual({ status: 200, outcome: "ignored" });
+    expect(handlePaystackWebhook(testDb.db, gateway, other, signPaystackBody(SECRET, other), t0)).toEqual({
+      status: 200,
+      outcome: "ignored",
+    });
     const unknown = chargeEvent("KAL-nobody");
-    expect(handlePaystackWebhook(testDb.db, gateway, unknown, signPaystackBody(SECRET, unknown), t0)).toEqual({ status: 200, outcome: "unknown" });
+    expect(handlePaystackWebhook(testDb.db, gateway, unknown, signPaystackBody(SECRET, unknown), t0)).toEqual({
+      status: 200,
+      outcome: "unknown",
+    });
     const garbage = Buffer.from("{not json");
-    expect(handlePaystackWebhook(testDb.db, gateway, garbage, signPaystackBody(SECRET, garbage), t0)).toEqual({ status: 400, outcome: "bad-body" });
+    expect(handlePaystackWebhook(testDb.db, gateway, garbage, signPaystackBody(SECRET, garbage), t0)).toEqual({
+      status: 400,
+      outcome: "bad-body",
+    });
   });
 
   it("refuses a charge whose amount or currency differs from the order", () => {
     pendingPayment("KAL-amount");
     pendingPayment("KAL-currency");
     const less = chargeEvent("KAL-amount", 100);
-    expect(handlePaystackWebhook(testDb.db, gateway, less, signPaystackBody(SECRET, less), t0)).toEqual({ status: 200, outcome: "mismatch" });
+    expect(handlePaystackWebhook(testDb.db, gateway, less, signPaystackBody(SECRET, less), t0)).toEqual({
+      status: 200,
+      outcome: "mismatch",
+    });
     const naira = chargeEvent("KAL-currency", 400, "NGN");
-    expect(handlePaystackWebhook(testDb.db, gateway, naira, signPaystackBody(SECRET, naira), t0)).toEqual({ status: 200, outcome: "mismatch" });
+    expect(handlePaystackWebhook(testDb.db, gateway, naira, signPaystackBody(SECRET, naira), t0)).toEqual({
+      status: 200,
+      outcome: "mismatch",
+    });
     expect(testDb.db.select().from(passes).all()).toHaveLength(0);
-    const rows = testDb.db.select({ status: payments.status, failureReason: payments.failureReason }).from(payments).all();
+    const rows = testDb.db
+      .select({ status: payments.status, failureReason: payments.failureReason })
+      .from(payments)
+      .all();
     expect(rows.map((row) => row.status)).toEqual(["failed", "failed"]);
     expect(rows[0].failureReason).toContain("Paid 100 USD");
     // A correct event after a mismatch does not bring the order back.
     const right = chargeEvent("KAL-amount");
-    expect(handlePaystackWebhook(testDb.db, gateway, right, signPaystackBody(SECRET, right), t0).outcome).toBe("failed");
+    expect(handlePaystackWebhook(testDb.db, gateway, right, signPaystackBody(SECRET, right), t0).outcome).toBe(
+      "failed",
+    );
     expect(testDb.db.select().from(passes).all()).toHaveLength(0);
   });
 });
@@ -220,13 +351,21 @@ describe("the administrator's tables", () => {
     expect(codes.rows).toHaveLength(5);
     const found = listCodeRows(testDb.db, { search: formatVoucherCode(made.codes[0]) }, t0);
     expect(found.rows).toHaveLength(1);
-    expect(found.rows[0]).toMatchObject({ state: "used", redeemedByEmail: "viewer1@example.com", code: formatVoucherCode(made.codes[0]) });
+    expect(found.rows[0]).toMatchObject({
+      state: "used",
+      redeemedByEmail: "viewer1@example.com",
+      code: formatVoucherCode(made.codes[0]),
+    });
     expect(listCodeRows(testDb.db, { search: "viewer1@example" }, t0).total).toBe(1);
     expect(listCodeRows(testDb.db, { page: 3, pageSize: 5 }, t0).rows).toHaveLength(2);
 
     const subscriptions = listPassRows(testDb.db, { search: "Aisha" }, t0);
     expect(subscriptions.rows).toHaveLength(1);
-    expect(subscriptions.rows[0]).toMatchObject({ plan: "Basic", state: "active", paymentId: formatVoucherCode(made.codes[0]) });
+    expect(subscriptions.rows[0]).toMatchObject({
+      plan: "Basic",
+      state: "active",
+      paymentId: formatVoucherCode(made.codes[0]),
+    });
     expect(listPassRows(testDb.db, { search: "nobody" }, t0).total).toBe(0);
 
     const paymentRows = listPaymentRows(testDb.db, { search: "KAL-table" });
@@ -251,7 +390,9 @@ describe("CSV export cells", () => {
     expect(csvCell("a|@SUM(A1)")).toBe(`"a|'@SUM(A1)"`);
     expect(csvCell('"=2+2')).toBe(`"""'=2+2"`);
     expect(csvCell("well-known")).toBe("well-known");
-    expect(safeFileName('kallo-vouchers-x"; filename=evil.exe-2026.csv')).toBe("kallo-vouchers-x-filename-evil.exe-2026.csv");
+    expect(safeFileName('kallo-vouchers-x"; filename=evil.exe-2026.csv')).toBe(
+      "kallo-vouchers-x-filename-evil.exe-2026.csv",
+    );
     expect(csvLine(["a", 1, "=1+1"])).toBe("a,1,'=1+1\r\n");
   });
 });

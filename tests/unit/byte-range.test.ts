@@ -2,7 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coalesceRanges, ifRangeAllows, parseRangeHeader, serveFileWithRanges, strongEtag } from "~/media/byte-range.server";
+import {
+  coalesceRanges,
+  ifRangeAllows,
+  parseRangeHeader,
+  serveFileWithRanges,
+  strongEtag,
+} from "~/media/byte-range.server";
 
 describe("parsing a Range header", () => {
   const size = 1000;
@@ -23,7 +29,18 @@ describe("parsing a Range header", () => {
   });
 
   it("ignores garbage, other units and backwards ranges (the whole file is sent)", () => {
-    for (const header of ["", "bytes", "bytes=", "bytes=abc", "bytes=5-2", "items=0-1", "bytes=--1", "bytes=1-2-3", "bytes=0x10-20", "bytes=-"]) {
+    for (const header of [
+      "",
+      "bytes",
+      "bytes=",
+      "bytes=abc",
+      "bytes=5-2",
+      "items=0-1",
+      "bytes=--1",
+      "bytes=1-2-3",
+      "bytes=0x10-20",
+      "bytes=-",
+    ]) {
       expect(parseRangeHeader(header, size), header).toEqual({ kind: "none" });
     }
     expect(parseRangeHeader(null, size)).toEqual({ kind: "none" });
@@ -31,12 +48,29 @@ describe("parsing a Range header", () => {
   });
 
   it("keeps several ranges, merged where they overlap or touch, and ignores too many", () => {
-    expect(parseRangeHeader("bytes=0-9, 20-29", size)).toEqual({ kind: "ranges", ranges: [{ start: 0, end: 9 }, { start: 20, end: 29 }] });
-    expect(parseRangeHeader("bytes=20-29,0-9,10-15", size)).toEqual({ kind: "ranges", ranges: [{ start: 0, end: 15 }, { start: 20, end: 29 }] });
+    expect(parseRangeHeader("bytes=0-9, 20-29", size)).toEqual({
+      kind: "ranges",
+      ranges: [
+        { start: 0, end: 9 },
+        { start: 20, end: 29 },
+      ],
+    });
+    expect(parseRangeHeader("bytes=20-29,0-9,10-15", size)).toEqual({
+      kind: "ranges",
+      ranges: [
+        { start: 0, end: 15 },
+        { start: 20, end: 29 },
+      ],
+    });
     expect(parseRangeHeader("bytes=0-9, 5000-6000", size)).toEqual({ kind: "ranges", ranges: [{ start: 0, end: 9 }] });
     const many = Array.from({ length: 11 }, (_, i) => `${i * 10}-${i * 10 + 1}`).join(",");
     expect(parseRangeHeader(`bytes=${many}`, size)).toEqual({ kind: "none" });
-    expect(coalesceRanges([{ start: 5, end: 9 }, { start: 0, end: 4 }])).toEqual([{ start: 0, end: 9 }]);
+    expect(
+      coalesceRanges([
+        { start: 5, end: 9 },
+        { start: 0, end: 4 },
+      ]),
+    ).toEqual([{ start: 0, end: 9 }]);
   });
 
   it("lets If-Range through only for the current strong ETag or date", () => {
@@ -62,7 +96,9 @@ describe("serving a file with ranges", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const get = async (headers: Record<string, string> = {}, method = "GET") => {
-    const response = await serveFileWithRanges(new Request("http://localhost/f", { method, headers }), file, { contentType: "video/mp4" });
+    const response = await serveFileWithRanges(new Request("http://localhost/f", { method, headers }), file, {
+      contentType: "video/mp4",
+    });
     if (!response) throw new Error("expected a response");
     return response;
   };
@@ -124,7 +160,9 @@ describe("serving a file with ranges", () => {
   });
 
   it("answers null for a missing file, so the caller can say what was not found", async () => {
-    const response = await serveFileWithRanges(new Request("http://localhost/f"), path.join(dir, "nope.mp4"), { contentType: "video/mp4" });
+    const response = await serveFileWithRanges(new Request("http://localhost/f"), path.join(dir, "nope.mp4"), {
+      contentType: "video/mp4",
+    });
     expect(response).toBeNull();
   });
 });

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, plans, ratings, watchEvents } from "~/db/schema";
-import { listFeaturedMovies, listMoviesInCategory, listNewMovies, listSuggestedMovies, listTrendingMovies, loadLandingCatalogue } from "~/services/catalogue.server";
+import {
+  listFeaturedMovies,
+  listMoviesInCategory,
+  listNewMovies,
+  listSuggestedMovies,
+  listTrendingMovies,
+  loadLandingCatalogue,
+} from "~/services/catalogue.server";
 import { listOfferedPlans } from "~/services/plans.server";
 import { annualPriceMinor, formatPrice, parseBilling } from "~/utils/money";
 import { createTestDatabase } from "./helpers/test-db";
@@ -13,20 +20,36 @@ const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 10
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   db.insert(movies)
-    .values({ id, name: id, categoryId: "catactionaaa", providerId: "provider0001", status: "ready", approved: true, posterFile: `${id}-card.jpg`, uploadedAt: daysAgo(10), ...values })
+    .values({
+      id,
+      name: id,
+      categoryId: "catactionaaa",
+      providerId: "provider0001",
+      status: "ready",
+      approved: true,
+      posterFile: `${id}-card.jpg`,
+      uploadedAt: daysAgo(10),
+      ...values,
+    })
     .run();
 }
 function addViewer(id: string) {
-  db.insert(accounts).values({ id, name: id, email: `${id}@t.test`, phoneNumber: "1", passwordHash: "x" }).run();
+  db.insert(accounts)
+    .values({ id, name: id, email: `${id}@t.test`, phoneNumber: "1", passwordHash: "x" })
+    .run();
 }
 
 beforeEach(() => {
   ({ db, close } = createTestDatabase());
-  db.insert(accounts).values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
-  db.insert(categories).values([
-    { id: "catactionaaa", name: "Action", slug: "action" },
-    { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
-  ]).run();
+  db.insert(accounts)
+    .values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" })
+    .run();
+  db.insert(categories)
+    .values([
+      { id: "catactionaaa", name: "Action", slug: "action" },
+      { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
+    ])
+    .run();
 });
 afterEach(() => close());
 
@@ -36,7 +59,13 @@ describe("the public catalogue", () => {
     addMovie("processing1", { status: "processing", featured: true });
     addMovie("failed00001", { status: "failed", featured: true });
     addMovie("unapproved1", { approved: false, featured: true, views: 100 });
-    const lists = [listFeaturedMovies(10, db), listNewMovies(10, db), listMoviesInCategory("action", 10, db), listTrendingMovies(10, db, now), listSuggestedMovies(10, db)];
+    const lists = [
+      listFeaturedMovies(10, db),
+      listNewMovies(10, db),
+      listMoviesInCategory("action", 10, db),
+      listTrendingMovies(10, db, now),
+      listSuggestedMovies(10, db),
+    ];
     for (const list of lists) expect(list.map((movie) => movie.id)).toEqual(["published01"]);
   });
 
@@ -54,16 +83,35 @@ describe("the public catalogue", () => {
     addMovie("hotthisweek", { views: 3 });
     addViewer("viewer000001");
     for (let i = 0; i < 4; i++) {
-      db.insert(watchEvents).values({ id: `we${i}aaaaaaaaa`, accountId: "viewer000001", movieId: "hotthisweek", startedAt: daysAgo(i + 1), updatedAt: daysAgo(i + 1) }).run();
+      db.insert(watchEvents)
+        .values({
+          id: `we${i}aaaaaaaaa`,
+          accountId: "viewer000001",
+          movieId: "hotthisweek",
+          startedAt: daysAgo(i + 1),
+          updatedAt: daysAgo(i + 1),
+        })
+        .run();
     }
-    db.insert(watchEvents).values({ id: "weoldaaaaaaaa", accountId: "viewer000001", movieId: "oldfavour01", startedAt: daysAgo(20), updatedAt: daysAgo(20) }).run();
+    db.insert(watchEvents)
+      .values({
+        id: "weoldaaaaaaaa",
+        accountId: "viewer000001",
+        movieId: "oldfavour01",
+        startedAt: daysAgo(20),
+        updatedAt: daysAgo(20),
+      })
+      .run();
     expect(listTrendingMovies(10, db, now).map((m) => m.id)).toEqual(["hotthisweek", "oldfavour01"]);
   });
 
   it("gives the real average rating and count", () => {
     addMovie("rated000001");
     addMovie("unrated0001");
-    for (const [viewer, stars] of [["viewera00001", 5], ["viewerb00001", 4]] as const) {
+    for (const [viewer, stars] of [
+      ["viewera00001", 5],
+      ["viewerb00001", 4],
+    ] as const) {
       addViewer(viewer);
       db.insert(ratings).values({ movieId: "rated000001", accountId: viewer, stars }).run();
     }
@@ -84,8 +132,23 @@ describe("the landing page's Featured, New and Trending carousels", () => {
     addMovie("processing2", { status: "processing", featured: true, uploadedAt: daysAgo(0) });
     addMovie("failed00002", { status: "failed", uploadedAt: daysAgo(0) });
     addViewer("viewer000009");
-    for (const [index, movieId] of ["watched0001", "watched0001", "hidden00001", "hidden00001", "hidden00001", "featured001"].entries()) {
-      db.insert(watchEvents).values({ id: `landing${index}aaaaaa`, accountId: "viewer000009", movieId, startedAt: daysAgo(2), updatedAt: daysAgo(2) }).run();
+    for (const [index, movieId] of [
+      "watched0001",
+      "watched0001",
+      "hidden00001",
+      "hidden00001",
+      "hidden00001",
+      "featured001",
+    ].entries()) {
+      db.insert(watchEvents)
+        .values({
+          id: `landing${index}aaaaaa`,
+          accountId: "viewer000009",
+          movieId,
+          startedAt: daysAgo(2),
+          updatedAt: daysAgo(2),
+        })
+        .run();
     }
     const landing = loadLandingCatalogue(db);
     expect(landing.featured.map((m) => m.id)).toEqual(["featured001"]);
@@ -114,11 +177,13 @@ describe("plans and prices", () => {
   });
 
   it("lists only offered plans, in their order", () => {
-    db.insert(plans).values([
-      { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, sortOrder: 2, features: ["hd", "ultraHd"] },
-      { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, sortOrder: 0, features: ["hd"] },
-      { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, sortOrder: 1, offered: false },
-    ]).run();
+    db.insert(plans)
+      .values([
+        { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, sortOrder: 2, features: ["hd", "ultraHd"] },
+        { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, sortOrder: 0, features: ["hd"] },
+        { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, sortOrder: 1, offered: false },
+      ])
+      .run();
     expect(listOfferedPlans(db).map((plan) => plan.code)).toEqual(["FREE", "PRO"]);
   });
 });

@@ -46,7 +46,15 @@ describe("GET /category-image/:name", () => {
   });
 
   it("answers 404 for unknown categories and for any name that tries to leave the folder", async () => {
-    for (const name of ["nosuchcategory.jpg", "../data.db", "..%2Fdata.db", "catdramaaaaa.png", "catdramaaaaa", "/etc/passwd", ""]) {
+    for (const name of [
+      "nosuchcategory.jpg",
+      "../data.db",
+      "..%2Fdata.db",
+      "catdramaaaaa.png",
+      "catdramaaaaa",
+      "/etc/passwd",
+      "",
+    ]) {
       const response = await get(name);
       expect(response.status, name).toBe(404);
       expect(await response.text()).not.toContain("secret");

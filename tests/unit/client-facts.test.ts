@@ -34,7 +34,11 @@ async function serverWith(trustProxy: TrustProxy, publicHttps = false): Promise<
 
 async function ask(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
-  return { ...(await response.json()), cookie: response.headers.get("Set-Cookie") ?? "", hsts: response.headers.get("Strict-Transport-Security") } as {
+  return {
+    ...(await response.json()),
+    cookie: response.headers.get("Set-Cookie") ?? "",
+    hsts: response.headers.get("Strict-Transport-Security"),
+  } as {
     address: string;
     https: boolean;
     cookie: string;
@@ -45,7 +49,12 @@ async function ask(url: string, headers: Record<string, string> = {}) {
 describe("the client's address and scheme", () => {
   it("come from the connection when no proxy is trusted: X-Forwarded-For, X-Forwarded-Proto and our own headers from a client change nothing", async () => {
     const url = await serverWith(false);
-    const seen = await ask(url, { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "X-Kallo-Client-Address": "198.51.100.1", "X-Kallo-Client-Protocol": "https" });
+    const seen = await ask(url, {
+      "X-Forwarded-For": "203.0.113.9",
+      "X-Forwarded-Proto": "https",
+      "X-Kallo-Client-Address": "198.51.100.1",
+      "X-Kallo-Client-Protocol": "https",
+    });
     expect(seen).toMatchObject({ address: "127.0.0.1", https: false, hsts: null });
     expect(seen.cookie).not.toMatch(/Secure/i);
   });
@@ -62,7 +71,9 @@ describe("the client's address and scheme", () => {
 
   it("count the nearest N proxies with TRUST_PROXY=N, no more", async () => {
     const url = await serverWith(1);
-    expect(await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9" })).toMatchObject({ address: "203.0.113.9" });
+    expect(await ask(url, { "X-Forwarded-For": "198.51.100.7, 203.0.113.9" })).toMatchObject({
+      address: "203.0.113.9",
+    });
   });
 
   it("treat every request as https when PUBLIC_URL is https", async () => {
@@ -78,9 +89,13 @@ describe("the client's address and scheme", () => {
     expect(lan.join("\n")).toContain("cookies are Secure on https requests, plain on http");
     expect(lan.join("\n")).not.toContain("warning");
     expect(lan.join("\n")).toContain("PUBLIC_URL is not set: password-reset mails name their link's path only");
-    expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain("warning: PUBLIC_URL http://kallo.example.com is a public address on plain http");
+    expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain(
+      "warning: PUBLIC_URL http://kallo.example.com is a public address on plain http",
+    );
     expect(startupLines({ port: 3000, publicUrl: "http://192.168.1.20:3000" }).join("\n")).not.toContain("warning");
-    expect(startupLines({ port: 3000, trustProxy: 1, publicUrl: "https://kallo.example.com" }).join("\n")).toContain("cookies are Secure always");
+    expect(startupLines({ port: 3000, trustProxy: 1, publicUrl: "https://kallo.example.com" }).join("\n")).toContain(
+      "cookies are Secure always",
+    );
   });
 });
 
@@ -139,13 +154,29 @@ describe("body limits, for every route at once", () => {
   it("answers 413 to a form over 1 MB and a file form over 12 MB, and lets film uploads through to their own limits", async () => {
     const url = await capped();
     const big = "a=" + "x".repeat(2 * 1024 * 1024);
-    const login = await fetch(`${url}/login`, { method: "POST", body: big, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const login = await fetch(`${url}/login`, {
+      method: "POST",
+      body: big,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(login.status).toBe(413);
     expect(await login.text()).toContain("The request is too large: the limit is 1 MB.");
-    const api = await fetch(`${url}/api/user/login`, { method: "POST", body: big, headers: { "Content-Type": "application/json" } });
+    const api = await fetch(`${url}/api/user/login`, {
+      method: "POST",
+      body: big,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(api.status).toBe(413);
     expect(await api.json()).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
-    expect((await fetch(`${url}/login`, { method: "POST", body: "email=a%40b.c", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${url}/login`, {
+          method: "POST",
+          body: "email=a%40b.c",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        })
+      ).status,
+    ).toBe(200);
 
     const image = new FormData();
     image.append("image", new Blob([new Uint8Array(5 * 1024 * 1024)]), "tile.jpg");
@@ -156,7 +187,10 @@ describe("body limits, for every route at once", () => {
     const film = new FormData();
     film.append("movie", new Blob([new Uint8Array(20 * 1024 * 1024)]), "film.mp4");
     expect((await fetch(`${url}/provider/Movieupload`, { method: "POST", body: film })).status).toBe(200);
-    expect((await fetch(`${url}/provider/uploads/tus/abc`, { method: "PATCH", body: new Uint8Array(20 * 1024 * 1024) })).status).toBe(200);
+    expect(
+      (await fetch(`${url}/provider/uploads/tus/abc`, { method: "PATCH", body: new Uint8Array(20 * 1024 * 1024) }))
+        .status,
+    ).toBe(200);
   });
 
   it("wants the length of a body outside the upload routes (411 for chunked)", async () => {
@@ -181,7 +215,12 @@ describe("one Origin check for every change", () => {
     servers.push(server);
     await new Promise((resolve) => server.once("listening", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const post = (pathname: string, headers: Record<string, string>) => fetch(`${url}${pathname}`, { method: "POST", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers } });
+    const post = (pathname: string, headers: Record<string, string>) =>
+      fetch(`${url}${pathname}`, {
+        method: "POST",
+        body: "x=1",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      });
     for (const pathname of ["/provider/uploads", "/watch-progress", "/logout", "/language", "/login"]) {
       const refused = await post(pathname, { Origin: "http://evil.example" });
       expect(refused.status, pathname).toBe(403);

@@ -1,7 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts } from "~/db/schema";
-import { browserAsksToSaveData, chooseDataSaver, DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
+import {
+  browserAsksToSaveData,
+  chooseDataSaver,
+  DATA_SAVER_MAX_RUNG,
+  isDataSaverOn,
+} from "~/services/data-saver.server";
 import { seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -22,7 +27,8 @@ function request(headers: { saveData?: string; cookie?: string } = {}): Request 
   return new Request("http://localhost/watch/freemovie01", { headers: init });
 }
 
-const dataSaverOf = (id: string) => testDb.db.select({ dataSaver: accounts.dataSaver }).from(accounts).where(eq(accounts.id, id)).get()?.dataSaver;
+const dataSaverOf = (id: string) =>
+  testDb.db.select({ dataSaver: accounts.dataSaver }).from(accounts).where(eq(accounts.id, id)).get()?.dataSaver;
 
 describe("data saver", () => {
   it("caps playback at 240p", () => {
@@ -82,6 +88,12 @@ describe("data saver", () => {
 
   it("writes nothing to any account for a signed-out choice", async () => {
     await chooseDataSaver(testDb.db, null, true);
-    expect(testDb.db.select({ dataSaver: accounts.dataSaver }).from(accounts).all().every((row) => row.dataSaver === null)).toBe(true);
+    expect(
+      testDb.db
+        .select({ dataSaver: accounts.dataSaver })
+        .from(accounts)
+        .all()
+        .every((row) => row.dataSaver === null),
+    ).toBe(true);
   });
 });

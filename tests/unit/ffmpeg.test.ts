@@ -58,7 +58,9 @@ describe("finding the ffmpeg and ffprobe binaries", () => {
   });
 
   it("takes the system's binary from PATH when nothing is configured", () => {
-    expect(resolveMediaBinary("ffmpeg", { searchPath: `${path.join(workDir, "empty")}${path.delimiter}${fakeBinDir}` })).toEqual({
+    expect(
+      resolveMediaBinary("ffmpeg", { searchPath: `${path.join(workDir, "empty")}${path.delimiter}${fakeBinDir}` }),
+    ).toEqual({
       tool: "ffmpeg",
       path: fakeFfmpeg,
       source: "system",
@@ -77,7 +79,9 @@ describe("finding the ffmpeg and ffprobe binaries", () => {
   });
 
   it("says what to do when no binary can be found anywhere", () => {
-    expect(() => resolveMediaBinary("ffprobe", { searchPath: "", useNpmPackage: false })).toThrow(/ffprobe was not found.*FFPROBE_PATH/);
+    expect(() => resolveMediaBinary("ffprobe", { searchPath: "", useNpmPackage: false })).toThrow(
+      /ffprobe was not found.*FFPROBE_PATH/,
+    );
   });
 });
 
@@ -85,16 +89,36 @@ describe("running ffmpeg and ffprobe", () => {
   it("encodes, probes and takes a frame from a short clip", async () => {
     const clip = path.join(workDir, "clip.mp4");
     await runFfmpeg([
-      "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25",
-      "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-      "-t", "1.5",
-      "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p",
-      "-c:a", "aac",
-      "-movflags", "+faststart",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=s=320x180:r=25",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=440:sample_rate=48000",
+      "-t",
+      "1.5",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "veryfast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-movflags",
+      "+faststart",
       clip,
     ]);
     const probe = await probeMedia(clip);
-    expect(probe).toMatchObject({ width: 320, height: 180, videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p" });
+    expect(probe).toMatchObject({
+      width: 320,
+      height: 180,
+      videoCodec: "h264",
+      audioCodec: "aac",
+      pixelFormat: "yuv420p",
+    });
     expect(probe.formatName).toContain("mp4");
     expect(probe.durationSeconds).toBeGreaterThan(1.3);
     expect(probe.durationSeconds).toBeLessThan(1.8);
@@ -121,9 +145,26 @@ describe("running ffmpeg and ffprobe", () => {
   it("reads an upload only as a local file of an accepted format: a playlist posing as an MP4 cannot pull in another file", async () => {
     // A real video elsewhere on the server, and an "upload" that is an HLS playlist naming it.
     const secret = path.join(workDir, "elsewhere.ts");
-    await runFfmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x64:r=25", "-t", "1", "-c:v", "libx264", "-preset", "ultrafast", "-f", "mpegts", secret]);
+    await runFfmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=s=64x64:r=25",
+      "-t",
+      "1",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-f",
+      "mpegts",
+      secret,
+    ]);
     const crafted = path.join(workDir, "crafted.mp4");
-    fs.writeFileSync(crafted, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nfile:${secret}\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`);
+    fs.writeFileSync(
+      crafted,
+      `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\nfile:${secret}\n#EXTINF:1.0,\n${secret}\n#EXT-X-ENDLIST\n`,
+    );
     await expect(probeMedia(crafted)).rejects.toThrow(MediaToolError);
     const transcoded = path.join(workDir, "out.png");
     await expect(runFfmpeg([...localInput(crafted), "-frames:v", "1", transcoded])).rejects.toThrow(MediaToolError);
@@ -131,9 +172,12 @@ describe("running ffmpeg and ffprobe", () => {
   });
 
   it("stops a run that takes too long", async () => {
-    const failure = await runFfmpeg(["-re", "-f", "lavfi", "-i", "testsrc2=s=64x64:r=25", "-t", "30", "-f", "null", "-"], {
-      timeoutMs: 300,
-    }).catch((error: unknown) => error);
+    const failure = await runFfmpeg(
+      ["-re", "-f", "lavfi", "-i", "testsrc2=s=64x64:r=25", "-t", "30", "-f", "null", "-"],
+      {
+        timeoutMs: 300,
+      },
+    ).catch((error: unknown) => error);
     expect((failure as Error).message).toMatch(/timed out after 300 ms/);
   });
 });

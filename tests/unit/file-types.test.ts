@@ -56,7 +56,10 @@ describe("checking an upload by extension and content", () => {
 
   it("refuses a renamed executable and a content that does not match its name", () => {
     expect(checkUploadedFile("movie", "film.mp4", SAMPLES.elf)).toEqual({ ok: false, reason: "contentMismatch" });
-    expect(checkUploadedFile("movie", "film.avi", SAMPLES.windowsExe)).toEqual({ ok: false, reason: "contentMismatch" });
+    expect(checkUploadedFile("movie", "film.avi", SAMPLES.windowsExe)).toEqual({
+      ok: false,
+      reason: "contentMismatch",
+    });
     expect(checkUploadedFile("movie", "film.avi", SAMPLES.mp4)).toEqual({ ok: false, reason: "contentMismatch" });
     expect(checkUploadedFile("poster", "p.png", SAMPLES.jpeg)).toEqual({ ok: false, reason: "contentMismatch" });
     expect(checkUploadedFile("poster", "p.jpg", SAMPLES.pdf)).toEqual({ ok: false, reason: "contentMismatch" });

@@ -2,7 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, savedMovies, watchEvents } from "~/db/schema";
-import { clearHistory, listHistory, listSavedMovies, parseHistoryPeriod, removeFromHistory } from "~/services/history.server";
+import {
+  clearHistory,
+  listHistory,
+  listSavedMovies,
+  parseHistoryPeriod,
+  removeFromHistory,
+} from "~/services/history.server";
 import { getWatchPage, recordProgress } from "~/services/watching.server";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -15,13 +21,31 @@ const other = "viewer000002";
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   db.insert(movies)
-    .values({ id, name: id, categoryId: "catdramaaaaa", providerId: "provider0001", status: "ready", approved: true, durationSeconds: 600, ...values })
+    .values({
+      id,
+      name: id,
+      categoryId: "catdramaaaaa",
+      providerId: "provider0001",
+      status: "ready",
+      approved: true,
+      durationSeconds: 600,
+      ...values,
+    })
     .run();
 }
 let eventCount = 0;
 function watched(accountId: string, movieId: string, when: Date, positionSeconds = 60) {
   eventCount += 1;
-  db.insert(watchEvents).values({ id: `event${String(eventCount).padStart(8, "0")}`, accountId, movieId, startedAt: when, updatedAt: when, positionSeconds }).run();
+  db.insert(watchEvents)
+    .values({
+      id: `event${String(eventCount).padStart(8, "0")}`,
+      accountId,
+      movieId,
+      startedAt: when,
+      updatedAt: when,
+      positionSeconds,
+    })
+    .run();
 }
 const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
 
@@ -52,9 +76,17 @@ describe("a viewer's history", () => {
     watched(me, "monthold001", daysAgo(25), 10);
     const page = listHistory(db, me, {}, now);
     expect(ids(page)).toEqual(["weekold0001", "monthold001", "yearold0001", "ancient0001"]);
-    expect(page.items[1]).toMatchObject({ positionSeconds: 30, lastWatchedAt: daysAgo(20).toISOString(), durationSeconds: 600, finished: false });
+    expect(page.items[1]).toMatchObject({
+      positionSeconds: 30,
+      lastWatchedAt: daysAgo(20).toISOString(),
+      durationSeconds: 600,
+      finished: false,
+    });
     watched(me, "yearold0001", daysAgo(100), 595);
-    expect(listHistory(db, me, {}, now).items.find((item) => item.id === "yearold0001")).toMatchObject({ positionSeconds: 595, finished: true });
+    expect(listHistory(db, me, {}, now).items.find((item) => item.id === "yearold0001")).toMatchObject({
+      positionSeconds: 595,
+      finished: true,
+    });
     expect(page.total).toBe(4);
     expect(ids(listHistory(db, other, {}, now))).toEqual(["weekold0001"]);
   });
@@ -97,7 +129,13 @@ describe("a viewer's history", () => {
     expect(ids(listHistory(db, other, {}, now))).toEqual(["weekold0001"]);
     expect(getWatchPage(db, "weekold0001", { id: me, role: "viewer" })?.resumeSeconds).toBe(0);
     // The viewing stays for the anonymous counts.
-    expect(db.select().from(watchEvents).where(and(eq(watchEvents.accountId, me), eq(watchEvents.movieId, "weekold0001"))).all()).toHaveLength(1);
+    expect(
+      db
+        .select()
+        .from(watchEvents)
+        .where(and(eq(watchEvents.accountId, me), eq(watchEvents.movieId, "weekold0001")))
+        .all(),
+    ).toHaveLength(1);
 
     // Playing again makes a new, visible viewing.
     const progress = recordProgress(db, { accountId: me, movieId: "weekold0001", positionSeconds: 5 }, now);

@@ -54,7 +54,11 @@ const FFMPEG_MASTER = `#EXTM3U
 360p-ffmpeg.m3u8
 `;
 
-const segment = (durationSeconds: number, offset: number, length: number): ByteRangeSegment => ({ durationSeconds, offset, length });
+const segment = (durationSeconds: number, offset: number, length: number): ByteRangeSegment => ({
+  durationSeconds,
+  offset,
+  length,
+});
 
 describe("reading ffmpeg's media playlist", () => {
   it("reads the file, the init section and every segment's byte range", () => {
@@ -93,9 +97,14 @@ describe("reading ffmpeg's media playlist", () => {
     expect(refusal(FFMPEG_PLAYLIST.replace(',BYTERANGE="1357@0"', ""))).toMatch(/init section must be a byte range/);
     // Separate segment files (no byte ranges).
     expect(refusal(FFMPEG_PLAYLIST.replace(/^#EXT-X-BYTERANGE:.*\n/gm, ""))).toMatch(/has no duration or byte range/);
-    expect(refusal(FFMPEG_PLAYLIST.replace("#EXTINF:2.000000,\n#EXT-X-BYTERANGE:77733@1357\n240p.mp4", "#EXTINF:2.000000,\n#EXT-X-BYTERANGE:77733@1357\nother.mp4"))).toMatch(
-      /one file/,
-    );
+    expect(
+      refusal(
+        FFMPEG_PLAYLIST.replace(
+          "#EXTINF:2.000000,\n#EXT-X-BYTERANGE:77733@1357\n240p.mp4",
+          "#EXTINF:2.000000,\n#EXT-X-BYTERANGE:77733@1357\nother.mp4",
+        ),
+      ),
+    ).toMatch(/one file/);
     expect(refusal(FFMPEG_PLAYLIST.replace("#EXTINF:1.000000,", "#EXTINF:0,"))).toMatch(/bad segment duration/);
     expect(refusal(FFMPEG_PLAYLIST.replace("#EXTM3U\n", ""))).toMatch(/not an HLS playlist/);
     expect(refusal(FFMPEG_PLAYLIST.split("#EXTINF")[0])).toMatch(/no segments/);
@@ -115,7 +124,8 @@ describe("the end of a film", () => {
 
   it("keeps a sliver at the end from setting the rung's peak bitrate", () => {
     const film = [segment(2, 1357, 50_000), segment(2, 51_357, 52_000), segment(0.08, 103_357, 9_000)];
-    const stats = (segments: ByteRangeSegment[]) => playlistStats({ uri: "144p.mp4", init: { offset: 0, length: 1357 }, segments });
+    const stats = (segments: ByteRangeSegment[]) =>
+      playlistStats({ uri: "144p.mp4", init: { offset: 0, length: 1357 }, segments });
     expect(stats(film).bandwidth).toBe(900_000);
     expect(stats(joinShortTail(film, 1)).bandwidth).toBe(Math.ceil((61_000 * 8) / 2.08));
   });
@@ -125,7 +135,12 @@ describe("writing a media playlist", () => {
   const playlist: MediaPlaylist = {
     uri: "240p.mp4",
     init: { offset: 0, length: 1357 },
-    segments: [segment(2.002, 1357, 1000), segment(2.002, 2357, 1200), segment(4.438, 3557, 5000), segment(1.5, 8557, 700)],
+    segments: [
+      segment(2.002, 1357, 1000),
+      segment(2.002, 2357, 1200),
+      segment(4.438, 3557, 5000),
+      segment(1.5, 8557, 700),
+    ],
   };
 
   it("is a VOD playlist of byte ranges of one file with its init section", () => {
@@ -135,15 +150,27 @@ describe("writing a media playlist", () => {
     expect(lines).toContain("#EXT-X-PLAYLIST-TYPE:VOD");
     expect(lines).toContain('#EXT-X-MAP:URI="240p.mp4",BYTERANGE="1357@0"');
     // The first segment says where it starts; each next one starts where the last ended, so only its length is written.
-    expect(lines.filter((line) => line.startsWith("#EXT-X-BYTERANGE:"))).toEqual(["#EXT-X-BYTERANGE:1000@1357", "#EXT-X-BYTERANGE:1200", "#EXT-X-BYTERANGE:5000", "#EXT-X-BYTERANGE:700"]);
+    expect(lines.filter((line) => line.startsWith("#EXT-X-BYTERANGE:"))).toEqual([
+      "#EXT-X-BYTERANGE:1000@1357",
+      "#EXT-X-BYTERANGE:1200",
+      "#EXT-X-BYTERANGE:5000",
+      "#EXT-X-BYTERANGE:700",
+    ]);
     expect(lines.at(-1)).toBe("#EXT-X-ENDLIST");
     expect(lines.filter((line) => line === "240p.mp4")).toHaveLength(4);
   });
 
   it("gives the offset again wherever a segment does not follow on from the one before", () => {
-    const gapped: MediaPlaylist = { ...playlist, segments: [segment(2, 1357, 1000), segment(2, 5000, 1200), segment(2, 6200, 800)] };
+    const gapped: MediaPlaylist = {
+      ...playlist,
+      segments: [segment(2, 1357, 1000), segment(2, 5000, 1200), segment(2, 6200, 800)],
+    };
     const text = writeMediaPlaylist(gapped);
-    expect(text.match(/^#EXT-X-BYTERANGE:.*$/gm)).toEqual(["#EXT-X-BYTERANGE:1000@1357", "#EXT-X-BYTERANGE:1200@5000", "#EXT-X-BYTERANGE:800"]);
+    expect(text.match(/^#EXT-X-BYTERANGE:.*$/gm)).toEqual([
+      "#EXT-X-BYTERANGE:1000@1357",
+      "#EXT-X-BYTERANGE:1200@5000",
+      "#EXT-X-BYTERANGE:800",
+    ]);
     expect(parseMediaPlaylist(text)).toEqual(gapped);
   });
 
@@ -173,15 +200,18 @@ describe("writing a media playlist", () => {
     // Written as 4.500, which a player rounds to 5.
     expect(check({ ...playlist, segments: [segment(4.4996, 1357, 10)] })).toBe(5);
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0.01, max: 12, noNaN: true }), { minLength: 1, maxLength: 12 }), (durations) => {
-        let offset = 1357;
-        const segments = durations.map((duration) => {
-          const entry = segment(duration, offset, 100);
-          offset += 100;
-          return entry;
-        });
-        check({ ...playlist, segments });
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0.01, max: 12, noNaN: true }), { minLength: 1, maxLength: 12 }),
+        (durations) => {
+          let offset = 1357;
+          const segments = durations.map((duration) => {
+            const entry = segment(duration, offset, 100);
+            offset += 100;
+            return entry;
+          });
+          check({ ...playlist, segments });
+        },
+      ),
     );
   });
 
@@ -229,9 +259,30 @@ describe("master playlists", () => {
 
   it("lists the variants in the order given, with their figures", () => {
     const text = writeMasterPlaylist([
-      { uri: "240p.m3u8", bandwidth: 300_000, averageBandwidth: 250_000, width: 426, height: 240, codecs: "avc1.4d4015,mp4a.40.2" },
-      { uri: "144p.m3u8", bandwidth: 150_000, averageBandwidth: 120_000, width: 256, height: 144, codecs: "avc1.4d400c,mp4a.40.2" },
-      { uri: "360p.m3u8", bandwidth: 600_000, averageBandwidth: 500_000, width: 640, height: 360, codecs: "avc1.4d401e" },
+      {
+        uri: "240p.m3u8",
+        bandwidth: 300_000,
+        averageBandwidth: 250_000,
+        width: 426,
+        height: 240,
+        codecs: "avc1.4d4015,mp4a.40.2",
+      },
+      {
+        uri: "144p.m3u8",
+        bandwidth: 150_000,
+        averageBandwidth: 120_000,
+        width: 256,
+        height: 144,
+        codecs: "avc1.4d400c,mp4a.40.2",
+      },
+      {
+        uri: "360p.m3u8",
+        bandwidth: 600_000,
+        averageBandwidth: 500_000,
+        width: 640,
+        height: 360,
+        codecs: "avc1.4d401e",
+      },
     ]);
     const lines = text.trim().split("\n");
     expect(lines.slice(0, 3)).toEqual(["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]);

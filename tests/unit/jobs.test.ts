@@ -5,7 +5,13 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { jobs } from "~/db/schema";
-import { claimNextJob, enqueueJob, PermanentJobError, recoverInterruptedJobs, startJobRunner } from "~/services/jobs.server";
+import {
+  claimNextJob,
+  enqueueJob,
+  PermanentJobError,
+  recoverInterruptedJobs,
+  startJobRunner,
+} from "~/services/jobs.server";
 
 let dir: string;
 let db: DB;
@@ -26,7 +32,11 @@ describe("the persisted job queue", () => {
     const order: string[] = [];
     const first = enqueueJob(db, "process", { payload: { n: 1 } });
     const second = enqueueJob(db, "process", { payload: { n: 2 } });
-    const runner = startJobRunner(db, { process: async (job) => void order.push(String(job.payload.n)) }, { concurrency: 1, pollMs: 50 });
+    const runner = startJobRunner(
+      db,
+      { process: async (job) => void order.push(String(job.payload.n)) },
+      { concurrency: 1, pollMs: 50 },
+    );
     await runner.idle();
     await runner.stop();
     expect(order).toEqual(["1", "2"]);
@@ -46,7 +56,11 @@ describe("the persisted job queue", () => {
     db = openDatabase(path.join(dir, "data.db"));
     let ran = 0;
     const started = Date.now();
-    const runner = startJobRunner(db, { process: async () => void ran++ }, { concurrency: 1, pollMs: 50, crashBackoffMs: (attempts) => attempts * 300 });
+    const runner = startJobRunner(
+      db,
+      { process: async () => void ran++ },
+      { concurrency: 1, pollMs: 50, crashBackoffMs: (attempts) => attempts * 300 },
+    );
     await runner.idle();
     await runner.stop();
     expect(ran).toBe(1);
@@ -102,6 +116,12 @@ describe("the persisted job queue", () => {
     await runner.idle();
     await runner.stop();
     expect(peak).toBe(2);
-    expect(db.select().from(jobs).all().every((job) => job.status === "done")).toBe(true);
+    expect(
+      db
+        .select()
+        .from(jobs)
+        .all()
+        .every((job) => job.status === "done"),
+    ).toBe(true);
   });
 });

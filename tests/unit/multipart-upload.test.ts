@@ -29,7 +29,12 @@ describe("receiving a multipart upload", () => {
     form.set("name", "Gidan Kallo");
     form.set("movie", new Blob([MP4_HEAD, Buffer.alloc(100_000, 7)]), "film.mp4");
     form.set("poster", new Blob([JPEG_HEAD, Buffer.alloc(500, 1)]), "poster.jpg");
-    const upload = await receiveMultipartUpload(formRequest(form), { tmpDir, maxFileBytes: 1_000_000, maxFiles: 2, checkFile });
+    const upload = await receiveMultipartUpload(formRequest(form), {
+      tmpDir,
+      maxFileBytes: 1_000_000,
+      maxFiles: 2,
+      checkFile,
+    });
     expect(upload.fields).toEqual({ name: "Gidan Kallo" });
     expect(upload.files.map((f) => [f.field, f.originalName, f.size])).toEqual([
       ["movie", "film.mp4", 100_020],
@@ -44,7 +49,12 @@ describe("receiving a multipart upload", () => {
   it("refuses a file over the limit with 413 and leaves nothing on disk", async () => {
     const form = new FormData();
     form.set("movie", new Blob([MP4_HEAD, Buffer.alloc(300_000)]), "film.mp4");
-    const error = await receiveMultipartUpload(formRequest(form), { tmpDir, maxFileBytes: 100_000, maxFiles: 2, checkFile }).catch((e) => e);
+    const error = await receiveMultipartUpload(formRequest(form), {
+      tmpDir,
+      maxFileBytes: 100_000,
+      maxFiles: 2,
+      checkFile,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(UploadError);
     expect(error.status).toBe(413);
     expect(fs.readdirSync(tmpDir)).toEqual([]);
@@ -53,8 +63,17 @@ describe("receiving a multipart upload", () => {
   it("refuses a renamed executable with 400 and leaves nothing on disk", async () => {
     const form = new FormData();
     form.set("movie", new Blob([Buffer.from("\x7fELF"), Buffer.alloc(5000)]), "film.mp4");
-    const error = await receiveMultipartUpload(formRequest(form), { tmpDir, maxFileBytes: 100_000, maxFiles: 2, checkFile }).catch((e) => e);
-    expect(error).toMatchObject({ status: 400, code: "badFile", detail: { field: "movie", reason: "contentMismatch" } });
+    const error = await receiveMultipartUpload(formRequest(form), {
+      tmpDir,
+      maxFileBytes: 100_000,
+      maxFiles: 2,
+      checkFile,
+    }).catch((e) => e);
+    expect(error).toMatchObject({
+      status: 400,
+      code: "badFile",
+      detail: { field: "movie", reason: "contentMismatch" },
+    });
     expect(fs.readdirSync(tmpDir)).toEqual([]);
   });
 
@@ -83,15 +102,27 @@ describe("receiving a multipart upload", () => {
       headers: { "Content-Type": contentType },
       duplex: "half",
     } as RequestInit);
-    const error = await receiveMultipartUpload(request, { tmpDir, maxFileBytes: 10_000_000, maxFiles: 2, checkFile }).catch((e) => e);
+    const error = await receiveMultipartUpload(request, {
+      tmpDir,
+      maxFileBytes: 10_000_000,
+      maxFiles: 2,
+      checkFile,
+    }).catch((e) => e);
     expect(error).toBeInstanceOf(UploadError);
     expect(error.status).toBe(400);
     expect(fs.readdirSync(tmpDir)).toEqual([]);
   });
 
   it("refuses a body that is not multipart", async () => {
-    const request = new Request("http://localhost/upload", { method: "POST", body: "name=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-    await expect(receiveMultipartUpload(request, { tmpDir, maxFileBytes: 10, maxFiles: 1 })).rejects.toMatchObject({ status: 400, code: "notMultipart" });
+    const request = new Request("http://localhost/upload", {
+      method: "POST",
+      body: "name=x",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    await expect(receiveMultipartUpload(request, { tmpDir, maxFileBytes: 10, maxFiles: 1 })).rejects.toMatchObject({
+      status: 400,
+      code: "notMultipart",
+    });
   });
 
   it("refuses a declared length over the limit before reading", async () => {
@@ -101,16 +132,26 @@ describe("receiving a multipart upload", () => {
     const request = new Request(encoded.url, {
       method: "POST",
       body: await encoded.arrayBuffer(),
-      headers: { "Content-Type": encoded.headers.get("Content-Type")!, "Content-Length": String(50 * 1024 * 1024 * 1024) },
+      headers: {
+        "Content-Type": encoded.headers.get("Content-Type")!,
+        "Content-Length": String(50 * 1024 * 1024 * 1024),
+      },
     });
-    await expect(receiveMultipartUpload(request, { tmpDir, maxFileBytes: 1000, maxFiles: 1 })).rejects.toMatchObject({ status: 413 });
+    await expect(receiveMultipartUpload(request, { tmpDir, maxFileBytes: 1000, maxFiles: 1 })).rejects.toMatchObject({
+      status: 413,
+    });
   });
 
   it("skips empty file inputs (a form sent without choosing a poster)", async () => {
     const form = new FormData();
     form.set("movie", new Blob([MP4_HEAD]), "film.mp4");
     form.set("poster", new Blob([]), "");
-    const upload = await receiveMultipartUpload(formRequest(form), { tmpDir, maxFileBytes: 1000, maxFiles: 2, checkFile });
+    const upload = await receiveMultipartUpload(formRequest(form), {
+      tmpDir,
+      maxFileBytes: 1000,
+      maxFiles: 2,
+      checkFile,
+    });
     expect(upload.files.map((f) => f.field)).toEqual(["movie"]);
     await upload.discard();
   });

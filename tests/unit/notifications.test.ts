@@ -25,15 +25,26 @@ beforeEach(async () => {
   if (!a.ok || !b.ok) throw new Error();
   mine = a.value.id;
   theirs = b.value.id;
-  for (const [id, accountId] of [["n1", mine], ["n2", mine], ["n3", theirs]] as const) {
-    testDb.db.insert(notifications).values({ id, accountId, kind: "new_title", messageKey: "auth:notifications.title" }).run();
+  for (const [id, accountId] of [
+    ["n1", mine],
+    ["n2", mine],
+    ["n3", theirs],
+  ] as const) {
+    testDb.db
+      .insert(notifications)
+      .values({ id, accountId, kind: "new_title", messageKey: "auth:notifications.title" })
+      .run();
   }
 });
 afterEach(() => testDb.close());
 
 describe("notifications", () => {
   it("lists and counts only the person's own", () => {
-    expect(listNotifications(testDb.db, mine).map((n) => n.id).sort()).toEqual(["n1", "n2"]);
+    expect(
+      listNotifications(testDb.db, mine)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(["n1", "n2"]);
     expect(countUnreadNotifications(testDb.db, mine)).toBe(2);
   });
 
@@ -58,26 +69,51 @@ describe("telling viewers about a new title in a category they watch", () => {
     if (!c.ok) throw new Error();
     stranger = c.value.id;
     provider = "provider0001";
-    testDb.db.insert(accounts).values({ id: provider, name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
-    testDb.db.insert(categories).values([
-      { id: "catdramaaaaa", name: "Drama", slug: "drama" },
-      { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
-    ]).run();
+    testDb.db
+      .insert(accounts)
+      .values({ id: provider, name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" })
+      .run();
+    testDb.db
+      .insert(categories)
+      .values([
+        { id: "catdramaaaaa", name: "Drama", slug: "drama" },
+        { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
+      ])
+      .run();
     const movie = (id: string, categoryId: string, values: Partial<typeof movies.$inferInsert> = {}) =>
-      testDb.db.insert(movies).values({ id, name: `Title ${id}`, categoryId, providerId: provider, status: "ready", approved: true, ...values }).run();
+      testDb.db
+        .insert(movies)
+        .values({
+          id,
+          name: `Title ${id}`,
+          categoryId,
+          providerId: provider,
+          status: "ready",
+          approved: true,
+          ...values,
+        })
+        .run();
     movie("olddrama001", "catdramaaaaa");
     movie("oldcomedy01", "catcomedyaaa");
     movie("newdrama001", "catdramaaaaa", { name: "Sabon Labari", approved: false });
     let n = 0;
     const watch = (accountId: string, movieId: string) =>
-      testDb.db.insert(watchEvents).values({ id: `event${++n}aaaaaaaa`, accountId, movieId, startedAt: at, updatedAt: at }).run();
+      testDb.db
+        .insert(watchEvents)
+        .values({ id: `event${++n}aaaaaaaa`, accountId, movieId, startedAt: at, updatedAt: at })
+        .run();
     watch(mine, "olddrama001");
     watch(mine, "olddrama001"); // two viewings, still one notification
     watch(theirs, "oldcomedy01"); // another category: nothing
     watch(provider, "olddrama001"); // not a viewer: nothing
   });
 
-  const newTitleNotices = () => testDb.db.select().from(notifications).where(and(eq(notifications.kind, NEW_TITLE_KIND), isNotNull(notifications.movieId))).all();
+  const newTitleNotices = () =>
+    testDb.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.kind, NEW_TITLE_KIND), isNotNull(notifications.movieId)))
+      .all();
 
   it("does nothing while the title is not published", () => {
     expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);

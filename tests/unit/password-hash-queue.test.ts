@@ -5,7 +5,9 @@ describe("password hashing under a burst", () => {
   it("runs at most PASSWORD_HASH_CONCURRENCY hashes at once, and every one still finishes", async () => {
     process.env.PASSWORD_HASH_CONCURRENCY = "1";
     const { hashPassword, passwordHashQueue, verifyPassword } = await import("~/services/passwords.server");
-    const hashes = Promise.all(["one-password", "two-password", "three-password"].map((password) => hashPassword(password)));
+    const hashes = Promise.all(
+      ["one-password", "two-password", "three-password"].map((password) => hashPassword(password)),
+    );
     expect(passwordHashQueue()).toEqual({ running: 1, waiting: 2 });
     const [first] = await hashes;
     expect(passwordHashQueue()).toEqual({ running: 0, waiting: 0 });

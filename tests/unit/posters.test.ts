@@ -40,14 +40,21 @@ describe("movie posters", () => {
 
   it("accepts a file path and writes only the files asked for", async () => {
     const source = path.join(root, "source.png");
-    await sharp({ create: { width: 1920, height: 1080, channels: 4, background: "#0ea5e9" } }).png().toFile(source);
-    const files = await writeMoviePosters("postertest02", source, { root, only: [{ variant: "hero", format: "webp" }] });
+    await sharp({ create: { width: 1920, height: 1080, channels: 4, background: "#0ea5e9" } })
+      .png()
+      .toFile(source);
+    const files = await writeMoviePosters("postertest02", source, {
+      root,
+      only: [{ variant: "hero", format: "webp" }],
+    });
     expect(files.map((file) => `${file.variant}.${file.format}`)).toEqual(["hero.webp"]);
     expect(moviePosterPaths("postertest02", root).filter((file) => fs.existsSync(file.path))).toHaveLength(1);
   });
 
   it("rejects what is not an image, leaving no file behind", async () => {
-    await expect(writeMoviePosters("postertest03", Buffer.from("not an image"), { root })).rejects.toThrow(/could not be read/);
+    await expect(writeMoviePosters("postertest03", Buffer.from("not an image"), { root })).rejects.toThrow(
+      /could not be read/,
+    );
     expect(moviePosterPaths("postertest03", root).some((file) => fs.existsSync(file.path))).toBe(false);
     expect(fs.readdirSync(storagePaths(root).tmp)).toEqual([]);
   });

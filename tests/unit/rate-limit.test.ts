@@ -27,9 +27,19 @@ describe("rate limits on the account forms", () => {
 
   it("counts per account across addresses, case-insensitively", async () => {
     for (let i = 0; i < 10; i++) {
-      expect((await consumeRateLimit("signIn", { address: `198.51.100.${i}`, account: i % 2 ? "Amina@Example.com" : "amina@example.com" }, testDb.db)).ok).toBe(true);
+      expect(
+        (
+          await consumeRateLimit(
+            "signIn",
+            { address: `198.51.100.${i}`, account: i % 2 ? "Amina@Example.com" : "amina@example.com" },
+            testDb.db,
+          )
+        ).ok,
+      ).toBe(true);
     }
-    expect((await consumeRateLimit("signIn", { address: "198.51.100.99", account: "AMINA@example.com" }, testDb.db)).ok).toBe(false);
+    expect(
+      (await consumeRateLimit("signIn", { address: "198.51.100.99", account: "AMINA@example.com" }, testDb.db)).ok,
+    ).toBe(false);
   });
 
   it("keeps separate budgets per form", async () => {
@@ -43,7 +53,9 @@ describe("rate limits on the account forms", () => {
       await consumeRateLimit("signIn", { address: "192.0.2.5", account: "x@example.com" }, testDb.db);
       await refundRateLimit("signIn", { address: "192.0.2.5", account: "x@example.com" }, testDb.db);
     }
-    expect((await consumeRateLimit("signIn", { address: "192.0.2.5", account: "x@example.com" }, testDb.db)).ok).toBe(true);
+    expect((await consumeRateLimit("signIn", { address: "192.0.2.5", account: "x@example.com" }, testDb.db)).ok).toBe(
+      true,
+    );
   });
 
   it("keeps counting across connections to the same file (restarts)", async () => {

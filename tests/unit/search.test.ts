@@ -5,7 +5,13 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, watchEvents } from "~/db/schema";
-import { browseCatalogue, foldHausaLetters, listCategoryTiles, resolveCategoryImage, toFtsQuery } from "~/services/search.server";
+import {
+  browseCatalogue,
+  foldHausaLetters,
+  listCategoryTiles,
+  resolveCategoryImage,
+  toFtsQuery,
+} from "~/services/search.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let db: DB;
@@ -16,15 +22,28 @@ const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 10
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   db.insert(movies)
-    .values({ id, name: id, categoryId: "catdramaaaaa", providerId: "provider0001", status: "ready", approved: true, uploadedAt: daysAgo(10), ...values })
+    .values({
+      id,
+      name: id,
+      categoryId: "catdramaaaaa",
+      providerId: "provider0001",
+      status: "ready",
+      approved: true,
+      uploadedAt: daysAgo(10),
+      ...values,
+    })
     .run();
 }
 const ids = (result: { movies: { id: string }[] }) => result.movies.map((movie) => movie.id);
 
 beforeEach(() => {
   ({ db, dir, close } = createTestDatabase());
-  db.insert(accounts).values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" }).run();
-  db.insert(accounts).values({ id: "viewer000001", name: "V", email: "v@t.test", phoneNumber: "1", passwordHash: "x" }).run();
+  db.insert(accounts)
+    .values({ id: "provider0001", name: "P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" })
+    .run();
+  db.insert(accounts)
+    .values({ id: "viewer000001", name: "V", email: "v@t.test", phoneNumber: "1", passwordHash: "x" })
+    .run();
   db.insert(categories)
     .values([
       { id: "catdramaaaaa", name: "Drama", slug: "drama", sortOrder: 1 },
@@ -51,7 +70,22 @@ describe("turning what a person types into a safe FTS5 query", () => {
 
   it("never makes the database fail, whatever is typed", () => {
     addMovie("kanonights1", { name: "Kano Nights" });
-    for (const input of ['"', "*", "AND(", "NEAR", "NEAR(", "OR", "NOT", "^", "-", ":", "{name}:x", "'; DROP TABLE movies; --", "\u0000", "😀 kano"]) {
+    for (const input of [
+      '"',
+      "*",
+      "AND(",
+      "NEAR",
+      "NEAR(",
+      "OR",
+      "NOT",
+      "^",
+      "-",
+      ":",
+      "{name}:x",
+      "'; DROP TABLE movies; --",
+      "\u0000",
+      "😀 kano",
+    ]) {
       expect(() => browseCatalogue({ q: input }, db, now)).not.toThrow();
     }
     fc.assert(
@@ -129,11 +163,28 @@ describe("searching published titles", () => {
     addMovie("dramaold001", { name: "Love story old", uploadedAt: daysAgo(30), featured: true });
     addMovie("comedylove1", { name: "Love comedy", categoryId: "catcomedyaaa", uploadedAt: daysAgo(2) });
     for (let i = 0; i < 3; i++) {
-      db.insert(watchEvents).values({ id: `event${i}aaaaaaa`, accountId: "viewer000001", movieId: "dramaold001", startedAt: daysAgo(1), updatedAt: daysAgo(1) }).run();
+      db.insert(watchEvents)
+        .values({
+          id: `event${i}aaaaaaa`,
+          accountId: "viewer000001",
+          movieId: "dramaold001",
+          startedAt: daysAgo(1),
+          updatedAt: daysAgo(1),
+        })
+        .run();
     }
-    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "new" }, db, now))).toEqual(["dramanew001", "dramaold001"]);
-    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "featured" }, db, now))).toEqual(["dramaold001", "dramanew001"]);
-    expect(ids(browseCatalogue({ categorySlug: "drama", sort: "trending" }, db, now))).toEqual(["dramaold001", "dramanew001"]);
+    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "new" }, db, now))).toEqual([
+      "dramanew001",
+      "dramaold001",
+    ]);
+    expect(ids(browseCatalogue({ q: "love", categorySlug: "drama", sort: "featured" }, db, now))).toEqual([
+      "dramaold001",
+      "dramanew001",
+    ]);
+    expect(ids(browseCatalogue({ categorySlug: "drama", sort: "trending" }, db, now))).toEqual([
+      "dramaold001",
+      "dramanew001",
+    ]);
     expect(ids(browseCatalogue({ categorySlug: "comedy" }, db, now))).toEqual(["comedylove1"]);
     expect(ids(browseCatalogue({}, db, now))).toEqual(["dramanew001", "comedylove1", "dramaold001"]);
     const first = browseCatalogue({ q: "love", pageSize: 2, page: 1 }, db, now);
@@ -161,7 +212,15 @@ describe("category tiles", () => {
 
   it("maps only well-formed names to files inside categories/", () => {
     expect(resolveCategoryImage("catcomedyaaa.jpg", dir)).toBe(path.join(dir, "categories", "catcomedyaaa.jpg"));
-    for (const name of ["../data.db", "..%2Fdata.db", "catcomedyaaa.png", "CATCOMEDYAAA.jpg", "a.jpg", "catcomedyaaa.jpg/..", ""]) {
+    for (const name of [
+      "../data.db",
+      "..%2Fdata.db",
+      "catcomedyaaa.png",
+      "CATCOMEDYAAA.jpg",
+      "a.jpg",
+      "catcomedyaaa.jpg/..",
+      "",
+    ]) {
       expect(resolveCategoryImage(name, dir)).toBeNull();
     }
   });

@@ -8,7 +8,13 @@ import { accounts, categories, movies, plans, watchEvents } from "~/db/schema";
 import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/db/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
-import { moviePosterPath, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
+import {
+  moviePosterPath,
+  movieVideoPath,
+  publicPosterName,
+  publicVideoName,
+  storagePaths,
+} from "~/media/storage.server";
 import { verifyPassword } from "~/services/passwords.server";
 
 let workDir: string;
@@ -58,7 +64,16 @@ afterAll(() => {
 describe("the demo seed", () => {
   it("creates the eight categories in order, each with its tile", () => {
     const rows = db.select().from(categories).orderBy(asc(categories.sortOrder)).all();
-    expect(rows.map((row) => row.name)).toEqual(["Action", "Romantic", "Comedy", "Horror", "Adventure", "Mystery", "TV Show", "Others"]);
+    expect(rows.map((row) => row.name)).toEqual([
+      "Action",
+      "Romantic",
+      "Comedy",
+      "Horror",
+      "Adventure",
+      "Mystery",
+      "TV Show",
+      "Others",
+    ]);
     for (const row of rows) {
       expect(row.imageFile).toBe(`${row.id}.jpg`);
       expect(fs.statSync(path.join(storagePaths(storageDir).categories, row.imageFile!)).size).toBeGreaterThan(2000);
@@ -67,16 +82,25 @@ describe("the demo seed", () => {
 
   it("creates the FREE, BASIC and PRO plans from the original admin table", () => {
     const rows = db.select().from(plans).orderBy(asc(plans.sortOrder)).all();
-    expect(rows.map(({ code, monthlyPriceMinor, screens, maxQuality, annualDiscountPercent, offered }) => ({
-      code,
-      monthlyPriceMinor,
-      screens,
-      maxQuality,
-      annualDiscountPercent,
-      offered,
-    }))).toEqual([
+    expect(
+      rows.map(({ code, monthlyPriceMinor, screens, maxQuality, annualDiscountPercent, offered }) => ({
+        code,
+        monthlyPriceMinor,
+        screens,
+        maxQuality,
+        annualDiscountPercent,
+        offered,
+      })),
+    ).toEqual([
       { code: "FREE", monthlyPriceMinor: 0, screens: 1, maxQuality: "hd", annualDiscountPercent: 0, offered: true },
-      { code: "BASIC", monthlyPriceMinor: 1400, screens: 1, maxQuality: "uhd", annualDiscountPercent: 15, offered: true },
+      {
+        code: "BASIC",
+        monthlyPriceMinor: 1400,
+        screens: 1,
+        maxQuality: "uhd",
+        annualDiscountPercent: 15,
+        offered: true,
+      },
       { code: "PRO", monthlyPriceMinor: 3000, screens: 4, maxQuality: "uhd", annualDiscountPercent: 20, offered: true },
     ]);
     expect(rows[0].features).toEqual(["hd"]);
@@ -106,7 +130,9 @@ describe("the demo seed", () => {
     for (const row of rows) {
       expect(row.id).toMatch(/^[a-z0-9]{8,32}$/);
       expect(row).toMatchObject({ status: "ready", approved: true, providerId: provider.id });
-      expect(row.description.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1).length).toBeGreaterThanOrEqual(2);
+      expect(
+        row.description.split(/[.!?](\s|$)/).filter((part) => part.trim().length > 1).length,
+      ).toBeGreaterThanOrEqual(2);
       expect(row.cast).not.toBe("");
       expect(Date.now() - row.uploadedAt.getTime()).toBeLessThanOrEqual(61 * 24 * 60 * 60 * 1000);
     }
@@ -124,10 +150,17 @@ describe("the demo seed", () => {
       expect(row.videoFile).toBe(publicVideoName(row.id));
       expect(row.posterFile).toBe(publicPosterName(row.id));
       expect(row.sizeBytes).toBe(fs.statSync(videoPath).size);
-      for (const poster of moviePosterPaths(row.id, storageDir)) expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
+      for (const poster of moviePosterPaths(row.id, storageDir))
+        expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
 
       const probe = await probeMedia(videoPath);
-      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p", width: 640, height: 360 });
+      expect(probe).toMatchObject({
+        videoCodec: "h264",
+        audioCodec: "aac",
+        pixelFormat: "yuv420p",
+        width: 640,
+        height: 360,
+      });
       expect(probe.formatName).toContain("mp4");
       expect(probe.durationSeconds).toBeGreaterThanOrEqual(6);
       expect(probe.durationSeconds).toBeLessThanOrEqual(10.2);
@@ -137,7 +170,10 @@ describe("the demo seed", () => {
   });
 
   it("moves the moov atom to the front, so playback starts before the download ends", () => {
-    const head = fs.readFileSync(movieVideoPath("demomovie01", storageDir)).subarray(0, 64 * 1024).toString("latin1");
+    const head = fs
+      .readFileSync(movieVideoPath("demomovie01", storageDir))
+      .subarray(0, 64 * 1024)
+      .toString("latin1");
     expect(head.indexOf("moov")).toBeGreaterThan(-1);
     expect(head.indexOf("moov")).toBeLessThan(head.indexOf("mdat"));
   });
@@ -146,7 +182,13 @@ describe("the demo seed", () => {
     const events = db.select().from(watchEvents).all();
     const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
     expect(events.length).toBeGreaterThanOrEqual(10);
-    const uploaded = new Map(db.select({ id: movies.id, uploadedAt: movies.uploadedAt }).from(movies).all().map((row) => [row.id, row.uploadedAt]));
+    const uploaded = new Map(
+      db
+        .select({ id: movies.id, uploadedAt: movies.uploadedAt })
+        .from(movies)
+        .all()
+        .map((row) => [row.id, row.uploadedAt]),
+    );
     for (const event of events) {
       expect(event.startedAt.getTime()).toBeGreaterThan(weekAgo);
       expect(event.startedAt.getTime()).toBeLessThan(Date.now());
@@ -195,7 +237,10 @@ describe("the demo seed", () => {
 
   it("keeps working after a demo user changes their email and an administrator renames a category", async () => {
     db.update(accounts).set({ email: "zainab@example.com" }).where(eq(accounts.email, "viewer@kallo.demo")).run();
-    db.update(categories).set({ name: "Action & Thrillers", slug: "action-thrillers" }).where(eq(categories.slug, "action")).run();
+    db.update(categories)
+      .set({ name: "Action & Thrillers", slug: "action-thrillers" })
+      .where(eq(categories.slug, "action"))
+      .run();
     const rowsBefore = tableSnapshot(db);
     const run = await seedDemo(db, { storageDir, log: quiet });
     expect(run.created).toEqual({ movies: 0, categories: 0, plans: 0, accounts: 0, files: 0 });

@@ -10,13 +10,20 @@ let accountId: string;
 
 beforeEach(async () => {
   testDb = createTestDatabase();
-  const result = await registerViewer(testDb.db, { name: "Musa", email: "musa@example.com", phoneNumber: "08031234567", password: "password-1", password2: "password-1" });
+  const result = await registerViewer(testDb.db, {
+    name: "Musa",
+    email: "musa@example.com",
+    phoneNumber: "08031234567",
+    password: "password-1",
+    password2: "password-1",
+  });
   if (!result.ok) throw new Error("registration failed");
   accountId = result.value.id;
 });
 afterEach(() => testDb.close());
 
-const storageFor = (secrets = ["current-secret"], secure = true) => createDatabaseSessionStorage(() => testDb.db, { secure, secrets });
+const storageFor = (secrets = ["current-secret"], secure = true) =>
+  createDatabaseSessionStorage(() => testDb.db, { secure, secrets });
 
 async function signedInCookie(storage = storageFor()) {
   const session = await storage.getSession();
@@ -48,7 +55,10 @@ describe("database sessions", () => {
 
   it("ignores and removes an expired row", async () => {
     const { cookie } = await signedInCookie();
-    testDb.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).run();
+    testDb.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .run();
     const session = await storageFor().getSession(cookie);
     expect(session.get("accountId")).toBeUndefined();
     expect(testDb.db.select().from(sessions).all()).toHaveLength(0);
@@ -56,10 +66,16 @@ describe("database sessions", () => {
 
   it("sweeps expired rows when a new session starts", async () => {
     await signedInCookie();
-    testDb.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).run();
+    testDb.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .run();
     await signedInCookie();
     expect(testDb.db.select().from(sessions).all()).toHaveLength(1);
-    testDb.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).run();
+    testDb.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .run();
     expect(deleteExpiredSessions(testDb.db)).toBe(1);
   });
 

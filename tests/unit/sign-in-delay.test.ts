@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase } from "~/db/client.server";
-import { claimSignInTry, delayAfterFailures, FAILURE_MEMORY_SECONDS, MAX_DELAY_SECONDS, recordSignInFailure } from "~/services/sign-in-delay.server";
+import {
+  claimSignInTry,
+  delayAfterFailures,
+  FAILURE_MEMORY_SECONDS,
+  MAX_DELAY_SECONDS,
+  recordSignInFailure,
+} from "~/services/sign-in-delay.server";
 
 describe("the delay between sign-in tries to one account", () => {
   it("is none for the first five failures, then doubles, and never passes the cap", () => {
@@ -18,8 +24,12 @@ describe("the delay between sign-in tries to one account", () => {
     expect(claimSignInTry(db, "owner@example.com", t0 + 4000)).toEqual({ ok: true });
     // The claim moved the clock on: a second try at the same moment waits the whole delay again.
     expect(claimSignInTry(db, "owner@example.com", t0 + 4000)).toEqual({ ok: false, retryAfterSeconds: 4 });
-    expect(claimSignInTry(db, "owner@example.com", t0 + 4000 + FAILURE_MEMORY_SECONDS * 1000 + 1)).toEqual({ ok: true });
-    expect(claimSignInTry(db, "owner@example.com", t0 + 4000 + FAILURE_MEMORY_SECONDS * 1000 + 1)).toEqual({ ok: true });
+    expect(claimSignInTry(db, "owner@example.com", t0 + 4000 + FAILURE_MEMORY_SECONDS * 1000 + 1)).toEqual({
+      ok: true,
+    });
+    expect(claimSignInTry(db, "owner@example.com", t0 + 4000 + FAILURE_MEMORY_SECONDS * 1000 + 1)).toEqual({
+      ok: true,
+    });
     db.$client.close();
   });
 });

@@ -50,19 +50,33 @@ function setFreePlanQuality(quality: "sd" | "hd" | "uhd") {
   testDb.db.update(plans).set({ maxQuality: quality }).where(eq(plans.code, "FREE")).run();
 }
 
-const stream = (file: string, account: { id: string; role: "viewer" | "provider" | "admin" } | null, deviceId: string | null = "phone", movieId = FREE_TITLE) =>
-  authorizeHlsStream(testDb.db, { movieId, file }, account, deviceId, t0);
+const stream = (
+  file: string,
+  account: { id: string; role: "viewer" | "provider" | "admin" } | null,
+  deviceId: string | null = "phone",
+  movieId = FREE_TITLE,
+) => authorizeHlsStream(testDb.db, { movieId, file }, account, deviceId, t0);
 
-const rungsOf = (decision: HlsStreamDecision) => (decision.allowed ? decision.renditions.map((rendition) => rendition.rung) : null);
+const rungsOf = (decision: HlsStreamDecision) =>
+  decision.allowed ? decision.renditions.map((rendition) => rendition.rung) : null;
 
 beforeEach(() => {
   testDb = createTestDatabase();
   people = seedBilling(testDb.db);
   testDb.db
     .insert(movies)
-    .values({ id: UNPUBLISHED_TITLE, name: "Waiting", categoryId: "cat1", providerId: "provider1", status: "ready", approved: false, height: 720 })
+    .values({
+      id: UNPUBLISHED_TITLE,
+      name: "Waiting",
+      categoryId: "cat1",
+      providerId: "provider1",
+      status: "ready",
+      approved: false,
+      height: 720,
+    })
     .run();
-  for (const movieId of [FREE_TITLE, PREMIUM_TITLE, UNPUBLISHED_TITLE]) for (const rung of [144, 240, 360, 480, 720]) addRung(movieId, rung);
+  for (const movieId of [FREE_TITLE, PREMIUM_TITLE, UNPUBLISHED_TITLE])
+    for (const rung of [144, 240, 360, 480, 720]) addRung(movieId, rung);
 });
 afterEach(() => testDb.close());
 
@@ -75,7 +89,24 @@ describe("what a stream path names", () => {
   });
 
   it("names nothing else", () => {
-    for (const name of ["../x", "../../data.db", "master.m3u9", "Master.m3u8", "0p.mp4", "9p.mp4", "0240p.mp4", "10000p.mp4", "240p.mp4.bak", "240P.mp4", "240p.ts", "240.mp4", "p.mp4", "240p/..mp4", "240p.m3u8 ", ""]) {
+    for (const name of [
+      "../x",
+      "../../data.db",
+      "master.m3u9",
+      "Master.m3u8",
+      "0p.mp4",
+      "9p.mp4",
+      "0240p.mp4",
+      "10000p.mp4",
+      "240p.mp4.bak",
+      "240P.mp4",
+      "240p.ts",
+      "240.mp4",
+      "p.mp4",
+      "240p/..mp4",
+      "240p.m3u8 ",
+      "",
+    ]) {
       expect(parseStreamFile(name), JSON.stringify(name)).toBeNull();
     }
   });
@@ -88,19 +119,35 @@ describe("who may stream a title's adaptive files", () => {
   });
 
   it("hides an unpublished title from viewers, not from its provider or an administrator", () => {
-    expect(stream("master.m3u8", people.viewer, "phone", UNPUBLISHED_TITLE)).toMatchObject({ allowed: false, status: 404 });
-    expect(stream("240p.mp4", people.viewer, "phone", UNPUBLISHED_TITLE)).toMatchObject({ allowed: false, status: 404 });
+    expect(stream("master.m3u8", people.viewer, "phone", UNPUBLISHED_TITLE)).toMatchObject({
+      allowed: false,
+      status: 404,
+    });
+    expect(stream("240p.mp4", people.viewer, "phone", UNPUBLISHED_TITLE)).toMatchObject({
+      allowed: false,
+      status: 404,
+    });
     expect(stream("master.m3u8", people.provider, "studio", UNPUBLISHED_TITLE)).toMatchObject({ allowed: true });
-    expect(stream("master.m3u8", people.otherProvider, "studio", UNPUBLISHED_TITLE)).toMatchObject({ allowed: false, status: 403 });
+    expect(stream("master.m3u8", people.otherProvider, "studio", UNPUBLISHED_TITLE)).toMatchObject({
+      allowed: false,
+      status: 403,
+    });
     expect(stream("master.m3u8", people.admin, "desk", UNPUBLISHED_TITLE)).toMatchObject({ allowed: true });
     // A title still processing plays for nobody.
     testDb.db.update(movies).set({ status: "processing" }).where(eq(movies.id, UNPUBLISHED_TITLE)).run();
-    expect(stream("master.m3u8", people.admin, "desk", UNPUBLISHED_TITLE)).toMatchObject({ allowed: false, status: 404 });
+    expect(stream("master.m3u8", people.admin, "desk", UNPUBLISHED_TITLE)).toMatchObject({
+      allowed: false,
+      status: 404,
+    });
   });
 
   it("wants a pass for a Premium title, for the playlists and the bytes alike", () => {
     for (const file of ["master.m3u8", "240p.m3u8", "240p.mp4"]) {
-      expect(stream(file, people.viewer, "phone", PREMIUM_TITLE)).toMatchObject({ allowed: false, status: 403, reason: "pass_required" });
+      expect(stream(file, people.viewer, "phone", PREMIUM_TITLE)).toMatchObject({
+        allowed: false,
+        status: 403,
+        reason: "pass_required",
+      });
     }
     grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 1, source: "voucher" }, t0);
     expect(stream("240p.mp4", people.viewer, "phone", PREMIUM_TITLE)).toMatchObject({ allowed: true });
@@ -108,8 +155,17 @@ describe("who may stream a title's adaptive files", () => {
 
   it("refuses a second device beyond the plan's screens", () => {
     expect(stream("master.m3u8", people.viewer, "phone")).toMatchObject({ allowed: true });
-    expect(stream("240p.mp4", people.viewer, "laptop")).toMatchObject({ allowed: false, status: 403, reason: "screens", screens: 1 });
-    expect(stream("master.m3u8", people.viewer, "laptop")).toMatchObject({ allowed: false, status: 403, reason: "screens" });
+    expect(stream("240p.mp4", people.viewer, "laptop")).toMatchObject({
+      allowed: false,
+      status: 403,
+      reason: "screens",
+      screens: 1,
+    });
+    expect(stream("master.m3u8", people.viewer, "laptop")).toMatchObject({
+      allowed: false,
+      status: 403,
+      reason: "screens",
+    });
     // The first device goes on playing, and another account is not affected.
     expect(stream("360p.mp4", people.viewer, "phone")).toMatchObject({ allowed: true });
     expect(stream("master.m3u8", people.other, "laptop")).toMatchObject({ allowed: true });
@@ -121,7 +177,10 @@ describe("who may stream a title's adaptive files", () => {
       // Even signed out: the name is refused before the sign-in is asked for.
       expect(stream(file, null, null), file).toMatchObject({ allowed: false, status: 404 });
     }
-    expect(stream("master.m3u8", people.admin, "desk", "../freemovie01")).toMatchObject({ allowed: false, status: 404 });
+    expect(stream("master.m3u8", people.admin, "desk", "../freemovie01")).toMatchObject({
+      allowed: false,
+      status: 404,
+    });
     expect(stream("master.m3u8", people.admin, "desk", "FREEMOVIE01")).toMatchObject({ allowed: false, status: 404 });
     expect(stream("master.m3u8", people.admin, "desk", "nosuchtitle")).toMatchObject({ allowed: false, status: 404 });
   });
@@ -204,18 +263,31 @@ describe("a viewer's master playlist", () => {
     { rung: 360, bandwidth: 600_000 },
     { rung: 480, bandwidth: 1_100_000 },
     { rung: 720, bandwidth: 2_500_000 },
-  ].map(({ rung, bandwidth }) => ({ rung, bandwidth, averageBandwidth: bandwidth * 0.8, width: rung * 2, height: rung, codecs: "avc1.4d401e", sizeBytes: 1, durationSeconds: 1 }));
+  ].map(({ rung, bandwidth }) => ({
+    rung,
+    bandwidth,
+    averageBandwidth: bandwidth * 0.8,
+    width: rung * 2,
+    height: rung,
+    codecs: "avc1.4d401e",
+    sizeBytes: 1,
+    durationSeconds: 1,
+  }));
   const order = (renditions: readonly Rendition[]) => renditions.map((rendition) => rendition.rung);
 
   it("lists the rungs up to the cap", () => {
     expect(order(masterVariants(ladder, { maxRung: 480, linkKbps: 100_000 }))).toEqual([480, 144, 240, 360]);
     expect(order(masterVariants(ladder, { maxRung: 240, linkKbps: 100_000 }))).toEqual([240, 144]);
-    expect(order(masterVariants(ladder, { maxRung: Number.POSITIVE_INFINITY, linkKbps: 100_000 }))).toEqual([720, 144, 240, 360, 480]);
+    expect(order(masterVariants(ladder, { maxRung: Number.POSITIVE_INFINITY, linkKbps: 100_000 }))).toEqual([
+      720, 144, 240, 360, 480,
+    ]);
   });
 
   it("keeps one rung when asked, but never one above the cap", () => {
     expect(order(masterVariants(ladder, { maxRung: 1080, only: 360, linkKbps: null }))).toEqual([360]);
-    expect(order(masterVariants(ladder, { maxRung: 240, only: 720, linkKbps: null })).sort((a, b) => a - b)).toEqual([144, 240]);
+    expect(order(masterVariants(ladder, { maxRung: 240, only: 720, linkKbps: null })).sort((a, b) => a - b)).toEqual([
+      144, 240,
+    ]);
     expect(order(masterVariants(ladder, { maxRung: 1080, only: 576, linkKbps: null }))).toHaveLength(5);
   });
 
@@ -289,7 +361,8 @@ describe("the screen lease under a player's many requests", () => {
   });
 
   it("holds the screen through the HLS requests too", () => {
-    const requestAt = (ms: number, deviceId: string) => authorizeHlsStream(testDb.db, { movieId: FREE_TITLE, file: "240p.mp4" }, people.viewer, deviceId, after(ms));
+    const requestAt = (ms: number, deviceId: string) =>
+      authorizeHlsStream(testDb.db, { movieId: FREE_TITLE, file: "240p.mp4" }, people.viewer, deviceId, after(ms));
     expect(requestAt(0, "phone")).toMatchObject({ allowed: true });
     expect(requestAt(30_000, "phone")).toMatchObject({ allowed: true });
     expect(lease()?.expiresAt.getTime()).toBe(t0.getTime() + LEASE_TTL_MS);

@@ -15,14 +15,35 @@ let loader: (args: LoaderFunctionArgs) => Promise<Response>;
 beforeAll(async () => {
   storageDir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-thumbnail-"));
   fs.writeFileSync(path.join(storageDir, "secret.txt"), "not for the public");
-  const source = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#059669" } }).png().toBuffer();
+  const source = await sharp({ create: { width: 640, height: 360, channels: 3, background: "#059669" } })
+    .png()
+    .toBuffer();
   await writeMoviePosters("thumbtest01", source, { root: storageDir });
   // A published title owns those posters (an unpublished one's are not public: see tests/api/abuse.test.ts).
   const db = openDatabase(path.join(storageDir, "data.db"));
   migrateDatabase(db);
-  db.insert(accounts).values({ id: "thumbprovider1", name: "P", email: "p@thumb.test", phoneNumber: "0800", passwordHash: "x", role: "provider" }).run();
+  db.insert(accounts)
+    .values({
+      id: "thumbprovider1",
+      name: "P",
+      email: "p@thumb.test",
+      phoneNumber: "0800",
+      passwordHash: "x",
+      role: "provider",
+    })
+    .run();
   db.insert(categories).values({ id: "thumbcategory1", name: "Drama", slug: "drama" }).run();
-  db.insert(movies).values({ id: "thumbtest01", name: "T", description: "", categoryId: "thumbcategory1", providerId: "thumbprovider1", status: "ready", approved: true }).run();
+  db.insert(movies)
+    .values({
+      id: "thumbtest01",
+      name: "T",
+      description: "",
+      categoryId: "thumbcategory1",
+      providerId: "thumbprovider1",
+      status: "ready",
+      approved: true,
+    })
+    .run();
   db.$client.close();
   // The route reads STORAGE_DIR through the environment module, which caches on first use.
   vi.stubEnv("STORAGE_DIR", storageDir);
@@ -79,7 +100,9 @@ describe("GET /api/files/thumbnail/:name", () => {
   it("answers 304 for If-Modified-Since at or after the file's time", async () => {
     const first = await get("thumbtest01-card.jpg");
     await first.arrayBuffer();
-    const response = await get("thumbtest01-card.jpg", { headers: { "If-Modified-Since": first.headers.get("Last-Modified")! } });
+    const response = await get("thumbtest01-card.jpg", {
+      headers: { "If-Modified-Since": first.headers.get("Last-Modified")! },
+    });
     expect(response.status).toBe(304);
   });
 

@@ -37,6 +37,8 @@ describe("sweeping tmp/", () => {
     const result = sweepTemporaryFiles(tmp);
     expect(fs.readdirSync(tmp).sort()).toEqual([liveFresh, own].sort());
     expect(result).toEqual({ removed: 5, bytes: 100 * 4 + 50 });
-    expect([dead, liveIdle, untaggedIdle, ownLeak, folder].some((name) => fs.existsSync(path.join(tmp, name)))).toBe(false);
+    expect([dead, liveIdle, untaggedIdle, ownLeak, folder].some((name) => fs.existsSync(path.join(tmp, name)))).toBe(
+      false,
+    );
   });
 });

@@ -9,7 +9,13 @@ import {
   signInSchema,
 } from "~/services/validation";
 
-const good = { name: "Amina Bello", phoneNumber: "+234 803 123 4567", email: "Amina@Example.com ", password: "sirrin-kallo", password2: "sirrin-kallo" };
+const good = {
+  name: "Amina Bello",
+  phoneNumber: "+234 803 123 4567",
+  email: "Amina@Example.com ",
+  password: "sirrin-kallo",
+  password2: "sirrin-kallo",
+};
 
 function form(values: Record<string, string>) {
   const data = new FormData();
@@ -37,7 +43,10 @@ describe("registration rules", () => {
   });
 
   it("refuses an invalid email, a short password and a bad phone number", () => {
-    const result = parseForm(registrationSchema, form({ ...good, email: "not-an-email", password: "short", password2: "short", phoneNumber: "call me" }));
+    const result = parseForm(
+      registrationSchema,
+      form({ ...good, email: "not-an-email", password: "short", password2: "short", phoneNumber: "call me" }),
+    );
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.fieldErrors.email).toEqual(["auth:validation.emailInvalid"]);
@@ -46,8 +55,12 @@ describe("registration rules", () => {
   });
 
   it("accepts exactly 8 characters and refuses 7", () => {
-    expect(parseForm(registrationSchema, form({ ...good, password: "12345678", password2: "12345678" })).success).toBe(true);
-    expect(parseForm(registrationSchema, form({ ...good, password: "1234567", password2: "1234567" })).success).toBe(false);
+    expect(parseForm(registrationSchema, form({ ...good, password: "12345678", password2: "12345678" })).success).toBe(
+      true,
+    );
+    expect(parseForm(registrationSchema, form({ ...good, password: "1234567", password2: "1234567" })).success).toBe(
+      false,
+    );
   });
 
   it("says when the confirmation does not match, on the confirmation field", () => {
@@ -68,14 +81,23 @@ describe("registration rules", () => {
 
 describe("other account forms", () => {
   it("provider registration uses providerName", () => {
-    const result = parseForm(providerRegistrationSchema, { providerName: "Kannywood Studio", email: "studio@example.com", phoneNumber: "08031234567", password: "a-long-one", password2: "a-long-one" });
+    const result = parseForm(providerRegistrationSchema, {
+      providerName: "Kannywood Studio",
+      email: "studio@example.com",
+      phoneNumber: "08031234567",
+      password: "a-long-one",
+      password2: "a-long-one",
+    });
     expect(result.success).toBe(true);
     expect(parseForm(providerRegistrationSchema, { email: "studio@example.com" }).success).toBe(false);
   });
 
   it("sign-in only checks presence and the email's shape", () => {
     expect(parseForm(signInSchema, { email: "a@b.co", password: "x" }).success).toBe(true);
-    expect(parseForm(signInSchema, { email: "a@b.co", password: "" })).toEqual({ success: false, fieldErrors: { password: ["auth:validation.passwordRequired"] } });
+    expect(parseForm(signInSchema, { email: "a@b.co", password: "" })).toEqual({
+      success: false,
+      fieldErrors: { password: ["auth:validation.passwordRequired"] },
+    });
   });
 
   it("profile needs name, email and phone", () => {
@@ -84,7 +106,9 @@ describe("other account forms", () => {
   });
 
   it("changing the password needs the current one and a matching new one", () => {
-    expect(parseForm(changePasswordSchema, { currentPassword: "", password: "new-password", password2: "new-password" })).toEqual({
+    expect(
+      parseForm(changePasswordSchema, { currentPassword: "", password: "new-password", password2: "new-password" }),
+    ).toEqual({
       success: false,
       fieldErrors: { currentPassword: ["auth:validation.currentPasswordRequired"] },
     });
@@ -103,6 +127,7 @@ describe("page numbers", () => {
     expect(pageNumber("2")).toBe(2);
     expect(pageNumber(" 5 ")).toBe(5);
     expect(pageNumber("1000000")).toBe(1_000_000);
-    for (const bad of [null, undefined, "", "0", "-3", "abc", "1.5", "1e9", "1000001", "99999999999999999999"]) expect(pageNumber(bad), String(bad)).toBe(1);
+    for (const bad of [null, undefined, "", "0", "-3", "abc", "1.5", "1e9", "1000001", "99999999999999999999"])
+      expect(pageNumber(bad), String(bad)).toBe(1);
   });
 });

@@ -24,7 +24,17 @@ const admin = { id: "admin0000001", role: "admin" as const };
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   db.insert(movies)
-    .values({ id, name: id, categoryId: "catactionaaa", providerId: "provider0001", status: "ready", approved: true, durationSeconds: 600, uploadedAt: start, ...values })
+    .values({
+      id,
+      name: id,
+      categoryId: "catactionaaa",
+      providerId: "provider0001",
+      status: "ready",
+      approved: true,
+      durationSeconds: 600,
+      uploadedAt: start,
+      ...values,
+    })
     .run();
 }
 const viewsOf = (id: string) => db.select({ views: movies.views }).from(movies).where(eq(movies.id, id)).get()!.views;
@@ -32,23 +42,37 @@ const eventsOf = (id: string) => db.select().from(watchEvents).where(eq(watchEve
 
 beforeEach(() => {
   ({ db, close } = createTestDatabase());
-  db.insert(accounts).values([
-    { id: "provider0001", name: "P", providerName: "Studio P", email: "p@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" },
-    { id: viewer.id, name: "Amina", email: "v1@t.test", phoneNumber: "1", passwordHash: "x" },
-    { id: other.id, name: "Musa", email: "v2@t.test", phoneNumber: "1", passwordHash: "x" },
-    { id: admin.id, name: "Admin", email: "a@t.test", phoneNumber: "1", passwordHash: "x", role: "admin" },
-  ]).run();
-  db.insert(categories).values([
-    { id: "catactionaaa", name: "Action", slug: "action" },
-    { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
-  ]).run();
+  db.insert(accounts)
+    .values([
+      {
+        id: "provider0001",
+        name: "P",
+        providerName: "Studio P",
+        email: "p@t.test",
+        phoneNumber: "1",
+        passwordHash: "x",
+        role: "provider",
+      },
+      { id: viewer.id, name: "Amina", email: "v1@t.test", phoneNumber: "1", passwordHash: "x" },
+      { id: other.id, name: "Musa", email: "v2@t.test", phoneNumber: "1", passwordHash: "x" },
+      { id: admin.id, name: "Admin", email: "a@t.test", phoneNumber: "1", passwordHash: "x", role: "admin" },
+    ])
+    .run();
+  db.insert(categories)
+    .values([
+      { id: "catactionaaa", name: "Action", slug: "action" },
+      { id: "catcomedyaaa", name: "Comedy", slug: "comedy" },
+    ])
+    .run();
   addMovie("film0000001");
 });
 afterEach(() => close());
 
 describe("viewings and the view count", () => {
   it("counts one view per viewing, however many progress reports it sends", () => {
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 0 }, start)).toMatchObject({ ok: true, newViewing: true });
+    expect(
+      recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 0 }, start),
+    ).toMatchObject({ ok: true, newViewing: true });
     recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 10 }, later(10_000));
     recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 120 }, later(20_000));
     expect(viewsOf("film0000001")).toBe(1);
@@ -59,9 +83,17 @@ describe("viewings and the view count", () => {
 
   it("starts a new viewing after 30 idle minutes", () => {
     recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 100 }, start);
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 }, later(VIEWING_IDLE_MS - 1));
+    recordProgress(
+      db,
+      { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 },
+      later(VIEWING_IDLE_MS - 1),
+    );
     expect(viewsOf("film0000001")).toBe(1);
-    const result = recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 }, later(2 * VIEWING_IDLE_MS));
+    const result = recordProgress(
+      db,
+      { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 },
+      later(2 * VIEWING_IDLE_MS),
+    );
     expect(result).toMatchObject({ ok: true, newViewing: true });
     expect(viewsOf("film0000001")).toBe(2);
     expect(eventsOf("film0000001")).toHaveLength(2);
@@ -83,9 +115,18 @@ describe("viewings and the view count", () => {
   it("refuses titles that are not published", () => {
     addMovie("hidden00001", { approved: false });
     addMovie("process0001", { status: "processing" });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "hidden00001", positionSeconds: 5 }, start)).toEqual({ ok: false, notFound: true });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "process0001", positionSeconds: 5 }, start)).toEqual({ ok: false, notFound: true });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "nosuchfilm1", positionSeconds: 5 }, start)).toEqual({ ok: false, notFound: true });
+    expect(recordProgress(db, { accountId: viewer.id, movieId: "hidden00001", positionSeconds: 5 }, start)).toEqual({
+      ok: false,
+      notFound: true,
+    });
+    expect(recordProgress(db, { accountId: viewer.id, movieId: "process0001", positionSeconds: 5 }, start)).toEqual({
+      ok: false,
+      notFound: true,
+    });
+    expect(recordProgress(db, { accountId: viewer.id, movieId: "nosuchfilm1", positionSeconds: 5 }, start)).toEqual({
+      ok: false,
+      notFound: true,
+    });
     expect(viewsOf("hidden00001")).toBe(0);
   });
 
@@ -124,12 +165,29 @@ describe("the watch page", () => {
 
 describe("comments", () => {
   it("validates 1–1000 characters and stores the text as written", () => {
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "   " })).toMatchObject({ ok: false, fieldErrors: { body: ["watch:errors.commentRequired"] } });
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "x".repeat(1001) })).toMatchObject({ ok: false, fieldErrors: { body: ["watch:errors.commentTooLong"] } });
+    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "   " })).toMatchObject({
+      ok: false,
+      fieldErrors: { body: ["watch:errors.commentRequired"] },
+    });
+    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "x".repeat(1001) })).toMatchObject({
+      ok: false,
+      fieldErrors: { body: ["watch:errors.commentTooLong"] },
+    });
     expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: null })).toMatchObject({ ok: false });
-    expect(addComment(db, { movieId: "nosuchfilm1", accountId: viewer.id, body: "hi" })).toEqual({ ok: false, notFound: true });
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "<b>Madalla</b>" }, start)).toMatchObject({ ok: true });
-    expect(db.select().from(comments).all().map((c) => c.body)).toEqual(["<b>Madalla</b>"]);
+    expect(addComment(db, { movieId: "nosuchfilm1", accountId: viewer.id, body: "hi" })).toEqual({
+      ok: false,
+      notFound: true,
+    });
+    expect(
+      addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "<b>Madalla</b>" }, start),
+    ).toMatchObject({ ok: true });
+    expect(
+      db
+        .select()
+        .from(comments)
+        .all()
+        .map((c) => c.body),
+    ).toEqual(["<b>Madalla</b>"]);
   });
 
   it("shows the newest first, with names", () => {
@@ -180,10 +238,18 @@ describe("viewings reported without a position (the old clients' views and watch
   });
 
   it("records history without a view, and the first counting call of that viewing counts it once", () => {
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: false }, start)).toMatchObject({ ok: true, viewCounted: false, views: 0 });
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: false }, start)).toMatchObject({
+      ok: true,
+      viewCounted: false,
+      views: 0,
+    });
     expect(eventsOf("film0000001")).toHaveLength(1);
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(1_000))).toMatchObject({ viewCounted: true, views: 1 });
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(2_000))).toMatchObject({ viewCounted: false, views: 1 });
+    expect(
+      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(1_000)),
+    ).toMatchObject({ viewCounted: true, views: 1 });
+    expect(
+      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(2_000)),
+    ).toMatchObject({ viewCounted: false, views: 1 });
     // A progress report in the same viewing does not count it again either.
     recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 30 }, later(3_000));
     expect(viewsOf("film0000001")).toBe(1);
@@ -192,10 +258,15 @@ describe("viewings reported without a position (the old clients' views and watch
 
   it("starts a new viewing (and view) after the idle time, and refuses unpublished titles", () => {
     markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, start);
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(VIEWING_IDLE_MS + 1))).toMatchObject({ viewCounted: true, views: 2 });
+    expect(
+      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(VIEWING_IDLE_MS + 1)),
+    ).toMatchObject({ viewCounted: true, views: 2 });
     expect(eventsOf("film0000001")).toHaveLength(2);
     addMovie("film0000002", { approved: false });
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000002", countView: true }, start)).toEqual({ ok: false, notFound: true });
+    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000002", countView: true }, start)).toEqual({
+      ok: false,
+      notFound: true,
+    });
     expect(viewsOf("film0000002")).toBe(0);
   });
 });

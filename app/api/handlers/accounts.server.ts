@@ -44,13 +44,29 @@ async function signIn(request: Request, door: Door): Promise<Response> {
     const blocked = error.messageKey === "auth:errors.blocked" || error.messageKey === "auth:errors.pending";
     return apiJson({ success: false, message, isBlocked: blocked }, { status: error.status, headers });
   }
-  const cookie = await startSession(account.id, { userAgent: request.headers.get("User-Agent"), ipAddress: clientAddress(request) });
+  const cookie = await startSession(account.id, {
+    userAgent: request.headers.get("User-Agent"),
+    ipAddress: clientAddress(request),
+  });
   const token = await createApiToken(account);
   const flags = roleFlags(account.role);
   const body =
     door === "member"
-      ? { success: true, token, isUser: flags.isUser, isAdmin: flags.isAdmin, isBlocked: false, userDetails: userDetails(account) }
-      : { success: true, token, isCp: flags.isCp, isBlocked: false, userDetails: { ...userDetails(account), providerName: account.providerName } };
+      ? {
+          success: true,
+          token,
+          isUser: flags.isUser,
+          isAdmin: flags.isAdmin,
+          isBlocked: false,
+          userDetails: userDetails(account),
+        }
+      : {
+          success: true,
+          token,
+          isCp: flags.isCp,
+          isBlocked: false,
+          userDetails: { ...userDetails(account), providerName: account.providerName },
+        };
   const headers = new Headers({ "Set-Cookie": cookie });
   headers.append("Set-Cookie", await rememberDevice(request, account.email));
   return apiJson(body, { headers });
@@ -59,17 +75,29 @@ async function signIn(request: Request, door: Door): Promise<Response> {
 /** A refused registration: 409 when the only problem is an email already in use, else 400; messages as an object of fields. */
 function registrationRefused(fieldErrors: FieldErrors, envelope: (body: object) => object): Response {
   const onlyEmailTaken = Object.keys(fieldErrors).length === 1 && fieldErrors.email?.[0] === EMAIL_TAKEN;
-  return apiJson(envelope({ success: false, message: fieldMessages(fieldErrors) }), { status: onlyEmailTaken ? 409 : 400 });
+  return apiJson(envelope({ success: false, message: fieldMessages(fieldErrors) }), {
+    status: onlyEmailTaken ? 409 : 400,
+  });
 }
 
 async function registerUser({ request }: HandlerContext): Promise<Response> {
   const form = toFormData(await readFields(request));
-  const checked = await checkPublicFormInput(request, form, { limit: "register", schema: registrationSchema, fields: ["name", "phoneNumber", "email"] });
+  const checked = await checkPublicFormInput(request, form, {
+    limit: "register",
+    schema: registrationSchema,
+    fields: ["name", "phoneNumber", "email"],
+  });
   if (!checked.ok) {
     const { failure, status } = checked;
     if (failure.fieldErrors) return registrationRefused(failure.fieldErrors, (body) => body);
-    const headers: Record<string, string> = failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
-    throw new ApiError(status, englishText(failure.formError ?? "auth:validation.spam", { seconds: failure.retryAfterSeconds }), headers);
+    const headers: Record<string, string> = failure.retryAfterSeconds
+      ? { "Retry-After": String(failure.retryAfterSeconds) }
+      : {};
+    throw new ApiError(
+      status,
+      englishText(failure.formError ?? "auth:validation.spam", { seconds: failure.retryAfterSeconds }),
+      headers,
+    );
   }
   const result = await registerViewer(getDb(), checked.data, { ipAddress: checked.address });
   if (!result.ok) return registrationRefused(result.fieldErrors, (body) => body);
@@ -83,9 +111,15 @@ async function registerProvider({ request, caller }: HandlerContext): Promise<Re
   const form = toFormData(await readFields(request));
   const parsed = parseForm(providerRegistrationSchema, form);
   if (!parsed.success) return registrationRefused(parsed.fieldErrors, withDataEnvelope);
-  const result = await createProvider(getDb(), parsed.data, { actorId: caller!.account.id, ipAddress: clientAddress(request) });
+  const result = await createProvider(getDb(), parsed.data, {
+    actorId: caller!.account.id,
+    ipAddress: clientAddress(request),
+  });
   if (!result.ok) return registrationRefused(result.fieldErrors, withDataEnvelope);
-  return apiJson(withDataEnvelope({ success: true, message: englishText("admin:registerProvider.created"), _id: result.value.id }), { status: 201 });
+  return apiJson(
+    withDataEnvelope({ success: true, message: englishText("admin:registerProvider.created"), _id: result.value.id }),
+    { status: 201 },
+  );
 }
 
 export const accountHandlers: ApiRoute[] = [

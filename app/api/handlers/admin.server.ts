@@ -22,9 +22,14 @@ export function providerRecord(account: Account) {
 }
 
 export function viewerRecord(account: Account) {
-  return { _id: account.id, name: account.name, email: account.email, phoneNumber: account.phoneNumber, isBlocked: account.blocked };
+  return {
+    _id: account.id,
+    name: account.name,
+    email: account.email,
+    phoneNumber: account.phoneNumber,
+    isBlocked: account.blocked,
+  };
 }
-
 
 function listOf(role: "provider" | "viewer") {
   return ({ request }: HandlerContext) => {
@@ -41,10 +46,16 @@ function setBlocked(role: "provider" | "viewer", blocked: boolean) {
     const db = getDb();
     const target = getAccountById(db, params.id);
     if (!target || target.role !== role) throw new ApiError(404, englishText(ACCOUNT_NOT_FOUND));
-    const outcome = setAccountBlocked(db, target.id, blocked, { actorId: caller!.account.id, ipAddress: clientAddress(request) });
+    const outcome = setAccountBlocked(db, target.id, blocked, {
+      actorId: caller!.account.id,
+      ipAddress: clientAddress(request),
+    });
     if (!outcome.ok) {
       const status = outcome.error === ACCOUNT_NOT_FOUND ? 404 : 409;
-      throw new ApiError(status, `${englishText(blocked ? "admin:accounts.blockError" : "admin:accounts.unblockError")}: ${englishText(outcome.error)}`);
+      throw new ApiError(
+        status,
+        `${englishText(blocked ? "admin:accounts.blockError" : "admin:accounts.unblockError")}: ${englishText(outcome.error)}`,
+      );
     }
     const record = role === "provider" ? providerRecord(outcome.account) : viewerRecord(outcome.account);
     const message = englishText(blocked ? "admin:accounts.blockedToast" : "admin:accounts.unblockedToast");

@@ -12,7 +12,15 @@ import { LIST_PAGE_SIZE } from "./admin.server";
 
 /** Titles as the old clients list, upload and delete them. */
 
-type TitleRow = { id: string; name: string; description: string; posterFile: string | null; views: number; sizeBytes: number; uploadedAt: Date };
+type TitleRow = {
+  id: string;
+  name: string;
+  description: string;
+  posterFile: string | null;
+  views: number;
+  sizeBytes: number;
+  uploadedAt: Date;
+};
 
 /** Size in MB with two decimals, as the original's lists showed it. */
 export function sizeInMegabytes(bytes: number): number {
@@ -63,7 +71,10 @@ async function uploadMovie({ request, caller }: HandlerContext) {
     const message = result.formError ? englishText(result.formError) : fieldMessages(result.fieldErrors);
     return apiJson({ success: false, message }, { status: result.status });
   }
-  return apiJson({ success: true, message: englishText("studio:upload.success"), _id: result.movieId }, { status: 201 });
+  return apiJson(
+    { success: true, message: englishText("studio:upload.success"), _id: result.movieId },
+    { status: 201 },
+  );
 }
 
 function deleteTitle({ request, params, caller }: HandlerContext) {

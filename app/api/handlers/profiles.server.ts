@@ -5,7 +5,16 @@ import { changePassword, getAccountById, updateProfile, type Account } from "~/s
 import { clientAddress } from "~/utils/client.server";
 import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
 import type { ApiRoute, HandlerContext } from "../router.server";
-import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND, readFields, toFormData } from "../http.server";
+import {
+  ApiError,
+  apiJson,
+  englishText,
+  fieldMessages,
+  NOT_ALLOWED,
+  NOT_FOUND,
+  readFields,
+  toFormData,
+} from "../http.server";
 
 /** Profiles and passwords, through the same account service as /editprofile and /provider/profile. */
 
@@ -34,11 +43,18 @@ function getProfile(context: HandlerContext) {
   });
 }
 
-async function saveProfile(context: HandlerContext, target: Account, schema: typeof profileSchema | typeof providerProfileSchema) {
+async function saveProfile(
+  context: HandlerContext,
+  target: Account,
+  schema: typeof profileSchema | typeof providerProfileSchema,
+) {
   const { request, caller } = context;
   const parsed = parseForm(schema, toFormData(await readFields(request)));
   if (!parsed.success) return apiJson({ success: false, message: fieldMessages(parsed.fieldErrors) }, { status: 400 });
-  const result = updateProfile(getDb(), target.id, parsed.data, { actorId: caller!.account.id, ipAddress: clientAddress(request) });
+  const result = updateProfile(getDb(), target.id, parsed.data, {
+    actorId: caller!.account.id,
+    ipAddress: clientAddress(request),
+  });
   if (!result.ok) return apiJson({ success: false, message: fieldMessages(result.fieldErrors) }, { status: 409 });
   return apiJson({ success: true, message: englishText("auth:profile.changed") });
 }
@@ -68,8 +84,15 @@ async function changeOwnPassword(context: HandlerContext) {
   if (!result.ok) return apiJson({ success: false, message: fieldMessages(result.fieldErrors) }, { status: 400 });
   const account = getAccountById(getDb(), target.id)!;
   const headers: Record<string, string> = {};
-  if (caller!.via === "cookie") headers["Set-Cookie"] = await startSession(account.id, { userAgent: request.headers.get("User-Agent"), ipAddress: address });
-  return apiJson({ success: true, message: englishText("auth:profile.passwordChanged"), token: await createApiToken(account) }, { headers });
+  if (caller!.via === "cookie")
+    headers["Set-Cookie"] = await startSession(account.id, {
+      userAgent: request.headers.get("User-Agent"),
+      ipAddress: address,
+    });
+  return apiJson(
+    { success: true, message: englishText("auth:profile.passwordChanged"), token: await createApiToken(account) },
+    { headers },
+  );
 }
 
 export const profileHandlers: ApiRoute[] = [

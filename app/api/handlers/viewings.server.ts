@@ -10,7 +10,11 @@ export const VIDEO_NOT_FOUND = "Video not found";
 
 export const watchedSchema = z.object({
   userId: z.string().max(64).optional(),
-  movieId: z.string({ required_error: "movieId is required" }).trim().min(1, "movieId is required").max(64, "movieId is invalid"),
+  movieId: z
+    .string({ required_error: "movieId is required" })
+    .trim()
+    .min(1, "movieId is required")
+    .max(64, "movieId is invalid"),
 });
 
 /** Counts a view, once per viewing: a second call during the same viewing changes nothing. */
@@ -28,8 +32,13 @@ async function recordWatched({ request, caller }: HandlerContext) {
     for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
     return apiJson({ success: false, message: fieldMessages(errors) }, { status: 400 });
   }
-  if (parsed.data.userId !== undefined && parsed.data.userId !== caller!.account.id) throw new ApiError(403, NOT_ALLOWED);
-  const result = markViewing(getDb(), { accountId: caller!.account.id, movieId: parsed.data.movieId, countView: false });
+  if (parsed.data.userId !== undefined && parsed.data.userId !== caller!.account.id)
+    throw new ApiError(403, NOT_ALLOWED);
+  const result = markViewing(getDb(), {
+    accountId: caller!.account.id,
+    movieId: parsed.data.movieId,
+    countView: false,
+  });
   if (!result.ok) throw new ApiError(404, VIDEO_NOT_FOUND);
   return apiJson({ success: true });
 }

@@ -16,7 +16,13 @@ export type AccountRow = {
   extra: string | number | null;
 };
 
-type FetcherResult = { ok: boolean; intent: string; accountId: string; blocked?: boolean; toasts: { type: "success" | "error"; key: string }[] };
+type FetcherResult = {
+  ok: boolean;
+  intent: string;
+  accountId: string;
+  blocked?: boolean;
+  toasts: { type: "success" | "error"; key: string }[];
+};
 
 /** The search form, the accounts table with Block/Unblock and Reset per row, and paging. */
 export function AccountsTable({
@@ -43,9 +49,17 @@ export function AccountsTable({
       <Form method="get" role="search" className="flex flex-wrap items-end gap-2">
         <label className="grid gap-1 text-sm">
           <span className="text-slate-200">{t("accounts.search")}</span>
-          <input type="search" name="q" defaultValue={query} className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50" />
+          <input
+            type="search"
+            name="q"
+            defaultValue={query}
+            className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
+          />
         </label>
-        <button type="submit" className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <button
+          type="submit"
+          className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("accounts.searchButton")}
         </button>
       </Form>
@@ -56,13 +70,27 @@ export function AccountsTable({
           <table className="w-full min-w-[760px] text-left text-sm">
             <thead className="bg-ink-800 text-slate-300">
               <tr>
-                <th scope="col" className="px-3 py-3">{nameHeader}</th>
-                <th scope="col" className="px-3 py-3">{t("accounts.columns.email")}</th>
-                <th scope="col" className="px-3 py-3">{t("accounts.columns.phone")}</th>
-                <th scope="col" className="px-3 py-3">{t("accounts.columns.status")}</th>
-                <th scope="col" className="px-3 py-3">{t("accounts.columns.joined")}</th>
-                <th scope="col" className="px-3 py-3">{extraHeader}</th>
-                <th scope="col" className="px-3 py-3">{t("accounts.columns.actions")}</th>
+                <th scope="col" className="px-3 py-3">
+                  {nameHeader}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("accounts.columns.email")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("accounts.columns.phone")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("accounts.columns.status")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("accounts.columns.joined")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {extraHeader}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("accounts.columns.actions")}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-white/5">
@@ -78,7 +106,15 @@ export function AccountsTable({
   );
 }
 
-function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: boolean; dateFormat: Intl.DateTimeFormat }) {
+function AccountRowView({
+  row,
+  self,
+  dateFormat,
+}: {
+  row: AccountRow;
+  self: boolean;
+  dateFormat: Intl.DateTimeFormat;
+}) {
   const { t } = useTranslation("admin");
   const fetcher = useFetcher<FetcherResult>();
   const hydrated = useHydrated();
@@ -106,12 +142,18 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
       <td className="px-3 py-3">{row.email}</td>
       <td className="px-3 py-3">{row.phoneNumber}</td>
       <td className="px-3 py-3" data-status>
-        {blocked ? <span className="text-red-300">{t("accounts.status.blocked")}</span> : <span className="text-emerald-300">{t("accounts.status.active")}</span>}
+        {blocked ? (
+          <span className="text-red-300">{t("accounts.status.blocked")}</span>
+        ) : (
+          <span className="text-emerald-300">{t("accounts.status.active")}</span>
+        )}
       </td>
       <td className="px-3 py-3">
         <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
       </td>
-      <td className="px-3 py-3 tabular-nums">{row.extra === null ? "—" : typeof row.extra === "number" ? row.extra : dateFormat.format(new Date(row.extra))}</td>
+      <td className="px-3 py-3 tabular-nums">
+        {row.extra === null ? "—" : typeof row.extra === "number" ? row.extra : dateFormat.format(new Date(row.extra))}
+      </td>
       <td className="px-3 py-3">
         <div className="flex flex-wrap gap-2">
           {self ? null : (

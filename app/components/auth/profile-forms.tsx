@@ -2,12 +2,22 @@ import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Field, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 
-export type ProfileActionData = FormErrors & { values?: Partial<Record<"name" | "email" | "phoneNumber" | "providerName" | "intent", string>> };
+export type ProfileActionData = FormErrors & {
+  values?: Partial<Record<"name" | "email" | "phoneNumber" | "providerName" | "intent", string>>;
+};
 
 type Profile = { name: string; email: string; phoneNumber: string; providerName?: string | null };
 
 /** Name, email, phone (and provider name for providers), sent with intent=profile. */
-export function ProfileForm({ profile, withProviderName, submitLabel }: { profile: Profile; withProviderName?: boolean; submitLabel?: string }) {
+export function ProfileForm({
+  profile,
+  withProviderName,
+  submitLabel,
+}: {
+  profile: Profile;
+  withProviderName?: boolean;
+  submitLabel?: string;
+}) {
   const { t } = useTranslation("auth");
   const actionData = useActionData<ProfileActionData>();
   const mine = actionData?.values?.intent === "profile" ? actionData : undefined;
@@ -16,11 +26,40 @@ export function ProfileForm({ profile, withProviderName, submitLabel }: { profil
   return (
     <Form method="post" className="grid gap-4" noValidate>
       {withProviderName ? (
-        <Field label={t("fields.providerName")} name="providerName" required defaultValue={value("providerName")} errors={errors?.providerName} />
+        <Field
+          label={t("fields.providerName")}
+          name="providerName"
+          required
+          defaultValue={value("providerName")}
+          errors={errors?.providerName}
+        />
       ) : null}
-      <Field label={t("fields.name")} name="name" autoComplete="name" required defaultValue={value("name")} errors={errors?.name} />
-      <Field label={t("fields.phoneNumber")} name="phoneNumber" type="tel" autoComplete="tel" required defaultValue={value("phoneNumber")} errors={errors?.phoneNumber} />
-      <Field label={t("fields.email")} name="email" type="email" autoComplete="email" required defaultValue={value("email")} errors={errors?.email} />
+      <Field
+        label={t("fields.name")}
+        name="name"
+        autoComplete="name"
+        required
+        defaultValue={value("name")}
+        errors={errors?.name}
+      />
+      <Field
+        label={t("fields.phoneNumber")}
+        name="phoneNumber"
+        type="tel"
+        autoComplete="tel"
+        required
+        defaultValue={value("phoneNumber")}
+        errors={errors?.phoneNumber}
+      />
+      <Field
+        label={t("fields.email")}
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={value("email")}
+        errors={errors?.email}
+      />
       <div>
         <SubmitButton intent="profile" pendingText={t("profile.updating")}>
           {submitLabel ?? t("profile.update")}
@@ -37,9 +76,32 @@ export function ChangePasswordForm() {
   const errors = actionData?.values?.intent === "password" ? actionData.fieldErrors : undefined;
   return (
     <Form method="post" className="grid gap-4" noValidate>
-      <Field label={t("fields.currentPassword")} name="currentPassword" type="password" autoComplete="current-password" required errors={errors?.currentPassword} />
-      <Field label={t("fields.newPassword")} name="password" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password} />
-      <Field label={t("fields.password2")} name="password2" type="password" autoComplete="new-password" required minLength={8} errors={errors?.password2} />
+      <Field
+        label={t("fields.currentPassword")}
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={errors?.currentPassword}
+      />
+      <Field
+        label={t("fields.newPassword")}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        errors={errors?.password}
+      />
+      <Field
+        label={t("fields.password2")}
+        name="password2"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        errors={errors?.password2}
+      />
       <div>
         <SubmitButton intent="password" pendingText={t("profile.passwordPending")}>
           {t("profile.passwordSubmit")}

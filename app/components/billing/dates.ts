@@ -3,9 +3,16 @@
  * hydrates without a mismatch), in the reader's language.
  */
 export function dateTimeFormat(language: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Lagos" });
+  return new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Africa/Lagos",
+  });
 }
 
 export function dateFormat(language: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium", timeZone: "Africa/Lagos" });
+  return new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
+    dateStyle: "medium",
+    timeZone: "Africa/Lagos",
+  });
 }

@@ -146,7 +146,11 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
                   {playing ? <PauseIcon /> : <PlayIcon />}
                 </CarouselButton>
               ) : null}
-              <CarouselButton label={t("carousel.previous")} onClick={() => emblaApi?.scrollPrev()} disabled={!canPrevious}>
+              <CarouselButton
+                label={t("carousel.previous")}
+                onClick={() => emblaApi?.scrollPrev()}
+                disabled={!canPrevious}
+              >
                 <ChevronIcon direction="left" />
               </CarouselButton>
               <CarouselButton label={t("carousel.next")} onClick={() => emblaApi?.scrollNext()} disabled={!canNext}>
@@ -156,7 +160,11 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
           ) : null}
         </div>
       ) : null}
-      <div ref={viewportRef} className={enhanced ? "overflow-hidden" : ""} aria-live={enhanced && !playing ? "polite" : "off"}>
+      <div
+        ref={viewportRef}
+        className={enhanced ? "overflow-hidden" : ""}
+        aria-live={enhanced && !playing ? "polite" : "off"}
+      >
         <div className={enhanced ? "-ml-4 flex touch-pan-y" : "scroll-row"}>
           {slides.map((slide, index) => (
             <div
@@ -203,7 +211,15 @@ function CarouselButton({
 
 function ChevronIcon({ direction }: { direction: "left" | "right" }) {
   return (
-    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.5">
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+    >
       <path d={direction === "left" ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"} strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );

@@ -31,13 +31,17 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/60 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/60" />
         <div className="flex h-full max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">
-          <p className="text-xs font-semibold uppercase tracking-widest text-brand-300">
+          <p className="text-xs font-semibold tracking-widest text-brand-300 uppercase">
             {movie.categoryName}
-            {movie.access === "premium" ? <span className="ml-2 rounded bg-brand-600 px-1.5 py-0.5 text-white">{t("card.premium")}</span> : null}
+            {movie.access === "premium" ? (
+              <span className="ml-2 rounded bg-brand-600 px-1.5 py-0.5 text-white">{t("card.premium")}</span>
+            ) : null}
           </p>
-          <h3 className="text-3xl font-extrabold leading-tight text-white sm:text-5xl">{movie.name}</h3>
+          <h3 className="text-3xl leading-tight font-extrabold text-white sm:text-5xl">{movie.name}</h3>
           <Rating average={movie.averageRating} count={movie.ratingCount} className="text-sm" />
-          {movie.description ? <p className="line-clamp-3 text-sm text-slate-200 sm:text-base">{movie.description}</p> : null}
+          {movie.description ? (
+            <p className="line-clamp-3 text-sm text-slate-200 sm:text-base">{movie.description}</p>
+          ) : null}
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <Link
               to={watchHref(movie.id)}
@@ -57,7 +61,15 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
                 aria-label={t("home.playlistLabel", { name: movie.name })}
                 className="inline-flex items-center gap-2 rounded-md border border-white/30 bg-white/10 px-5 py-2.5 text-sm font-semibold text-white backdrop-blur hover:bg-white/20"
               >
-                <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.5">
+                <svg
+                  viewBox="0 0 24 24"
+                  width="16"
+                  height="16"
+                  aria-hidden="true"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.5"
+                >
                   <path d="M12 5v14M5 12h14" strokeLinecap="round" />
                 </svg>
                 {t("home.playlist")}

@@ -18,7 +18,15 @@ export function useDuration() {
   };
 }
 
-export function Rating({ average, count, className = "" }: { average: number | null; count: number; className?: string }) {
+export function Rating({
+  average,
+  count,
+  className = "",
+}: {
+  average: number | null;
+  count: number;
+  className?: string;
+}) {
   const { t } = useTranslation("pages");
   if (average === null || count === 0) {
     return <p className={`text-xs text-slate-400 ${className}`}>{t("card.noRatings")}</p>;
@@ -91,7 +99,7 @@ export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eag
   const { t } = useTranslation("pages");
   const duration = useDuration()(movie.durationSeconds);
   return (
-    <article className="group relative h-full overflow-hidden rounded-lg bg-ink-800 ring-1 ring-white/5 transition hover:ring-brand-400/60 focus-within:ring-brand-400">
+    <article className="group relative h-full overflow-hidden rounded-lg bg-ink-800 ring-1 ring-white/5 transition focus-within:ring-brand-400 hover:ring-brand-400/60">
       <div className="relative overflow-hidden">
         <Poster
           jpg={movie.posterCard}
@@ -102,7 +110,7 @@ export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eag
           className="aspect-[3/2] transition duration-300 group-hover:scale-105"
         />
         {movie.access === "premium" ? (
-          <span className="absolute left-2 top-2 rounded bg-brand-600 px-1.5 py-0.5 text-[10px] font-bold uppercase tracking-wide text-white">
+          <span className="absolute top-2 left-2 rounded bg-brand-600 px-1.5 py-0.5 text-[10px] font-bold tracking-wide text-white uppercase">
             {t("card.premium")}
           </span>
         ) : null}

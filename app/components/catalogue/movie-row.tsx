@@ -18,7 +18,11 @@ export function SectionHeading({ id, title, intro }: { id: string; title: string
 
 function EmptyRow() {
   const { t } = useTranslation("pages");
-  return <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">{t("home.emptyRow")}</p>;
+  return (
+    <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">
+      {t("home.emptyRow")}
+    </p>
+  );
 }
 
 /** A titled carousel of movie cards (a scrollable row without JavaScript). */

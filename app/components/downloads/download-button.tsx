@@ -64,23 +64,40 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
         onProgress: (report) => setPhase({ kind: "running", ...report }),
         waitForWifi: () =>
           new Promise<void>((resolve) => {
-            setPhase((current) => ({ kind: "waitingForWifi", doneBytes: "doneBytes" in current ? current.doneBytes : 0, totalBytes: total }));
+            setPhase((current) => ({
+              kind: "waitingForWifi",
+              doneBytes: "doneBytes" in current ? current.doneBytes : 0,
+              totalBytes: total,
+            }));
             const check = () => {
               if (onMobileData() !== true) {
                 clearInterval(timer);
-                setPhase((current) => ({ kind: "running", doneBytes: "doneBytes" in current ? current.doneBytes : 0, totalBytes: total }));
+                setPhase((current) => ({
+                  kind: "running",
+                  doneBytes: "doneBytes" in current ? current.doneBytes : 0,
+                  totalBytes: total,
+                }));
                 resolve();
               }
             };
             const timer = setInterval(check, 5_000);
           }),
       });
-      if (abort.signal.aborted) setPhase({ kind: "paused", doneBytes: storedBytes(finished), totalBytes: finished.media.sizeBytes });
+      if (abort.signal.aborted)
+        setPhase({ kind: "paused", doneBytes: storedBytes(finished), totalBytes: finished.media.sizeBytes });
       else if (isComplete(finished)) setPhase({ kind: "done" });
     } catch (error) {
       const record = await readRecord(movieId);
-      setPhase(record ? { kind: "paused", doneBytes: storedBytes(record), totalBytes: record.media.sizeBytes } : { kind: "idle" });
-      setMessage(error instanceof DownloadProblem ? t(error.key.replace(/^downloads:/, ""), error.values) : t("errors.failed", { reason: String(error) }));
+      setPhase(
+        record
+          ? { kind: "paused", doneBytes: storedBytes(record), totalBytes: record.media.sizeBytes }
+          : { kind: "idle" },
+      );
+      setMessage(
+        error instanceof DownloadProblem
+          ? t(error.key.replace(/^downloads:/, ""), error.values)
+          : t("errors.failed", { reason: String(error) }),
+      );
     }
   };
 
@@ -92,7 +109,11 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
       const { persisted } = await prepareDownload(movieId, offer.rung, offer.sizeBytes, { wifiOnly });
       setEvictable(persisted === false);
     } catch (error) {
-      setMessage(error instanceof DownloadProblem ? t(error.key.replace(/^downloads:/, ""), error.values) : t("errors.failed", { reason: String(error) }));
+      setMessage(
+        error instanceof DownloadProblem
+          ? t(error.key.replace(/^downloads:/, ""), error.values)
+          : t("errors.failed", { reason: String(error) }),
+      );
       return;
     }
     await run();
@@ -102,10 +123,18 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
   const mobile = onMobileData();
 
   return (
-    <section aria-label={t("downloadTitle")} data-download={phase.kind} className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-4 text-sm">
+    <section
+      aria-label={t("downloadTitle")}
+      data-download={phase.kind}
+      className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-4 text-sm"
+    >
       {phase.kind === "unsupported" ? <p>{t("unsupported", { what: phase.what })}</p> : null}
       {phase.kind === "idle" ? (
-        <button type="button" onClick={() => setPhase({ kind: "choosing" })} className="rounded bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+        <button
+          type="button"
+          onClick={() => setPhase({ kind: "choosing" })}
+          className="rounded bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+        >
           {t("download")}
         </button>
       ) : null}
@@ -115,7 +144,13 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
             <legend className="font-semibold">{t("chooseQuality")}</legend>
             {offers.map((offer) => (
               <label key={offer.rung} className="mt-1 flex items-center gap-2">
-                <input type="radio" name="download-quality" value={offer.rung} checked={rung === offer.rung} onChange={() => setRung(offer.rung)} />
+                <input
+                  type="radio"
+                  name="download-quality"
+                  value={offer.rung}
+                  checked={rung === offer.rung}
+                  onChange={() => setRung(offer.rung)}
+                />
                 {t("qualityOption", { rung: offer.rung, mb: mb(offer.sizeBytes) })}
               </label>
             ))}
@@ -127,10 +162,18 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
           {wifiOnly && mobile === null ? <p className="text-slate-400">{t("wifiUnknown")}</p> : null}
           <p className="text-slate-400">{t("stayOpen")}</p>
           <div className="flex gap-2">
-            <button type="button" onClick={() => void start()} className="rounded bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+            <button
+              type="button"
+              onClick={() => void start()}
+              className="rounded bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+            >
               {t("start")}
             </button>
-            <button type="button" onClick={() => setPhase({ kind: "idle" })} className="rounded border border-white/20 px-4 py-2">
+            <button
+              type="button"
+              onClick={() => setPhase({ kind: "idle" })}
+              className="rounded border border-white/20 px-4 py-2"
+            >
               {t("cancel")}
             </button>
           </div>
@@ -138,17 +181,30 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
       ) : null}
       {phase.kind === "running" || phase.kind === "paused" || phase.kind === "waitingForWifi" ? (
         <div className="grid gap-2">
-          <progress className="w-full" max={phase.totalBytes || 1} value={phase.doneBytes} aria-label={t("downloadTitle")} />
+          <progress
+            className="w-full"
+            max={phase.totalBytes || 1}
+            value={phase.doneBytes}
+            aria-label={t("downloadTitle")}
+          />
           <p role="status">{t("progress", { done: mb(phase.doneBytes), total: mb(phase.totalBytes) })}</p>
           {phase.kind === "waitingForWifi" ? <p>{t("waitingForWifi")}</p> : null}
           {phase.kind === "running" ? <p className="text-slate-400">{t("stayOpen")}</p> : null}
           <div>
             {phase.kind === "paused" ? (
-              <button type="button" onClick={() => void run()} className="rounded bg-brand-600 px-4 py-2 font-semibold text-white">
+              <button
+                type="button"
+                onClick={() => void run()}
+                className="rounded bg-brand-600 px-4 py-2 font-semibold text-white"
+              >
                 {t("resume")}
               </button>
             ) : (
-              <button type="button" onClick={() => controller.current?.abort()} className="rounded border border-white/20 px-4 py-2">
+              <button
+                type="button"
+                onClick={() => controller.current?.abort()}
+                className="rounded border border-white/20 px-4 py-2"
+              >
                 {t("pause")}
               </button>
             )}

@@ -28,7 +28,12 @@ export class DownloadProblem extends Error {
   }
 }
 
-type LicenceAnswer = { licence: SignedLicence; publicKey: JsonWebKey; title: DownloadRecord["title"]; media: DownloadRecord["media"] };
+type LicenceAnswer = {
+  licence: SignedLicence;
+  publicKey: JsonWebKey;
+  title: DownloadRecord["title"];
+  media: DownloadRecord["media"];
+};
 
 async function askForLicence(movieId: string, rung: number, replaces: string | null): Promise<LicenceAnswer> {
   const response = await fetch("/downloads/licences", {
@@ -38,7 +43,10 @@ async function askForLicence(movieId: string, rung: number, replaces: string | n
     body: JSON.stringify({ movieId, rung, replaces }),
   });
   const body = (await response.json().catch(() => ({}))) as Partial<LicenceAnswer> & { error?: string; key?: string };
-  if (!response.ok || !body.licence) throw new DownloadProblem(body.key ?? "downloads:errors.notAvailable", { reason: body.error ?? String(response.status) });
+  if (!response.ok || !body.licence)
+    throw new DownloadProblem(body.key ?? "downloads:errors.notAvailable", {
+      reason: body.error ?? String(response.status),
+    });
   return body as LicenceAnswer;
 }
 
@@ -52,16 +60,29 @@ export function onMobileData(): boolean | null {
 }
 
 /** Check the space, ask to keep the data, take a licence and write the download's record (no bytes yet). */
-export async function prepareDownload(movieId: string, rung: number, sizeBytes: number, options: { wifiOnly: boolean }): Promise<{ record: DownloadRecord; persisted: boolean | null }> {
+export async function prepareDownload(
+  movieId: string,
+  rung: number,
+  sizeBytes: number,
+  options: { wifiOnly: boolean },
+): Promise<{ record: DownloadRecord; persisted: boolean | null }> {
   const existing = await readRecord(movieId);
   const facts = await storageFacts();
-  const need = sizeBytes - (existing && existing.licence.terms.rung === rung ? existing.chunks * existing.chunkBytes : 0);
+  const need =
+    sizeBytes - (existing && existing.licence.terms.rung === rung ? existing.chunks * existing.chunkBytes : 0);
   // Room for the film plus a little for the record and the poster.
   if (facts.freeBytes < need + 5 * MB) {
-    throw new DownloadProblem("downloads:notEnoughSpace", { need: Math.ceil(need / MB), free: Math.floor(facts.freeBytes / MB) });
+    throw new DownloadProblem("downloads:notEnoughSpace", {
+      need: Math.ceil(need / MB),
+      free: Math.floor(facts.freeBytes / MB),
+    });
   }
   // Ask the browser to keep downloads under storage pressure; the page says when it may not.
-  const persisted = facts.persisted ? true : navigator.storage.persist ? await navigator.storage.persist().catch(() => false) : null;
+  const persisted = facts.persisted
+    ? true
+    : navigator.storage.persist
+      ? await navigator.storage.persist().catch(() => false)
+      : null;
   const answer = await askForLicence(movieId, rung, existing?.licence.terms.id ?? null);
   const sameFile = existing && existing.licence.terms.rung === rung;
   if (existing && !sameFile) await removeDownload(movieId);
@@ -97,7 +118,10 @@ export type ProgressReport = { doneBytes: number; totalBytes: number };
  * DownloadProblem for what the viewer should read. On a full device the
  * unfinished download is removed.
  */
-export async function fetchMissingChunks(movieId: string, options: { signal: AbortSignal; onProgress: (report: ProgressReport) => void; waitForWifi: () => Promise<void> }): Promise<DownloadRecord> {
+export async function fetchMissingChunks(
+  movieId: string,
+  options: { signal: AbortSignal; onProgress: (report: ProgressReport) => void; waitForWifi: () => Promise<void> },
+): Promise<DownloadRecord> {
   let record = await readRecord(movieId);
   if (!record) throw new DownloadProblem("downloads:errors.notAvailable");
   const total = record.media.sizeBytes;
@@ -108,10 +132,17 @@ export async function fetchMissingChunks(movieId: string, options: { signal: Abo
     let response: Response;
     try {
       // no-store: every range comes from the network whole (a browser cache can hand back a cut one).
-      response = await fetch(record.media.url, { headers: { Range: `bytes=${start}-${end}` }, cache: "no-store", credentials: "same-origin", signal: options.signal });
+      response = await fetch(record.media.url, {
+        headers: { Range: `bytes=${start}-${end}` },
+        cache: "no-store",
+        credentials: "same-origin",
+        signal: options.signal,
+      });
     } catch (error) {
       if (options.signal.aborted) return record;
-      throw new DownloadProblem("downloads:errors.network", { reason: error instanceof Error ? error.message : String(error) });
+      throw new DownloadProblem("downloads:errors.network", {
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
     if (response.status !== 206) {
       const body = (await response.json().catch(() => ({}))) as { message?: string };
@@ -122,9 +153,12 @@ export async function fetchMissingChunks(movieId: string, options: { signal: Abo
       bytes = await response.arrayBuffer();
     } catch (error) {
       if (options.signal.aborted) return record;
-      throw new DownloadProblem("downloads:errors.network", { reason: error instanceof Error ? error.message : String(error) });
+      throw new DownloadProblem("downloads:errors.network", {
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
-    if (bytes.byteLength !== end - start + 1) throw new DownloadProblem("downloads:errors.network", { reason: "short answer" });
+    if (bytes.byteLength !== end - start + 1)
+      throw new DownloadProblem("downloads:errors.network", { reason: "short answer" });
     try {
       await putChunk(movieId, index, bytes);
       record = (await updateRecord(movieId, (current) => ({ ...current, chunks: index + 1 }))) ?? record;

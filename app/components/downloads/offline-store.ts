@@ -15,7 +15,14 @@
 export const DOWNLOAD_CACHE = "kallo-downloads";
 export const CHUNK_BYTES = 2 * 1024 * 1024;
 
-export type LicenceTerms = { id: string; movieId: string; rung: number; issuedAt: number; expiresAt: number; playHours: number };
+export type LicenceTerms = {
+  id: string;
+  movieId: string;
+  rung: number;
+  issuedAt: number;
+  expiresAt: number;
+  playHours: number;
+};
 export type SignedLicence = { terms: LicenceTerms; signature: string };
 
 export type DownloadRecord = {
@@ -71,10 +78,18 @@ export async function readRecord(movieId: string): Promise<DownloadRecord | null
 }
 
 export async function writeRecord(record: DownloadRecord): Promise<void> {
-  await (await store()).put(metaUrl(record.title.id), new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } }));
+  await (
+    await store()
+  ).put(
+    metaUrl(record.title.id),
+    new Response(JSON.stringify(record), { headers: { "Content-Type": "application/json" } }),
+  );
 }
 
-export async function updateRecord(movieId: string, change: (record: DownloadRecord) => DownloadRecord | void): Promise<DownloadRecord | null> {
+export async function updateRecord(
+  movieId: string,
+  change: (record: DownloadRecord) => DownloadRecord | void,
+): Promise<DownloadRecord | null> {
   const record = await readRecord(movieId);
   if (!record) return null;
   const next = change(record) ?? record;
@@ -95,7 +110,14 @@ export async function listRecords(): Promise<DownloadRecord[]> {
 }
 
 export async function putChunk(movieId: string, index: number, bytes: ArrayBuffer): Promise<void> {
-  await (await store()).put(chunkUrl(movieId, index), new Response(bytes, { headers: { "Content-Type": "application/octet-stream", "Content-Length": String(bytes.byteLength) } }));
+  await (
+    await store()
+  ).put(
+    chunkUrl(movieId, index),
+    new Response(bytes, {
+      headers: { "Content-Type": "application/octet-stream", "Content-Length": String(bytes.byteLength) },
+    }),
+  );
 }
 
 /** Remove a download's every entry (record, chunks, poster). */
@@ -112,19 +134,35 @@ export type StorageFacts = { usedBytes: number; freeBytes: number; persisted: bo
 export async function storageFacts(): Promise<StorageFacts> {
   const estimate = await navigator.storage.estimate();
   const persisted = navigator.storage.persisted ? await navigator.storage.persisted() : null;
-  return { usedBytes: estimate.usage ?? 0, freeBytes: Math.max(0, (estimate.quota ?? 0) - (estimate.usage ?? 0)), persisted };
+  return {
+    usedBytes: estimate.usage ?? 0,
+    freeBytes: Math.max(0, (estimate.quota ?? 0) - (estimate.usage ?? 0)),
+    persisted,
+  };
 }
 
 /** The licence's terms, checked against the signature with the server's public key (WebCrypto ECDSA P-256). */
 export async function licenceIsGenuine(licence: SignedLicence, publicKey: JsonWebKey): Promise<boolean> {
   const { terms } = licence;
-  const message = JSON.stringify([terms.id, terms.movieId, terms.rung, terms.issuedAt, terms.expiresAt, terms.playHours]);
-  const key = await crypto.subtle.importKey("jwk", publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-  const signature = Uint8Array.from(atob(licence.signature.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const message = JSON.stringify([
+    terms.id,
+    terms.movieId,
+    terms.rung,
+    terms.issuedAt,
+    terms.expiresAt,
+    terms.playHours,
+  ]);
+  const key = await crypto.subtle.importKey("jwk", publicKey, { name: "ECDSA", namedCurve: "P-256" }, false, [
+    "verify",
+  ]);
+  const signature = Uint8Array.from(atob(licence.signature.replace(/-/g, "+").replace(/_/g, "/")), (c) =>
+    c.charCodeAt(0),
+  );
   return crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, new TextEncoder().encode(message));
 }
 
-export type Verdict = { ok: true; until: number } | { ok: false; reason: "expired" | "clock" | "revoked" | "forged" | "incomplete" };
+export type Verdict =
+  { ok: true; until: number } | { ok: false; reason: "expired" | "clock" | "revoked" | "forged" | "incomplete" };
 
 /** The same rule the service worker applies before it serves a byte (services/downloads.server.ts `judgePlay`). */
 export function judgeRecord(record: DownloadRecord, now = Date.now()): Verdict {
@@ -132,6 +170,9 @@ export function judgeRecord(record: DownloadRecord, now = Date.now()): Verdict {
   if (!isComplete(record)) return { ok: false, reason: "incomplete" };
   const { terms } = record.licence;
   if (now < record.latestSeen - 60_000 || now < terms.issuedAt - 60_000) return { ok: false, reason: "clock" };
-  const until = record.firstPlayedAt === null ? terms.expiresAt : Math.min(terms.expiresAt, record.firstPlayedAt + terms.playHours * 3600_000);
+  const until =
+    record.firstPlayedAt === null
+      ? terms.expiresAt
+      : Math.min(terms.expiresAt, record.firstPlayedAt + terms.playHours * 3600_000);
   return now < until ? { ok: true, until } : { ok: false, reason: "expired" };
 }

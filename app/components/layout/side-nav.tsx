@@ -14,7 +14,7 @@ export function SideNav({ label, links }: { label: string; links: SideNavLink[] 
             <NavLink
               to={link.to}
               className={({ isActive }) =>
-                `block whitespace-nowrap rounded px-3 py-2 text-sm ${isActive ? "bg-brand-600/30 text-brand-200" : "text-slate-200 hover:bg-white/5"}`
+                `block rounded px-3 py-2 text-sm whitespace-nowrap ${isActive ? "bg-brand-600/30 text-brand-200" : "text-slate-200 hover:bg-white/5"}`
               }
             >
               {link.label}
@@ -23,7 +23,10 @@ export function SideNav({ label, links }: { label: string; links: SideNavLink[] 
         ))}
         <li>
           <Form method="post" action="/logout">
-            <button type="submit" className="block w-full whitespace-nowrap rounded px-3 py-2 text-left text-sm text-slate-200 hover:bg-white/5">
+            <button
+              type="submit"
+              className="block w-full rounded px-3 py-2 text-left text-sm whitespace-nowrap text-slate-200 hover:bg-white/5"
+            >
               {t("logout")}
             </button>
           </Form>

@@ -45,7 +45,10 @@ function SignedOutLinks() {
         </NavLink>
       </li>
       <li>
-        <Link to="/login" className="ml-2 rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+        <Link
+          to="/login"
+          className="ml-2 rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
           {t("nav.login")}
         </Link>
       </li>
@@ -113,12 +116,22 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
           className="relative inline-flex h-10 w-10 items-center justify-center rounded-full text-slate-200 hover:bg-white/10 hover:text-white"
           aria-label={unread > 0 ? tAuth("notifications.bellUnread", { count: unread }) : tAuth("notifications.bell")}
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-5 w-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+          >
             <path d="M18 8a6 6 0 1 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
             <path d="M13.73 21a2 2 0 0 1-3.46 0" />
           </svg>
           {unread > 0 ? (
-            <span aria-hidden="true" className="absolute -right-0.5 -top-0.5 rounded-full bg-brand-600 px-1.5 text-[10px] font-bold text-white">
+            <span
+              aria-hidden="true"
+              className="absolute -top-0.5 -right-0.5 rounded-full bg-brand-600 px-1.5 text-[10px] font-bold text-white"
+            >
               {unread > 99 ? "99+" : unread}
             </span>
           ) : null}
@@ -145,7 +158,10 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
               ))}
               <li>
                 <Form method="post" action="/logout">
-                  <button type="submit" className="block w-full rounded px-3 py-2 text-left text-sm text-slate-200 hover:bg-white/5">
+                  <button
+                    type="submit"
+                    className="block w-full rounded px-3 py-2 text-left text-sm text-slate-200 hover:bg-white/5"
+                  >
                     {t("nav.logout")}
                   </button>
                 </Form>

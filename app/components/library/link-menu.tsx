@@ -1,7 +1,13 @@
 import { Link } from "@remix-run/react";
 
 /** A labelled row of plain links (filters, sorts, categories): each is a GET, so it works without JavaScript. */
-export function LinkMenu({ label, items }: { label: string; items: { href: string; text: string; current: boolean }[] }) {
+export function LinkMenu({
+  label,
+  items,
+}: {
+  label: string;
+  items: { href: string; text: string; current: boolean }[];
+}) {
   return (
     <nav aria-label={label}>
       <p className="mb-1 text-sm font-semibold text-slate-200">{label}</p>
@@ -23,7 +29,11 @@ export function LinkMenu({ label, items }: { label: string; items: { href: strin
 }
 
 /** The same page with some query values changed (null removes one); paging starts again at page 1. */
-export function hrefWithQuery(pathname: string, current: URLSearchParams, changes: Record<string, string | null>): string {
+export function hrefWithQuery(
+  pathname: string,
+  current: URLSearchParams,
+  changes: Record<string, string | null>,
+): string {
   const next = new URLSearchParams(current);
   next.delete("page");
   next.delete("confirm");

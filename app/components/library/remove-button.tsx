@@ -2,9 +2,22 @@ import { useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** Remove one title from a list: only the row being removed shows that it is working. */
-export function RemoveButton({ movieId, label, children, pendingText }: { movieId: string; label: string; children: ReactNode; pendingText: ReactNode }) {
+export function RemoveButton({
+  movieId,
+  label,
+  children,
+  pendingText,
+}: {
+  movieId: string;
+  label: string;
+  children: ReactNode;
+  pendingText: ReactNode;
+}) {
   const navigation = useNavigation();
-  const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === "remove" && navigation.formData?.get("movieId") === movieId;
+  const pending =
+    navigation.state !== "idle" &&
+    navigation.formData?.get("intent") === "remove" &&
+    navigation.formData?.get("movieId") === movieId;
   return (
     <button
       type="submit"

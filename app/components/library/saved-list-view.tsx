@@ -33,7 +33,10 @@ export function SavedListView({
       <h1 className="text-3xl font-bold">{title}</h1>
       <LibraryTabs />
       {list.items.length === 0 ? (
-        <div className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300" data-testid="empty-list">
+        <div
+          className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300"
+          data-testid="empty-list"
+        >
           <p>{emptyText}</p>
           <Link to="/movies" className="mt-3 inline-block text-brand-300 hover:underline">
             {t("lists.browse")}
@@ -42,25 +45,50 @@ export function SavedListView({
       ) : (
         <ul className="mt-8 grid gap-3" data-testid="saved-list">
           {list.items.map((item) => (
-            <li key={item.id} data-movie-id={item.id} className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3">
-              <Link to={watchHref(item.id)} className="block w-32 shrink-0 overflow-hidden rounded" tabIndex={-1} aria-hidden="true">
-                <Poster jpg={item.posterCard} webp={item.posterCardWebp} width={300} height={200} className="aspect-[3/2]" />
+            <li
+              key={item.id}
+              data-movie-id={item.id}
+              className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
+            >
+              <Link
+                to={watchHref(item.id)}
+                className="block w-32 shrink-0 overflow-hidden rounded"
+                tabIndex={-1}
+                aria-hidden="true"
+              >
+                <Poster
+                  jpg={item.posterCard}
+                  webp={item.posterCardWebp}
+                  width={300}
+                  height={200}
+                  className="aspect-[3/2]"
+                />
               </Link>
               <div className="min-w-0 flex-1">
                 <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
                 <p className="text-xs text-slate-400">
-                  {item.categoryName} · <time dateTime={item.addedAt}>{t("lists.added", { date: dates.format(new Date(item.addedAt)) })}</time>
+                  {item.categoryName} ·{" "}
+                  <time dateTime={item.addedAt}>
+                    {t("lists.added", { date: dates.format(new Date(item.addedAt)) })}
+                  </time>
                 </p>
                 <Rating average={item.averageRating} count={item.ratingCount} className="mt-1" />
               </div>
               <div className="flex items-center gap-2">
-                <Link to={watchHref(item.id)} className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+                <Link
+                  to={watchHref(item.id)}
+                  className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+                >
                   {t("lists.watch")}
                 </Link>
                 <Form method="post" action={action}>
                   <input type="hidden" name="movieId" value={item.id} />
                   <input type="hidden" name="redirectTo" value={here} />
-                  <RemoveButton movieId={item.id} label={t("lists.removeLabel", { name: item.name })} pendingText={t("lists.removing")}>
+                  <RemoveButton
+                    movieId={item.id}
+                    label={t("lists.removeLabel", { name: item.name })}
+                    pendingText={t("lists.removing")}
+                  >
                     {t("lists.remove")}
                   </RemoveButton>
                 </Form>

@@ -8,7 +8,11 @@ import { Check, choosePlanHref, planPrice } from "./plan-parts";
 export function PlanCards({ plans, billing }: { plans: OfferedPlan[]; billing: Billing }) {
   const { t } = useTranslation("plans");
   if (plans.length === 0) {
-    return <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">{t("empty")}</p>;
+    return (
+      <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">
+        {t("empty")}
+      </p>
+    );
   }
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -20,7 +24,7 @@ export function PlanCards({ plans, billing }: { plans: OfferedPlan[]; billing: B
             data-plan={plan.code}
             className={`flex flex-col rounded-xl border p-6 ${top ? "border-brand-500/70 bg-gradient-to-b from-brand-900/30 to-ink-900" : "border-white/10 bg-ink-900"}`}
           >
-            <h3 className="text-sm font-bold uppercase tracking-widest text-brand-300">{plan.name}</h3>
+            <h3 className="text-sm font-bold tracking-widest text-brand-300 uppercase">{plan.name}</h3>
             <p className="mt-3 flex items-baseline gap-1">
               <span className="text-4xl font-extrabold text-white" data-price>
                 {planPrice(plan, billing)}
@@ -53,7 +57,9 @@ export function PlanCards({ plans, billing }: { plans: OfferedPlan[]; billing: B
               <Link
                 to={choosePlanHref(plan, billing)}
                 className={`block rounded-md px-4 py-2.5 text-center text-sm font-bold ${
-                  top ? "bg-brand-500 text-ink-950 hover:bg-brand-400" : "border border-white/20 text-white hover:border-brand-400"
+                  top
+                    ? "bg-brand-500 text-ink-950 hover:bg-brand-400"
+                    : "border border-white/20 text-white hover:border-brand-400"
                 }`}
               >
                 {t("choose", { plan: plan.name })}

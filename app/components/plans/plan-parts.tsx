@@ -15,14 +15,30 @@ export function Check({ included }: { included: boolean }) {
   const { t } = useTranslation("plans");
   return included ? (
     <span className="inline-flex items-center text-emerald-400">
-      <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.5">
+      <svg
+        viewBox="0 0 20 20"
+        width="18"
+        height="18"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.5"
+      >
         <path d="M4 10.5l4 4 8-9" strokeLinecap="round" strokeLinejoin="round" />
       </svg>
       <span className="sr-only">{t("included")}</span>
     </span>
   ) : (
     <span className="inline-flex items-center text-slate-500">
-      <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <svg
+        viewBox="0 0 20 20"
+        width="16"
+        height="16"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
         <path d="M5 10h10" strokeLinecap="round" />
       </svg>
       <span className="sr-only">{t("notIncluded")}</span>
@@ -56,7 +72,10 @@ export function BillingToggle({ billing, maxDiscount }: { billing: Billing; maxD
     </Link>
   );
   return (
-    <nav aria-label={t("billingToggle")} className="inline-flex items-center gap-1 rounded-full border border-white/15 bg-ink-900 p-1">
+    <nav
+      aria-label={t("billingToggle")}
+      className="inline-flex items-center gap-1 rounded-full border border-white/15 bg-ink-900 p-1"
+    >
       {option("monthly", t("monthly"))}
       {option("annual", t("annually"))}
       {maxDiscount > 0 ? (

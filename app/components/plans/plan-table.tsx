@@ -6,10 +6,22 @@ import type { Billing } from "~/utils/money";
 import { Check, choosePlanHref, planPrice } from "./plan-parts";
 
 /** The comparison: one column per plan, one row per price, screen count, quality and feature. */
-export function PlanTable({ plans, features, billing }: { plans: OfferedPlan[]; features: PlanFeature[]; billing: Billing }) {
+export function PlanTable({
+  plans,
+  features,
+  billing,
+}: {
+  plans: OfferedPlan[];
+  features: PlanFeature[];
+  billing: Billing;
+}) {
   const { t } = useTranslation("plans");
   if (plans.length === 0) {
-    return <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">{t("empty")}</p>;
+    return (
+      <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">
+        {t("empty")}
+      </p>
+    );
   }
   const cell = "px-4 py-3 text-center";
   return (
@@ -22,7 +34,11 @@ export function PlanTable({ plans, features, billing }: { plans: OfferedPlan[]; 
               {t("feature")}
             </th>
             {plans.map((plan) => (
-              <th key={plan.id} scope="col" className="px-4 py-4 text-center text-base font-bold uppercase tracking-wider text-brand-300">
+              <th
+                key={plan.id}
+                scope="col"
+                className="px-4 py-4 text-center text-base font-bold tracking-wider text-brand-300 uppercase"
+              >
                 {plan.name}
               </th>
             ))}

@@ -14,7 +14,9 @@ export function PlansSection({ plans, billing = "monthly" }: { plans: OfferedPla
         <SectionHeading id="plans-heading" title={t("home.plans")} intro={t("home.plansIntro")} />
       </div>
       <PlanCards plans={plans} billing={billing} />
-      <p className="mt-4 text-xs text-slate-400">{tp("noRenewal")} {tp("streamGuidance")}</p>
+      <p className="mt-4 text-xs text-slate-400">
+        {tp("noRenewal")} {tp("streamGuidance")}
+      </p>
     </section>
   );
 }

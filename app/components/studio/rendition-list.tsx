@@ -10,12 +10,25 @@ function megabytes(bytes: number): string {
 export function RenditionList({ renditions }: { renditions: readonly RenditionSummary[] }) {
   const { t } = useTranslation("studio");
   if (renditions.length === 0) return <span className="text-slate-400">{t("renditions.none")}</span>;
-  const total = renditions.filter((rendition) => rendition.status === "ready").reduce((sum, rendition) => sum + rendition.sizeBytes, 0);
+  const total = renditions
+    .filter((rendition) => rendition.status === "ready")
+    .reduce((sum, rendition) => sum + rendition.sizeBytes, 0);
   return (
     <div className="grid gap-0.5 text-xs" data-testid="renditions">
       <ul className="flex flex-wrap gap-x-2 gap-y-0.5">
         {renditions.map((rendition) => (
-          <li key={rendition.rung} data-rung={rendition.rung} data-rendition-status={rendition.status} className={rendition.status === "ready" ? "text-slate-200" : rendition.status === "failed" ? "text-red-300" : "text-amber-300"}>
+          <li
+            key={rendition.rung}
+            data-rung={rendition.rung}
+            data-rendition-status={rendition.status}
+            className={
+              rendition.status === "ready"
+                ? "text-slate-200"
+                : rendition.status === "failed"
+                  ? "text-red-300"
+                  : "text-amber-300"
+            }
+          >
             {rendition.status === "ready"
               ? t("renditions.ready", { rung: rendition.rung, megabytes: megabytes(rendition.sizeBytes) })
               : t(`renditions.${rendition.status}`, { rung: rendition.rung })}

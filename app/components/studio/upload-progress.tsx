@@ -7,9 +7,14 @@ export function megabytes(bytes: number): string {
   return (bytes / MB).toFixed(bytes >= 100 * MB ? 0 : 1);
 }
 
-function speedText(t: (key: string, options?: Record<string, unknown>) => string, bytesPerSecond: number | null): string {
+function speedText(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  bytesPerSecond: number | null,
+): string {
   if (bytesPerSecond === null) return "…";
-  return bytesPerSecond >= MB ? t("upload.speedMb", { value: (bytesPerSecond / MB).toFixed(1) }) : t("upload.speedKb", { value: Math.round(bytesPerSecond / 1024) });
+  return bytesPerSecond >= MB
+    ? t("upload.speedMb", { value: (bytesPerSecond / MB).toFixed(1) })
+    : t("upload.speedKb", { value: Math.round(bytesPerSecond / 1024) });
 }
 
 function timeLeftText(t: (key: string, options?: Record<string, unknown>) => string, progress: UploadProgress): string {
@@ -21,7 +26,15 @@ function timeLeftText(t: (key: string, options?: Record<string, unknown>) => str
 }
 
 /** Progress of a resumable upload: how much, how fast, how long still; pause and resume. */
-export function UploadProgressPanel({ state, onPause, onResume }: { state: ResumableState; onPause: () => void; onResume: () => void }) {
+export function UploadProgressPanel({
+  state,
+  onPause,
+  onResume,
+}: {
+  state: ResumableState;
+  onPause: () => void;
+  onResume: () => void;
+}) {
   const { t } = useTranslation("studio");
   if (state.phase !== "sending" && state.phase !== "paused" && state.phase !== "offline") return null;
   const { progress } = state;
@@ -29,7 +42,12 @@ export function UploadProgressPanel({ state, onPause, onResume }: { state: Resum
   const finishing = state.phase === "sending" && progress.total > 0 && progress.sent >= progress.total;
   return (
     <div className="grid gap-2" aria-live="polite">
-      <progress max={100} value={percent} className="h-3 w-full accent-brand-500" aria-label={t("upload.progressLabel")} />
+      <progress
+        max={100}
+        value={percent}
+        className="h-3 w-full accent-brand-500"
+        aria-label={t("upload.progressLabel")}
+      />
       <p className="text-sm text-slate-300" data-upload-progress={percent} data-upload-phase={state.phase}>
         {state.phase === "paused"
           ? t("upload.paused", { percent })
@@ -46,11 +64,19 @@ export function UploadProgressPanel({ state, onPause, onResume }: { state: Resum
       </p>
       <div>
         {state.phase === "sending" ? (
-          <button type="button" onClick={onPause} className="rounded border border-white/20 px-4 py-1.5 text-sm text-slate-100 hover:bg-white/10">
+          <button
+            type="button"
+            onClick={onPause}
+            className="rounded border border-white/20 px-4 py-1.5 text-sm text-slate-100 hover:bg-white/10"
+          >
             {t("upload.pause")}
           </button>
         ) : (
-          <button type="button" onClick={onResume} className="rounded bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
+          <button
+            type="button"
+            onClick={onResume}
+            className="rounded bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+          >
             {t("upload.resume")}
           </button>
         )}

@@ -67,7 +67,11 @@ function shouldRetry(error: Error): boolean {
 async function sendPoster(uploadUrl: string, poster: File): Promise<void> {
   const body = new FormData();
   body.append("poster", poster, poster.name);
-  const response = await fetch(`${uploadUrl}/poster`, { method: "POST", body, headers: { Accept: "application/json" } });
+  const response = await fetch(`${uploadUrl}/poster`, {
+    method: "POST",
+    body,
+    headers: { Accept: "application/json" },
+  });
   if (!response.ok) {
     const reply = (await response.json().catch(() => ({}))) as ErrorBody;
     throw Object.assign(new Error("poster refused"), { refusal: reply });
@@ -130,7 +134,9 @@ export function useResumableUpload() {
         chunkSize: CHUNK_BYTES,
         retryDelays: RETRY_DELAYS_MS,
         removeFingerprintOnSuccess: true,
-        metadata: options.details ? { ...options.details, filename: options.file.name } : { filename: options.file.name },
+        metadata: options.details
+          ? { ...options.details, filename: options.file.name }
+          : { filename: options.file.name },
         onShouldRetry: (error) => shouldRetry(error),
         onBeforeRequest: async (request) => {
           // The poster goes up once the upload exists and before the film's bytes, so the title is made with it.
@@ -168,7 +174,10 @@ export function useResumableUpload() {
               return;
             }
             const fieldErrors = refusal.body.fieldErrors;
-            options.onRefused({ fieldErrors, formError: fieldErrors ? undefined : (refusal.body.key ?? "common:errors.serverText") });
+            options.onRefused({
+              fieldErrors,
+              formError: fieldErrors ? undefined : (refusal.body.key ?? "common:errors.serverText"),
+            });
             return;
           }
           // No network (or the server is away): what arrived is kept there; go on when the link is back.

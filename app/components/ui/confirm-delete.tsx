@@ -23,7 +23,11 @@ export function ConfirmDelete({
   hidden: Record<string, string>;
 }) {
   return (
-    <div role="alertdialog" aria-labelledby="confirm-title" className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5">
+    <div
+      role="alertdialog"
+      aria-labelledby="confirm-title"
+      className="mt-6 rounded-lg border border-red-400/40 bg-red-950/60 p-5"
+    >
       <h2 id="confirm-title" className="text-lg font-semibold">
         {title}
       </h2>
@@ -33,7 +37,12 @@ export function ConfirmDelete({
           {Object.entries(hidden).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
-          <button type="submit" name="intent" value="delete" className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500">
+          <button
+            type="submit"
+            name="intent"
+            value="delete"
+            className="rounded bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500"
+          >
             {confirmLabel}
           </button>
         </Form>

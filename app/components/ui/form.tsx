@@ -34,7 +34,7 @@ export function Field({
         name={name}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
-        className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 focus:outline-none focus:ring-2 focus:ring-brand-500 read-only:opacity-70 ${
+        className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 read-only:opacity-70 focus:ring-2 focus:ring-brand-500 focus:outline-none ${
           invalid ? "border-red-400" : "border-white/15"
         }`}
         {...input}
@@ -124,7 +124,11 @@ export function useErrorToasts(errors: FormErrors | null | undefined) {
       ...Object.values(errors.fieldErrors ?? {}).flat(),
     ].filter((message, index, all) => all.indexOf(message) === index);
     for (const key of messages) {
-      showToast({ type: "error", key, values: errors.retryAfterSeconds ? { seconds: errors.retryAfterSeconds } : undefined });
+      showToast({
+        type: "error",
+        key,
+        values: errors.retryAfterSeconds ? { seconds: errors.retryAfterSeconds } : undefined,
+      });
     }
   }, [errors]);
 }

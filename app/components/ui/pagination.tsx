@@ -5,7 +5,17 @@ import { useTranslation } from "react-i18next";
  * Previous / next links that keep the rest of the query: paging works without JavaScript.
  * `param` names the page number in the query, for pages with several paged tables.
  */
-export function Pagination({ page, pageCount, param = "page", label }: { page: number; pageCount: number; param?: string; label?: string }) {
+export function Pagination({
+  page,
+  pageCount,
+  param = "page",
+  label,
+}: {
+  page: number;
+  pageCount: number;
+  param?: string;
+  label?: string;
+}) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   if (pageCount <= 1) return null;

@@ -30,13 +30,19 @@ function readRefusal(json: unknown): PlaybackRefusal | null {
  * taken the screen; "stop" (pause, end, leaving) frees it, as a beacon that
  * survives the page being closed.
  */
-function sendProgress(movieId: string, positionSeconds: number, event: "play" | "progress" | "stop", onRefused: (refusal: PlaybackRefusal) => void) {
+function sendProgress(
+  movieId: string,
+  positionSeconds: number,
+  event: "play" | "progress" | "stop",
+  onRefused: (refusal: PlaybackRefusal) => void,
+) {
   if (typeof navigator === "undefined" || !Number.isFinite(positionSeconds)) return;
   const body = new FormData();
   body.set("movieId", movieId);
   body.set("positionSeconds", String(Math.floor(positionSeconds)));
   body.set("event", event);
-  if (event === "stop" && typeof navigator.sendBeacon === "function" && navigator.sendBeacon("/watch-progress", body)) return;
+  if (event === "stop" && typeof navigator.sendBeacon === "function" && navigator.sendBeacon("/watch-progress", body))
+    return;
   void fetch("/watch-progress", { method: "POST", body, keepalive: true, credentials: "same-origin" })
     .then(async (response) => {
       if (response.status !== 403) return;
@@ -49,7 +55,11 @@ function sendProgress(movieId: string, positionSeconds: number, event: "play" | 
 /** The stream failed: ask the server why (its 403 says "screens" or "pass_required"). */
 async function explainLoadError(src: string): Promise<PlaybackRefusal | null> {
   try {
-    const response = await fetch(src, { headers: { Range: "bytes=0-0" }, credentials: "same-origin", cache: "no-store" });
+    const response = await fetch(src, {
+      headers: { Range: "bytes=0-0" },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
     if (response.status !== 403) return null;
     return readRefusal(await response.json());
   } catch {
@@ -80,7 +90,9 @@ function rememberLinkKbps(kbps: number) {
 
 /** For native HLS: the link speed seen by this page's stream downloads (Resource Timing), in kbps. */
 function measuredStreamKbps(): number | null {
-  const entries = performance.getEntriesByType("resource").filter((entry) => /\/stream\/[^/]+\/\d+p\.mp4/.test(entry.name)) as PerformanceResourceTiming[];
+  const entries = performance
+    .getEntriesByType("resource")
+    .filter((entry) => /\/stream\/[^/]+\/\d+p\.mp4/.test(entry.name)) as PerformanceResourceTiming[];
   const bytes = entries.reduce((sum, entry) => sum + entry.transferSize, 0);
   const seconds = entries.reduce((sum, entry) => sum + Math.max(0, entry.responseEnd - entry.requestStart), 0) / 1000;
   return bytes > 64 * 1024 && seconds > 0 ? (bytes * 8) / 1000 / seconds : null;
@@ -98,7 +110,9 @@ function withParams(url: string, params: Record<string, string | number | null>)
 /** The rung a picture height belongs to (native HLS tells only the picture's size). */
 function rungOfPicture(rungs: readonly PlayerRung[], width: number, height: number): number | null {
   if (!width || !height) return null;
-  const match = rungs.find((rung) => rung.width === width && rung.height === height) ?? rungs.find((rung) => rung.rung === Math.min(width, height));
+  const match =
+    rungs.find((rung) => rung.width === width && rung.height === height) ??
+    rungs.find((rung) => rung.rung === Math.min(width, height));
   return match?.rung ?? null;
 }
 
@@ -187,7 +201,8 @@ export function AdaptivePlayer({
     // hls.js wherever classic MSE plays H.264: on Chromium it starts sooner, seeks
     // in a third of the time and buffers only what we allow (decision 020).
     // Native HLS where there is no MSE (iPhone Safari), else the MP4 fallback.
-    const hasMse = typeof window.MediaSource?.isTypeSupported === "function" && window.MediaSource.isTypeSupported(MSE_TYPE);
+    const hasMse =
+      typeof window.MediaSource?.isTypeSupported === "function" && window.MediaSource.isTypeSupported(MSE_TYPE);
 
     // Pressed play before this script ran: the browser is already playing the rendered sources; leave it so.
     const alreadyPlaying = !video.paused || video.currentTime > 0;
@@ -341,12 +356,20 @@ export function AdaptivePlayer({
         {t("page.noVideo")}
       </video>
       {state === "loading" ? (
-        <p role="status" className="pointer-events-none absolute left-3 top-3 rounded bg-black/70 px-2 py-1 text-xs text-white" data-testid="player-loading">
+        <p
+          role="status"
+          className="pointer-events-none absolute top-3 left-3 rounded bg-black/70 px-2 py-1 text-xs text-white"
+          data-testid="player-loading"
+        >
           {t("player.loading")}
         </p>
       ) : null}
       {state === "error" && !refusal ? (
-        <p role="alert" className="absolute inset-x-3 top-3 rounded bg-red-900/90 px-3 py-2 text-sm text-white" data-testid="player-error">
+        <p
+          role="alert"
+          className="absolute inset-x-3 top-3 rounded bg-red-900/90 px-3 py-2 text-sm text-white"
+          data-testid="player-error"
+        >
           {t("player.error")}
         </p>
       ) : null}

@@ -57,7 +57,13 @@ export function createHlsPlayer(
   const startOnPlay = () => {
     if (loading) return;
     loading = true;
-    hls.startLoad(video.currentTime > 0 ? video.currentTime : options.startSeconds > 0 ? options.startSeconds + PAST_KEYFRAME_SECONDS : -1);
+    hls.startLoad(
+      video.currentTime > 0
+        ? video.currentTime
+        : options.startSeconds > 0
+          ? options.startSeconds + PAST_KEYFRAME_SECONDS
+          : -1,
+    );
   };
   // A position a hair before a segment's first frame (audio leads the first
   // keyframe by the AAC encoder's delay, about 21 ms) belongs to the segment
@@ -68,7 +74,10 @@ export function createHlsPlayer(
   const onSeeking = () => {
     const level = hls.levels[hls.currentLevel >= 0 ? hls.currentLevel : hls.loadLevel];
     const position = video.currentTime;
-    const segment = level?.details?.fragments.find((fragment) => fragment.start > 0 && fragment.start >= position - 0.001 && fragment.start < position + PAST_KEYFRAME_SECONDS);
+    const segment = level?.details?.fragments.find(
+      (fragment) =>
+        fragment.start > 0 && fragment.start >= position - 0.001 && fragment.start < position + PAST_KEYFRAME_SECONDS,
+    );
     if (segment) video.currentTime = segment.start + PAST_KEYFRAME_SECONDS;
   };
   video.addEventListener("seeking", onSeeking);

@@ -57,8 +57,16 @@ export function PlaybackChoices({
         {shown ? (
           <p data-testid="data-cost" data-megabytes={shown.megabytes}>
             {quality === "auto"
-              ? t("quality.costAuto", { megabytes: shown.megabytes, rung: shown.rung, length: formatLength(durationSeconds, t) })
-              : t("quality.cost", { megabytes: shown.megabytes, rung: shown.rung, length: formatLength(durationSeconds, t) })}
+              ? t("quality.costAuto", {
+                  megabytes: shown.megabytes,
+                  rung: shown.rung,
+                  length: formatLength(durationSeconds, t),
+                })
+              : t("quality.cost", {
+                  megabytes: shown.megabytes,
+                  rung: shown.rung,
+                  length: formatLength(durationSeconds, t),
+                })}
           </p>
         ) : null}
         <p aria-live="polite" className="text-xs text-slate-400" data-testid="playing-rung">
@@ -66,7 +74,12 @@ export function PlaybackChoices({
         </p>
       </div>
 
-      <form method="get" action="/WatchMovie" className="flex items-end gap-2" onSubmit={(event) => event.preventDefault()}>
+      <form
+        method="get"
+        action="/WatchMovie"
+        className="flex items-end gap-2"
+        onSubmit={(event) => event.preventDefault()}
+      >
         <input type="hidden" name="id" value={movieId} />
         <div className="grid gap-1">
           <label htmlFor={selectId} className="text-xs font-medium text-slate-300">
@@ -86,7 +99,9 @@ export function PlaybackChoices({
             }}
             className="rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
           >
-            <option value="auto">{t("quality.auto", { rung: top.rung, megabytesPerHour: top.megabytesPerHour })}</option>
+            <option value="auto">
+              {t("quality.auto", { rung: top.rung, megabytesPerHour: top.megabytesPerHour })}
+            </option>
             {choices.rungs.map((rung) => (
               <option key={rung.rung} value={rung.rung}>
                 {t("quality.option", { rung: rung.rung, megabytesPerHour: rung.megabytesPerHour })}
@@ -115,7 +130,12 @@ export function PlaybackChoices({
         <input type="hidden" name="redirectTo" value={here} />
         <input type="hidden" name="dataSaver" value={choices.dataSaver ? "off" : "on"} />
         <p className="text-xs text-slate-400">{choices.dataSaver ? t("dataSaver.isOn") : t("dataSaver.isOff")}</p>
-        <button type="submit" aria-pressed={choices.dataSaver} className="rounded border border-white/20 px-3 py-1.5 hover:bg-white/5" data-testid="data-saver-toggle">
+        <button
+          type="submit"
+          aria-pressed={choices.dataSaver}
+          className="rounded border border-white/20 px-3 py-1.5 hover:bg-white/5"
+          data-testid="data-saver-toggle"
+        >
           {choices.dataSaver ? t("dataSaver.turnOff") : t("dataSaver.turnOn")}
         </button>
       </Form>

@@ -6,7 +6,15 @@ export function seedBilling(db: DB) {
   db.insert(plans)
     .values([
       { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, screens: 1, maxQuality: "hd", sortOrder: 0 },
-      { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1, maxQuality: "uhd", sortOrder: 1 },
+      {
+        id: "planbasic",
+        code: "BASIC",
+        name: "Basic",
+        monthlyPriceMinor: 1400,
+        screens: 1,
+        maxQuality: "uhd",
+        sortOrder: 1,
+      },
       { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, screens: 2, maxQuality: "uhd", sortOrder: 2 },
     ])
     .run();
@@ -20,7 +28,10 @@ export function seedBilling(db: DB) {
     ])
     .run();
   const account = (id: string, role: "viewer" | "provider" | "admin", name = id) =>
-    db.insert(accounts).values({ id, name, email: `${id}@example.com`, phoneNumber: "0803 000 0000", passwordHash: "x", role }).run();
+    db
+      .insert(accounts)
+      .values({ id, name, email: `${id}@example.com`, phoneNumber: "0803 000 0000", passwordHash: "x", role })
+      .run();
   account("viewer1", "viewer", "Aisha Bello");
   account("viewer2", "viewer", "=cmd|' /C calc'!A0");
   account("provider1", "provider");
@@ -29,8 +40,26 @@ export function seedBilling(db: DB) {
   db.insert(categories).values({ id: "cat1", name: "Drama", slug: "drama" }).run();
   db.insert(movies)
     .values([
-      { id: "freemovie01", name: "Free film", categoryId: "cat1", providerId: "provider1", status: "ready", approved: true, access: "free", height: 720 },
-      { id: "premiummovie1", name: "Premium film", categoryId: "cat1", providerId: "provider1", status: "ready", approved: true, access: "premium", height: 720 },
+      {
+        id: "freemovie01",
+        name: "Free film",
+        categoryId: "cat1",
+        providerId: "provider1",
+        status: "ready",
+        approved: true,
+        access: "free",
+        height: 720,
+      },
+      {
+        id: "premiummovie1",
+        name: "Premium film",
+        categoryId: "cat1",
+        providerId: "provider1",
+        status: "ready",
+        approved: true,
+        access: "premium",
+        height: 720,
+      },
     ])
     .run();
   return {

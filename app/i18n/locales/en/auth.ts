@@ -65,7 +65,8 @@ const auth = {
   cp: {
     title: "Content creators",
     metaTitle: "Content Creator — Kallo",
-    intro: "Share your films with viewers who love Hausa and African stories. Upload, follow how your titles are watched and manage your catalogue.",
+    intro:
+      "Share your films with viewers who love Hausa and African stories. Upload, follow how your titles are watched and manage your catalogue.",
     signInTitle: "Content creator sign in",
     apply: "Apply to become a content creator",
     applyIntro: "Not a content creator yet?",
@@ -95,7 +96,8 @@ const auth = {
     done: "Your password was changed. Sign in with the new password.",
     mailSubject: "Reset your Kallo password",
     mailPathOnly: "the page {{path}} of the Kallo site you use (add it to the site's address)",
-    mailText: "Hello {{name}},\n\nSomeone (we hope you) asked to reset the password of your Kallo account. Open this link to choose a new password:\n\n{{link}}\n\nThe link works once and expires in one hour. If you did not ask for it, ignore this message; your password stays the same.\n\nKallo",
+    mailText:
+      "Hello {{name}},\n\nSomeone (we hope you) asked to reset the password of your Kallo account. Open this link to choose a new password:\n\n{{link}}\n\nThe link works once and expires in one hour. If you did not ask for it, ignore this message; your password stays the same.\n\nKallo",
   },
   profile: {
     title: "Profile",

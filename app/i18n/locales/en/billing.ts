@@ -3,7 +3,8 @@ const billing = {
   page: {
     metaTitle: "Plans and payments · Kallo",
     title: "Plans and payments",
-    intro: "Pay as you go: buy a pass for a day, a week or a month, or redeem a voucher. Passes never renew by themselves, and there are no refunds.",
+    intro:
+      "Pay as you go: buy a pass for a day, a week or a month, or redeem a voucher. Passes never renew by themselves, and there are no refunds.",
   },
   current: {
     title: "Your plan",
@@ -62,7 +63,8 @@ const billing = {
     failed: "The payment did not go through. Nothing was added.",
     mismatch: "The amount paid did not match the order, so no pass was added. Contact customer care.",
     unknown: "We do not know this payment.",
-    error: "We could not confirm the payment with Paystack yet. If you were charged, your pass starts as soon as Paystack tells us.",
+    error:
+      "We could not confirm the payment with Paystack yet. If you were charged, your pass starts as soon as Paystack tells us.",
   },
   history: {
     title: "Payment history",
@@ -81,7 +83,8 @@ const billing = {
   },
   watch: {
     needsPassTitle: "This title needs a pass",
-    needsPass: "{{name}} is a Premium title. Watch it with a Basic or Pro pass: buy one for a day, a week or a month, or redeem a voucher.",
+    needsPass:
+      "{{name}} is a Premium title. Watch it with a Basic or Pro pass: buy one for a day, a week or a month, or redeem a voucher.",
     seePasses: "Buy a pass or redeem a voucher",
     from: "from {{price}} for {{period}}",
     screensTitle: "Playing on another device",
@@ -93,7 +96,8 @@ const billing = {
     retry: "Try again",
   },
   notifications: {
-    passEnding: "Your {{plan}} pass ends on {{date}}. Buy another pass or redeem a voucher to keep watching Premium titles.",
+    passEnding:
+      "Your {{plan}} pass ends on {{date}}. Buy another pass or redeem a voucher to keep watching Premium titles.",
   },
   admin: {
     metaTitle: "Payments · Kallo admin",

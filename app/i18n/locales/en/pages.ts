@@ -118,14 +118,17 @@ const pages = {
       },
       {
         heading: "8. Contact",
-        paragraphs: ["Questions about these terms go to customer care; the address and phone number are at the bottom of every page."],
+        paragraphs: [
+          "Questions about these terms go to customer care; the address and phone number are at the bottom of every page.",
+        ],
       },
     ],
   },
   plansPage: {
     title: "Plans and prices — Kallo",
     heading: "Choose your plan",
-    intro: "Compare what each plan includes. Every paid plan is a pass for the period you pick and never renews by itself.",
+    intro:
+      "Compare what each plan includes. Every paid plan is a pass for the period you pick and never renews by itself.",
     empty: "No plans are offered at the moment. Please check again later.",
   },
   privacy: {
@@ -235,7 +238,9 @@ const pages = {
       },
       {
         heading: "Contact customer care",
-        paragraphs: ["Write to us or call us. Tell us the email address of your account and, for a payment question, the date and amount."],
+        paragraphs: [
+          "Write to us or call us. Tell us the email address of your account and, for a payment question, the date and amount.",
+        ],
       },
     ],
     emailLabel: "Email",
@@ -259,7 +264,9 @@ const pages = {
       "Scroll down and tap “Add to Home Screen”, then tap Add.",
     ],
     desktop: "On a computer",
-    desktopSteps: ["In Chrome or Edge, click the install icon at the right of the address bar, or open the menu and choose “Install Kallo”."],
+    desktopSteps: [
+      "In Chrome or Edge, click the install icon at the right of the address bar, or open the menu and choose “Install Kallo”.",
+    ],
     note: "The app uses only a little storage. It updates itself the next time you open it while online.",
   },
   offlinePage: {

@@ -10,20 +10,24 @@ const studio = {
     pause: "Pause",
     resume: "Resume",
     paused: "Paused at {{percent}} %. What was sent is kept on the server.",
-    offline: "Connection lost. {{sent}} MB are safe on the server; the upload goes on by itself when the network is back.",
+    offline:
+      "Connection lost. {{sent}} MB are safe on the server; the upload goes on by itself when the network is back.",
     retrying: "The connection dropped; trying again…",
     posterSending: "Sending the poster…",
     unfinishedTitle: "Unfinished uploads",
-    unfinishedIntro: "Choose the same file again to continue where it stopped; nothing already on the server is sent twice.",
+    unfinishedIntro:
+      "Choose the same file again to continue where it stopped; nothing already on the server is sent twice.",
     unfinishedEntry: "{{filename}}: {{received}} of {{total}} MB on the server",
     unfinishedKept: "Kept until {{date}}",
     continueWith: "Continue with this file",
-    continueNeedsScript: "Continuing an upload needs JavaScript; without it, upload the film again with the form below.",
+    continueNeedsScript:
+      "Continuing an upload needs JavaScript; without it, upload the film again with the form below.",
     discard: "Discard",
     discarded: "Unfinished upload discarded",
     metaTitle: "Upload a movie — Kallo",
     title: "Upload a movie",
-    intro: "Fill in the details, choose the movie and a poster, and press Upload. Files up to {{mb}} MB. Any accepted format is converted so that it plays in every browser.",
+    intro:
+      "Fill in the details, choose the movie and a poster, and press Upload. Files up to {{mb}} MB. Any accepted format is converted so that it plays in every browser.",
     movieTitle: "Movie Title",
     description: "Description",
     category: "Category",
@@ -60,7 +64,8 @@ const studio = {
       unreadable: "This file could not be read as a video. Export it again as MP4 (H.264) and upload it anew.",
       noVideo: "This file has no picture, only sound. Upload the film itself.",
       noDuration: "This file seems damaged (it has no length). Export it again and upload it anew.",
-      interrupted: "The server stopped while preparing this film, three times. Upload it again, or ask an administrator.",
+      interrupted:
+        "The server stopped while preparing this film, three times. Upload it again, or ask an administrator.",
       processing: "This film could not be prepared. Upload it again; if it fails again, ask an administrator.",
     },
     status: {
@@ -117,7 +122,8 @@ const studio = {
     empty: "Upload a movie to see its views here.",
   },
   errors: {
-    noSpace: "The server has no room for this file right now; try a smaller file or ask the administrator to free space",
+    noSpace:
+      "The server has no room for this file right now; try a smaller file or ask the administrator to free space",
     uploadNotFound: "This upload no longer exists (it expired or was discarded); please start again",
     sizeRequired: "The file's size must be given when the upload starts (Upload-Length)",
     badMetadata: "The upload's details could not be read (Upload-Metadata)",

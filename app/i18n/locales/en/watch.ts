@@ -82,7 +82,8 @@ const watch = {
   },
   dataSaver: {
     title: "Data saver",
-    explain: "Films then cost about 2 MB a minute instead of up to 30; it starts on by itself when your phone asks to save data.",
+    explain:
+      "Films then cost about 2 MB a minute instead of up to 30; it starts on by itself when your phone asks to save data.",
     isOn: "Data saver is on: at most 240p.",
     isOff: "Data saver is off.",
     turnOn: "Turn data saver on",

@@ -67,7 +67,8 @@ const auth: DeepStrings<typeof en> = {
   cp: {
     title: "Masu shirya fim",
     metaTitle: "Mai Shirya Fim — Kallo",
-    intro: "Raba fina-finanku da masu kallo masu son labaran Hausa da na Afirka. Ɗora fim, bibiyi yadda ake kallon su, kuma ku kula da jerin fina-finanku.",
+    intro:
+      "Raba fina-finanku da masu kallo masu son labaran Hausa da na Afirka. Ɗora fim, bibiyi yadda ake kallon su, kuma ku kula da jerin fina-finanku.",
     signInTitle: "Shigar mai shirya fim",
     apply: "Nemi zama mai shirya fim",
     applyIntro: "Ba ku zama mai shirya fim ba tukuna?",
@@ -97,7 +98,8 @@ const auth: DeepStrings<typeof en> = {
     done: "An canja kalmar sirrinku. Shiga da sabuwar kalmar sirri.",
     mailSubject: "Sake saita kalmar sirrinku ta Kallo",
     mailPathOnly: "shafin {{path}} na shafin Kallo da kuke amfani da shi (ƙara shi a adireshin shafin)",
-    mailText: "Sannu {{name}},\n\nWani (muna fatan ku ne) ya nemi a sake saita kalmar sirrin asusunku na Kallo. Buɗe wannan hanyar don zaɓar sabuwar kalmar sirri:\n\n{{link}}\n\nHanyar tana aiki sau ɗaya kuma tana ƙarewa bayan awa ɗaya. Idan ba ku nema ba, ku yi watsi da wannan saƙo; kalmar sirrinku ba za ta canja ba.\n\nKallo",
+    mailText:
+      "Sannu {{name}},\n\nWani (muna fatan ku ne) ya nemi a sake saita kalmar sirrin asusunku na Kallo. Buɗe wannan hanyar don zaɓar sabuwar kalmar sirri:\n\n{{link}}\n\nHanyar tana aiki sau ɗaya kuma tana ƙarewa bayan awa ɗaya. Idan ba ku nema ba, ku yi watsi da wannan saƙo; kalmar sirrinku ba za ta canja ba.\n\nKallo",
   },
   profile: {
     title: "Bayanan kai",

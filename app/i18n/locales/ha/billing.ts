@@ -5,7 +5,8 @@ const billing: DeepStrings<typeof en> = {
   page: {
     metaTitle: "Tsare-tsare da biyan kuɗi · Kallo",
     title: "Tsare-tsare da biyan kuɗi",
-    intro: "Biya daidai amfani: saya fasin na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan. Fasin ba ya sabunta kansa, kuma ba a mayar da kuɗi.",
+    intro:
+      "Biya daidai amfani: saya fasin na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan. Fasin ba ya sabunta kansa, kuma ba a mayar da kuɗi.",
   },
   current: {
     title: "Tsarinka",
@@ -62,9 +63,11 @@ const billing: DeepStrings<typeof en> = {
     already: "An riga an kammala wannan biyan: fasinka yana aiki.",
     pending: "Har yanzu muna jiran tabbacin biyan kuɗin. Fasinka zai fara da zarar an tabbatar.",
     failed: "Biyan kuɗin bai yi nasara ba. Ba a ƙara komai ba.",
-    mismatch: "Kuɗin da aka biya bai yi daidai da odar ba, don haka ba a ƙara fasin ba. Tuntuɓi sashen kula da abokan hulɗa.",
+    mismatch:
+      "Kuɗin da aka biya bai yi daidai da odar ba, don haka ba a ƙara fasin ba. Tuntuɓi sashen kula da abokan hulɗa.",
     unknown: "Ba mu san wannan biyan kuɗin ba.",
-    error: "Ba mu iya tabbatar da biyan da Paystack ba tukuna. Idan an cire maka kuɗi, fasinka zai fara da zarar Paystack ya sanar da mu.",
+    error:
+      "Ba mu iya tabbatar da biyan da Paystack ba tukuna. Idan an cire maka kuɗi, fasinka zai fara da zarar Paystack ya sanar da mu.",
   },
   history: {
     title: "Tarihin biyan kuɗi",
@@ -83,7 +86,8 @@ const billing: DeepStrings<typeof en> = {
   },
   watch: {
     needsPassTitle: "Wannan fim yana buƙatar fasin",
-    needsPass: "{{name}} fim ne na Premium. Kalle shi da fasin Basic ko Pro: saya na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan.",
+    needsPass:
+      "{{name}} fim ne na Premium. Kalle shi da fasin Basic ko Pro: saya na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan.",
     seePasses: "Saya fasin ko yi amfani da baucan",
     from: "daga {{price}} na {{period}}",
     screensTitle: "Ana kallo a wata na'ura",
@@ -95,7 +99,8 @@ const billing: DeepStrings<typeof en> = {
     retry: "Sake gwadawa",
   },
   notifications: {
-    passEnding: "Fasinka na {{plan}} zai ƙare a ranar {{date}}. Saya wani fasin ko yi amfani da baucan don ci gaba da kallon fina-finan Premium.",
+    passEnding:
+      "Fasinka na {{plan}} zai ƙare a ranar {{date}}. Saya wani fasin ko yi amfani da baucan don ci gaba da kallon fina-finan Premium.",
   },
   admin: {
     metaTitle: "Biyan kuɗi · Kallo admin",

@@ -6,7 +6,8 @@ const downloads = {
   empty: "Ba ka sauke komai a wannan na'ura ba tukuna. Buɗe fim ka danna Sauke, a Wi‑Fi idan zai yiwu.",
   needsJavaScript: "Saukewa na buƙatar JavaScript da burauzar da ke iya ajiye fayiloli (misali Chrome ko Edge).",
   unsupported: "Wannan burauzar ba za ta iya ajiye fina-finai don kallo ba tare da intanet ba: babu {{what}}.",
-  stayOpen: "Bar wannan shafi a buɗe har saukewar ta ƙare: wannan burauzar tana saukewa ne kawai idan Kallo a buɗe yake.",
+  stayOpen:
+    "Bar wannan shafi a buɗe har saukewar ta ƙare: wannan burauzar tana saukewa ne kawai idan Kallo a buɗe yake.",
   download: "Sauke",
   downloadTitle: "Sauke don kallo ba tare da intanet ba",
   chooseQuality: "Inganci",

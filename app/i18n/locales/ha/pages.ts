@@ -4,7 +4,8 @@ import type { DeepStrings } from "../types";
 const pages: DeepStrings<typeof en> = {
   home: {
     title: "Kallo — Fina-finan Hausa da na Afirka",
-    description: "Kalli fina-finai da shirye-shiryen TV na Hausa da na Afirka, kyauta ko da fasin da kuke biya idan kuna so.",
+    description:
+      "Kalli fina-finai da shirye-shiryen TV na Hausa da na Afirka, kyauta ko da fasin da kuke biya idan kuna so.",
     heroLabel: "Zaɓaɓɓun fina-finai",
     watchNow: "Kalla Yanzu",
     playlist: "Jerin Kallo",
@@ -23,7 +24,8 @@ const pages: DeepStrings<typeof en> = {
     plansIntro: "Fara kyauta. Ku biya ne kawai lokacin da kuke son ƙari, da fasin da ba ya sabunta kansa.",
     about: "Game da Kallo",
     emptyTitle: "Fina-finanmu na farko suna kan hanya",
-    emptyText: "Masu shirya fina-finai suna ɗora ayyukansu. Ku dawo nan ba da jimawa ba, ko ku shiga a matsayin mai shirya fim ku zama na farko.",
+    emptyText:
+      "Masu shirya fina-finai suna ɗora ayyukansu. Ku dawo nan ba da jimawa ba, ko ku shiga a matsayin mai shirya fim ku zama na farko.",
     emptyRow: "Babu fim a nan tukuna.",
     becomeCreator: "Zama mai shirya fim",
   },
@@ -120,21 +122,25 @@ const pages: DeepStrings<typeof en> = {
       },
       {
         heading: "8. Tuntuɓa",
-        paragraphs: ["Tambayoyi game da waɗannan sharuɗɗa a aika su ga sashen kula da abokan ciniki; adireshin da lambar waya suna ƙasan kowane shafi."],
+        paragraphs: [
+          "Tambayoyi game da waɗannan sharuɗɗa a aika su ga sashen kula da abokan ciniki; adireshin da lambar waya suna ƙasan kowane shafi.",
+        ],
       },
     ],
   },
   plansPage: {
     title: "Tsare-tsare da farashi — Kallo",
     heading: "Zaɓi tsarinku",
-    intro: "Kwatanta abin da kowane tsari ya ƙunsa. Kowane tsarin biya fasin ne na lokacin da kuka zaɓa, kuma ba ya sabunta kansa.",
+    intro:
+      "Kwatanta abin da kowane tsari ya ƙunsa. Kowane tsarin biya fasin ne na lokacin da kuka zaɓa, kuma ba ya sabunta kansa.",
     empty: "Babu tsarin da ake bayarwa a yanzu. Da fatan za ku sake dubawa daga baya.",
   },
   privacy: {
     title: "Manufar Sirri — Kallo",
     heading: "Manufar Sirri",
     lastUpdated: "An sabunta a ƙarshe: 22 ga Nuwamba, 2026",
-    intro: "Wannan manufa tana bayyana abin da Kallo ke tattarawa game da ku, dalilin haka, da abin da za ku iya yi a kai.",
+    intro:
+      "Wannan manufa tana bayyana abin da Kallo ke tattarawa game da ku, dalilin haka, da abin da za ku iya yi a kai.",
     sections: [
       {
         heading: "Abin da muke tattarawa",
@@ -208,7 +214,8 @@ const pages: DeepStrings<typeof en> = {
   help: {
     title: "Taimako — Kallo",
     heading: "Taimako",
-    intro: "Amsoshin tambayoyin da masu kallo suka fi yi. Ba ku ga naku ba? Sashen kula da abokan ciniki zai taimaka muku.",
+    intro:
+      "Amsoshin tambayoyin da masu kallo suka fi yi. Ba ku ga naku ba? Sashen kula da abokan ciniki zai taimaka muku.",
     sections: [
       {
         heading: "Asusunku",
@@ -237,7 +244,9 @@ const pages: DeepStrings<typeof en> = {
       },
       {
         heading: "Tuntuɓi sashen kula da abokan ciniki",
-        paragraphs: ["Ku rubuto mana ko ku kira mu. Ku faɗa mana imel ɗin asusunku kuma, idan tambayar biya ce, ranar da adadin kuɗin."],
+        paragraphs: [
+          "Ku rubuto mana ko ku kira mu. Ku faɗa mana imel ɗin asusunku kuma, idan tambayar biya ce, ranar da adadin kuɗin.",
+        ],
       },
     ],
     emailLabel: "Imel",
@@ -261,7 +270,9 @@ const pages: DeepStrings<typeof en> = {
       "Gangara ƙasa ku taɓa “Add to Home Screen”, sannan ku taɓa Add.",
     ],
     desktop: "A kwamfuta",
-    desktopSteps: ["A Chrome ko Edge, danna alamar saka manhaja a dama da sandar adireshi, ko buɗe menu ku zaɓi “Install Kallo”."],
+    desktopSteps: [
+      "A Chrome ko Edge, danna alamar saka manhaja a dama da sandar adireshi, ko buɗe menu ku zaɓi “Install Kallo”.",
+    ],
     note: "Manhajar tana amfani da ɗan ƙaramin wurin ajiya. Tana sabunta kanta a gaba da kuka buɗe ta yayin da kuke da intanet.",
   },
   offlinePage: {

@@ -12,7 +12,8 @@ const studio: DeepStrings<typeof en> = {
     pause: "Dakata",
     resume: "Ci gaba",
     paused: "An dakata a {{percent}} %. Abin da aka aika yana nan a sabar.",
-    offline: "Haɗin intanet ya yanke. MB {{sent}} suna nan lafiya a sabar; ɗorawar za ta ci gaba da kanta idan intanet ya dawo.",
+    offline:
+      "Haɗin intanet ya yanke. MB {{sent}} suna nan lafiya a sabar; ɗorawar za ta ci gaba da kanta idan intanet ya dawo.",
     retrying: "Haɗin ya yanke; ana sake gwadawa…",
     posterSending: "Ana aika hoton fosta…",
     unfinishedTitle: "Ɗorawar da ba ta kammala ba",
@@ -20,12 +21,14 @@ const studio: DeepStrings<typeof en> = {
     unfinishedEntry: "{{filename}}: MB {{received}} cikin {{total}} suna sabar",
     unfinishedKept: "Za a ajiye har {{date}}",
     continueWith: "Ci gaba da wannan fayil",
-    continueNeedsScript: "Ci gaba da ɗorawa yana buƙatar JavaScript; ba tare da shi ba, sake ɗora fim ɗin da fom ɗin da ke ƙasa.",
+    continueNeedsScript:
+      "Ci gaba da ɗorawa yana buƙatar JavaScript; ba tare da shi ba, sake ɗora fim ɗin da fom ɗin da ke ƙasa.",
     discard: "Watsar",
     discarded: "An watsar da ɗorawar da ba ta kammala ba",
     metaTitle: "Ɗora fim — Kallo",
     title: "Ɗora fim",
-    intro: "Cika bayanan, zaɓi fim da hoton fosta, sannan ka danna Ɗora. Fayiloli har zuwa MB {{mb}}. Duk tsarin da aka karɓa ana canza shi don ya yi aiki a kowace burauza.",
+    intro:
+      "Cika bayanan, zaɓi fim da hoton fosta, sannan ka danna Ɗora. Fayiloli har zuwa MB {{mb}}. Duk tsarin da aka karɓa ana canza shi don ya yi aiki a kowace burauza.",
     movieTitle: "Sunan Fim",
     description: "Bayani",
     category: "Rukuni",
@@ -59,7 +62,8 @@ const studio: DeepStrings<typeof en> = {
       delete: "Goge",
     },
     failure: {
-      unreadable: "Ba a iya karanta wannan fayil a matsayin bidiyo ba. Sake fitar da shi a MP4 (H.264) ka sake ɗora shi.",
+      unreadable:
+        "Ba a iya karanta wannan fayil a matsayin bidiyo ba. Sake fitar da shi a MP4 (H.264) ka sake ɗora shi.",
       noVideo: "Wannan fayil ba shi da hoto, sauti kawai. Ka ɗora ainihin fim ɗin.",
       noDuration: "Da alama wannan fayil ya lalace (ba shi da tsawo). Sake fitar da shi ka sake ɗora shi.",
       interrupted: "Sabar ta tsaya sau uku yayin shirya wannan fim. Sake ɗora shi, ko ka tambayi mai gudanarwa.",
@@ -140,7 +144,8 @@ const studio: DeepStrings<typeof en> = {
     movieRequired: "Zaɓi fayil ɗin fim",
     movieEmpty: "Fayil ɗin fim ɗin babu komai a ciki",
     wrongExtension: "Ba a karɓar irin wannan fayil. Fina-finai: .mp4 .3gp .wmv .avi .mpeg; hotuna: .jpg .jpeg .png",
-    contentMismatch: "Abin da ke cikin wannan fayil bai dace da sunansa ba: ba ainihin fim ko hoto na irin wannan ba ne",
+    contentMismatch:
+      "Abin da ke cikin wannan fayil bai dace da sunansa ba: ba ainihin fim ko hoto na irin wannan ba ne",
     unexpectedFile: "Fim ɗaya da hoto ɗaya kawai ake iya ɗorawa",
     tooLarge: "Fayil ɗin ya fi iyakar girman ɗorawa",
     notMultipart: "Ba a aika ɗorawar a matsayin fom mai fayiloli ba",

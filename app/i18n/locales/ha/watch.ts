@@ -84,7 +84,8 @@ const watch: DeepStrings<typeof en> = {
   },
   dataSaver: {
     title: "Tanadin data",
-    explain: "Da shi fim yana cin kusan MB 2 a minti maimakon har zuwa 30; yana kunnuwa da kansa idan wayarka ta nemi tanadin data.",
+    explain:
+      "Da shi fim yana cin kusan MB 2 a minti maimakon har zuwa 30; yana kunnuwa da kansa idan wayarka ta nemi tanadin data.",
     isOn: "Tanadin data yana kunne: 240p kawai a mafi yawa.",
     isOff: "Tanadin data a kashe yake.",
     turnOn: "Kunna tanadin data",
