@@ -22,6 +22,7 @@ import { consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -160,12 +161,7 @@ export default function WatchMovie() {
   // New loader data (data saver switched, another title): the menu follows what the page now plays.
   useEffect(() => setQuality(watch.player.quality), [watch.player.quality, watch.player.masterUrl]);
   const [playingRung, setPlayingRung] = useState<number | null>(null);
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    // One zone on server and client, so the page hydrates without a mismatch.
-    timeZone: "Africa/Lagos",
-  });
+  const dateFormat = dateFormatter(i18n.language, "dateTime");
 
   return (
     <article className="mx-auto w-full max-w-6xl px-4 py-8">

@@ -7,6 +7,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { AUDIT_ACTIONS, listAudit } from "~/services/audit.server";
 import { pageParam } from "~/utils/paging";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -33,10 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AuditLog() {
   const { t, i18n } = useTranslation("admin");
   const { rows, action, actor, actions, page, pageCount } = useLoaderData<typeof loader>();
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "medium",
-  });
+  const dateFormat = dateFormatter(i18n.language, "dateTimeSeconds");
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("audit.title")}</h1>

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
-import { dateFormat, dateTimeFormat } from "~/components/billing/dates";
+import { dateFormatter } from "~/utils/dates";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
@@ -157,8 +157,8 @@ export default function UserPayment() {
   const loaderData = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   useErrorToasts(actionData);
-  const when = dateTimeFormat(i18n.language);
-  const day = dateFormat(i18n.language);
+  const when = dateFormatter(i18n.language, "dateTime");
+  const day = dateFormatter(i18n.language);
   const { payments, subscribers, status, codes, voucherOptions, defaultRedeemBy } = loaderData;
   const batch = loaderData.batch;
   const fieldError = (name: string) =>

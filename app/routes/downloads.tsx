@@ -18,6 +18,7 @@ import {
   type StorageFacts,
 } from "~/components/downloads/offline-store";
 import { getRequestT } from "~/i18n/translate.server";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -167,10 +168,7 @@ export default function Downloads() {
     await refresh();
   };
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
+  const dateFormat = dateFormatter(i18n.language, "dateTime");
   const mb = (bytes: number) => (bytes / MB).toFixed(1);
 
   return (

@@ -22,6 +22,7 @@ import { normaliseSearchText, SEARCH_MAX_LENGTH } from "~/services/search.server
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -78,10 +79,7 @@ export default function History() {
   const [searchParams] = useSearchParams();
   const href = (changes: Record<string, string | null>) => hrefWithQuery("/history", searchParams, changes);
   const here = href({ page: page > 1 ? String(page) : null });
-  const dates = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
+  const dates = dateFormatter(language, "dateTime");
   const periods: (HistoryPeriod | null)[] = [null, "recent", "month", "year"];
   const filtered = Boolean(period || q);
 

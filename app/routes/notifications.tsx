@@ -9,6 +9,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listNotifications, markNotificationsRead, openNotification } from "~/services/notifications.server";
 import { safeRedirectPath } from "~/utils/redirect";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -59,10 +60,7 @@ export default function Notifications() {
       markSeen.submit({ intent: "seen" }, { method: "post", action: "/notifications" });
     }
   }, [unread, markSeen]);
-  const format = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
+  const format = dateFormatter(language, "dateTime");
   return (
     <section className="mx-auto w-full max-w-2xl px-4 py-12">
       <div className="flex flex-wrap items-center justify-between gap-4">

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
-import { dateFormat, dateTimeFormat } from "~/components/billing/dates";
+import { dateFormatter } from "~/utils/dates";
 import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
@@ -142,7 +142,7 @@ export async function action({ request }: ActionFunctionArgs) {
       {
         type: "success",
         key: "billing:redeem.done",
-        values: { plan: result.planName, date: dateTimeFormat(language).format(result.endsAt) },
+        values: { plan: result.planName, date: dateFormatter(language, "dateTime").format(result.endsAt) },
       },
       { status: 303 },
     );
@@ -158,8 +158,8 @@ export default function Payment() {
   const actionData = useActionData<ActionData>();
   useErrorToasts(actionData);
   const { status, plans, order, history, language, cardPayments, chosenPlan } = data;
-  const when = dateTimeFormat(language);
-  const day = dateFormat(language);
+  const when = dateFormatter(language, "dateTime");
+  const day = dateFormatter(language);
   const periodLabel = (period: string | null, days: number) =>
     period ? t(`periods.${period}`) : t("periodOfDays", { count: days });
   const paidPlans = plans.filter((plan) => plan.code !== "FREE");

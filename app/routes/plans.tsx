@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { BillingToggle } from "~/components/plans/plan-parts";
 import { PlanTable } from "~/components/plans/plan-table";
 import { getOptionalUser } from "~/auth/guards.server";
-import { dateTimeFormat } from "~/components/billing/dates";
+import { dateFormatter } from "~/utils/dates";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { getPassStatus } from "~/services/billing.server";
@@ -47,7 +47,9 @@ export default function Plans() {
         >
           {current.onFreePlan ? tb("current.free") : tb("current.paid", { plan: current.planName })}{" "}
           {current.expiresAt
-            ? tb("current.endsOn", { date: dateTimeFormat(i18n.language).format(new Date(current.expiresAt)) })
+            ? tb("current.endsOn", {
+                date: dateFormatter(i18n.language, "dateTime").format(new Date(current.expiresAt)),
+              })
             : null}{" "}
           <Link to="/payment" className="text-brand-300 hover:underline">
             {tb("buy.title")}

@@ -5,7 +5,7 @@ import { asc } from "drizzle-orm";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
-import { dateTimeFormat } from "~/components/billing/dates";
+import { dateFormatter } from "~/utils/dates";
 import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
 import { Field, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
@@ -254,7 +254,7 @@ function UnfinishedUploads({
 }) {
   const { t, i18n } = useTranslation("studio");
   const hydrated = useHydrated();
-  const dates = dateTimeFormat(i18n.language);
+  const dates = dateFormatter(i18n.language, "dateTime");
   return (
     <section
       aria-labelledby="unfinished-title"

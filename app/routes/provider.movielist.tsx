@@ -14,6 +14,7 @@ import { clientAddress } from "~/utils/client.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -78,10 +79,7 @@ export default function MovieList() {
     return () => window.clearInterval(timer);
   }, [processing, revalidator]);
 
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
+  const dateFormat = dateFormatter(i18n.language, "dateTime");
   const pageQuery = searchParams.get("page");
   const deleting = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
 

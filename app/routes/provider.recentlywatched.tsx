@@ -8,6 +8,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listRecentPlays } from "~/services/provider-stats.server";
 import { pageParam } from "~/utils/paging";
+import { dateFormatter } from "~/utils/dates";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -34,9 +35,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function RecentlyWatched() {
   const { t, i18n } = useTranslation("studio");
   const { plays, page, pageCount } = useLoaderData<typeof loader>();
-  const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
-  const time = new Intl.DateTimeFormat(locale, { timeStyle: "short" });
+  const date = dateFormatter(i18n.language, "date");
+  const time = dateFormatter(i18n.language, "time");
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("recent.title")}</h1>

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Pagination } from "~/components/ui/pagination";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { dateFormatter } from "~/utils/dates";
 
 export type AccountRow = {
   id: string;
@@ -43,7 +44,7 @@ export function AccountsTable({
   selfId: string;
 }) {
   const { t, i18n } = useTranslation("admin");
-  const dateFormat = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium" });
+  const dateFormat = dateFormatter(i18n.language);
   return (
     <div className="mt-6">
       <Form method="get" role="search" className="flex flex-wrap items-end gap-2">

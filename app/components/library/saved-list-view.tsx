@@ -5,6 +5,7 @@ import { Pagination } from "~/components/ui/pagination";
 import type { SavedListPage } from "~/services/history.server";
 import { LibraryTabs } from "./library-tabs";
 import { RemoveButton } from "./remove-button";
+import { dateFormatter } from "~/utils/dates";
 
 /**
  * A viewer's watch-later or saved list: each title with Watch and Remove. The
@@ -27,7 +28,7 @@ export function SavedListView({
   list: SavedListPage;
 }) {
   const { t } = useTranslation("browse");
-  const dates = new Intl.DateTimeFormat(language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium" });
+  const dates = dateFormatter(language);
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-10">
       <h1 className="text-3xl font-bold">{title}</h1>

@@ -1,12 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { DataTable } from "~/components/ui/data-table";
+import { dateFormatter } from "~/utils/dates";
 
 export type KeptCountRow = { movieId: string; movieName: string; viewers: number; lastAddedAt: string };
 
 /** How many viewers keep each of a provider's titles on a list: the watch-later and saved pages. */
 export function KeptCountsPage({ copy, rows }: { copy: "watchLater" | "saved"; rows: KeptCountRow[] }) {
   const { t, i18n } = useTranslation("studio");
-  const date = new Intl.DateTimeFormat(i18n.language === "ha" ? "ha-NG" : "en-GB", { dateStyle: "medium" });
+  const date = dateFormatter(i18n.language);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t(`${copy}.title`)}</h1>

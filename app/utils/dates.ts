@@ -1,0 +1,24 @@
+/**
+ * Dates and times as people read them, in one place: the reader's language,
+ * and one zone (West Africa Time) on server and client alike, so a page
+ * renders the same on both and hydrates without a mismatch whatever zone the
+ * phone is set to.
+ */
+export const DISPLAY_TIME_ZONE = "Africa/Lagos";
+
+export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time";
+
+const STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  date: { dateStyle: "medium" },
+  dateTime: { dateStyle: "medium", timeStyle: "short" },
+  dateTimeSeconds: { dateStyle: "medium", timeStyle: "medium" },
+  time: { timeStyle: "short" },
+};
+
+export function localeFor(language: string): string {
+  return language === "ha" ? "ha-NG" : "en-GB";
+}
+
+export function dateFormatter(language: string, style: DateStyle = "date"): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(localeFor(language), { ...STYLES[style], timeZone: DISPLAY_TIME_ZONE });
+}
