@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { notifications, passes, PASS_PERIODS, PERIOD_DAYS, planPeriods, plans, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
@@ -184,23 +184,6 @@ export function findSellablePeriod(
     period: period as PassPeriod,
     priceMinor: row.priceMinor,
   };
-}
-
-/** Every period of these plans, keyed by plan id, in day-week-month order. */
-export function periodsByPlan(
-  db: Tx,
-  planIds: string[],
-): Map<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
-  const result = new Map<string, { period: PassPeriod; days: number; priceMinor: number }[]>();
-  if (planIds.length === 0) return result;
-  const rows = db.select().from(planPeriods).where(inArray(planPeriods.planId, planIds)).all();
-  for (const row of rows) {
-    const list = result.get(row.planId) ?? [];
-    list.push({ period: row.period, days: row.days, priceMinor: row.priceMinor });
-    result.set(row.planId, list);
-  }
-  for (const list of result.values()) list.sort((a, b) => a.days - b.days);
-  return result;
 }
 
 /**
