@@ -33,13 +33,13 @@ export const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 export const TRENDING_REFRESH_MS = 60 * 1000;
 const MAX_LIMIT = 100;
 
-/** The published-title condition, shared by every list. */
+/** What "published" means (ready and approved): the one home of the rule, for every list, page, player and download. */
 export function isPublished(): SQL {
   return and(eq(movies.status, "ready"), eq(movies.approved, true)) as SQL;
 }
 
 /** The same rule for a row already fetched (see listCatalogueByIds). */
-function isPublishedRow(row: { status: string; approved: boolean }): boolean {
+export function isPublishedRow(row: { status: string; approved: boolean }): boolean {
   return row.status === "ready" && row.approved;
 }
 

@@ -10,6 +10,7 @@ import { and, count, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, downloadLicences, movies, plans } from "~/db/schema";
 import type { Account } from "./accounts.server";
+import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus } from "./passes.server";
 import { decideMoviePlayback, maxRungFor } from "./playback.server";
 import { listReadyRenditions } from "./renditions.server";
@@ -247,8 +248,7 @@ export function licenceStandings(db: DB, ids: string[]): Record<string, LicenceS
   const standings: Record<string, LicenceStanding> = Object.fromEntries(
     wanted.map((id) => [id, "revoked" as LicenceStanding]),
   );
-  for (const row of rows)
-    standings[row.id] = !row.deletedAt && !row.blocked && row.status === "ready" && row.approved ? "ok" : "revoked";
+  for (const row of rows) standings[row.id] = !row.deletedAt && !row.blocked && isPublishedRow(row) ? "ok" : "revoked";
   return standings;
 }
 

@@ -3,6 +3,7 @@ import type { DB } from "~/db/client.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
 import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
+import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 
@@ -69,7 +70,7 @@ export function decideMoviePlayback(
       ? { allowed: true, movieId: movie.id }
       : { allowed: false, status: 403, message: "Not allowed" };
   }
-  if (!movie.approved) return { allowed: false, status: 404, message: "Video not found" };
+  if (!isPublishedRow(movie)) return { allowed: false, status: 404, message: "Video not found" };
   if (movie.access === "premium" && !hasActivePass(db, account.id, now)) {
     return { allowed: false, status: 403, message: PASS_REQUIRED_MESSAGE, reason: "pass_required" };
   }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, savedMovies, SAVED_LISTS } from "~/db/schema";
+import { isPublished } from "./catalogue.server";
 
 export type SavedList = (typeof SAVED_LISTS)[number];
 
@@ -13,7 +14,7 @@ export function addToSavedList(db: DB, accountId: string, movieId: string, list:
   const movie = db
     .select({ id: movies.id })
     .from(movies)
-    .where(and(eq(movies.id, movieId), eq(movies.status, "ready"), eq(movies.approved, true)))
+    .where(and(eq(movies.id, movieId), isPublished()))
     .get();
   if (!movie) return false;
   db.insert(savedMovies).values({ accountId, movieId, list }).onConflictDoNothing().run();
