@@ -2,6 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
 import { getAccountById, type Account } from "~/services/accounts.server";
 import { getSession } from "./session.server";
+import { usesViewerPages } from "~/services/roles";
 
 /**
  * Role checks in one place, used by every loader and action. Each guard
@@ -47,7 +48,7 @@ export async function requireUser(
 /** Viewer pages: viewers and administrators. */
 export async function requireViewer(request: Request): Promise<SignedInAccount> {
   const user = await requireUser(request, { door: "/login" });
-  if (user.role !== "viewer" && user.role !== "admin") forbidden();
+  if (!usesViewerPages(user.role)) forbidden();
   return user;
 }
 

@@ -11,6 +11,7 @@ import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.serv
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import { usesViewerPages } from "~/services/roles";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -37,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = safeRedirectPath(form.get("redirectTo"), "/");
   const user = await getOptionalUser(request);
   if (!user) return redirect(`/login?${new URLSearchParams({ redirectTo: back })}`, { status: 303 });
-  if (user.role !== "viewer" && user.role !== "admin") throw data(null, { status: 403 });
+  if (!usesViewerPages(user.role)) throw data(null, { status: 403 });
   const movieId = String(form.get("movieId") ?? "");
   const db = getDb();
   if (form.get("intent") === "remove") {

@@ -4,6 +4,7 @@ import { getDeviceId } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { releasePlaybackLease, screensMessage, takePlaybackLease } from "~/services/playback.server";
 import { progressSchema, recordProgress } from "~/services/watching.server";
+import { usesViewerPages } from "~/services/roles";
 
 /**
  * POST /watch-progress — the player's beacons (FormData: movieId,
@@ -19,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
   const user = await getOptionalUser(request);
   if (!user) return Response.json({ error: "Sign in to watch" }, { status: 401 });
-  if (user.role !== "viewer" && user.role !== "admin") return Response.json({ error: "Not allowed" }, { status: 403 });
+  if (!usesViewerPages(user.role)) return Response.json({ error: "Not allowed" }, { status: 403 });
   let form: FormData;
   try {
     form = await request.formData();

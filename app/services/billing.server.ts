@@ -5,6 +5,7 @@ import { formatPrice } from "~/utils/money";
 import { FREE_PLAN_CODE, getPassStatus, hasActivePass } from "./passes.server";
 import { checkPlaybackLease } from "./playback.server";
 import { listOfferedPlans, listPlanPeriods, type OfferedPlan } from "./plans.server";
+import { isBoundByPlan } from "~/services/roles";
 
 /**
  * What the billing pages show, read through the billing services: the plans
@@ -53,7 +54,7 @@ export function decideWatchAccess(
   input: { account: { id: string; role: Role }; movieId: string; deviceId: string | null },
   now: Date = new Date(),
 ): WatchAccess {
-  if (input.account.role !== "viewer") return { kind: "play" };
+  if (!isBoundByPlan(input.account.role)) return { kind: "play" };
   const movie = db
     .select({ access: movies.access })
     .from(movies)

@@ -15,6 +15,7 @@ import { getPassStatus } from "./passes.server";
 import { decideMoviePlayback, maxRungFor } from "./playback.server";
 import { listReadyRenditions } from "./renditions.server";
 import { getSetting, setSetting } from "./settings.server";
+import { isBoundByPlan } from "~/services/roles";
 
 /**
  * Offline downloads. The server issues a licence per title, rung and device,
@@ -181,7 +182,7 @@ export function issueLicence(
     .from(movies)
     .where(eq(movies.id, input.movieId))
     .get();
-  if (movie?.access === "premium" && account.role === "viewer") {
+  if (movie?.access === "premium" && isBoundByPlan(account.role)) {
     const passEnds = getPassStatus(db, account.id, now).expiresAt;
     if (passEnds) expiresAt = Math.min(expiresAt, passEnds.getTime());
   }

@@ -6,6 +6,7 @@ import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/m
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
+import { isBoundByPlan } from "~/services/roles";
 
 export type PlaybackRefusal = {
   allowed: false;
@@ -135,7 +136,7 @@ export const LEASE_TTL_MS = 2 * 60 * 1000;
 
 /** Devices that play against the plan's screens; staff checking titles do not. */
 function countsScreens(account: Account): boolean {
-  return account.role === "viewer";
+  return isBoundByPlan(account.role);
 }
 
 export function planLimitsFor(db: DB, account: Account, now: Date = new Date()): PlanLimits {
