@@ -46,7 +46,10 @@ async function syncWithServer(records: DownloadRecord[]): Promise<void> {
       const { standings } = (await answer.json()) as { standings: Record<string, "ok" | "revoked"> };
       for (const record of records) {
         if (standings[record.licence.terms.id] === "revoked" && !record.revoked)
-          await updateRecord(record.title.id, (current) => ({ ...current, revoked: true }));
+          // Only the licence that was judged: one renewed meanwhile is not touched.
+          await updateRecord(record.title.id, (current) =>
+            current.licence.terms.id === record.licence.terms.id ? { ...current, revoked: true } : current,
+          );
       }
     }
   } catch {

@@ -47,6 +47,8 @@ async function signedInViewer(page: Page, label: string): Promise<TestAccount> {
 /** The service worker is installed and controls the page (it plays the stored films). */
 async function withServiceWorker(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready);
+  // A page loaded before the worker was active is controlled after its claim, or at the latest after a reload.
+  if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
   await expect
     .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 })
     .toBe(true);
@@ -138,7 +140,7 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
   // The server's own signature over terms that ended an hour ago.
   const now = Date.now();
   const expired = signLicence(e2eDb(), {
-    id: "expired-licence-0123456789",
+    id: `expired-forged-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
     movieId: title.id,
     rung: 144,
     issuedAt: now - 3 * 3600_000,
@@ -146,6 +148,8 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
     playHours: 48,
   });
   await page.goto("/downloads");
+  // The page checks its licences with the server on load: let that finish before editing the record.
+  await page.waitForLoadState("networkidle");
   await page.evaluate(
     async ({ movieId, licence }) => {
       const cache = await caches.open("kallo-downloads");
@@ -156,6 +160,8 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
     { movieId: title.id, licence: expired },
   );
   await page.reload();
+  // The page checks its licences with the server on load: let that finish before editing the record.
+  await page.waitForLoadState("networkidle");
   const item = page.locator(`[data-download-id="${title.id}"]`);
   // (The rung was put back above, so the signature no longer matches: the worker calls it forged.)
   const direct = await page.evaluate(
@@ -173,7 +179,7 @@ test("an expired download refuses to play and says so; renewing it fetches nothi
     title.id,
   );
   const genuine = signLicence(e2eDb(), {
-    id: "expired-licence-abcdefghij",
+    id: `expired-genuine-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
     movieId: title.id,
     rung,
     issuedAt: now - 3 * 3600_000,
