@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mediaBinary, probeMedia, runFfmpeg } from "../app/media/ffmpeg.server";
-import { transcodeArguments } from "../app/media/process-movie.server";
+import { transcodeArguments } from "../app/jobs/process-movie.server";
 
 const SECONDS = Number(process.env.BENCH_TRANSCODE_SECONDS ?? 30);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-bench-transcode-"));

@@ -50,7 +50,7 @@ console.log(`[start] database ready at ${env.databasePath}`);
 
 // Demo content first: its administrator then counts as the first one.
 if (demo) {
-  const { seedDemo, DEMO_ACCOUNTS } = await import("../app/db/seed-demo.server");
+  const { seedDemo, DEMO_ACCOUNTS } = await import("../app/demo/seed-demo.server");
   const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder });
   console.log(`[demo] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans ready`);
   console.log("[demo] sign in with:");

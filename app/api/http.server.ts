@@ -1,6 +1,6 @@
-import { getFixedT } from "~/i18n/translate.server";
+import { englishText } from "~/i18n/translate.server";
+import { DRAIN_LIMIT_BYTES, drainBody, markAbandoned } from "~/utils/request-body.server";
 import type { FieldErrors } from "~/services/validation";
-import { getEnv } from "~/utils/env.server";
 
 /**
  * What every /api handler shares: JSON answers in the old clients' envelope
@@ -24,13 +24,6 @@ export const NOT_SIGNED_IN = "Sign in first";
 export const NOT_ALLOWED = "Not allowed";
 export const NOT_FOUND = "Not found";
 export const INTERNAL_ERROR_KEY = "auth:errors.internal";
-
-const english = getFixedT("en", "common");
-
-/** The English text of an i18n key ("auth:errors.blocked"): old clients show messages verbatim. */
-export function englishText(key: string, options?: Record<string, unknown>): string {
-  return english(key, options ?? {}) as string;
-}
 
 /** Field errors (i18n keys) as the old clients read them: one English message per field. */
 export function fieldMessages(fieldErrors: FieldErrors | Partial<Record<string, string[]>>): Record<string, string> {
@@ -58,51 +51,6 @@ export function internalErrorResponse(): Response {
 /** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Refused bodies up to this size are still read (and dropped), so the client gets its answer on a kept-alive connection. */
-export const DRAIN_LIMIT_BYTES = 1024 * 1024;
-
-/** Requests whose body was abandoned half read: their connection must close after the answer. */
-const abandoned = new WeakSet<Request>();
-
-export function wasAbandoned(request: Request): boolean {
-  return abandoned.has(request);
-}
-
-/** Read a body to its end, or give up (and remember it) past `limit` bytes. True when read to the end. */
-export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Promise<boolean> {
-  if (!request.body || request.bodyUsed) return !abandoned.has(request);
-  const declared = Number(request.headers.get("Content-Length") ?? NaN);
-  if (declared > limit) {
-    abandoned.add(request);
-    return false;
-  }
-  let drained = false;
-  try {
-    drained = await drainReader(request.body.getReader(), limit);
-  } catch {
-    // Locked by a reader that stopped: nothing more to read here.
-  }
-  if (!drained) abandoned.add(request);
-  return drained;
-}
-
-/** Read a body's reader to its end and drop what it gives, or give up (cancelling it) past `limit` bytes. True when read to the end. */
-export async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return true;
-      total += value.byteLength;
-      if (total > limit) break;
-    }
-  } catch {
-    // The client went away.
-  }
-  await reader.cancel().catch(() => {});
-  return false;
-}
-
 async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > MAX_BODY_BYTES) {
@@ -126,7 +74,7 @@ async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffe
         dropped += next.value.byteLength;
         if (dropped > DRAIN_LIMIT_BYTES) {
           await reader.cancel().catch(() => {});
-          abandoned.add(request);
+          markAbandoned(request);
           break;
         }
       }
@@ -198,23 +146,6 @@ export function toFormData(fields: Record<string, string>): FormData {
   return form;
 }
 
-function ownOrigins(request: Request): string[] {
-  const origins = [new URL(request.url).origin];
-  const publicUrl = getEnv().publicUrl;
-  if (publicUrl) origins.push(new URL(publicUrl).origin);
-  return origins;
-}
-
-/** Whether the browser says this request comes from one of our own pages. */
-export function isSameOriginRequest(request: Request): boolean {
-  if (request.headers.get("Sec-Fetch-Site") === "same-origin") return true;
-  const origin = request.headers.get("Origin");
-  return origin !== null && ownOrigins(request).includes(origin);
-}
-
-/** A browser request from another site (it sent Origin or Sec-Fetch-Site saying so); scripts and apps send neither. */
-export function isCrossSiteBrowserRequest(request: Request): boolean {
-  if (isSameOriginRequest(request)) return false;
-  const site = request.headers.get("Sec-Fetch-Site");
-  return request.headers.has("Origin") || (site !== null && site !== "none");
-}
+export { englishText } from "~/i18n/translate.server";
+export { drainBody, drainReader, wasAbandoned, DRAIN_LIMIT_BYTES } from "~/utils/request-body.server";
+export { isCrossSiteBrowserRequest, isSameOriginRequest } from "~/utils/origin.server";

@@ -8,7 +8,7 @@ import {
   signInSchema,
 } from "~/services/validation";
 import { uploadDetailsSchema } from "~/services/uploads.server";
-import type { Access, ApiRoute } from "./router.server";
+import type { Access, ApiRoute } from "./types";
 import { watchedSchema } from "./handlers/viewings.server";
 
 /**

@@ -1,5 +1,4 @@
 import { getApiCaller, type ApiCaller } from "~/auth/api-tokens.server";
-import type { Role } from "~/db/schema";
 import { accountHandlers } from "./handlers/accounts.server";
 import { adminHandlers } from "./handlers/admin.server";
 import { movieHandlers } from "./handlers/movies.server";
@@ -19,29 +18,13 @@ import {
   wasAbandoned,
 } from "./http.server";
 import { buildOpenApiDocument } from "./openapi.server";
+import type { Access, ApiRoute } from "./types";
 
 /**
  * The compatibility router for the old clients' /api paths: one table of
  * routes (method, path pattern, who may call), checked here in one place,
  * each handled by a thin translation over the services the pages use.
  */
-export type Access = "anyone" | "signedIn" | readonly Role[];
-
-export type HandlerContext = {
-  request: Request;
-  params: Record<string, string>;
-  /** Present whenever the route's access is not "anyone". */
-  caller: ApiCaller | null;
-};
-
-export type ApiRoute = {
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  /** Path after /api, with `{name}` for one segment. */
-  path: string;
-  access: Access;
-  handle: (context: HandlerContext) => Promise<Response> | Response;
-};
-
 /** Path ids are server-made (letters and digits); anything else can name nothing. */
 const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 

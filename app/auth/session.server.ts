@@ -3,7 +3,10 @@ import { createSessionStorage, type Session } from "@remix-run/node";
 import { and, eq, gt, lte } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { sessions } from "~/db/schema";
+import { SESSION_COOKIE_NAME } from "~/utils/cookie-names";
 import { getEnv } from "~/utils/env.server";
+
+export { SESSION_COOKIE_NAME };
 
 /**
  * Server-side sessions: the cookie carries only a random id (signed with
@@ -11,7 +14,6 @@ import { getEnv } from "~/utils/env.server";
  * row holds the account and the expiry. Deleting rows signs people out
  * everywhere at once: logout, blocking, password change and reset do that.
  */
-export const SESSION_COOKIE_NAME = "kallo_session";
 export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 
 export type SessionData = { accountId: string; userAgent?: string; ipAddress?: string };

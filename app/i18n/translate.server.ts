@@ -27,3 +27,10 @@ export async function getRequestT(request: Request, namespace = "common") {
   const language = await getLanguage(request);
   return { t: getFixedT(language, namespace), language };
 }
+
+const english = getFixedT("en", "common");
+
+/** The English text of an i18n key ("auth:errors.blocked"): old clients and tus clients show messages verbatim. */
+export function englishText(key: string, options?: Record<string, unknown>): string {
+  return english(key, options ?? {}) as string;
+}

@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { applyAsProvider } from "~/services/accounts.server";
 import { providerRegistrationSchema } from "~/services/validation";
-import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;

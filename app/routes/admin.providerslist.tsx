@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listAccounts } from "~/services/accounts.server";
 import { titleCounts } from "~/services/admin-accounts.server";
-import { accountsAction } from "~/utils/admin-accounts-action.server";
+import { accountsAction } from "~/routes-support/admin-accounts-action.server";
 import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];

@@ -8,7 +8,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { createProvider } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema } from "~/services/validation";
-import { formFailure, pickValues, type FormFailure } from "~/utils/form-response.server";
+import { formFailure, pickValues, type FormFailure } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { handleProfileForms } from "~/auth/profile-actions.server";
+import { handleProfileForms } from "~/routes-support/profile-actions.server";
 import { requireViewer } from "~/auth/guards.server";
 import {
   ChangePasswordForm,

@@ -6,7 +6,7 @@ import { AuthCard, SignInForm } from "~/components/auth/sign-in-form";
 import { landingPath, signInAtDoor } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { passRetryAfter } from "~/utils/form-response.server";
+import { passRetryAfter } from "~/routes-support/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
 
 export const headers = passRetryAfter;

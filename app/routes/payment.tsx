@@ -14,7 +14,7 @@ import { periodOfDays } from "~/services/passes.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
 import { redeemVoucher } from "~/services/vouchers.server";
-import { passRetryAfter } from "~/utils/form-response.server";
+import { passRetryAfter } from "~/routes-support/form-response.server";
 import { getEnv } from "~/utils/env.server";
 import { formatPrice } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
-import { handleProfileForms, PROFILE_FIELDS } from "~/auth/profile-actions.server";
+import { handleProfileForms, PROFILE_FIELDS } from "~/routes-support/profile-actions.server";
 import {
   ChangePasswordForm,
   ProfileForm,
@@ -11,7 +11,7 @@ import {
 } from "~/components/auth/profile-forms";
 import { Field, FormError } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
-import { formFailure } from "~/utils/form-response.server";
+import { formFailure } from "~/routes-support/form-response.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -10,7 +10,7 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { registerViewer } from "~/services/accounts.server";
 import { registrationSchema } from "~/services/validation";
-import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 

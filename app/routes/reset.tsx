@@ -4,9 +4,9 @@ import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
-import { queuePasswordResetMail } from "~/services/mail-jobs.server";
+import { queuePasswordResetMail } from "~/jobs/mail-jobs.server";
 import { resetRequestSchema } from "~/services/validation";
-import { checkPublicForm, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { checkPublicForm, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 
 export const headers = passRetryAfter;
 

@@ -10,7 +10,7 @@ import { checkResetToken, resetPasswordWithToken } from "~/services/password-res
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
 import { newPasswordSchema, parseForm } from "~/services/validation";
-import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/utils/form-response.server";
+import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const headers = passRetryAfter;

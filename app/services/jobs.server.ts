@@ -23,6 +23,9 @@ export type JobRow = typeof jobs.$inferSelect;
 
 export const MAX_ATTEMPTS = 3;
 
+/** The runners of this process, so a job queued here starts at once rather than at the next poll. */
+const liveRunners = new Set<{ kinds: readonly string[]; poke: () => void }>();
+
 export function enqueueJob(
   db: DB,
   kind: string,
@@ -32,6 +35,7 @@ export function enqueueJob(
   db.insert(jobs)
     .values({ id, kind, movieId: options.movieId ?? null, payload: options.payload ?? {} })
     .run();
+  for (const runner of liveRunners) if (runner.kinds.includes(kind)) runner.poke();
   return id;
 }
 
@@ -222,11 +226,15 @@ export function startJobRunner(
   const timer = setInterval(fill, options.pollMs ?? 2000);
   timer.unref();
   queueMicrotask(fill);
+  // Poked after the enqueueing code (and its transaction) has finished.
+  const live = { kinds, poke: () => queueMicrotask(fill) };
+  liveRunners.add(live);
 
   return {
-    poke: () => queueMicrotask(fill),
+    poke: live.poke,
     stop: async () => {
       stopped = true;
+      liveRunners.delete(live);
       clearInterval(timer);
       await Promise.allSettled([...running]);
     },

@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { categories, movies, type Role } from "~/db/schema";
-import { knownFailureReason } from "~/media/process-movie.server";
+import { knownFailureReason } from "./movie-processing.server";
 import { removeMovieFiles } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
 

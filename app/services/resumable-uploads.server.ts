@@ -3,8 +3,9 @@ import path from "node:path";
 import { FileStore } from "@tus/file-store";
 import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { getApiCaller } from "~/auth/api-tokens.server";
-import { drainBody, drainReader, englishText, isSameOriginRequest } from "~/api/http.server";
+import { englishText } from "~/i18n/translate.server";
+import { drainBody, drainReader } from "~/utils/request-body.server";
+import { isSameOriginRequest } from "~/utils/origin.server";
 import { getDb, type DB } from "~/db/client.server";
 import { movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile, extensionOf, MOVIE_EXTENSIONS, SNIFF_BYTES } from "~/media/file-types.server";
@@ -16,7 +17,6 @@ import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { startPeriodic } from "./periodic.server";
-import { pokeMediaJobs } from "./media-jobs.server";
 import { clientAddress } from "~/utils/client.server";
 import {
   categoryExists,
@@ -239,7 +239,6 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
       ipAddress,
       details: { resumable: true },
     });
-    pokeMediaJobs();
   }
   return row.movieId;
 }
@@ -441,21 +440,23 @@ async function receivePoster(db: DB, request: Request, row: UploadRow): Promise<
   return Response.json({ success: true }, { status: 201, headers: { "Cache-Control": "no-store" } });
 }
 
+/** Who is calling: the signed-in account and whether it came by the page cookie or an /api token. */
+export type UploadCaller = { account: Account; via: "bearer" | "cookie" };
+
 /** Answer any request under /provider/uploads/tus (the route's loader and action both come here). */
-export async function handleTusRequest(request: Request): Promise<Response> {
+export async function handleTusRequest(request: Request, caller: UploadCaller | null): Promise<Response> {
   try {
-    return await dispatchTus(request);
+    return await dispatchTus(request, caller);
   } catch (error) {
     if (error instanceof UploadRefusal) return refusalResponse(error);
     throw error;
   }
 }
 
-async function dispatchTus(request: Request): Promise<Response> {
+async function dispatchTus(request: Request, caller: UploadCaller | null): Promise<Response> {
   const method = request.method;
   // Discovery (version, extensions, limits) is public, as the protocol means it to be.
   if (method === "OPTIONS") return tusServer().handleWeb(request);
-  const caller = await getApiCaller(request);
   if (!caller) throw new UploadRefusal(401, "studio:errors.signInFirst");
   const writes = method !== "GET" && method !== "HEAD";
   // The page cookie rides along on any site's request; only our own pages may change anything with it.

@@ -6,14 +6,13 @@ import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
-import { MOVIE_JOB, type ProcessMoviePayload } from "~/media/process-movie.server";
+import { MOVIE_JOB, type ProcessMoviePayload } from "./movie-processing.server";
 import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
 import { movieDir, spareBytes, storagePaths, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { enqueueJob } from "./jobs.server";
 import { recordAudit } from "./audit.server";
-import { pokeMediaJobs } from "./media-jobs.server";
 import { clientAddress } from "~/utils/client.server";
 import { getSetting } from "./settings.server";
 
@@ -303,7 +302,6 @@ export async function receiveProviderUpload(
       targetId: result.movieId,
       ipAddress: clientAddress(request),
     });
-    pokeMediaJobs();
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { SESSION_COOKIE_NAME } from "~/auth/session.server";
+import { SESSION_COOKIE_NAME } from "~/utils/cookie-names";
 import { randomBytes } from "node:crypto";
 
 export function createNonce(): string {

@@ -5,12 +5,13 @@ import { eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
 import { mediaBinary } from "~/media/ffmpeg.server";
-import { MOVIE_JOB } from "~/media/process-movie.server";
+import { MOVIE_JOB } from "~/services/movie-processing.server";
 import { storagePaths } from "~/media/storage.server";
 import { setSetting } from "~/services/settings.server";
 import { makeVideoFixture } from "../fixtures/media";
 import { startServer } from "../../bench/lib";
 import {
+  apiPort,
   call,
   login,
   seedAccount,
@@ -118,7 +119,7 @@ describe("kill -9 in the middle of work", () => {
     await until(() => !processRuns(encoder), 2_000, "the encoder to end");
     expect(fs.readdirSync(tmp).length).toBeGreaterThan(0);
 
-    world.server = await startServer(world.root, 3307);
+    world.server = await startServer(world.root, apiPort(3307));
     await until(() => fs.readdirSync(tmp).length === 0, 10_000, "tmp/ to be swept");
     const recovered = world.db.select().from(jobs).where(eq(jobs.id, working.id)).get()!;
     expect(recovered).toMatchObject({ status: "queued", attempts: working.attempts, toolPid: null });
@@ -141,7 +142,7 @@ describe("kill -9 in the middle of work", () => {
       .values({ ...job, kind: MOVIE_JOB, status: "running", attempts: 3, toolPid: stale.pid! })
       .run();
 
-    world.server = await startServer(world.root, 3307);
+    world.server = await startServer(world.root, apiPort(3307));
     await Promise.race([staleEnded, wait(5_000).then(() => Promise.reject(new Error("the stale encoder still runs")))]);
     const given = world.db.select().from(jobs).where(eq(jobs.id, job.id)).get()!;
     expect(given.status).toBe("failed");

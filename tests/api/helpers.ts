@@ -45,7 +45,13 @@ export function uniqueId(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${idCounter.toString(36)}`.toLowerCase().slice(0, 32);
 }
 
-export async function startApiWorld(label: string, port: number): Promise<ApiWorld> {
+/** Each file's own port, moved by API_PORT_OFFSET so two checkouts can run the suite side by side. */
+export function apiPort(port: number): number {
+  return port + Number(process.env.API_PORT_OFFSET ?? 0);
+}
+
+export async function startApiWorld(label: string, filePort: number): Promise<ApiWorld> {
+  const port = apiPort(filePort);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-${label}-`));
   const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-fixtures-${label}-`));
   const db = openDatabase(path.join(root, "data.db"));

@@ -25,7 +25,7 @@ import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtur
  * administrator makes vouchers and sees them used.
  */
 
-/** Premium demo titles (see app/db/seed-demo.server.ts); tests never change their access. */
+/** Premium demo titles (see app/demo/seed-demo.server.ts); tests never change their access. */
 const PREMIUM = ["demomovie02", "demomovie08", "demomovie10"];
 
 function makeCodes(count: number, options: { period?: "day" | "week" | "month"; expiresOn?: string } = {}): string[] {

@@ -10,7 +10,7 @@ import { parseMediaPlaylist, playlistStats } from "~/media/hls";
 import { DEFAULT_LADDER } from "~/media/ladder";
 import { movieDir, movieHlsDir, renditionPath } from "~/media/storage.server";
 import type { JobRunner } from "~/services/jobs.server";
-import { startMediaJobs } from "~/services/media-jobs.server";
+import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { deleteMovie } from "~/services/movies.server";
 import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
 import { acceptMovieUpload } from "~/services/uploads.server";

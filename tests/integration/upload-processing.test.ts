@@ -7,14 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { accounts, categories, jobs, movies } from "~/db/schema";
 import { probeMedia } from "~/media/ffmpeg.server";
-import {
-  failureReasonOf,
-  isMoovBeforeMdat,
-  markMovieFailed,
-  MOVIE_JOB,
-  processMovie,
-  type ProcessMoviePayload,
-} from "~/media/process-movie.server";
+import { isMoovBeforeMdat, markMovieFailed, processMovie } from "~/jobs/process-movie.server";
+import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
 import { startJobRunner } from "~/services/jobs.server";
 import { deleteMovie } from "~/services/movies.server";

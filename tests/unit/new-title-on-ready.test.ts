@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts, categories, movies, notifications, watchEvents } from "~/db/schema";
 import { runFfmpeg } from "~/media/ffmpeg.server";
-import { processMovie } from "~/media/process-movie.server";
+import { processMovie } from "~/jobs/process-movie.server";
 import { movieDir } from "~/media/storage.server";
 import { createTestDatabase } from "./helpers/test-db";
 

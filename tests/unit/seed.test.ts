@@ -5,7 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { accounts, categories, movies, plans, watchEvents } from "~/db/schema";
-import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/db/seed-demo.server";
+import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
 import {

@@ -6,8 +6,8 @@ import { getDb } from "~/db/client.server";
 import { createProvider, EMAIL_TAKEN, registerViewer, type Account, type Door } from "~/services/accounts.server";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema, registrationSchema, type FieldErrors } from "~/services/validation";
-import { checkPublicFormInput } from "~/utils/form-response.server";
-import type { ApiRoute, HandlerContext } from "../router.server";
+import { checkPublicFormInput } from "~/routes-support/form-response.server";
+import type { ApiRoute, HandlerContext } from "../types";
 import { ApiError, apiJson, englishText, fieldMessages, readFields, toFormData } from "../http.server";
 
 /** Sign-in and registration: the same doors, rules and rate limits as /login, /cp, /register and the admin's provider form. */

@@ -2,13 +2,11 @@ import { getDb } from "~/db/client.server";
 import { getAccountById, listAccounts, type Account } from "~/services/accounts.server";
 import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/admin-accounts.server";
 import { clientAddress } from "~/utils/client.server";
-import type { ApiRoute, HandlerContext } from "../router.server";
+import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
 import { ApiError, apiJson, englishText } from "../http.server";
 import { pageParam } from "~/utils/paging";
 
 /** The administrator's account lists and block/unblock, over the same service as /admin/providerslist and /admin/userlist. */
-
-export const LIST_PAGE_SIZE = 100;
 
 export function providerRecord(account: Account) {
   return {

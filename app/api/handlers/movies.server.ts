@@ -5,10 +5,9 @@ import { listPublishedTitles } from "~/services/catalogue.server";
 import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
 import { clientAddress } from "~/utils/client.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
-import type { ApiRoute, HandlerContext } from "../router.server";
+import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
 import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND } from "../http.server";
 import { pageParam } from "~/utils/paging";
-import { LIST_PAGE_SIZE } from "./admin.server";
 
 /** Titles as the old clients list, upload and delete them. */
 

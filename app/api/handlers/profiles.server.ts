@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { changePassword, getAccountById, updateProfile, type Account } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
-import type { ApiRoute, HandlerContext } from "../router.server";
+import type { ApiRoute, HandlerContext } from "../types";
 import {
   ApiError,
   apiJson,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { markViewing } from "~/services/watching.server";
-import type { ApiRoute, HandlerContext } from "../router.server";
+import type { ApiRoute, HandlerContext } from "../types";
 import { ApiError, apiJson, fieldMessages, NOT_ALLOWED, readFields } from "../http.server";
 
 /** The old players' view count and history calls, over the same viewing rule as /watch-progress (decision 012). */

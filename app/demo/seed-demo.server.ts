@@ -20,7 +20,7 @@ import {
   writeCategoryTile,
   writeDemoFilm,
   type TileColors,
-} from "~/media/demo-media.server";
+} from "~/demo/demo-media.server";
 import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";

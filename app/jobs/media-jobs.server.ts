@@ -1,22 +1,17 @@
 import { getDb } from "~/db/client.server";
 import { stopAllMediaTools } from "~/media/ffmpeg.server";
-import {
-  failureReasonOf,
-  markMovieFailed,
-  MOVIE_JOB,
-  processMovie,
-  type ProcessMoviePayload,
-} from "~/media/process-movie.server";
+import { markMovieFailed, processMovie } from "~/jobs/process-movie.server";
+import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
-import { startJobRunner, type JobRunner } from "./jobs.server";
+import { startJobRunner, type JobRunner } from "~/services/jobs.server";
 import {
   buildLadder,
   enqueueLadderJob,
   enqueueMissingLadders,
   LADDER_JOB,
   markLadderFailed,
-} from "./renditions.server";
+} from "~/services/renditions.server";
 
 /**
  * The server process's job runner for media work. Started once when the
@@ -76,11 +71,6 @@ export function startMediaJobs(): JobRunner {
   );
   globalForJobs.__kalloMediaJobs = runner;
   return runner;
-}
-
-/** Ask the runner to look for work now (after an upload). */
-export function pokeMediaJobs(): void {
-  startMediaJobs().poke();
 }
 
 /** A clean stop: take no more jobs, end the running ones' encoders, and put those jobs back in the queue. */

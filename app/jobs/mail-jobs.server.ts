@@ -1,8 +1,8 @@
 import { getDb } from "~/db/client.server";
 import type { Language } from "~/i18n/config";
 import { siteAddress } from "~/utils/site-address.server";
-import { enqueueJob, startJobRunner, type JobRunner } from "./jobs.server";
-import { requestPasswordReset } from "./password-reset.server";
+import { enqueueJob, startJobRunner, type JobRunner } from "~/services/jobs.server";
+import { requestPasswordReset } from "~/services/password-reset.server";
 
 /**
  * Mail that a public form asks for is sent from the job queue, not while the
@@ -50,7 +50,7 @@ export function queuePasswordResetMail(email: string, options: { language: Langu
   enqueueJob(getDb(), RESET_MAIL_JOB, {
     payload: { email, language: options.language, ipAddress: options.ipAddress } satisfies ResetMailPayload,
   });
-  startMailJobs().poke();
+  startMailJobs();
 }
 
 export async function stopMailJobs(): Promise<void> {

@@ -1,8 +1,8 @@
 import { getDb } from "~/db/client.server";
 import { sweepTemporaryFiles } from "~/media/tmp-sweep.server";
 import { storagePaths } from "~/media/storage.server";
-import { startPeriodic } from "./periodic.server";
-import { forgetOldSignInFailures } from "./sign-in-delay.server";
+import { startPeriodic } from "~/services/periodic.server";
+import { forgetOldSignInFailures } from "~/services/sign-in-delay.server";
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import sharp from "sharp";
-import { removeQuietly, temporaryPath, writeAtomically } from "./atomic-files.server";
-import { runFfmpeg } from "./ffmpeg.server";
+import { removeQuietly, temporaryPath, writeAtomically } from "~/media/atomic-files.server";
+import { runFfmpeg } from "~/media/ffmpeg.server";
 
 /**
  * The pictures and films of the demo catalogue, made on the spot so the

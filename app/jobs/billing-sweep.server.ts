@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
-import { notifyExpiringPasses } from "./passes.server";
-import { startPeriodic } from "./periodic.server";
+import { notifyExpiringPasses } from "~/services/passes.server";
+import { startPeriodic } from "~/services/periodic.server";
 
 /**
  * Passes expire by themselves (active means startsAt ≤ now < endsAt), so no

@@ -3,12 +3,12 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies } from "~/db/schema";
-import { JobInterrupted, PermanentJobError } from "~/services/jobs.server";
+import { FilmRefused, type FailureReason, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { notifyNewTitle } from "~/services/notifications.server";
-import { moveIntoPlace, removeQuietly, temporaryPath } from "./atomic-files.server";
-import { extractFramePng, localInput, probeMedia, runFfmpeg, type MediaProbe } from "./ffmpeg.server";
-import { writeMoviePosters } from "./posters.server";
-import { movieDir, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "./storage.server";
+import { moveIntoPlace, removeQuietly, temporaryPath } from "~/media/atomic-files.server";
+import { extractFramePng, localInput, probeMedia, runFfmpeg, type MediaProbe } from "~/media/ffmpeg.server";
+import { writeMoviePosters } from "~/media/posters.server";
+import { movieDir, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
 
 /**
  * Turn an uploaded film into what every browser plays: an MP4 with H.264
@@ -17,10 +17,6 @@ import { movieDir, movieVideoPath, publicPosterName, publicVideoName, storagePat
  * MP4 with the index at the end is rewritten without re-encoding; anything
  * else (.avi, .wmv, .3gp, .mpeg, other codecs) is transcoded.
  */
-export const MOVIE_JOB = "process-movie";
-
-export type ProcessMoviePayload = { source: string; poster?: string };
-
 /** Largest picture we produce: 1080p, which covers the HD guidance; bigger sources are scaled down. */
 const MAX_WIDTH = 1920;
 const MAX_HEIGHT = 1080;
@@ -197,37 +193,6 @@ export async function processMovie(
   // Ready and already approved (auto-approval): it is published now, so viewers of its category hear of it.
   else notifyNewTitle(db, movieId);
   return { plan, probe };
-}
-
-/**
- * Why a title failed, as the provider reads it in their list (studio
- * `list.failure.<reason>`): never the tool's own output, which names server
- * paths and memory addresses — that goes to the log.
- */
-export const FAILURE_REASONS = ["unreadable", "noVideo", "noDuration", "interrupted", "processing"] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
-
-/** The file itself is the problem: retrying will not help, and the provider is told which problem. */
-export class FilmRefused extends PermanentJobError {
-  constructor(
-    readonly reason: FailureReason,
-    detail: string,
-  ) {
-    super(detail);
-    this.name = "FilmRefused";
-  }
-}
-
-export function failureReasonOf(error: unknown): FailureReason {
-  if (error instanceof FilmRefused) return error.reason;
-  if (error instanceof JobInterrupted) return "interrupted";
-  return "processing";
-}
-
-/** A stored reason as the list shows it (rows from before reasons were codes read as "processing"). */
-export function knownFailureReason(stored: string | null): FailureReason | null {
-  if (stored === null) return null;
-  return (FAILURE_REASONS as readonly string[]).includes(stored) ? (stored as FailureReason) : "processing";
 }
 
 /** Record a failure the provider can read in their list. */

@@ -1,10 +1,10 @@
-import type { SignedInAccount } from "./guards.server";
-import { startSession } from "./session.server";
+import type { SignedInAccount } from "~/auth/guards.server";
+import { startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { changePassword, updateProfile } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
-import { formFailure, pickValues } from "~/utils/form-response.server";
+import { formFailure, pickValues } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 /**
