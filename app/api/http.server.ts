@@ -40,12 +40,17 @@ export function apiJson(body: unknown, init: { status?: number; headers?: Header
   return Response.json(body, { status: init.status ?? 200, headers });
 }
 
+/** The old clients' refusal: `{ success: false, message }`, never cached. Every /api path and legacy file route answers so. */
+export function apiFailure(status: number, message: string | Record<string, string>, headers?: HeadersInit): Response {
+  return apiJson({ success: false, message }, { status, headers });
+}
+
 export function apiErrorResponse(error: ApiError): Response {
-  return apiJson({ success: false, message: error.body }, { status: error.status, headers: error.headers });
+  return apiFailure(error.status, error.body, error.headers);
 }
 
 export function internalErrorResponse(): Response {
-  return apiJson({ success: false, message: englishText(INTERNAL_ERROR_KEY) }, { status: 500 });
+  return apiFailure(500, englishText(INTERNAL_ERROR_KEY));
 }
 
 /** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */

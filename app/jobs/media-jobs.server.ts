@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { stopAllMediaTools } from "~/media/ffmpeg.server";
-import { markMovieFailed, processMovie } from "~/jobs/process-movie.server";
+import { processMovie } from "~/jobs/process-movie.server";
+import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
@@ -65,7 +66,7 @@ export function startMediaJobs(): JobRunner {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
         if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
-        else if (final && job.movieId) markMovieFailed(db, job.movieId, failureReasonOf(error));
+        else if (final && job.movieId) markTitleFailed(db, job.movieId, failureReasonOf(error));
       },
     },
   );

@@ -3,8 +3,8 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies } from "~/db/schema";
-import { FilmRefused, type FailureReason, type ProcessMoviePayload } from "~/services/movie-processing.server";
-import { notifyNewTitle } from "~/services/notifications.server";
+import { FilmRefused, type ProcessMoviePayload } from "~/services/movie-processing.server";
+import { markTitleReady } from "~/services/title-lifecycle.server";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "~/media/atomic-files.server";
 import { extractFramePng, localInput, probeMedia, runFfmpeg, type MediaProbe } from "~/media/ffmpeg.server";
 import { writeMoviePosters } from "~/media/posters.server";
@@ -173,32 +173,15 @@ export async function processMovie(
 
   await hooks.beforeReady?.();
   const { size } = fs.statSync(destination);
-  const updated = db
-    .update(movies)
-    .set({
-      status: "ready",
-      failureReason: null,
-      videoFile: publicVideoName(movieId),
-      posterFile: publicPosterName(movieId),
-      sizeBytes: size,
-      durationSeconds: Math.round(final.durationSeconds),
-      width: final.width,
-      height: final.height,
-      updatedAt: new Date(),
-    })
-    .where(eq(movies.id, movieId))
-    .run();
+  const stillThere = markTitleReady(db, movieId, {
+    videoFile: publicVideoName(movieId),
+    posterFile: publicPosterName(movieId),
+    sizeBytes: size,
+    durationSeconds: Math.round(final.durationSeconds),
+    width: final.width,
+    height: final.height,
+  });
   // Deleted while it was being processed: what was just written must go too.
-  if (updated.changes === 0) fs.rmSync(dir, { recursive: true, force: true });
-  // Ready and already approved (auto-approval): it is published now, so viewers of its category hear of it.
-  else notifyNewTitle(db, movieId);
+  if (!stillThere) fs.rmSync(dir, { recursive: true, force: true });
   return { plan, probe };
-}
-
-/** Record a failure the provider can read in their list. */
-export function markMovieFailed(db: DB, movieId: string, reason: FailureReason): void {
-  db.update(movies)
-    .set({ status: "failed", failureReason: reason, updatedAt: new Date() })
-    .where(eq(movies.id, movieId))
-    .run();
 }

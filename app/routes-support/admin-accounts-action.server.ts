@@ -1,10 +1,15 @@
 import { data } from "@remix-run/node";
 import { requireAdmin } from "~/auth/guards.server";
-import { getDb } from "~/db/client.server";
+import { getDb, type DB } from "~/db/client.server";
 import type { Role } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
-import { approveProviderApplication, getAccountById, rejectProviderApplication } from "~/services/accounts.server";
-import { setAccountBlocked } from "~/services/admin-accounts.server";
+import {
+  approveProviderApplication,
+  rejectProviderApplication,
+  setAccountBlocked,
+} from "~/services/account-status.server";
+import { getAccountById, listAccounts, type Account, type AccountListQuery } from "~/services/accounts.server";
+import { pageParam } from "~/utils/paging";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { clientAddress } from "~/utils/client.server";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -95,4 +100,49 @@ export async function accountsAction(request: Request, role: Role, listPath: str
 
   if (viaFetcher) return data(result, { status: result.ok ? 200 : 400 });
   return redirectWithToast(back, result.toasts, { status: 303 });
+}
+
+const ACCOUNTS_PAGE_SIZE = 20;
+
+/**
+ * The loader of the administrator's account tables (/admin/providerslist,
+ * /admin/userlist): one searched page of a role's accounts, with one fact per
+ * row beside them (`extraOf`: titles, last activity).
+ */
+export async function loadAccountsPage<Extra>(
+  request: Request,
+  options: {
+    query: Omit<AccountListQuery, "search" | "page" | "pageSize">;
+    metaTitle: string;
+    nameOf?: (account: Account) => string;
+    extraOf: (db: DB, ids: string[]) => (id: string) => Extra;
+  },
+) {
+  const admin = await requireAdmin(request);
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const db = getDb();
+  const list = listAccounts(db, { ...options.query, search: q, page: pageParam(url), pageSize: ACCOUNTS_PAGE_SIZE });
+  const extra = options.extraOf(
+    db,
+    list.rows.map((row) => row.id),
+  );
+  const { t } = await getRequestT(request, "admin");
+  return {
+    metaTitle: t(options.metaTitle),
+    selfId: admin.id,
+    q,
+    page: list.page,
+    total: list.total,
+    pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
+    rows: list.rows.map((row) => ({
+      id: row.id,
+      name: options.nameOf ? options.nameOf(row) : row.name,
+      email: row.email,
+      phoneNumber: row.phoneNumber,
+      blocked: row.blocked,
+      createdAt: row.createdAt.toISOString(),
+      extra: extra(row.id),
+    })),
+  };
 }

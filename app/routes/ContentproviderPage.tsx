@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
@@ -72,24 +73,7 @@ export default function ContentProviderApplication() {
           defaultValue={values?.phoneNumber}
           errors={errors?.phoneNumber}
         />
-        <Field
-          label={t("fields.password")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password}
-        />
-        <Field
-          label={t("fields.password2")}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password2}
-        />
+        <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("apply.pending")}>{t("apply.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">
           <Link to="/cp" className="text-brand-300 hover:underline">

@@ -10,15 +10,13 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import {
   ADMIN_MOVIE_FILTERS,
-  adminDeleteMovie,
-  changeMovie,
   getAutoApprove,
   listAllMovies,
   parseMovieFilter,
   providersWithMovies,
   setAutoApprove,
-  type MovieChange,
 } from "~/services/admin-movies.server";
+import { changeTitle, deleteTitleAudited, type TitleChange } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskUsage } from "~/services/disk.server";
@@ -67,7 +65,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const CHANGES: Record<string, MovieChange> = {
+const CHANGES: Record<string, TitleChange> = {
   approve: { approved: true },
   unapprove: { approved: false },
   feature: { featured: true },
@@ -98,7 +96,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const movieId = String(form.get("movieId") ?? "");
   if (!movieId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   if (intent === "delete") {
-    const deleted = adminDeleteMovie(db, movieId, actor);
+    const deleted =
+      deleteTitleAudited(db, movieId, { id: actor.actorId, role: "admin" }, { ipAddress: actor.ipAddress }) ===
+      "deleted";
     return redirectWithToast(
       back,
       deleted ? { type: "success", key: "admin:movies.deleted" } : { type: "error", key: "admin:movies.missing" },
@@ -107,7 +107,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const change = CHANGES[intent];
   if (!change) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
-  const changed = changeMovie(db, movieId, change, actor);
+  const changed = changeTitle(db, movieId, change, actor);
   return redirectWithToast(
     back,
     changed

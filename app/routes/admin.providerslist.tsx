@@ -1,51 +1,32 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { requireAdmin } from "~/auth/guards.server";
 import { AccountsTable } from "~/components/admin/accounts-table";
 import { getDb } from "~/db/client.server";
-import { getRequestT } from "~/i18n/translate.server";
-import { listAccounts } from "~/services/accounts.server";
+import { listAccounts, type Account } from "~/services/accounts.server";
 import { titleCounts } from "~/services/admin-accounts.server";
-import { accountsAction } from "~/routes-support/admin-accounts-action.server";
-import { pageParam } from "~/utils/paging";
+import { accountsAction, loadAccountsPage } from "~/routes-support/admin-accounts-action.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
-const PAGE_SIZE = 20;
+const providerName = (account: Account) => account.providerName ?? account.name;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request);
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const page = pageParam(url);
-  const db = getDb();
-  const list = listAccounts(db, { role: "provider", providerStatus: "approved", search: q, page, pageSize: PAGE_SIZE });
-  const pending = listAccounts(db, { role: "provider", providerStatus: "pending", page: 1, pageSize: 100 });
-  const titles = titleCounts(
-    db,
-    list.rows.map((row) => row.id),
-  );
-  const { t } = await getRequestT(request, "admin");
+  const page = await loadAccountsPage(request, {
+    query: { role: "provider", providerStatus: "approved" },
+    metaTitle: "providers.metaTitle",
+    nameOf: providerName,
+    extraOf: (db, ids) => {
+      const titles = titleCounts(db, ids);
+      return (id) => titles[id] ?? 0;
+    },
+  });
+  const pending = listAccounts(getDb(), { role: "provider", providerStatus: "pending", page: 1, pageSize: 100 });
   return {
-    metaTitle: t("providers.metaTitle"),
-    selfId: admin.id,
-    q,
-    page: list.page,
-    total: list.total,
-    pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
-    rows: list.rows.map((row) => ({
-      id: row.id,
-      name: row.providerName ?? row.name,
-      email: row.email,
-      phoneNumber: row.phoneNumber,
-      blocked: row.blocked,
-      createdAt: row.createdAt.toISOString(),
-      extra: titles[row.id] ?? 0,
-    })),
+    ...page,
     applications: pending.rows.map((row) => ({
       id: row.id,
-      name: row.providerName ?? row.name,
+      name: providerName(row),
       email: row.email,
       phoneNumber: row.phoneNumber,
       createdAt: row.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
@@ -76,24 +77,7 @@ export default function RegisterContentProvider() {
           defaultValue={values?.phoneNumber}
           errors={errors?.phoneNumber}
         />
-        <Field
-          label={tAuth("fields.password")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password}
-        />
-        <Field
-          label={tAuth("fields.password2")}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password2}
-        />
+        <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("registerProvider.pending")}>{t("registerProvider.submit")}</SubmitButton>
       </Form>
     </section>

@@ -1,48 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { requireAdmin } from "~/auth/guards.server";
 import { AccountsTable } from "~/components/admin/accounts-table";
-import { getDb } from "~/db/client.server";
-import { getRequestT } from "~/i18n/translate.server";
-import { listAccounts } from "~/services/accounts.server";
 import { lastActivity } from "~/services/admin-accounts.server";
-import { accountsAction } from "~/routes-support/admin-accounts-action.server";
-import { pageParam } from "~/utils/paging";
+import { accountsAction, loadAccountsPage } from "~/routes-support/admin-accounts-action.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
-const PAGE_SIZE = 20;
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const admin = await requireAdmin(request);
-  const url = new URL(request.url);
-  const q = (url.searchParams.get("q") ?? "").slice(0, 100);
-  const page = pageParam(url);
-  const db = getDb();
-  const list = listAccounts(db, { role: "viewer", search: q, page, pageSize: PAGE_SIZE });
-  const activity = lastActivity(
-    db,
-    list.rows.map((row) => row.id),
-  );
-  const { t } = await getRequestT(request, "admin");
-  return {
-    metaTitle: t("users.metaTitle"),
-    selfId: admin.id,
-    q,
-    page: list.page,
-    total: list.total,
-    pageCount: Math.max(1, Math.ceil(list.total / list.pageSize)),
-    rows: list.rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      email: row.email,
-      phoneNumber: row.phoneNumber,
-      blocked: row.blocked,
-      createdAt: row.createdAt.toISOString(),
-      extra: activity[row.id]?.toISOString() ?? null,
-    })),
-  };
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadAccountsPage(request, {
+    query: { role: "viewer" },
+    metaTitle: "users.metaTitle",
+    extraOf: (db, ids) => {
+      const activity = lastActivity(db, ids);
+      return (id) => activity[id]?.toISOString() ?? null;
+    },
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiFailure, apiJson } from "~/api/http.server";
 import { handleApiRequest } from "~/api/router.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
@@ -16,17 +17,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const decision = authorizeStream(getDb(), params.filename ?? "", caller?.account ?? null, caller?.deviceId ?? null);
   if (!decision.allowed) {
     const { status, message, reason, screens } = decision;
-    return Response.json(
-      { success: false, message, reason, screens },
-      { status, headers: { "Cache-Control": "no-store" } },
-    );
+    return apiJson({ success: false, message, reason, screens }, { status });
   }
   const response = await serveFileWithRanges(request, decision.videoPath, {
     contentType: "video/mp4",
     // Personal: only the viewer's own browser may keep it.
     cacheControl: "private, max-age=3600",
   });
-  return response ?? Response.json({ success: false, message: "Video not found" }, { status: 404 });
+  return response ?? apiFailure(404, "Video not found");
 }
 
 /** Writes under /api/files/<one segment> (the old clients' POST /api/files/watched) belong to the /api router. */

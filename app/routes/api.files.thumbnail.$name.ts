@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { apiFailure } from "~/api/http.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
@@ -29,13 +30,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return response ?? posterNotFound();
   } catch (error) {
     console.error(`[thumbnail] could not serve ${params.name}`, error);
-    return Response.json({ success: false, message: "Internal server error" }, { status: 500 });
+    return apiFailure(500, "Internal server error");
   }
 }
 
 function posterNotFound() {
-  return Response.json(
-    { success: false, message: "Poster not found" },
-    { status: 404, headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } },
-  );
+  return apiFailure(404, "Poster not found", { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
 }

@@ -1,3 +1,4 @@
+import { jsonError } from "~/utils/json-error";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
@@ -24,25 +25,21 @@ const issueSchema = z.object({
 const noStore = { "Cache-Control": "no-store" };
 
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST")
-    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST, GET" } });
+  if (request.method !== "POST") return jsonError(405, "Method not allowed", { headers: { Allow: "POST, GET" } });
   const { t } = await getRequestT(request, "downloads");
   let body: unknown;
   try {
     body = await request.json();
   } catch {
-    return Response.json({ error: "Send JSON: movieId and rung" }, { status: 400, headers: noStore });
+    return jsonError(400, "Send JSON: movieId and rung");
   }
   const parsed = issueSchema.safeParse(body);
-  if (!parsed.success) return Response.json({ error: t("errors.notAvailable") }, { status: 400, headers: noStore });
+  if (!parsed.success) return jsonError(400, t("errors.notAvailable"));
   const caller = await getApiCaller(request);
   const db = getDb();
   const result = issueLicence(db, caller?.account ?? null, { ...parsed.data, deviceId: caller?.deviceId ?? "unknown" });
   if (!result.ok)
-    return Response.json(
-      { error: t(result.key.replace(/^downloads:/, ""), result.values), key: result.key },
-      { status: result.status, headers: noStore },
-    );
+    return jsonError(result.status, t(result.key.replace(/^downloads:/, ""), result.values), { key: result.key });
   const movie = db
     .select({ name: movies.name, durationSeconds: movies.durationSeconds })
     .from(movies)

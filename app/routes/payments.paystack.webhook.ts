@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiFailure } from "~/api/http.server";
 import { getDb } from "~/db/client.server";
 import { cardGateway, handlePaystackWebhook } from "~/services/payments.server";
 
@@ -11,20 +12,16 @@ const MAX_BODY_BYTES = 256 * 1024;
  * a successful charge is applied once per reference.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST")
-    return Response.json(
-      { success: false, message: "Method not allowed" },
-      { status: 405, headers: { Allow: "POST" } },
-    );
+  if (request.method !== "POST") return apiFailure(405, "Method not allowed", { Allow: "POST" });
   const declared = Number(request.headers.get("Content-Length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return Response.json({ success: false, message: "Too large" }, { status: 413 });
+  if (declared > MAX_BODY_BYTES) return apiFailure(413, "Too large");
   const raw = Buffer.from(await request.arrayBuffer());
-  if (raw.byteLength > MAX_BODY_BYTES) return Response.json({ success: false, message: "Too large" }, { status: 413 });
+  if (raw.byteLength > MAX_BODY_BYTES) return apiFailure(413, "Too large");
   const result = handlePaystackWebhook(getDb(), cardGateway(), raw, request.headers.get("x-paystack-signature"));
   if (result.status !== 200) console.warn(`[payments] webhook refused: ${result.outcome}`);
   return Response.json({ success: result.status === 200, outcome: result.outcome }, { status: result.status });
 }
 
 export function loader() {
-  return Response.json({ success: false, message: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return apiFailure(405, "Method not allowed", { Allow: "POST" });
 }

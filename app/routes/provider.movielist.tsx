@@ -9,7 +9,8 @@ import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
+import { listProviderMovies } from "~/services/movies.server";
+import { deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -53,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = `/provider/movielist${form.get("page") ? `?page=${encodeURIComponent(String(form.get("page")))}` : ""}`;
   if (intent !== "delete" || !movieId) return data({ formError: "studio:errors.unknownAction" }, { status: 400 });
   const db = getDb();
-  const outcome = deleteMovieAudited(db, movieId, provider, { ipAddress: clientAddress(request) });
+  const outcome = deleteTitleAudited(db, movieId, provider, { ipAddress: clientAddress(request) });
   if (outcome === "forbidden") throw data(null, { status: 403 });
   if (outcome === "notFound")
     return redirectWithToast(back, { type: "error", key: "studio:list.deleteMissing" }, { status: 303 });

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiFailure } from "~/api/http.server";
 import { requireProvider } from "~/auth/guards.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 
@@ -21,5 +22,5 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export function loader() {
-  return Response.json({ success: false, message: "Use POST" }, { status: 405, headers: { Allow: "POST" } });
+  return apiFailure(405, "Use POST", { Allow: "POST" });
 }

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -83,24 +84,7 @@ export default function Register() {
           defaultValue={values?.email}
           errors={errors?.email}
         />
-        <Field
-          label={t("fields.password")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password}
-        />
-        <Field
-          label={t("fields.password2")}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password2}
-        />
+        <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("register.pending")}>{t("register.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">
           {t("register.haveAccount")}{" "}

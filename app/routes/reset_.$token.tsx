@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { checkResetToken, resetPasswordWithToken } from "~/services/password-reset.server";
@@ -62,24 +63,7 @@ export default function ResetWithToken() {
     <AuthCard title={t("reset.newTitle")} intro={t("reset.newIntro")}>
       <Form method="post" className="grid gap-4" noValidate>
         <FormError errors={actionData} />
-        <Field
-          label={t("fields.newPassword")}
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password}
-        />
-        <Field
-          label={t("fields.password2")}
-          name="password2"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          errors={errors?.password2}
-        />
+        <NewPasswordFields errors={errors} label="newPassword" />
         <SubmitButton pendingText={t("reset.newPending")}>{t("reset.newSubmit")}</SubmitButton>
       </Form>
     </AuthCard>

@@ -5,26 +5,16 @@ import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { SavedListView } from "~/components/library/saved-list-view";
 import { getDb } from "~/db/client.server";
-import { getRequestT } from "~/i18n/translate.server";
-import { listSavedMovies } from "~/services/history.server";
+import { loadSavedListPage } from "~/routes-support/saved-list-page.server";
 import { removeFromSavedList } from "~/services/saved-lists.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
-import { pageParam } from "~/utils/paging";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 /** GET /saved — the titles this viewer saved, last saved first. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request);
-  const url = new URL(request.url);
-  const page = pageParam(url);
-  const { t, language } = await getRequestT(request, "browse");
-  return {
-    metaTitle: t("lists.savedMetaTitle"),
-    language,
-    list: listSavedMovies(getDb(), viewer.id, "saved", { page }),
-  };
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadSavedListPage(request, "saved");
 }
 
 /** POST /saved with intent=remove — take a title off the saved list (saving happens on the watch page). */

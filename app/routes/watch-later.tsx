@@ -2,30 +2,20 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { getOptionalUser, requireViewer } from "~/auth/guards.server";
+import { getOptionalUser } from "~/auth/guards.server";
 import { SavedListView } from "~/components/library/saved-list-view";
 import { getDb } from "~/db/client.server";
-import { getRequestT } from "~/i18n/translate.server";
-import { listSavedMovies } from "~/services/history.server";
+import { loadSavedListPage } from "~/routes-support/saved-list-page.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
-import { pageParam } from "~/utils/paging";
 import { usesViewerPages } from "~/services/roles";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 /** GET /watch-later — the viewer's watch-later list, last added first. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request);
-  const url = new URL(request.url);
-  const page = pageParam(url);
-  const { t, language } = await getRequestT(request, "browse");
-  return {
-    metaTitle: t("lists.watchLaterMetaTitle"),
-    language,
-    list: listSavedMovies(getDb(), viewer.id, "watch_later", { page }),
-  };
+export function loader({ request }: LoaderFunctionArgs) {
+  return loadSavedListPage(request, "watch_later");
 }
 
 /**

@@ -1,3 +1,5 @@
+import { fieldErrorsOf } from "~/services/validation";
+import { jsonError } from "~/utils/json-error";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDeviceId } from "~/auth/session.server";
@@ -16,44 +18,36 @@ import { usesViewerPages } from "~/services/roles";
  * A resource route answers with its own Response, so the status reaches the caller.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST")
-    return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST") return jsonError(405, "Method not allowed", { headers: { Allow: "POST" } });
   const user = await getOptionalUser(request);
-  if (!user) return Response.json({ error: "Sign in to watch" }, { status: 401 });
-  if (!usesViewerPages(user.role)) return Response.json({ error: "Not allowed" }, { status: 403 });
+  if (!user) return jsonError(401, "Sign in to watch");
+  if (!usesViewerPages(user.role)) return jsonError(403, "Not allowed");
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return Response.json({ error: "Send movieId and positionSeconds as form data" }, { status: 400 });
+    return jsonError(400, "Send movieId and positionSeconds as form data");
   }
   const parsed = progressSchema.safeParse({
     movieId: form.get("movieId") || undefined,
     positionSeconds: form.get("positionSeconds") || undefined,
   });
-  if (!parsed.success)
-    return Response.json(
-      { error: "Invalid progress", fieldErrors: parsed.error.flatten().fieldErrors },
-      { status: 400 },
-    );
+  if (!parsed.success) return jsonError(400, "Invalid progress", { fieldErrors: fieldErrorsOf(parsed.error) });
   const db = getDb();
   const deviceId = (await getDeviceId(request)) ?? `account:${user.id}`;
   const stopping = form.get("event") === "stop";
   if (!stopping) {
     const lease = takePlaybackLease(db, { account: user, deviceId, movieId: parsed.data.movieId });
     if (!lease.ok)
-      return Response.json(
-        { error: screensMessage(lease.screens), reason: "screens", screens: lease.screens },
-        { status: 403 },
-      );
+      return jsonError(403, screensMessage(lease.screens), { details: { reason: "screens", screens: lease.screens } });
   }
   const result = recordProgress(db, { accountId: user.id, ...parsed.data });
   if (stopping) releasePlaybackLease(db, user.id, deviceId);
-  if (!result.ok) return Response.json({ error: "Video not found" }, { status: 404 });
+  if (!result.ok) return jsonError(404, "Video not found");
   return Response.json({ ok: true, positionSeconds: result.positionSeconds, newViewing: result.newViewing });
 }
 
 /** Nothing to read here. */
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return jsonError(405, "Method not allowed", { headers: { Allow: "POST" } });
 }

@@ -2,9 +2,7 @@ import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, movies } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
-import { recordAudit, type AuditAction } from "./audit.server";
-import { deleteMovieAudited } from "./movies.server";
-import { notifyNewTitle } from "./notifications.server";
+import { recordAudit } from "./audit.server";
 import { getSetting, setSetting } from "./settings.server";
 
 /**
@@ -66,41 +64,7 @@ export function providersWithMovies(db: DB) {
     .all();
 }
 
-export type MovieChange = { approved: boolean } | { featured: boolean } | { access: "free" | "premium" };
 type Actor = { actorId: string; ipAddress?: string | null };
-
-function actionFor(change: MovieChange): AuditAction {
-  if ("approved" in change) return change.approved ? "movie.approve" : "movie.unapprove";
-  if ("featured" in change) return change.featured ? "movie.feature" : "movie.unfeature";
-  return "movie.access";
-}
-
-/** One change to a title, audited. False when there is no such title. */
-export function changeMovie(db: DB, movieId: string, change: MovieChange, actor: Actor): boolean {
-  return db.transaction((tx) => {
-    const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
-    if (updated.changes === 0) return false;
-    // Approving a ready title publishes it: viewers of its category hear of it (once).
-    if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
-    recordAudit(tx, {
-      actorId: actor.actorId,
-      action: actionFor(change),
-      targetType: "movie",
-      targetId: movieId,
-      details: { ...change },
-      ipAddress: actor.ipAddress,
-    });
-    return true;
-  });
-}
-
-/** Delete any title with its files, audited. */
-export function adminDeleteMovie(db: DB, movieId: string, actor: Actor, root?: string): boolean {
-  return (
-    deleteMovieAudited(db, movieId, { id: actor.actorId, role: "admin" }, { ipAddress: actor.ipAddress }, root) ===
-    "deleted"
-  );
-}
 
 export function getAutoApprove(db: DB): boolean {
   return getSetting(db, "autoApproveMovies");

@@ -1,9 +1,8 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { movies, savedMovies, watchEvents } from "~/db/schema";
+import { movies, watchEvents } from "~/db/schema";
 import { isPublished, listCatalogueByIds, type CatalogueMovie } from "./catalogue.server";
 import { normaliseSearchText, toFtsQuery } from "./search.server";
-import type { SavedList } from "./saved-lists.server";
 import { isFinished } from "./watching.server";
 
 /**
@@ -109,54 +108,4 @@ export function clearHistory(db: DB, accountId: string, now: Date = new Date()):
     .set({ hiddenAt: now })
     .where(and(eq(watchEvents.accountId, accountId), isNull(watchEvents.hiddenAt)))
     .run().changes;
-}
-
-export type SavedListPage = {
-  items: (CatalogueMovie & { addedAt: string })[];
-  total: number;
-  page: number;
-  pageCount: number;
-  pageSize: number;
-};
-
-/** One page of a viewer's watch-later or saved list, last added first (saved_movies_account_idx); published titles only. */
-export function listSavedMovies(
-  db: DB,
-  accountId: string,
-  list: SavedList,
-  options: { page?: number; pageSize?: number } = {},
-): SavedListPage {
-  const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
-  const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-  const where = and(eq(savedMovies.accountId, accountId), eq(savedMovies.list, list), isPublished());
-  const total = Number(
-    db
-      .select({ total: sql<number>`count(*)` })
-      .from(savedMovies)
-      .innerJoin(movies, eq(movies.id, savedMovies.movieId))
-      .where(where)
-      .get()?.total ?? 0,
-  );
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(requestedPage, pageCount);
-  const rows = db
-    .select({ movieId: savedMovies.movieId, createdAt: savedMovies.createdAt })
-    .from(savedMovies)
-    .innerJoin(movies, eq(movies.id, savedMovies.movieId))
-    .where(where)
-    .orderBy(sql`${savedMovies.createdAt} DESC`, sql`${savedMovies.movieId} DESC`)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  const cards = new Map(
-    listCatalogueByIds(
-      db,
-      rows.map((row) => row.movieId),
-    ).map((card) => [card.id, card]),
-  );
-  const items = rows.flatMap((row) => {
-    const card = cards.get(row.movieId);
-    return card ? [{ ...card, addedAt: row.createdAt.toISOString() }] : [];
-  });
-  return { items, total, page, pageCount, pageSize };
 }

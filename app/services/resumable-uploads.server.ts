@@ -3,9 +3,11 @@ import path from "node:path";
 import { FileStore } from "@tus/file-store";
 import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { fieldErrorsOf } from "~/services/validation";
 import { englishText } from "~/i18n/translate.server";
 import { drainBody, drainReader } from "~/utils/request-body.server";
 import { isSameOriginRequest } from "~/utils/origin.server";
+import { jsonError } from "~/utils/json-error";
 import { getDb, type DB } from "~/db/client.server";
 import { movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile, extensionOf, MOVIE_EXTENSIONS, SNIFF_BYTES } from "~/media/file-types.server";
@@ -68,17 +70,11 @@ export class UploadRefusal extends Error {
 }
 
 function refusalResponse(refusal: UploadRefusal): Response {
-  return Response.json(
-    { error: englishText(refusal.key), key: refusal.key, fieldErrors: refusal.fieldErrors },
-    {
-      status: refusal.status,
-      headers: {
-        "Tus-Resumable": "1.0.0",
-        "Cache-Control": "no-store",
-        ...(refusal.closeConnection ? { Connection: "close" } : {}),
-      },
-    },
-  );
+  return jsonError(refusal.status, englishText(refusal.key), {
+    key: refusal.key,
+    fieldErrors: refusal.fieldErrors as Record<string, string[]> | undefined,
+    headers: { "Tus-Resumable": "1.0.0", ...(refusal.closeConnection ? { Connection: "close" } : {}) },
+  });
 }
 
 /** The upload's bytes on disk, its details beside them (the store's), and a poster sent before the end. */
@@ -293,10 +289,8 @@ function checkCreation(db: DB, request: Request): { details: UploadDetails; file
     Category: text("Category"),
     cast: text("cast"),
   });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues)
-      (fieldErrors[issue.path[0] as keyof UploadFieldErrors] ??= []).push(issue.message);
-  } else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
+  if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
+  else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
   const filename = path.basename(text("filename") ?? "");
   if (!filename) fieldErrors.movie = ["studio:errors.movieRequired"];
   else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename)))

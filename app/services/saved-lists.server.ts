@@ -1,7 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, savedMovies, SAVED_LISTS } from "~/db/schema";
-import { isPublished } from "./catalogue.server";
+import { isPublished, listCatalogueByIds, type CatalogueMovie } from "./catalogue.server";
+
+/** A viewer's saved and watch-later lists: what is on them (one page), and putting titles on and off. */
 
 export type SavedList = (typeof SAVED_LISTS)[number];
 
@@ -25,4 +27,54 @@ export function removeFromSavedList(db: DB, accountId: string, movieId: string, 
   db.delete(savedMovies)
     .where(and(eq(savedMovies.accountId, accountId), eq(savedMovies.movieId, movieId), eq(savedMovies.list, list)))
     .run();
+}
+
+export type SavedListPage = {
+  items: (CatalogueMovie & { addedAt: string })[];
+  total: number;
+  page: number;
+  pageCount: number;
+  pageSize: number;
+};
+
+/** One page of a viewer's watch-later or saved list, last added first (saved_movies_account_idx); published titles only. */
+export function listSavedMovies(
+  db: DB,
+  accountId: string,
+  list: SavedList,
+  options: { page?: number; pageSize?: number } = {},
+): SavedListPage {
+  const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
+  const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
+  const where = and(eq(savedMovies.accountId, accountId), eq(savedMovies.list, list), isPublished());
+  const total = Number(
+    db
+      .select({ total: sql<number>`count(*)` })
+      .from(savedMovies)
+      .innerJoin(movies, eq(movies.id, savedMovies.movieId))
+      .where(where)
+      .get()?.total ?? 0,
+  );
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const page = Math.min(requestedPage, pageCount);
+  const rows = db
+    .select({ movieId: savedMovies.movieId, createdAt: savedMovies.createdAt })
+    .from(savedMovies)
+    .innerJoin(movies, eq(movies.id, savedMovies.movieId))
+    .where(where)
+    .orderBy(sql`${savedMovies.createdAt} DESC`, sql`${savedMovies.movieId} DESC`)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .all();
+  const cards = new Map(
+    listCatalogueByIds(
+      db,
+      rows.map((row) => row.movieId),
+    ).map((card) => [card.id, card]),
+  );
+  const items = rows.flatMap((row) => {
+    const card = cards.get(row.movieId);
+    return card ? [{ ...card, addedAt: row.createdAt.toISOString() }] : [];
+  });
+  return { items, total, page, pageCount, pageSize };
 }

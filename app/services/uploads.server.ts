@@ -2,19 +2,19 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
+import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
-import { MOVIE_JOB, type ProcessMoviePayload } from "./movie-processing.server";
+import type { ProcessMoviePayload } from "./movie-processing.server";
 import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
 import { movieDir, spareBytes, storagePaths, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
-import { enqueueJob } from "./jobs.server";
 import { recordAudit } from "./audit.server";
 import { clientAddress } from "~/utils/client.server";
-import { getSetting } from "./settings.server";
+import { submitTitle } from "./title-lifecycle.server";
 
 /**
  * One upload path for the provider studio's form and the old clients'
@@ -135,15 +135,8 @@ export async function acceptMovieUpload(
 
   const fieldErrors: UploadFieldErrors = {};
   const parsed = uploadDetailsSchema.safeParse(upload.fields);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as keyof UploadFieldErrors;
-      (fieldErrors[field] ??= []).push(issue.message);
-    }
-  }
-  if (parsed.success) {
-    if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
-  }
+  if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
+  else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
   if (!files.movie) fieldErrors.movie = ["studio:errors.movieRequired"];
   if (files.movie && files.movie.size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
 
@@ -218,26 +211,18 @@ export function storeNewTitle(
       payload.poster = `poster-source${path.extname(input.poster.originalName).toLowerCase()}`;
       input.place(input.poster.path, path.join(dir, payload.poster));
     }
-    const approved = getSetting(db, "autoApproveMovies");
     const made = db.transaction((tx) => {
       if (input.claim && !input.claim(tx as unknown as DB)) return false;
-      const now = new Date();
-      tx.insert(movies)
-        .values({
-          id: movieId,
-          name: details.name,
-          description: details.Description,
-          cast: details.cast,
-          categoryId: details.Category,
-          providerId: input.providerId,
-          status: "processing",
-          approved,
-          sizeBytes: input.movie.size,
-          uploadedAt: now,
-          updatedAt: now,
-        })
-        .run();
-      enqueueJob(tx as unknown as DB, MOVIE_JOB, { movieId, payload });
+      submitTitle(tx as unknown as DB, {
+        id: movieId,
+        name: details.name,
+        description: details.Description,
+        cast: details.cast,
+        categoryId: details.Category,
+        providerId: input.providerId,
+        sizeBytes: input.movie.size,
+        payload,
+      });
       return true;
     });
     if (!made) fs.rmSync(dir, { recursive: true, force: true });

@@ -128,14 +128,20 @@ export function parseForm<T>(
   const values = input instanceof FormData ? Object.fromEntries(input) : input;
   const result = schema.safeParse(values);
   if (result.success) return { success: true, data: result.data };
+  return { success: false, fieldErrors: fieldErrorsOf(result.error) };
+}
+
+/**
+ * The one reading of a schema's complaints: messages (i18n keys) by field
+ * name, the first problem of each field only — one clear message each.
+ */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
   const fieldErrors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    const messages = (fieldErrors[field] ??= []);
-    // Only the first problem of a field is shown: one clear message each.
+  for (const issue of error.issues) {
+    const messages = (fieldErrors[String(issue.path[0] ?? "form")] ??= []);
     if (messages.length === 0) messages.push(issue.message);
   }
-  return { success: false, fieldErrors };
+  return fieldErrors;
 }
 
 /** All messages of a result, in field order, for one toast each. */

@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, comments, movies, ratings, savedMovies, watchEvents, type Role } from "~/db/schema";
@@ -187,8 +188,7 @@ export function addComment(
   now: Date = new Date(),
 ): CommentResult {
   const parsed = commentSchema.safeParse({ body: typeof input.body === "string" ? input.body : undefined });
-  if (!parsed.success)
-    return { ok: false, fieldErrors: parsed.error.flatten().fieldErrors as Record<string, string[]> };
+  if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
   if (!findPublishedMovie(db, input.movieId)) return { ok: false, notFound: true };
   const id = createId();
   db.insert(comments)

@@ -11,7 +11,7 @@ import { DEFAULT_LADDER } from "~/media/ladder";
 import { movieDir, movieHlsDir, renditionPath } from "~/media/storage.server";
 import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
-import { deleteMovie } from "~/services/movies.server";
+import { deleteTitle } from "~/services/title-lifecycle.server";
 import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
 import { acceptMovieUpload } from "~/services/uploads.server";
 
@@ -334,7 +334,7 @@ describe("the adaptive ladder of an uploaded film", () => {
     // Planned, and not all made yet.
     expect(renditionRows().map((row) => row.rung)).toEqual(ALL_RUNGS);
     expect(renditionRows().some((row) => row.status === "pending")).toBe(true);
-    expect(deleteMovie(db, movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
+    expect(deleteTitle(db, movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
     expect(fs.existsSync(movieDir(movieId, root))).toBe(false);
 
     await jobsRunner.idle();

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { accounts, categories, jobs, movies } from "~/db/schema";
 import { probeMedia } from "~/media/ffmpeg.server";
-import { isMoovBeforeMdat, markMovieFailed, processMovie } from "~/jobs/process-movie.server";
+import { isMoovBeforeMdat, processMovie } from "~/jobs/process-movie.server";
+import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
 import { startJobRunner } from "~/services/jobs.server";
-import { deleteMovie } from "~/services/movies.server";
+import { deleteTitle } from "~/services/title-lifecycle.server";
 import { acceptMovieUpload } from "~/services/uploads.server";
 import { makeVideoFixture } from "../fixtures/media";
 
@@ -69,7 +70,7 @@ async function runJobs() {
     {
       concurrency: 1,
       pollMs: 50,
-      onFailure: (job, error, final) => final && markMovieFailed(db, job.movieId!, failureReasonOf(error)),
+      onFailure: (job, error, final) => final && markTitleFailed(db, job.movieId!, failureReasonOf(error)),
     },
   );
   await runner.idle();
@@ -209,12 +210,12 @@ describe("uploading and processing a film", () => {
     await runJobs();
     const folder = path.dirname(movieVideoPath(result.movieId, root));
     expect(fs.existsSync(folder)).toBe(true);
-    expect(deleteMovie(db, result.movieId, { id: otherProviderId, role: "provider" }, root)).toBe("forbidden");
-    expect(deleteMovie(db, result.movieId, { id: "viewer", role: "viewer" }, root)).toBe("forbidden");
+    expect(deleteTitle(db, result.movieId, { id: otherProviderId, role: "provider" }, root)).toBe("forbidden");
+    expect(deleteTitle(db, result.movieId, { id: "viewer", role: "viewer" }, root)).toBe("forbidden");
     expect(fs.existsSync(folder)).toBe(true);
-    expect(deleteMovie(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
+    expect(deleteTitle(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
     expect(fs.existsSync(folder)).toBe(false);
     expect(db.select().from(movies).where(eq(movies.id, result.movieId)).get()).toBeUndefined();
-    expect(deleteMovie(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("notFound");
+    expect(deleteTitle(db, result.movieId, { id: providerId, role: "provider" }, root)).toBe("notFound");
   });
 });

@@ -1,15 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditLog } from "~/db/schema";
+import { approveProviderApplication, blockAccount, unblockAccount } from "~/services/account-status.server";
 import {
   applyAsProvider,
-  approveProviderApplication,
   authenticateAtDoor,
-  blockAccount,
   changePassword,
   listAccounts,
   registerViewer,
-  unblockAccount,
   updateProfile,
 } from "~/services/accounts.server";
 import { createTestDatabase } from "./helpers/test-db";

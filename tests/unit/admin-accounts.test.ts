@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts, auditLog } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
-import { LAST_ADMIN, SELF_BLOCK, activeAdminCount, setAccountBlocked } from "~/services/admin-accounts.server";
+import { LAST_ADMIN, SELF_BLOCK, activeAdminCount, setAccountBlocked } from "~/services/account-status.server";
 import { listAudit } from "~/services/audit.server";
 import { createTestDatabase } from "./helpers/test-db";
 

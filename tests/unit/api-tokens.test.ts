@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as ClientModule from "~/db/client.server";
 import type { DB } from "~/db/client.server";
 import { accounts } from "~/db/schema";
-import { blockAccount, setPassword, unblockAccount } from "~/services/accounts.server";
+import {
+  approveProviderApplication,
+  blockAccount,
+  rejectProviderApplication,
+  unblockAccount,
+} from "~/services/account-status.server";
+import { setPassword } from "~/services/accounts.server";
 import { parseEnv } from "~/utils/env.server";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -23,6 +29,15 @@ beforeAll(() => {
     .values([
       { id: "viewer000001", name: "Amina", email: "v@t.test", phoneNumber: "1", passwordHash: "x" },
       { id: "admin0000001", name: "Admin", email: "a@t.test", phoneNumber: "1", passwordHash: "x", role: "admin" },
+      {
+        id: "provider0001",
+        name: "Studio",
+        email: "p@t.test",
+        phoneNumber: "1",
+        passwordHash: "x",
+        role: "provider",
+        providerStatus: "approved",
+      },
     ])
     .run();
 });
@@ -71,6 +86,23 @@ describe("API tokens", () => {
     expect(await accountFromApiToken(fresh)).not.toBeNull();
     await setPassword(db, "viewer000001", "a-new-password-1", { action: "account.password_change" });
     expect(await accountFromApiToken(fresh)).toBeNull();
+  });
+
+  it("stop working when a provider is rejected, as when blocked; approval alone does not end them", async () => {
+    const provider = () => ({
+      id: "provider0001",
+      role: "provider" as const,
+      tokenVersion: db
+        .select()
+        .from(accounts)
+        .all()
+        .find((row) => row.id === "provider0001")!.tokenVersion,
+    });
+    const token = await createApiToken(provider());
+    approveProviderApplication(db, "provider0001", { actorId: "admin0000001" });
+    expect(await accountFromApiToken(token)).not.toBeNull();
+    rejectProviderApplication(db, "provider0001", { actorId: "admin0000001" });
+    expect(await accountFromApiToken(token)).toBeNull();
   });
 });
 

@@ -2,13 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, savedMovies, watchEvents } from "~/db/schema";
-import {
-  clearHistory,
-  listHistory,
-  listSavedMovies,
-  parseHistoryPeriod,
-  removeFromHistory,
-} from "~/services/history.server";
+import { clearHistory, listHistory, parseHistoryPeriod, removeFromHistory } from "~/services/history.server";
+import { listSavedMovies } from "~/services/saved-lists.server";
 import { getWatchPage, recordProgress } from "~/services/watching.server";
 import { createTestDatabase } from "./helpers/test-db";
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { accounts, categories, movies, notifications, watchEvents } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
-import { changeMovie } from "~/services/admin-movies.server";
+import { changeTitle } from "~/services/title-lifecycle.server";
 import { clearHistory } from "~/services/history.server";
 import {
   countUnreadNotifications,
@@ -124,7 +124,7 @@ describe("telling viewers about a new title in a category they watch", () => {
   });
 
   it("on approval, tells each watcher of the category once, with the title and a link", () => {
-    expect(changeMovie(testDb.db, "newdrama001", { approved: true }, { actorId: provider })).toBe(true);
+    expect(changeTitle(testDb.db, "newdrama001", { approved: true }, { actorId: provider })).toBe(true);
     const notices = newTitleNotices();
     expect(notices.map((n) => n.accountId)).toEqual([mine]);
     expect(notices[0]).toMatchObject({
@@ -138,8 +138,8 @@ describe("telling viewers about a new title in a category they watch", () => {
     expect(countUnreadNotifications(testDb.db, stranger)).toBe(0);
 
     // Unapproved and approved again, or processed again: never a second one.
-    changeMovie(testDb.db, "newdrama001", { approved: false }, { actorId: provider });
-    changeMovie(testDb.db, "newdrama001", { approved: true }, { actorId: provider });
+    changeTitle(testDb.db, "newdrama001", { approved: false }, { actorId: provider });
+    changeTitle(testDb.db, "newdrama001", { approved: true }, { actorId: provider });
     expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
     expect(newTitleNotices()).toHaveLength(1);
   });

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts, passwordResets, sessions } from "~/db/schema";
-import { authenticateAtDoor, blockAccount, changePassword, registerViewer } from "~/services/accounts.server";
+import { blockAccount } from "~/services/account-status.server";
+import { authenticateAtDoor, changePassword, registerViewer } from "~/services/accounts.server";
 import type { OutgoingMail } from "~/services/mail.server";
 import {
   checkResetToken,

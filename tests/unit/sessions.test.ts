@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createDatabaseSessionStorage, deleteExpiredSessions, SESSION_TTL_SECONDS } from "~/auth/session.server";
 import { sessions } from "~/db/schema";
-import { blockAccount, registerViewer } from "~/services/accounts.server";
+import { blockAccount } from "~/services/account-status.server";
+import { registerViewer } from "~/services/accounts.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;

@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { getAccountById, listAccounts, type Account } from "~/services/accounts.server";
-import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/admin-accounts.server";
+import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/account-status.server";
 import { clientAddress } from "~/utils/client.server";
 import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
 import { ApiError, apiJson, englishText } from "../http.server";

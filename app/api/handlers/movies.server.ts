@@ -2,7 +2,8 @@ import { getDb } from "~/db/client.server";
 import { publicPosterName, publicVideoName } from "~/media/storage.server";
 import { getAccountById } from "~/services/accounts.server";
 import { listPublishedTitles } from "~/services/catalogue.server";
-import { deleteMovieAudited, listProviderMovies } from "~/services/movies.server";
+import { listProviderMovies } from "~/services/movies.server";
+import { deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
@@ -77,7 +78,7 @@ async function uploadMovie({ request, caller }: HandlerContext) {
 }
 
 function deleteTitle({ request, params, caller }: HandlerContext) {
-  const outcome = deleteMovieAudited(getDb(), params.movieId, caller!.account, { ipAddress: clientAddress(request) });
+  const outcome = deleteTitleAudited(getDb(), params.movieId, caller!.account, { ipAddress: clientAddress(request) });
   if (outcome === "notFound") throw new ApiError(404, englishText("studio:list.deleteMissing"));
   if (outcome === "forbidden") throw new ApiError(403, NOT_ALLOWED);
   return apiJson({ success: true, message: englishText("studio:list.deleted") });

@@ -1,3 +1,4 @@
+import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { markViewing } from "~/services/watching.server";
@@ -27,11 +28,8 @@ function countView({ params, caller }: HandlerContext) {
 /** Records the title in the caller's history. `userId`, when sent, must be the caller: nobody writes another's history. */
 async function recordWatched({ request, caller }: HandlerContext) {
   const parsed = watchedSchema.safeParse(await readFields(request));
-  if (!parsed.success) {
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
-    return apiJson({ success: false, message: fieldMessages(errors) }, { status: 400 });
-  }
+  if (!parsed.success)
+    return apiJson({ success: false, message: fieldMessages(fieldErrorsOf(parsed.error)) }, { status: 400 });
   if (parsed.data.userId !== undefined && parsed.data.userId !== caller!.account.id)
     throw new ApiError(403, NOT_ALLOWED);
   const result = markViewing(getDb(), {

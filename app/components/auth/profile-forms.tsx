@@ -1,4 +1,5 @@
 import { Form, useActionData } from "@remix-run/react";
+import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useTranslation } from "react-i18next";
 import { Field, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 
@@ -84,24 +85,7 @@ export function ChangePasswordForm() {
         required
         errors={errors?.currentPassword}
       />
-      <Field
-        label={t("fields.newPassword")}
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        errors={errors?.password}
-      />
-      <Field
-        label={t("fields.password2")}
-        name="password2"
-        type="password"
-        autoComplete="new-password"
-        required
-        minLength={8}
-        errors={errors?.password2}
-      />
+      <NewPasswordFields errors={errors} label="newPassword" />
       <div>
         <SubmitButton intent="password" pendingText={t("profile.passwordPending")}>
           {t("profile.passwordSubmit")}

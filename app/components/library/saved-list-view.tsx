@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { Poster, Rating, watchHref } from "~/components/catalogue/movie-card";
 import { Pagination } from "~/components/ui/pagination";
-import type { SavedListPage } from "~/services/history.server";
+import type { SavedListPage } from "~/services/saved-lists.server";
 import { LibraryTabs } from "./library-tabs";
 import { RemoveButton } from "./remove-button";
 import { dateFormatter } from "~/utils/dates";

@@ -1,0 +1,165 @@
+import { and, eq } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { movies, type Role } from "~/db/schema";
+import { removeMovieFiles } from "~/media/storage.server";
+import { recordAudit, type AuditAction } from "./audit.server";
+import { enqueueJob } from "./jobs.server";
+import { MOVIE_JOB, type FailureReason, type ProcessMoviePayload } from "./movie-processing.server";
+import { notifyNewTitle } from "./notifications.server";
+import { getSetting } from "./settings.server";
+
+/**
+ * A title's life, and the only code that writes where a title stands in it:
+ *
+ *   submitTitle ─► processing ─► markTitleReady ─► ready ─┐
+ *                      │                                  ├─ published = ready + approved
+ *                      └──► markTitleFailed ─► failed     │  (catalogue `isPublished`)
+ *   changeTitle: approve / unapprove (unpublish), feature, Free/Premium ┘
+ *   deleteTitle: the owner or an administrator; the row first, then its files.
+ *
+ * A title that becomes published — ready while approved, or approved while
+ * ready — tells the viewers of its category once (notifications service).
+ */
+
+type Actor = { actorId: string; ipAddress?: string | null };
+
+export type SubmittedTitle = {
+  id: string;
+  name: string;
+  description: string;
+  cast: string;
+  categoryId: string;
+  providerId: string;
+  sizeBytes: number;
+  payload: ProcessMoviePayload;
+};
+
+/** A new upload: its row (processing; approved when auto-approval is on) and its processing job, in the caller's transaction. */
+export function submitTitle(tx: DB, title: SubmittedTitle): void {
+  const now = new Date();
+  tx.insert(movies)
+    .values({
+      id: title.id,
+      name: title.name,
+      description: title.description,
+      cast: title.cast,
+      categoryId: title.categoryId,
+      providerId: title.providerId,
+      status: "processing",
+      approved: getSetting(tx, "autoApproveMovies"),
+      sizeBytes: title.sizeBytes,
+      uploadedAt: now,
+      updatedAt: now,
+    })
+    .run();
+  enqueueJob(tx, MOVIE_JOB, { movieId: title.id, payload: title.payload });
+}
+
+export type PlayableFacts = {
+  videoFile: string;
+  posterFile: string;
+  sizeBytes: number;
+  durationSeconds: number;
+  width: number | null;
+  height: number | null;
+};
+
+/** Processing finished: the title plays. False when it was deleted meanwhile (its files are then the caller's to remove). */
+export function markTitleReady(db: DB, movieId: string, facts: PlayableFacts): boolean {
+  const updated = db
+    .update(movies)
+    .set({ ...facts, status: "ready", failureReason: null, updatedAt: new Date() })
+    .where(eq(movies.id, movieId))
+    .run();
+  if (updated.changes === 0) return false;
+  // Ready and already approved (auto-approval): it is published now.
+  notifyNewTitle(db, movieId);
+  return true;
+}
+
+/** Processing gave up: a failure the provider can read in their list. */
+export function markTitleFailed(db: DB, movieId: string, reason: FailureReason): void {
+  db.update(movies)
+    .set({ status: "failed", failureReason: reason, updatedAt: new Date() })
+    .where(eq(movies.id, movieId))
+    .run();
+}
+
+export type TitleChange = { approved: boolean } | { featured: boolean } | { access: "free" | "premium" };
+
+function actionFor(change: TitleChange): AuditAction {
+  if ("approved" in change) return change.approved ? "movie.approve" : "movie.unapprove";
+  if ("featured" in change) return change.featured ? "movie.feature" : "movie.unfeature";
+  return "movie.access";
+}
+
+/** An administrator's change to a title, audited. False when there is no such title. */
+export function changeTitle(db: DB, movieId: string, change: TitleChange, actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
+    if (updated.changes === 0) return false;
+    // Approving a ready title publishes it.
+    if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: actionFor(change),
+      targetType: "movie",
+      targetId: movieId,
+      details: { ...change },
+      ipAddress: actor.ipAddress,
+    });
+    return true;
+  });
+}
+
+export type DeleteTitleOutcome = "deleted" | "notFound" | "forbidden";
+
+/**
+ * Delete a title: its row (comments, ratings, history and jobs go with it by
+ * foreign key) and every file it owned. Its owner or an administrator only.
+ */
+export function deleteTitle(
+  db: DB,
+  movieId: string,
+  actor: { id: string; role: Role },
+  root?: string,
+): DeleteTitleOutcome {
+  const movie = db
+    .select({ id: movies.id, providerId: movies.providerId })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
+  if (!movie) return "notFound";
+  if (actor.role !== "admin" && movie.providerId !== actor.id) return "forbidden";
+  const deleted = db
+    .delete(movies)
+    .where(
+      actor.role === "admin" ? eq(movies.id, movieId) : and(eq(movies.id, movieId), eq(movies.providerId, actor.id)),
+    )
+    .run();
+  if (deleted.changes === 0) return "notFound";
+  // Files after the row: a crash in between leaves an orphan folder, never a row without its files.
+  removeMovieFiles(movieId, root);
+  return "deleted";
+}
+
+/** deleteTitle, written to the audit log when it happened: what the provider's list, the admin's list and /api call. */
+export function deleteTitleAudited(
+  db: DB,
+  movieId: string,
+  actor: { id: string; role: Role },
+  context: { ipAddress?: string | null } = {},
+  root?: string,
+): DeleteTitleOutcome {
+  const outcome = deleteTitle(db, movieId, actor, root);
+  if (outcome === "deleted") {
+    recordAudit(db, {
+      actorId: actor.id,
+      action: "movie.delete",
+      targetType: "movie",
+      targetId: movieId,
+      ipAddress: context.ipAddress,
+    });
+  }
+  return outcome;
+}
