@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DataTable } from "~/components/ui/data-table";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
@@ -70,48 +71,35 @@ export default function AuditLog() {
           {t("audit.filter")}
         </button>
       </Form>
-      {rows.length === 0 ? (
-        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("audit.empty")}</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
-          <table className="w-full min-w-[720px] text-left text-sm">
-            <thead className="bg-ink-800 text-slate-300">
-              <tr>
-                <th scope="col" className="px-3 py-3">
-                  {t("audit.columns.when")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("audit.columns.actor")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("audit.columns.action")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("audit.columns.target")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("audit.columns.address")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-white/5">
-              {rows.map((row) => (
-                <tr key={row.id} data-audit-action={row.action}>
-                  <td className="px-3 py-2">
-                    <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>
-                  </td>
-                  <td className="px-3 py-2">{row.actorEmail ?? t("audit.system")}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{row.action}</td>
-                  <td className="px-3 py-2 font-mono text-xs">
-                    {row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}
-                  </td>
-                  <td className="px-3 py-2">{row.ipAddress ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        dense
+        minWidth="min-w-[720px]"
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({ "data-audit-action": row.action })}
+        empty={t("audit.empty")}
+        columns={[
+          {
+            key: "when",
+            header: t("audit.columns.when"),
+            cell: (row) => <time dateTime={row.createdAt}>{dateFormat.format(new Date(row.createdAt))}</time>,
+          },
+          { key: "actor", header: t("audit.columns.actor"), cell: (row) => row.actorEmail ?? t("audit.system") },
+          {
+            key: "action",
+            header: t("audit.columns.action"),
+            className: "font-mono text-xs",
+            cell: (row) => row.action,
+          },
+          {
+            key: "target",
+            header: t("audit.columns.target"),
+            className: "font-mono text-xs",
+            cell: (row) => (row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"),
+          },
+          { key: "address", header: t("audit.columns.address"), cell: (row) => row.ipAddress ?? "—" },
+        ]}
+      />
       <Pagination page={page} pageCount={pageCount} />
     </section>
   );

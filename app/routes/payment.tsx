@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DataTable } from "~/components/ui/data-table";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -352,50 +353,27 @@ export default function Payment() {
         <h2 id="history-title" className="text-2xl font-bold">
           {t("history.title")}
         </h2>
-        {history.rows.length === 0 ? (
-          <p className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">
-            {t("history.empty")}
-          </p>
-        ) : (
-          <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
-            <table className="w-full min-w-[640px] text-left text-sm" data-testid="payment-history">
-              <thead className="bg-ink-800 text-slate-300">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    {t("history.date")}
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    {t("history.plan")}
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    {t("history.period")}
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    {t("history.amount")}
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    {t("history.status")}
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    {t("history.reference")}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-white/5">
-                {history.rows.map((row) => (
-                  <tr key={row.reference} data-payment-reference={row.reference} data-status={row.status}>
-                    <td className="px-4 py-3">{day.format(new Date(row.date))}</td>
-                    <td className="px-4 py-3">{row.planName}</td>
-                    <td className="px-4 py-3">{periodLabel(row.period, row.days)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{row.amount}</td>
-                    <td className="px-4 py-3">{t(`status.${row.status}`)}</td>
-                    <td className="px-4 py-3 font-mono text-xs">{row.reference}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          testId="payment-history"
+          minWidth="min-w-[640px]"
+          rows={history.rows}
+          rowKey={(row) => row.reference}
+          rowAttributes={(row) => ({ "data-payment-reference": row.reference, "data-status": row.status })}
+          empty={t("history.empty")}
+          columns={[
+            { key: "date", header: t("history.date"), cell: (row) => day.format(new Date(row.date)) },
+            { key: "plan", header: t("history.plan"), cell: (row) => row.planName },
+            { key: "period", header: t("history.period"), cell: (row) => periodLabel(row.period, row.days) },
+            { key: "amount", header: t("history.amount"), align: "right", cell: (row) => row.amount },
+            { key: "status", header: t("history.status"), cell: (row) => t(`status.${row.status}`) },
+            {
+              key: "reference",
+              header: t("history.reference"),
+              className: "font-mono text-xs",
+              cell: (row) => row.reference,
+            },
+          ]}
+        />
         <Pagination page={history.page} pageCount={history.pageCount} />
       </section>
     </section>

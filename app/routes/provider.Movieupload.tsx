@@ -8,7 +8,7 @@ import { requireProvider } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
-import { Field, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { Field, FieldErrorList, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { getDb } from "~/db/client.server";
@@ -174,7 +174,7 @@ export default function MovieUpload() {
             className={inputClass(false)}
             aria-describedby={fieldErrors.Description ? "upload-description-error" : undefined}
           />
-          <FieldMessages id="upload-description-error" messages={fieldErrors.Description} />
+          <FieldErrorList id="upload-description-error" name="Description" errors={fieldErrors.Description} />
         </div>
         <div className="grid gap-1">
           <label htmlFor="upload-category" className="text-sm font-medium text-slate-200">
@@ -194,7 +194,7 @@ export default function MovieUpload() {
               </option>
             ))}
           </select>
-          <FieldMessages id="upload-category-error" messages={fieldErrors.Category} />
+          <FieldErrorList id="upload-category-error" name="Category" errors={fieldErrors.Category} />
         </div>
         <Field
           name="cast"
@@ -203,14 +203,18 @@ export default function MovieUpload() {
           maxLength={1000}
           hint={t("upload.castHint")}
         />
-        <FileField
+        <Field
+          type="file"
+          className={FILE_INPUT}
           name="poster"
           label={t("upload.poster")}
           accept={accept.poster}
           hint={t("upload.posterHint")}
           errors={fieldErrors.poster}
         />
-        <FileField
+        <Field
+          type="file"
+          className={FILE_INPUT}
           name="movie"
           label={t("upload.movie")}
           accept={accept.movie}
@@ -319,56 +323,8 @@ function UnfinishedUploads({
   );
 }
 
+const FILE_INPUT =
+  "text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100";
+
 const inputClass = (invalid: boolean) =>
   `rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500 ${invalid ? "border-red-400" : "border-white/15"}`;
-
-function FieldMessages({ id, messages }: { id: string; messages?: string[] }) {
-  const { t } = useTranslation();
-  if (!messages?.length) return null;
-  return (
-    <ul id={id} className="text-sm text-red-300">
-      {messages.map((message) => (
-        <li key={message}>{t(message)}</li>
-      ))}
-    </ul>
-  );
-}
-
-function FileField({
-  name,
-  label,
-  accept,
-  hint,
-  errors,
-  required,
-}: {
-  name: string;
-  label: string;
-  accept: string;
-  hint: string;
-  errors?: string[];
-  required?: boolean;
-}) {
-  const id = `upload-${name}`;
-  return (
-    <div className="grid gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-200">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type="file"
-        accept={accept}
-        required={required}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={`${id}-hint${errors?.length ? ` ${id}-error` : ""}`}
-        className="text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100"
-      />
-      <p id={`${id}-hint`} className="text-xs text-slate-400">
-        {hint}
-      </p>
-      <FieldMessages id={`${id}-error`} messages={errors} />
-    </div>
-  );
-}

@@ -18,7 +18,6 @@ export function Field({
   hint,
   ...input
 }: { label: string; name: string; errors?: string[]; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  const { t } = useTranslation();
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -44,14 +43,21 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {invalid ? (
-        <ul id={errorId} className="text-sm text-red-300" data-field-error={name}>
-          {errors!.map((message) => (
-            <li key={message}>{t(message)}</li>
-          ))}
-        </ul>
-      ) : null}
+      <FieldErrorList id={errorId} name={name} errors={errors} />
     </div>
+  );
+}
+
+/** A field's messages (i18n keys), for inputs that are not a `Field` (a textarea, a select). */
+export function FieldErrorList({ id, name, errors }: { id: string; name: string; errors?: string[] }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="text-sm text-red-300" data-field-error={name}>
+      {errors.map((message) => (
+        <li key={message}>{t(message)}</li>
+      ))}
+    </ul>
   );
 }
 
