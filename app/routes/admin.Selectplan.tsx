@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { InputHTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { useErrorToasts } from "~/components/ui/form";
@@ -102,6 +103,34 @@ export async function action({ request }: ActionFunctionArgs) {
 
 const input = "w-full rounded border bg-ink-900 px-2 py-1.5 text-sm text-slate-50";
 
+/** One field of a plan's form: its label, its input and its first message. */
+function PlanField({
+  label,
+  name,
+  errors,
+  bare = false,
+  ...attributes
+}: {
+  label: string;
+  name: string;
+  errors?: Record<string, string[]>;
+  bare?: boolean;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const { t } = useTranslation("admin");
+  const message = errors?.[name]?.[0];
+  return (
+    <label className={`grid gap-1${bare ? "" : "text-sm"}`}>
+      <span>{label}</span>
+      <input name={name} className={`${input} ${message ? "border-red-400" : "border-white/15"}`} {...attributes} />
+      {message ? (
+        <span className="text-xs text-red-300" data-field-error={name}>
+          {t(message)}
+        </span>
+      ) : null}
+    </label>
+  );
+}
+
 export default function SelectPlan() {
   const { t } = useTranslation("admin");
   const { t: tPlans } = useTranslation("plans");
@@ -188,28 +217,22 @@ export default function SelectPlan() {
                   {fieldError("price")}
                 </label>
                 <div className="grid grid-cols-2 gap-2">
-                  <label className="grid gap-1 text-sm">
-                    <span>{t("plans.fields.currency")}</span>
-                    <input
-                      name="currency"
-                      maxLength={3}
-                      defaultValue={values?.currency ?? plan.currency}
-                      className={`${input} ${border("currency")}`}
-                    />
-                    {fieldError("currency")}
-                  </label>
-                  <label className="grid gap-1 text-sm">
-                    <span>{t("plans.fields.screens")}</span>
-                    <input
-                      name="screens"
-                      type="number"
-                      min={1}
-                      max={10}
-                      defaultValue={values?.screens ?? plan.screens}
-                      className={`${input} ${border("screens")}`}
-                    />
-                    {fieldError("screens")}
-                  </label>
+                  <PlanField
+                    label={t("plans.fields.currency")}
+                    name="currency"
+                    errors={errors}
+                    defaultValue={values?.currency ?? plan.currency}
+                    maxLength={3}
+                  />
+                  <PlanField
+                    label={t("plans.fields.screens")}
+                    name="screens"
+                    errors={errors}
+                    defaultValue={values?.screens ?? plan.screens}
+                    type="number"
+                    min={1}
+                    max={10}
+                  />
                   <label className="grid gap-1 text-sm">
                     <span>{t("plans.fields.maxQuality")}</span>
                     <select
@@ -223,18 +246,15 @@ export default function SelectPlan() {
                     </select>
                     {fieldError("maxQuality")}
                   </label>
-                  <label className="grid gap-1 text-sm">
-                    <span>{t("plans.fields.discount")}</span>
-                    <input
-                      name="annualDiscountPercent"
-                      type="number"
-                      min={0}
-                      max={100}
-                      defaultValue={values?.annualDiscountPercent ?? plan.annualDiscountPercent}
-                      className={`${input} ${border("annualDiscountPercent")}`}
-                    />
-                    {fieldError("annualDiscountPercent")}
-                  </label>
+                  <PlanField
+                    label={t("plans.fields.discount")}
+                    name="annualDiscountPercent"
+                    errors={errors}
+                    defaultValue={values?.annualDiscountPercent ?? plan.annualDiscountPercent}
+                    type="number"
+                    min={0}
+                    max={100}
+                  />
                 </div>
                 <fieldset className="grid grid-cols-2 gap-2 text-sm" data-plan-downloads={plan.code}>
                   <legend className="mb-1">{t("plans.fields.downloads")}</legend>
@@ -243,42 +263,36 @@ export default function SelectPlan() {
                     <input type="checkbox" name="downloadsAllowed" defaultChecked={plan.downloads.allowed} />
                     {t("plans.fields.downloadsAllowed")}
                   </label>
-                  <label className="grid gap-1">
-                    <span>{t("plans.fields.maxDownloads")}</span>
-                    <input
-                      name="maxDownloads"
-                      type="number"
-                      min={1}
-                      max={100}
-                      defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads}
-                      className={`${input} ${border("maxDownloads")}`}
-                    />
-                    {fieldError("maxDownloads")}
-                  </label>
-                  <label className="grid gap-1">
-                    <span>{t("plans.fields.downloadDays")}</span>
-                    <input
-                      name="downloadDays"
-                      type="number"
-                      min={1}
-                      max={365}
-                      defaultValue={values?.downloadDays ?? plan.downloads.days}
-                      className={`${input} ${border("downloadDays")}`}
-                    />
-                    {fieldError("downloadDays")}
-                  </label>
-                  <label className="grid gap-1">
-                    <span>{t("plans.fields.downloadPlayHours")}</span>
-                    <input
-                      name="downloadPlayHours"
-                      type="number"
-                      min={1}
-                      max={8760}
-                      defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours}
-                      className={`${input} ${border("downloadPlayHours")}`}
-                    />
-                    {fieldError("downloadPlayHours")}
-                  </label>
+                  <PlanField
+                    bare
+                    label={t("plans.fields.maxDownloads")}
+                    name="maxDownloads"
+                    errors={errors}
+                    defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads}
+                    type="number"
+                    min={1}
+                    max={100}
+                  />
+                  <PlanField
+                    bare
+                    label={t("plans.fields.downloadDays")}
+                    name="downloadDays"
+                    errors={errors}
+                    defaultValue={values?.downloadDays ?? plan.downloads.days}
+                    type="number"
+                    min={1}
+                    max={365}
+                  />
+                  <PlanField
+                    bare
+                    label={t("plans.fields.downloadPlayHours")}
+                    name="downloadPlayHours"
+                    errors={errors}
+                    defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours}
+                    type="number"
+                    min={1}
+                    max={8760}
+                  />
                 </fieldset>
                 <fieldset className="grid gap-1 text-sm">
                   <legend className="mb-1">{t("plans.fields.features")}</legend>
