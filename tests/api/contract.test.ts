@@ -20,7 +20,7 @@ import {
 } from "./helpers";
 
 /**
- * One block per row of PRODUCT.md's /api table: the success shape the old
+ * One block per row of the /api table (docs/product.md): the success shape the old
  * clients read, and the refusals (no credentials, wrong role, wrong owner,
  * bad payload).
  */
