@@ -80,7 +80,8 @@ export async function startServer(root: string, port: number): Promise<RunningSe
   child.once("exit", () => (exited = true));
   // If the benchmark itself fails, never leave its server behind.
   process.once("exit", () => child.kill("SIGTERM"));
-  for (let i = 0; i < 100; i++) {
+  // Up to a minute: a loaded machine (CI next to other work) starts the server slowly.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if (exited) throw new Error(`the server on port ${port} exited at start (is the port taken?)`);
     try {
       const response = await fetch(`${url}/healthz`);

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DataTable } from "~/components/ui/data-table";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -241,109 +242,106 @@ export default function AdminMovies() {
         />
       ) : null}
 
-      {rows.length === 0 ? (
-        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("movies.empty")}</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
-          <table className="w-full min-w-[860px] text-left text-sm">
-            <thead className="bg-ink-800 text-slate-300">
-              <tr>
-                <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.title")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.provider")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.status")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("movies.columns.views")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.renditions")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.actions")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-white/5">
-              {rows.map((row) => (
-                <tr
-                  key={row.id}
-                  data-movie-id={row.id}
-                  data-featured={row.featured ? "true" : "false"}
-                  data-approved={row.approved ? "true" : "false"}
-                  data-access={row.access}
+      <DataTable
+        dense
+        minWidth="min-w-[860px]"
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({
+          "data-movie-id": row.id,
+          "data-featured": row.featured ? "true" : "false",
+          "data-approved": row.approved ? "true" : "false",
+          "data-access": row.access,
+        })}
+        empty={t("movies.empty")}
+        columns={[
+          {
+            key: "title",
+            header: t("movies.columns.title"),
+            cell: (row) => (
+              <>
+                <Link
+                  to={`/WatchMovie?id=${encodeURIComponent(row.id)}`}
+                  className="flex items-center gap-3 hover:underline"
                 >
-                  <td className="px-3 py-2">
-                    <Link
-                      to={`/WatchMovie?id=${encodeURIComponent(row.id)}`}
-                      className="flex items-center gap-3 hover:underline"
-                    >
-                      {row.poster ? (
-                        <img
-                          src={row.poster}
-                          alt=""
-                          width={48}
-                          height={72}
-                          loading="lazy"
-                          className="h-18 w-12 rounded object-cover"
-                        />
-                      ) : (
-                        <span className="block h-18 w-12 rounded bg-ink-800" aria-hidden="true" />
-                      )}
-                      <span className="font-medium">{row.name}</span>
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{row.providerName ?? "—"}</td>
-                  <td className="px-3 py-2">
-                    <span className="block">{t(`movies.status.${row.status}`)}</span>
-                    <span className="block text-xs text-slate-300">
-                      {row.approved ? t("movies.approvedLabel") : t("movies.waitingLabel")}
-                      {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
-                    </span>
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
-                  <td className="px-3 py-2">
-                    <RenditionList renditions={row.renditions} />
-                  </td>
-                  <td className="px-3 py-2">
-                    <div className="flex flex-wrap gap-1.5">
-                      <RowAction
-                        movieId={row.id}
-                        back={back}
-                        intent={row.approved ? "unapprove" : "approve"}
-                        name={row.name}
-                      />
-                      <RowAction
-                        movieId={row.id}
-                        back={back}
-                        intent={row.featured ? "unfeature" : "feature"}
-                        name={row.name}
-                      />
-                      <RowAction
-                        movieId={row.id}
-                        back={back}
-                        intent={row.access === "free" ? "premium" : "free"}
-                        name={row.name}
-                      />
-                      <Link
-                        to={confirmHref(row.id)}
-                        aria-label={t("movies.deleteNamed", { name: row.name })}
-                        className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950"
-                      >
-                        {t("movies.delete")}
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                  {row.poster ? (
+                    <img
+                      src={row.poster}
+                      alt=""
+                      width={48}
+                      height={72}
+                      loading="lazy"
+                      className="h-18 w-12 rounded object-cover"
+                    />
+                  ) : (
+                    <span className="block h-18 w-12 rounded bg-ink-800" aria-hidden="true" />
+                  )}
+                  <span className="font-medium">{row.name}</span>
+                </Link>
+              </>
+            ),
+          },
+          { key: "provider", header: t("movies.columns.provider"), cell: (row) => row.providerName ?? "—" },
+          {
+            key: "status",
+            header: t("movies.columns.status"),
+            cell: (row) => (
+              <>
+                <span className="block">{t(`movies.status.${row.status}`)}</span>
+                <span className="block text-xs text-slate-300">
+                  {row.approved ? t("movies.approvedLabel") : t("movies.waitingLabel")}
+                  {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
+                </span>
+              </>
+            ),
+          },
+          { key: "views", header: t("movies.columns.views"), align: "right", cell: (row) => row.views },
+          {
+            key: "renditions",
+            header: t("movies.columns.renditions"),
+            cell: (row) => (
+              <>
+                <RenditionList renditions={row.renditions} />
+              </>
+            ),
+          },
+          {
+            key: "actions",
+            header: t("movies.columns.actions"),
+            cell: (row) => (
+              <>
+                <div className="flex flex-wrap gap-1.5">
+                  <RowAction
+                    movieId={row.id}
+                    back={back}
+                    intent={row.approved ? "unapprove" : "approve"}
+                    name={row.name}
+                  />
+                  <RowAction
+                    movieId={row.id}
+                    back={back}
+                    intent={row.featured ? "unfeature" : "feature"}
+                    name={row.name}
+                  />
+                  <RowAction
+                    movieId={row.id}
+                    back={back}
+                    intent={row.access === "free" ? "premium" : "free"}
+                    name={row.name}
+                  />
+                  <Link
+                    to={confirmHref(row.id)}
+                    aria-label={t("movies.deleteNamed", { name: row.name })}
+                    className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950"
+                  >
+                    {t("movies.delete")}
+                  </Link>
+                </div>
+              </>
+            ),
+          },
+        ]}
+      />
       <Pagination page={page} pageCount={pageCount} />
     </section>
   );

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DataTable } from "~/components/ui/data-table";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
@@ -111,66 +112,47 @@ export default function MovieList() {
         />
       ) : null}
 
-      {rows.length === 0 ? (
-        <p className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("list.empty")}</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto rounded-lg border border-white/10">
-          <table className="w-full min-w-[640px] text-left text-sm">
-            <thead className="bg-ink-800 text-slate-300">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  {t("list.columns.name")}
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  {t("list.columns.lastModified")}
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  {t("list.columns.views")}
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  {t("list.columns.size")}
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  {t("list.columns.status")}
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  {t("list.columns.renditions")}
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  {t("list.columns.delete")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-white/5">
-              {rows.map((row) => (
-                <tr key={row.id} data-movie-id={row.id}>
-                  <td className="px-4 py-3 font-medium">{row.name}</td>
-                  <td className="px-4 py-3 text-slate-300">
-                    <time dateTime={row.updatedAt}>{dateFormat.format(new Date(row.updatedAt))}</time>
-                  </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{row.views}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">{row.sizeMb.toFixed(1)}</td>
-                  <td className="px-4 py-3">
-                    <StatusBadge status={row.status} approved={row.approved} reason={row.failureReason} />
-                  </td>
-                  <td className="px-4 py-3">
-                    <RenditionList renditions={row.renditions} />
-                  </td>
-                  <td className="px-4 py-3">
-                    <Link
-                      to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`}
-                      className="text-red-300 hover:underline"
-                      aria-label={t("list.deleteNamed", { name: row.name })}
-                    >
-                      {t("list.delete")}
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        minWidth="min-w-[640px]"
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({ "data-movie-id": row.id })}
+        empty={t("list.empty")}
+        columns={[
+          { key: "name", header: t("list.columns.name"), className: "font-medium", cell: (row) => row.name },
+          {
+            key: "lastModified",
+            header: t("list.columns.lastModified"),
+            className: "text-slate-300",
+            cell: (row) => <time dateTime={row.updatedAt}>{dateFormat.format(new Date(row.updatedAt))}</time>,
+          },
+          { key: "views", header: t("list.columns.views"), align: "right", cell: (row) => row.views },
+          { key: "size", header: t("list.columns.size"), align: "right", cell: (row) => row.sizeMb.toFixed(1) },
+          {
+            key: "status",
+            header: t("list.columns.status"),
+            cell: (row) => <StatusBadge status={row.status} approved={row.approved} reason={row.failureReason} />,
+          },
+          {
+            key: "renditions",
+            header: t("list.columns.renditions"),
+            cell: (row) => <RenditionList renditions={row.renditions} />,
+          },
+          {
+            key: "delete",
+            header: t("list.columns.delete"),
+            cell: (row) => (
+              <Link
+                to={`?${new URLSearchParams({ ...(pageQuery ? { page: pageQuery } : {}), confirm: row.id })}`}
+                className="text-red-300 hover:underline"
+                aria-label={t("list.deleteNamed", { name: row.name })}
+              >
+                {t("list.delete")}
+              </Link>
+            ),
+          },
+        ]}
+      />
       <Pagination page={page} pageCount={pageCount} />
     </section>
   );
