@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { LibraryRow } from "~/components/library/library-row";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
-import { Poster, watchHref } from "~/components/catalogue/movie-card";
+import { watchHref } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { LibraryTabs } from "~/components/library/library-tabs";
 import { RemoveButton } from "~/components/library/remove-button";
@@ -161,73 +162,61 @@ export default function History() {
                 ? Math.min(100, Math.round((item.positionSeconds / item.durationSeconds) * 100))
                 : 0;
             return (
-              <li
+              <LibraryRow
                 key={item.id}
-                data-movie-id={item.id}
-                className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
-              >
-                <Link
-                  to={watchHref(item.id)}
-                  className="block w-32 shrink-0 overflow-hidden rounded"
-                  tabIndex={-1}
-                  aria-hidden="true"
-                >
-                  <Poster
-                    jpg={item.posterCard}
-                    webp={item.posterCardWebp}
-                    width={300}
-                    height={200}
-                    className="aspect-[3/2]"
-                  />
-                </Link>
-                <div className="min-w-0 flex-1">
-                  <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
-                  <p className="text-xs text-slate-400">
+                item={item}
+                facts={
+                  <>
                     {item.categoryName} ·{" "}
                     <time dateTime={item.lastWatchedAt}>
                       {t("history.lastWatched", { date: dates.format(new Date(item.lastWatchedAt)) })}
                     </time>
-                  </p>
-                  <div className="mt-2 flex items-center gap-2">
-                    <div
-                      role="progressbar"
-                      aria-label={t("history.progressLabel", { percent })}
-                      aria-valuemin={0}
-                      aria-valuemax={100}
-                      aria-valuenow={percent}
-                      className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
-                    >
-                      <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
-                    </div>
-                    <span className="text-xs text-slate-300">
-                      {t("history.progress", {
-                        position: clock(item.positionSeconds),
-                        duration: clock(item.durationSeconds),
+                  </>
+                }
+                actions={
+                  <>
+                    <Link
+                      to={watchHref(item.id)}
+                      aria-label={t(item.finished ? "history.againLabel" : "history.continueLabel", {
+                        name: item.name,
                       })}
-                    </span>
-                  </div>
-                </div>
-                <div className="flex items-center gap-2">
-                  <Link
-                    to={watchHref(item.id)}
-                    aria-label={t(item.finished ? "history.againLabel" : "history.continueLabel", { name: item.name })}
-                    className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
-                  >
-                    {t(item.finished ? "history.again" : "history.continue")}
-                  </Link>
-                  <Form method="post">
-                    <input type="hidden" name="movieId" value={item.id} />
-                    <input type="hidden" name="redirectTo" value={here} />
-                    <RemoveButton
-                      movieId={item.id}
-                      label={t("history.removeLabel", { name: item.name })}
-                      pendingText={t("history.removing")}
+                      className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
                     >
-                      {t("history.remove")}
-                    </RemoveButton>
-                  </Form>
+                      {t(item.finished ? "history.again" : "history.continue")}
+                    </Link>
+                    <Form method="post">
+                      <input type="hidden" name="movieId" value={item.id} />
+                      <input type="hidden" name="redirectTo" value={here} />
+                      <RemoveButton
+                        movieId={item.id}
+                        label={t("history.removeLabel", { name: item.name })}
+                        pendingText={t("history.removing")}
+                      >
+                        {t("history.remove")}
+                      </RemoveButton>
+                    </Form>
+                  </>
+                }
+              >
+                <div className="mt-2 flex items-center gap-2">
+                  <div
+                    role="progressbar"
+                    aria-label={t("history.progressLabel", { percent })}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                    aria-valuenow={percent}
+                    className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
+                  >
+                    <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
+                  </div>
+                  <span className="text-xs text-slate-300">
+                    {t("history.progress", {
+                      position: clock(item.positionSeconds),
+                      duration: clock(item.durationSeconds),
+                    })}
+                  </span>
                 </div>
-              </li>
+              </LibraryRow>
             );
           })}
         </ul>

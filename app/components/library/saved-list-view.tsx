@@ -1,8 +1,9 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Poster, Rating, watchHref } from "~/components/catalogue/movie-card";
+import { Rating, watchHref } from "~/components/catalogue/movie-card";
 import { Pagination } from "~/components/ui/pagination";
 import type { SavedListPage } from "~/services/saved-lists.server";
+import { LibraryRow } from "./library-row";
 import { LibraryTabs } from "./library-tabs";
 import { RemoveButton } from "./remove-button";
 import { dateFormatter } from "~/utils/dates";
@@ -46,55 +47,41 @@ export function SavedListView({
       ) : (
         <ul className="mt-8 grid gap-3" data-testid="saved-list">
           {list.items.map((item) => (
-            <li
+            <LibraryRow
               key={item.id}
-              data-movie-id={item.id}
-              className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
-            >
-              <Link
-                to={watchHref(item.id)}
-                className="block w-32 shrink-0 overflow-hidden rounded"
-                tabIndex={-1}
-                aria-hidden="true"
-              >
-                <Poster
-                  jpg={item.posterCard}
-                  webp={item.posterCardWebp}
-                  width={300}
-                  height={200}
-                  className="aspect-[3/2]"
-                />
-              </Link>
-              <div className="min-w-0 flex-1">
-                <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
-                <p className="text-xs text-slate-400">
+              item={item}
+              facts={
+                <>
                   {item.categoryName} ·{" "}
                   <time dateTime={item.addedAt}>
                     {t("lists.added", { date: dates.format(new Date(item.addedAt)) })}
                   </time>
-                </p>
-                <Rating average={item.averageRating} count={item.ratingCount} className="mt-1" />
-              </div>
-              <div className="flex items-center gap-2">
-                <Link
-                  to={watchHref(item.id)}
-                  className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
-                >
-                  {t("lists.watch")}
-                </Link>
-                <Form method="post" action={action}>
-                  <input type="hidden" name="movieId" value={item.id} />
-                  <input type="hidden" name="redirectTo" value={here} />
-                  <RemoveButton
-                    movieId={item.id}
-                    label={t("lists.removeLabel", { name: item.name })}
-                    pendingText={t("lists.removing")}
+                </>
+              }
+              actions={
+                <>
+                  <Link
+                    to={watchHref(item.id)}
+                    className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
                   >
-                    {t("lists.remove")}
-                  </RemoveButton>
-                </Form>
-              </div>
-            </li>
+                    {t("lists.watch")}
+                  </Link>
+                  <Form method="post" action={action}>
+                    <input type="hidden" name="movieId" value={item.id} />
+                    <input type="hidden" name="redirectTo" value={here} />
+                    <RemoveButton
+                      movieId={item.id}
+                      label={t("lists.removeLabel", { name: item.name })}
+                      pendingText={t("lists.removing")}
+                    >
+                      {t("lists.remove")}
+                    </RemoveButton>
+                  </Form>
+                </>
+              }
+            >
+              <Rating average={item.averageRating} count={item.ratingCount} className="mt-1" />
+            </LibraryRow>
           ))}
         </ul>
       )}

@@ -1,0 +1,42 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { Poster, watchHref } from "~/components/catalogue/movie-card";
+
+/**
+ * One title in a viewer's own lists (history, watch later, saved): its poster
+ * and name leading to the watch page, a line of facts, what the list adds
+ * (progress, rating) and the row's buttons.
+ */
+export function LibraryRow({
+  item,
+  facts,
+  children,
+  actions,
+}: {
+  item: { id: string; name: string; posterCard: string | null; posterCardWebp: string | null };
+  facts: ReactNode;
+  children?: ReactNode;
+  actions: ReactNode;
+}) {
+  return (
+    <li
+      data-movie-id={item.id}
+      className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
+    >
+      <Link
+        to={watchHref(item.id)}
+        className="block w-32 shrink-0 overflow-hidden rounded"
+        tabIndex={-1}
+        aria-hidden="true"
+      >
+        <Poster jpg={item.posterCard} webp={item.posterCardWebp} width={300} height={200} className="aspect-[3/2]" />
+      </Link>
+      <div className="min-w-0 flex-1">
+        <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>
+        <p className="text-xs text-slate-400">{facts}</p>
+        {children}
+      </div>
+      <div className="flex items-center gap-2">{actions}</div>
+    </li>
+  );
+}
