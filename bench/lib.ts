@@ -81,7 +81,7 @@ export async function startServer(root: string, port: number): Promise<RunningSe
   // If the benchmark itself fails, never leave its server behind.
   process.once("exit", () => child.kill("SIGTERM"));
   // Up to a minute: a loaded machine (CI next to other work) starts the server slowly.
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     if (exited) throw new Error(`the server on port ${port} exited at start (is the port taken?)`);
     try {
       const response = await fetch(`${url}/healthz`);
