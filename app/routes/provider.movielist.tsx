@@ -143,7 +143,16 @@ export default function MovieList() {
             <tbody className="divide-y divide-white/5">
               {rows.map((row) => (
                 <tr key={row.id} data-movie-id={row.id}>
-                  <td className="px-4 py-3 font-medium">{row.name}</td>
+                  <td className="px-4 py-3">
+                    <span className="block font-medium">{row.name}</span>
+                    <Link
+                      to={`/provider/subtitles?${new URLSearchParams({ id: row.id })}`}
+                      className="text-xs text-brand-300 hover:underline"
+                      aria-label={t("subtitles:studio.linkNamed", { name: row.name })}
+                    >
+                      {t("subtitles:studio.link")}
+                    </Link>
+                  </td>
                   <td className="px-4 py-3 text-slate-300">
                     <time dateTime={row.updatedAt}>{dateFormat.format(new Date(row.updatedAt))}</time>
                   </td>
