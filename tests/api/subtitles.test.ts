@@ -191,6 +191,25 @@ describe("a provider attaches subtitles to a title", () => {
     expect(fs.readdirSync(storagePaths(world.root).tmp)).toEqual([]);
   });
 
+  it("an administrator may delete a title's subtitles but not add them", async () => {
+    const admin = await login(world, seedAccount(world, "admin"));
+    await upload(freeTitle, provider, { language: "ig" }, { name: "ig.srt", bytes: HAUSA_SRT });
+    const byAdmin = await upload(freeTitle, admin, { language: "ff" }, { name: "ff.srt", bytes: HAUSA_SRT });
+    expect(byAdmin.status).toBe(403);
+    const page = await call(world, `/admin/subtitles?id=${freeTitle}`, { cookie: admin.cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('data-subtitle-language="ig"');
+    expect((await call(world, `/admin/subtitles?id=${freeTitle}`, { cookie: viewer.cookie })).status).toBe(403);
+    const deleted = await call(world, `/admin/subtitles?id=${freeTitle}`, {
+      form: { intent: "delete", language: "ig" },
+      cookie: admin.cookie,
+    });
+    expect(deleted.status).toBe(303);
+    expect(rowsOf(freeTitle).map((row) => row.language)).not.toContain("ig");
+    expect(rowsOf(freeTitle).map((row) => row.language)).not.toContain("ff");
+    expect(fs.existsSync(movieSubtitlePath(freeTitle, "ig", world.root))).toBe(false);
+  });
+
   it("the provider deletes a language; the file goes with its row", async () => {
     await upload(freeTitle, provider, { language: "yo" }, { name: "yo.srt", bytes: HAUSA_SRT });
     expect(fs.existsSync(movieSubtitlePath(freeTitle, "yo", world.root))).toBe(true);
