@@ -15,7 +15,7 @@
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v3";
+const VERSION = "v4";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
@@ -209,11 +209,13 @@ function streamChunks(cache, movieId, chunkBytes, start, end) {
 }
 
 async function offlineMedia(request, url, event) {
-  const match = /^\/offline-media\/([a-z0-9]{8,32})\/(video\.mp4|poster|meta)$/.exec(url.pathname);
+  const match = /^\/offline-media\/([a-z0-9]{8,32})\/(video\.mp4|poster|meta|subtitles\/[A-Za-z0-9-]{2,35}\.vtt)$/.exec(
+    url.pathname,
+  );
   if (!match) return refuse(404, "unknown");
   const [, movieId, what] = match;
   const cache = await caches.open(DOWNLOAD_CACHE);
-  if (what !== "video.mp4") return (await cache.match(url.pathname)) ?? refuse(404, "unknown");
+  if (what === "poster" || what === "meta") return (await cache.match(url.pathname)) ?? refuse(404, "unknown");
   const metaUrl = `/offline-media/${movieId}/meta`;
   const metaResponse = await cache.match(metaUrl);
   if (!metaResponse) return refuse(404, "unknown");
@@ -222,6 +224,8 @@ async function offlineMedia(request, url, event) {
   if (!(await licenceIsGenuine(record))) return refuse(403, "forged");
   const refusal = judge(record, now);
   if (refusal) return refuse(403, refusal);
+  // Subtitles: under the same licence as the film they go with.
+  if (what !== "video.mp4") return (await cache.match(url.pathname)) ?? refuse(404, "unknown");
   // The play window starts at the first play; the latest clock reading guards against a clock moved back.
   if (record.firstPlayedAt === null || now - record.latestSeen > 30000) {
     record.firstPlayedAt = record.firstPlayedAt ?? now;

@@ -578,3 +578,27 @@ export const downloadLicences = sqliteTable(
   },
   (t) => [index("download_licences_account_idx").on(t.accountId, t.deletedAt, t.expiresAt)],
 );
+
+/**
+ * A title's subtitles: one WebVTT file per language (a canonical BCP 47 tag),
+ * at media/<movieId>/subtitles/<language>.vtt, written by the server from the
+ * provider's WebVTT or SRT after checking and cleaning it. `updatedAt`
+ * versions the file's address, so a replaced file is never read from a
+ * browser's cache. Deleting the title deletes its rows (and its folder).
+ */
+export const subtitles = sqliteTable(
+  "subtitles",
+  {
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    language: text("language").notNull(),
+    label: text("label").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [primaryKey({ columns: [t.movieId, t.language] })],
+);

@@ -21,6 +21,7 @@ import {
   writeDemoFilm,
   type TileColors,
 } from "~/demo/demo-media.server";
+import { attachDemoSubtitles } from "~/demo/demo-subtitles.server";
 import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
@@ -363,6 +364,9 @@ const DEMO_TITLES: readonly DemoTitle[] = [
   },
 ];
 
+/** The demo film with Hausa and English subtitles ("Jarumin Kauye": free, featured). */
+export const DEMO_SUBTITLED_TITLE = "demomovie01";
+
 export type SeedDemoOptions = {
   storageDir: string;
   /** The adaptive ladder's rungs (the server's LADDER); the default ladder when not given. */
@@ -405,6 +409,8 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
       log,
     });
   });
+  // Hausa and English subtitles on one film, so the subtitles menu has something to show.
+  created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
   // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
   await forEachConcurrently(DEMO_TITLES, 2, async (title) => {
     const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });

@@ -9,6 +9,7 @@ import { getEnv } from "~/utils/env.server";
  *   media/<movieId>/hls/<rung>p.mp4    one rung of the adaptive ladder: fragmented MP4, addressed by byte ranges
  *   media/<movieId>/hls/<rung>p.m3u8   its HLS media playlist
  *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
+ *   media/<movieId>/subtitles/<language>.vtt    subtitles, one WebVTT file per language (a canonical BCP 47 tag)
  *   categories/<categoryId>.<format>   category tiles
  *   tmp/                               uploads and jobs in progress (same file system, so rename is atomic)
  *   uploads/<uploadId>                 a resumable (tus) upload's bytes so far, and <uploadId>.json its details;
@@ -65,6 +66,19 @@ export function renditionPath(movieId: string, rung: number, kind: "media" | "pl
 /** The address a title's streams are served under: `/stream/<id>/master.m3u8`, `/stream/<id>/240p.m3u8`, `/stream/<id>/240p.mp4`. */
 export function streamUrl(movieId: string, file: string): string {
   return `/stream/${movieId}/${file}`;
+}
+
+const SUBTITLE_LANGUAGE = /^[A-Za-z0-9]{1,8}(?:-[A-Za-z0-9]{1,8}){0,7}$/;
+
+/** A title's subtitles in one language; `language` is a canonical BCP 47 tag (letters, digits, hyphens only). */
+export function movieSubtitlePath(movieId: string, language: string, root = storageRoot()): string {
+  if (!SUBTITLE_LANGUAGE.test(language)) throw new Error(`Invalid subtitle language: ${language}`);
+  return path.join(movieDir(movieId, root), "subtitles", `${language}.vtt`);
+}
+
+/** The address a title's subtitles are served under, versioned by when they were last written: `/subtitles/<id>/ha.vtt?v=…`. */
+export function subtitleUrl(movieId: string, language: string, version: number): string {
+  return `/subtitles/${movieId}/${language}.vtt?v=${version.toString(36)}`;
 }
 
 export function moviePosterPath(

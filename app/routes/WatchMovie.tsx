@@ -10,6 +10,7 @@ import { MovieCard, Rating } from "~/components/catalogue/movie-card";
 import { AdaptivePlayer } from "~/components/watch/adaptive-player";
 import { DownloadButton } from "~/components/downloads/download-button";
 import { PlaybackChoices } from "~/components/watch/playback-choices";
+import { rememberSubtitleChoice, SubtitleChoices } from "~/components/watch/subtitle-choices";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -20,6 +21,7 @@ import { playerChoices, stopOtherDevices, type PlayerQuality } from "~/services/
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
+import { chosenTrack, listSubtitles, readSubtitleChoice } from "~/services/subtitles.server";
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
@@ -60,7 +62,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
     access.kind === "play" && downloadRulesFor(getDb(), viewer).allowed
       ? downloadOptions(getDb(), viewer, watch.movie.id)
       : [];
-  return { metaTitle: t("page.metaTitle", { name: watch.movie.name }), ...watch, access, player, downloadOffers };
+  // Subtitles: every language of the title, and the one this browser chose (none until it chooses).
+  const tracks = listSubtitles(getDb(), watch.movie.id).map(({ language, label, url }) => ({ language, label, url }));
+  const subtitles = { tracks, chosen: chosenTrack(tracks, await readSubtitleChoice(request)) };
+  return {
+    metaTitle: t("page.metaTitle", { name: watch.movie.name }),
+    ...watch,
+    access,
+    player,
+    downloadOffers,
+    subtitles,
+  };
 }
 
 type ActionErrors = FormErrors & { section?: "comments" | "rating" };
@@ -161,6 +173,9 @@ export default function WatchMovie() {
   // New loader data (data saver switched, another title): the menu follows what the page now plays.
   useEffect(() => setQuality(watch.player.quality), [watch.player.quality, watch.player.masterUrl]);
   const [playingRung, setPlayingRung] = useState<number | null>(null);
+  // With JavaScript the subtitles menu switches the track in place; without, it posts the choice and reloads.
+  const [subtitleLanguage, setSubtitleLanguage] = useState<string | null>(watch.subtitles.chosen);
+  useEffect(() => setSubtitleLanguage(watch.subtitles.chosen), [watch.subtitles.chosen]);
   const dateFormat = dateFormatter(i18n.language, "dateTime");
 
   return (
@@ -182,6 +197,12 @@ export default function WatchMovie() {
           dataSaver={watch.player.dataSaver}
           label={t("page.playerLabel", { name: movie.name })}
           onRungChange={setPlayingRung}
+          subtitles={watch.subtitles.tracks}
+          subtitleLanguage={subtitleLanguage}
+          onSubtitleLanguageChange={(language) => {
+            setSubtitleLanguage(language);
+            rememberSubtitleChoice(language);
+          }}
           renderRefused={(refusal) =>
             refusal.reason === "screens" ? (
               <ScreensPanel screens={refusal.screens} formAction={formAction} reloadDocument />
@@ -201,7 +222,16 @@ export default function WatchMovie() {
           onQualityChange={setQuality}
         />
       ) : null}
-      {watch.downloadOffers.length > 0 ? <DownloadButton movieId={movie.id} offers={watch.downloadOffers} /> : null}
+      {watch.access.kind === "play" ? (
+        <SubtitleChoices
+          tracks={watch.subtitles.tracks}
+          language={subtitleLanguage}
+          onLanguageChange={setSubtitleLanguage}
+        />
+      ) : null}
+      {watch.downloadOffers.length > 0 ? (
+        <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
+      ) : null}
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
         <div>

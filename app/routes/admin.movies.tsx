@@ -330,6 +330,13 @@ export default function AdminMovies() {
                     name={row.name}
                   />
                   <Link
+                    to={`/admin/subtitles?${new URLSearchParams({ id: row.id })}`}
+                    aria-label={t("subtitles:studio.linkNamed", { name: row.name })}
+                    className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5"
+                  >
+                    {t("subtitles:studio.link")}
+                  </Link>
+                  <Link
                     to={confirmHref(row.id)}
                     aria-label={t("movies.deleteNamed", { name: row.name })}
                     className="rounded border border-red-400/40 px-2 py-1 text-xs text-red-200 hover:bg-red-950"

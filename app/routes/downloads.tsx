@@ -13,6 +13,7 @@ import {
   removeDownload,
   storageFacts,
   storedBytes,
+  subtitleCacheUrl,
   updateRecord,
   type DownloadRecord,
   type StorageFacts,
@@ -150,6 +151,7 @@ export default function Downloads() {
       // The same quality: a new licence, and nothing already stored is fetched again.
       await prepareDownload(record.title.id, record.licence.terms.rung, record.media.sizeBytes, {
         wifiOnly: record.wifiOnly,
+        subtitleLanguage: record.subtitleLanguage ?? null,
       });
       setMessage(t("renewed"));
     } catch (error) {
@@ -314,7 +316,11 @@ export default function Downloads() {
   );
 }
 
-/** The stored film, served by the service worker from the device; resumes where the viewer stopped and keeps the position. */
+/**
+ * The stored film, served by the service worker from the device; resumes
+ * where the viewer stopped and keeps the position. Its stored subtitles are
+ * side-loaded tracks, the viewer's language shown, with a menu to change it.
+ */
 function OfflinePlayer({
   record,
   onClose,
@@ -325,9 +331,26 @@ function OfflinePlayer({
   onStopped: () => void;
 }) {
   const { t } = useTranslation("downloads");
+  const { t: tSubtitles } = useTranslation("subtitles");
   const video = useRef<HTMLVideoElement>(null);
   const [refused, setRefused] = useState<string | null>(null);
   const lastSaved = useRef(0);
+  const tracks = record.subtitles ?? [];
+  const [subtitleLanguage, setSubtitleLanguage] = useState(record.subtitleLanguage ?? null);
+
+  useEffect(() => {
+    const element = video.current;
+    if (!element) return;
+    for (const track of Array.from(element.textTracks)) {
+      const mode = track.language === subtitleLanguage ? "showing" : "disabled";
+      if (track.mode !== mode) track.mode = mode;
+    }
+  }, [subtitleLanguage]);
+
+  const chooseSubtitles = (language: string | null) => {
+    setSubtitleLanguage(language);
+    void updateRecord(record.title.id, (current) => ({ ...current, subtitleLanguage: language }));
+  };
 
   const save = useCallback(async () => {
     const element = video.current;
@@ -395,8 +418,37 @@ function OfflinePlayer({
           playsInline
           className="aspect-video w-full"
           aria-label={record.title.name}
-        />
+        >
+          {tracks.map((track) => (
+            <track
+              key={track.language}
+              kind="subtitles"
+              src={subtitleCacheUrl(record.title.id, track.language)}
+              srcLang={track.language}
+              label={track.label}
+              default={track.language === subtitleLanguage}
+            />
+          ))}
+        </video>
       )}
+      {tracks.length > 0 && !refused ? (
+        <label className="mt-2 flex items-center gap-2 text-sm">
+          {tSubtitles("menu.label")}
+          <select
+            value={subtitleLanguage ?? "off"}
+            onChange={(event) => chooseSubtitles(event.target.value === "off" ? null : event.target.value)}
+            className="rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
+            data-testid="offline-subtitles"
+          >
+            <option value="off">{tSubtitles("menu.off")}</option>
+            {tracks.map((track) => (
+              <option key={track.language} value={track.language} lang={track.language}>
+                {track.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       <button type="button" onClick={onClose} className="mt-2 rounded border border-white/20 px-4 py-2 text-sm">
         {t("close")}
       </button>

@@ -8,12 +8,14 @@ import { movies } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { posterUrl, renditionFileName } from "~/media/storage.server";
 import { issueLicence, licenceStandings } from "~/services/downloads.server";
+import { listSubtitles } from "~/services/subtitles.server";
 
 /**
  * POST /downloads/licences — a licence to keep a title offline on this device
  * (JSON `{ movieId, rung, replaces? }`, cookie or Bearer): the signed licence,
  * the file to fetch (the rung's MP4, by ranges, through the stream route's own
- * checks) and its size. GET /downloads/licences?ids=a,b — which licences the
+ * checks) and its size, and the title's subtitles (every language: they are
+ * small) for the device to keep beside it. GET /downloads/licences?ids=a,b — which licences the
  * device holds still stand (no session needed: the ids are the secrets).
  */
 const issueSchema = z.object({
@@ -59,6 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
         url: `/stream/${parsed.data.movieId}/${renditionFileName(parsed.data.rung, "media")}`,
         sizeBytes: result.sizeBytes,
       },
+      subtitles: listSubtitles(db, parsed.data.movieId).map(({ language, label, url }) => ({ language, label, url })),
     },
     { status: 201, headers: noStore },
   );

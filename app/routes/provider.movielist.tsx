@@ -119,7 +119,22 @@ export default function MovieList() {
         rowAttributes={(row) => ({ "data-movie-id": row.id })}
         empty={t("list.empty")}
         columns={[
-          { key: "name", header: t("list.columns.name"), className: "font-medium", cell: (row) => row.name },
+          {
+            key: "name",
+            header: t("list.columns.name"),
+            cell: (row) => (
+              <>
+                <span className="block font-medium">{row.name}</span>
+                <Link
+                  to={`/provider/subtitles?${new URLSearchParams({ id: row.id })}`}
+                  className="text-xs text-brand-300 hover:underline"
+                  aria-label={t("subtitles:studio.linkNamed", { name: row.name })}
+                >
+                  {t("subtitles:studio.link")}
+                </Link>
+              </>
+            ),
+          },
           {
             key: "lastModified",
             header: t("list.columns.lastModified"),

@@ -28,6 +28,8 @@ export type AuditAction =
   | "movie.feature"
   | "movie.unfeature"
   | "movie.access"
+  | "subtitle.save"
+  | "subtitle.delete"
   | "category.create"
   | "category.rename"
   | "category.image"
@@ -64,6 +66,8 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "movie.feature",
   "movie.unfeature",
   "movie.access",
+  "subtitle.save",
+  "subtitle.delete",
   "category.create",
   "category.rename",
   "category.image",

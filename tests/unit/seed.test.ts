@@ -4,12 +4,13 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, watchEvents } from "~/db/schema";
-import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
+import { accounts, categories, movies, plans, subtitles, watchEvents } from "~/db/schema";
+import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
 import {
   moviePosterPath,
+  movieSubtitlePath,
   movieVideoPath,
   publicPosterName,
   publicVideoName,
@@ -43,6 +44,7 @@ function tableSnapshot(database: DB) {
     plans: database.select().from(plans).orderBy(asc(plans.id)).all(),
     movies: database.select().from(movies).orderBy(asc(movies.id)).all(),
     watchEvents: database.select().from(watchEvents).orderBy(asc(watchEvents.id)).all(),
+    subtitles: database.select().from(subtitles).orderBy(asc(subtitles.movieId), asc(subtitles.language)).all(),
   };
 }
 
@@ -194,6 +196,27 @@ describe("the demo seed", () => {
       expect(event.startedAt.getTime()).toBeLessThan(Date.now());
       expect(event.startedAt.getTime()).toBeGreaterThan(uploaded.get(event.movieId)!.getTime());
     }
+  });
+
+  it("gives one film Hausa and English subtitles whose cues fall within the film", () => {
+    const rows = db.select().from(subtitles).all();
+    expect(rows.map((row) => [row.movieId, row.language, row.label]).sort()).toEqual([
+      [DEMO_SUBTITLED_TITLE, "en", "English"],
+      [DEMO_SUBTITLED_TITLE, "ha", "Hausa"],
+    ]);
+    const film = db.select().from(movies).where(eq(movies.id, DEMO_SUBTITLED_TITLE)).get()!;
+    for (const row of rows) {
+      const text = fs.readFileSync(movieSubtitlePath(row.movieId, row.language, storageDir), "utf8");
+      expect(text.startsWith("WEBVTT\n")).toBe(true);
+      expect(Buffer.byteLength(text)).toBe(row.sizeBytes);
+      const ends = [...text.matchAll(/--> (\d\d):(\d\d):(\d\d)\.(\d{3})/g)].map(
+        ([, h, m, s, ms]) => Number(h) * 3600 + Number(m) * 60 + Number(s) + Number(ms) / 1000,
+      );
+      expect(ends.length).toBeGreaterThanOrEqual(3);
+      expect(Math.max(...ends)).toBeLessThanOrEqual(film.durationSeconds);
+    }
+    const hausa = fs.readFileSync(movieSubtitlePath(DEMO_SUBTITLED_TITLE, "ha", storageDir), "utf8");
+    expect(hausa).toContain("Na je kasuwa. Hanya ta cika maƙil.");
   });
 
   it("leaves no temporary files behind", () => {

@@ -23,7 +23,16 @@ type Phase =
  * page has loaded). Picks a quality (the lowest by default, each with its
  * size), checks the space, then fetches with progress, pause and resume.
  */
-export function DownloadButton({ movieId, offers }: { movieId: string; offers: DownloadOffer[] }) {
+export function DownloadButton({
+  movieId,
+  offers,
+  subtitleLanguage = null,
+}: {
+  movieId: string;
+  offers: DownloadOffer[];
+  /** The subtitles shown on the title's page: the offline player starts with them. */
+  subtitleLanguage?: string | null;
+}) {
   const { t } = useTranslation("downloads");
   const [mounted, setMounted] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
@@ -106,7 +115,10 @@ export function DownloadButton({ movieId, offers }: { movieId: string; offers: D
     localStorage.setItem(WIFI_ONLY_KEY, wifiOnly ? "1" : "0");
     const offer = offers.find((candidate) => candidate.rung === rung) ?? offers[0]!;
     try {
-      const { persisted } = await prepareDownload(movieId, offer.rung, offer.sizeBytes, { wifiOnly });
+      const { persisted } = await prepareDownload(movieId, offer.rung, offer.sizeBytes, {
+        wifiOnly,
+        subtitleLanguage,
+      });
       setEvictable(persisted === false);
     } catch (error) {
       setMessage(

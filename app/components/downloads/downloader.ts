@@ -2,6 +2,7 @@ import {
   CHUNK_BYTES,
   posterCacheUrl,
   putChunk,
+  subtitleCacheUrl,
   readRecord,
   removeDownload,
   storageFacts,
@@ -33,6 +34,7 @@ type LicenceAnswer = {
   publicKey: JsonWebKey;
   title: DownloadRecord["title"];
   media: DownloadRecord["media"];
+  subtitles?: Array<{ language: string; label: string; url: string }>;
 };
 
 async function askForLicence(movieId: string, rung: number, replaces: string | null): Promise<LicenceAnswer> {
@@ -59,12 +61,40 @@ export function onMobileData(): boolean | null {
   return connection.type === "cellular";
 }
 
-/** Check the space, ask to keep the data, take a licence and write the download's record (no bytes yet). */
+/** Store the title's subtitles beside the film (a few kilobytes each); those that fail to arrive are left out. */
+async function storeSubtitles(
+  movieId: string,
+  tracks: NonNullable<LicenceAnswer["subtitles"]>,
+): Promise<Array<{ language: string; label: string }>> {
+  const cache = await caches.open(DOWNLOAD_CACHE);
+  const stored: Array<{ language: string; label: string }> = [];
+  for (const track of tracks) {
+    try {
+      const response = await fetch(track.url, { credentials: "same-origin" });
+      if (!response.ok) continue;
+      const text = await response.text();
+      await cache.put(
+        subtitleCacheUrl(movieId, track.language),
+        new Response(text, { headers: { "Content-Type": "text/vtt; charset=utf-8" } }),
+      );
+      stored.push({ language: track.language, label: track.label });
+    } catch {
+      // The film still plays; these subtitles come with the next renewal.
+    }
+  }
+  return stored;
+}
+
+/**
+ * Check the space, ask to keep the data, take a licence and write the
+ * download's record (no film bytes yet), with the title's subtitles and the
+ * language the viewer chose on the title's page.
+ */
 export async function prepareDownload(
   movieId: string,
   rung: number,
   sizeBytes: number,
-  options: { wifiOnly: boolean },
+  options: { wifiOnly: boolean; subtitleLanguage?: string | null },
 ): Promise<{ record: DownloadRecord; persisted: boolean | null }> {
   const existing = await readRecord(movieId);
   const facts = await storageFacts();
@@ -100,6 +130,9 @@ export async function prepareDownload(
     positionSeconds: existing?.positionSeconds ?? 0,
     pendingProgress: existing?.pendingProgress ?? [],
     revoked: false,
+    subtitles: await storeSubtitles(movieId, answer.subtitles ?? []),
+    subtitleLanguage:
+      options.subtitleLanguage === undefined ? (existing?.subtitleLanguage ?? null) : options.subtitleLanguage,
   };
   await writeRecord(record);
   try {

@@ -5,6 +5,8 @@
  *   /offline-media/<movieId>/meta       this download's record (JSON below)
  *   /offline-media/<movieId>/chunk/<n>  the rung's MP4, CHUNK_BYTES (2 MiB) at a time
  *   /offline-media/<movieId>/poster     its card poster
+ *   /offline-media/<movieId>/subtitles/<language>.vtt   its subtitles, every language
+ *                                       the title had when it was downloaded
  *   /offline-media/<movieId>/video.mp4  (not stored) what the player asks for;
  *                                       the worker answers its byte ranges
  *                                       from the chunks, licence permitting
@@ -43,12 +45,17 @@ export type DownloadRecord = {
   pendingProgress: number[];
   /** The server said this licence no longer holds. */
   revoked: boolean;
+  /** The subtitles stored beside the film (absent in downloads made before subtitles existed), and the one shown. */
+  subtitles?: Array<{ language: string; label: string }>;
+  subtitleLanguage?: string | null;
 };
 
 export const mediaUrl = (movieId: string) => `/offline-media/${movieId}/video.mp4`;
 const metaUrl = (movieId: string) => `/offline-media/${movieId}/meta`;
 const chunkUrl = (movieId: string, index: number) => `/offline-media/${movieId}/chunk/${index}`;
 export const posterCacheUrl = (movieId: string) => `/offline-media/${movieId}/poster`;
+export const subtitleCacheUrl = (movieId: string, language: string) =>
+  `/offline-media/${movieId}/subtitles/${language}.vtt`;
 
 /** What this browser lacks for downloads (empty: it has it all). */
 export function missingFeatures(): string[] {
@@ -120,7 +127,7 @@ export async function putChunk(movieId: string, index: number, bytes: ArrayBuffe
   );
 }
 
-/** Remove a download's every entry (record, chunks, poster). */
+/** Remove a download's every entry (record, chunks, poster, subtitles). */
 export async function removeDownload(movieId: string): Promise<void> {
   const cache = await store();
   const prefix = `/offline-media/${movieId}/`;

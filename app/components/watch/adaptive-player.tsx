@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { HlsPlayer } from "./hls-player.client";
+import type { PlayerSubtitleTrack } from "./subtitle-choices";
 
 /** How often a playing video reports its position. */
 const PROGRESS_INTERVAL_MS = 10_000;
@@ -118,6 +119,20 @@ function rungOfPicture(rungs: readonly PlayerRung[], width: number, height: numb
 
 type Mode = "none" | "native" | "mse" | "progressive";
 
+/** Take the rendered <source> elements out (one stream is chosen by script); the <track> elements stay. */
+function removeSources(video: HTMLVideoElement) {
+  for (const source of video.querySelectorAll("source")) source.remove();
+}
+
+/** Show the track in `language` (none when null) and no other. */
+function showSubtitles(video: HTMLVideoElement, language: string | null) {
+  for (const track of Array.from(video.textTracks)) {
+    if (track.kind !== "subtitles" && track.kind !== "captions") continue;
+    const mode = track.language === language ? "showing" : "disabled";
+    if (track.mode !== mode) track.mode = mode;
+  }
+}
+
 /**
  * The title's adaptive player. Without JavaScript it is a plain
  * `<video controls>` whose first source is the HLS master playlist (Safari,
@@ -127,7 +142,10 @@ type Mode = "none" | "native" | "mse" | "progressive";
  * a rung chosen from the link, resumes where the viewer stopped, reports the
  * position, and switches quality when `quality` changes. Nothing of the film
  * is fetched until play is pressed (`preload="none"`; hls.js reads only the
- * playlists first).
+ * playlists first). Subtitles are side-loaded `<track>` elements, which every
+ * mode keeps: the chosen one is `default` (shown without JavaScript), and
+ * `subtitleLanguage` switches them; a choice made in the browser's own
+ * controls is reported through `onSubtitleLanguageChange`.
  */
 export function AdaptivePlayer({
   movieId,
@@ -142,6 +160,9 @@ export function AdaptivePlayer({
   dataSaver = false,
   renderRefused,
   onRungChange,
+  subtitles = [],
+  subtitleLanguage = null,
+  onSubtitleLanguageChange,
 }: {
   movieId: string;
   /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
@@ -159,6 +180,10 @@ export function AdaptivePlayer({
   /** What to show in place of the video when the server refuses this device. */
   renderRefused?: (refusal: PlaybackRefusal) => ReactNode;
   onRungChange?: (rung: number | null) => void;
+  subtitles?: readonly PlayerSubtitleTrack[];
+  /** The language shown (a track's tag), or null for none. */
+  subtitleLanguage?: string | null;
+  onSubtitleLanguageChange?: (language: string | null) => void;
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -173,6 +198,10 @@ export function AdaptivePlayer({
   rungsRef.current = rungs;
   const onRungChangeRef = useRef(onRungChange);
   onRungChangeRef.current = onRungChange;
+  const subtitleLanguageRef = useRef(subtitleLanguage);
+  subtitleLanguageRef.current = subtitleLanguage;
+  const onSubtitleChangeRef = useRef(onSubtitleLanguageChange);
+  onSubtitleChangeRef.current = onSubtitleLanguageChange;
 
   useEffect(() => {
     onRungChangeRef.current?.(rung);
@@ -210,7 +239,7 @@ export function AdaptivePlayer({
       modeRef.current = "mse";
       // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
       // a play pressed meanwhile starts once hls.js is attached.
-      video.replaceChildren();
+      removeSources(video);
       video.removeAttribute("src");
       video.load();
       void import("./hls-player.client").then(({ createHlsPlayer }) => {
@@ -229,7 +258,7 @@ export function AdaptivePlayer({
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
       // One source, chosen here (the rendered <source> list is for browsers without JavaScript).
-      video.replaceChildren();
+      removeSources(video);
       video.src = source;
     } else {
       modeRef.current = alreadyPlaying && source && canPlayNative ? "native" : "progressive";
@@ -261,6 +290,25 @@ export function AdaptivePlayer({
       if (wasPlaying) void video.play().catch(() => undefined);
     }
   }, [quality, masterUrl]);
+
+  // Subtitles: the chosen track shown, the others off (after the stream is attached, whatever the mode).
+  useEffect(() => {
+    const video = videoRef.current;
+    if (video) showSubtitles(video, subtitleLanguage);
+  }, [subtitleLanguage, subtitles, masterUrl, fallbackUrl]);
+
+  // A track turned on or off in the browser's own controls: the page's menu follows.
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video || subtitles.length === 0) return;
+    const onChange = () => {
+      const showing = Array.from(video.textTracks).find((track) => track.mode === "showing");
+      const language = showing?.language || null;
+      if (language !== subtitleLanguageRef.current) onSubtitleChangeRef.current?.(language);
+    };
+    video.textTracks.addEventListener("change", onChange);
+    return () => video.textTracks.removeEventListener("change", onChange);
+  }, [subtitles]);
 
   // Resume, progress reports, pending state, and the rung on screen.
   useEffect(() => {
@@ -353,6 +401,16 @@ export function AdaptivePlayer({
       >
         {masterUrl ? <source src={masterUrl} type={HLS_TYPE} /> : null}
         <source src={fallbackUrl} type="video/mp4" />
+        {subtitles.map((track) => (
+          <track
+            key={track.language}
+            kind="subtitles"
+            src={track.url}
+            srcLang={track.language}
+            label={track.label}
+            default={track.language === subtitleLanguage}
+          />
+        ))}
         {t("page.noVideo")}
       </video>
       {state === "loading" ? (

@@ -1,0 +1,70 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireAdmin } from "~/auth/guards.server";
+import { SubtitleTable } from "~/components/subtitles/subtitle-table";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { deleteSubtitle, listSubtitles, titleForSubtitles } from "~/services/subtitles.server";
+import { clientAddress } from "~/utils/client.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+function movieIdOf(request: Request): string {
+  return (new URL(request.url).searchParams.get("id") ?? "").trim();
+}
+
+/** /admin/subtitles?id=<movieId> — any title's subtitles, which an administrator may delete (only the provider adds them). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const title = titleForSubtitles(getDb(), movieIdOf(request), admin, "delete");
+  if (typeof title === "string") throw data(null, { status: 404 });
+  const { t } = await getRequestT(request, "subtitles");
+  return {
+    metaTitle: t("studio.metaTitle", { name: title.name }),
+    title,
+    rows: listSubtitles(getDb(), title.id).map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() })),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const admin = await requireAdmin(request);
+  const movieId = movieIdOf(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "delete") return data({ formError: "subtitles:errors.unknownAction" }, { status: 400 });
+  const outcome = deleteSubtitle(getDb(), {
+    movieId,
+    language: String(form.get("language") ?? ""),
+    actor: admin,
+    ipAddress: clientAddress(request),
+  });
+  if (outcome === "forbidden") throw data(null, { status: 403 });
+  return redirectWithToast(
+    `/admin/subtitles?${new URLSearchParams({ id: movieId })}`,
+    outcome === "deleted"
+      ? { type: "success", key: "subtitles:studio.deleted" }
+      : { type: "error", key: "subtitles:studio.missing" },
+    { status: 303 },
+  );
+}
+
+export default function AdminSubtitles() {
+  const { t } = useTranslation("subtitles");
+  const { title, rows } = useLoaderData<typeof loader>();
+  return (
+    <section className="max-w-3xl">
+      <Link to="/admin/movies" className="text-sm text-brand-300 hover:underline">
+        {t("studio.adminBack")}
+      </Link>
+      <h1 className="mt-2 text-3xl font-bold">{t("studio.heading", { name: title.name })}</h1>
+      <p className="mt-2 text-slate-300">{t("studio.adminIntro")}</p>
+      <SubtitleTable
+        rows={rows}
+        formAction={`/admin/subtitles?${new URLSearchParams({ id: title.id })}`}
+        canOpen={title.ready}
+      />
+    </section>
+  );
+}
