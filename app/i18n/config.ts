@@ -9,6 +9,7 @@ import enAdmin from "./locales/en/admin";
 import enBilling from "./locales/en/billing";
 import enBrowse from "./locales/en/browse";
 import enDownloads from "./locales/en/downloads";
+import enSeries from "./locales/en/series";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
@@ -19,6 +20,7 @@ import haAdmin from "./locales/ha/admin";
 import haBilling from "./locales/ha/billing";
 import haBrowse from "./locales/ha/browse";
 import haDownloads from "./locales/ha/downloads";
+import haSeries from "./locales/ha/series";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -42,6 +44,7 @@ export const resources = {
     billing: enBilling,
     browse: enBrowse,
     downloads: enDownloads,
+    series: enSeries,
   },
   ha: {
     common: haCommon,
@@ -54,6 +57,7 @@ export const resources = {
     billing: haBilling,
     browse: haBrowse,
     downloads: haDownloads,
+    series: haSeries,
   },
 } satisfies Resource;
 

@@ -1,10 +1,12 @@
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, movies } from "~/db/schema";
+import { accounts, movies, seasons, series } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { recordAudit, type AuditAction } from "./audit.server";
+import { episodeContextColumns, titleDisplayName } from "./episode-names";
 import { deleteMovieAudited } from "./movies.server";
 import { notifyNewTitle } from "./notifications.server";
+import { setEpisodeAccessOverride } from "./series.server";
 import { getSetting, setSetting } from "./settings.server";
 
 /**
@@ -44,15 +46,24 @@ export function listAllMovies(
       providerId: movies.providerId,
       providerName: accounts.providerName,
       uploadedAt: movies.uploadedAt,
+      accessOverride: movies.accessOverride,
+      ...episodeContextColumns,
     })
     .from(movies)
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(where)
     .orderBy(desc(movies.uploadedAt), movies.id)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all()
-    .map(({ posterFile, ...row }) => ({ ...row, poster: posterFile ? posterUrl(row.id, "card", "jpg") : null }));
+    // An episode is shown with its series: "Series — S1E2 Title".
+    .map(({ posterFile, ...row }) => ({
+      ...row,
+      name: titleDisplayName(row),
+      poster: posterFile ? posterUrl(row.id, "card", "jpg") : null,
+    }));
   return { rows, total, page, pageSize };
 }
 
@@ -80,6 +91,8 @@ export function changeMovie(db: DB, movieId: string, change: MovieChange, actor:
   return db.transaction((tx) => {
     const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
     if (updated.changes === 0) return false;
+    // An episode's access set here is its own: the series' access no longer changes it.
+    if ("access" in change) setEpisodeAccessOverride(tx as unknown as DB, movieId, false);
     // Approving a ready title publishes it: viewers of its category hear of it (once).
     if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
     recordAudit(tx, {

@@ -15,6 +15,7 @@ import { enqueueJob } from "./jobs.server";
 import { recordAudit } from "./audit.server";
 import { clientAddress } from "~/utils/client.server";
 import { getSetting } from "./settings.server";
+import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlacement } from "./series.server";
 
 /**
  * One upload path for the provider studio's form and the old clients'
@@ -23,18 +24,37 @@ import { getSetting } from "./settings.server";
  * check has passed, or not at all.
  *
  * - "form": parts `name`, `Description`, `Category`, `cast`, files `movie` and `poster`.
+ * - Either layout may carry `seasonId` (and `episodeNumber`): the title is then an episode of one
+ *   of the caller's own series (another provider's season is refused), with its series' category.
  * - "legacy": the old web client's layout: text parts, then two parts named `file`
  *   (the movie first, the poster second). `uploadedByUser` is ignored: the caller owns the title.
  */
 export type UploadLayout = "form" | "legacy";
 
 export type UploadFieldErrors = Partial<
-  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster", string[]>
+  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster" | "seasonId" | "episodeNumber", string[]>
 >;
 
 export type MovieUploadResult =
   | { ok: true; movieId: string; repeated?: boolean }
-  | { ok: false; status: 400 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
+  | { ok: false; status: 400 | 403 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
+
+/**
+ * Where an upload's `seasonId` / `episodeNumber` put it: nothing (a film), a
+ * place in one of this provider's seasons, or a refusal with its field. The
+ * episode takes its series' category, so `Category` need not be sent.
+ */
+export function episodePlacementOf(
+  db: DB,
+  providerId: string,
+  fields: { seasonId?: string | null; episodeNumber?: string | null },
+): { placement: EpisodePlacement | null } | { status: 400 | 403; fieldErrors: UploadFieldErrors } {
+  const wanted = parseEpisodeRequest(fields);
+  if (wanted === null) return { placement: null };
+  const placed = isPlacementRefusal(wanted) ? wanted : placeEpisode(db, providerId, wanted);
+  if (isPlacementRefusal(placed)) return { status: placed.status, fieldErrors: { [placed.field]: [placed.key] } };
+  return { placement: placed };
+}
 
 /** The text parts of an upload (both layouts). */
 export const uploadDetailsSchema = z.object({
@@ -133,8 +153,16 @@ export async function acceptMovieUpload(
     if (role && !files[role]) files[role] = file;
   }
 
+  const place = episodePlacementOf(db, options.providerId, upload.fields);
+  if ("status" in place) {
+    await upload.discard();
+    return { ok: false, status: place.status, fieldErrors: place.fieldErrors };
+  }
+  const episode = place.placement;
   const fieldErrors: UploadFieldErrors = {};
-  const parsed = uploadDetailsSchema.safeParse(upload.fields);
+  const parsed = uploadDetailsSchema.safeParse(
+    episode ? { ...upload.fields, Category: episode.categoryId } : upload.fields,
+  );
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as keyof UploadFieldErrors;
@@ -173,6 +201,7 @@ export async function acceptMovieUpload(
       details: parsed.data,
       movie: { path: movieFile.tempPath, originalName: movieFile.originalName, size: movieFile.size },
       poster: files.poster ? { path: files.poster.tempPath, originalName: files.poster.originalName } : undefined,
+      episode,
       root: options.root,
       place: fs.renameSync,
     });
@@ -192,6 +221,9 @@ export type UploadDetails = z.infer<typeof uploadDetailsSchema>;
  * resumable upload's), then its row and its processing job are written in one
  * transaction. `claim`, run first inside that transaction, may decline (the
  * title was made already): nothing is written then and false is returned.
+ * An `episode` (placed by the caller in the same tick: nothing is awaited in
+ * between) puts the title in its season with its series' category, approval
+ * and access.
  * On any failure the folder is removed and nothing is left in the database.
  */
 export function storeNewTitle(
@@ -202,6 +234,7 @@ export function storeNewTitle(
     details: UploadDetails;
     movie: { path: string; originalName: string; size: number };
     poster?: { path: string; originalName: string };
+    episode?: EpisodePlacement | null;
     root: string;
     place: (from: string, to: string) => void;
     claim?: (tx: DB) => boolean;
@@ -218,7 +251,9 @@ export function storeNewTitle(
       payload.poster = `poster-source${path.extname(input.poster.originalName).toLowerCase()}`;
       input.place(input.poster.path, path.join(dir, payload.poster));
     }
-    const approved = getSetting(db, "autoApproveMovies");
+    const { episode } = input;
+    // An episode is published when its series is: the series' approval, not the setting, decides.
+    const approved = episode ? episode.approved : getSetting(db, "autoApproveMovies");
     const made = db.transaction((tx) => {
       if (input.claim && !input.claim(tx as unknown as DB)) return false;
       const now = new Date();
@@ -228,10 +263,13 @@ export function storeNewTitle(
           name: details.name,
           description: details.Description,
           cast: details.cast,
-          categoryId: details.Category,
+          categoryId: episode?.categoryId ?? details.Category,
           providerId: input.providerId,
           status: "processing",
           approved,
+          ...(episode
+            ? { seasonId: episode.seasonId, episodeNumber: episode.episodeNumber, access: episode.access }
+            : {}),
           sizeBytes: input.movie.size,
           uploadedAt: now,
           updatedAt: now,
