@@ -102,8 +102,11 @@ export default function AuditLog() {
                   </td>
                   <td className="px-3 py-2">{row.actorEmail ?? t("audit.system")}</td>
                   <td className="px-3 py-2 font-mono text-xs">{row.action}</td>
-                  <td className="px-3 py-2 font-mono text-xs">
-                    {row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}
+                  <td className="px-3 py-2">
+                    {row.targetName ? <span className="block">{row.targetName}</span> : null}
+                    <span className="font-mono text-xs">
+                      {row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}
+                    </span>
                   </td>
                   <td className="px-3 py-2">{row.ipAddress ?? "—"}</td>
                 </tr>

@@ -142,6 +142,8 @@ export function AdaptivePlayer({
   dataSaver = false,
   renderRefused,
   onRungChange,
+  autoStart = false,
+  onEnded,
 }: {
   movieId: string;
   /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
@@ -159,6 +161,10 @@ export function AdaptivePlayer({
   /** What to show in place of the video when the server refuses this device. */
   renderRefused?: (refusal: PlaybackRefusal) => ReactNode;
   onRungChange?: (rung: number | null) => void;
+  /** Start playing once the stream is attached (the next episode, started by the end card). */
+  autoStart?: boolean;
+  /** The film played to its end (the next episode's card). */
+  onEnded?: () => void;
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -173,6 +179,10 @@ export function AdaptivePlayer({
   rungsRef.current = rungs;
   const onRungChangeRef = useRef(onRungChange);
   onRungChangeRef.current = onRungChange;
+  const onEndedRef = useRef(onEnded);
+  onEndedRef.current = onEnded;
+  const autoStartRef = useRef(autoStart);
+  autoStartRef.current = autoStart;
 
   useEffect(() => {
     onRungChangeRef.current?.(rung);
@@ -213,6 +223,8 @@ export function AdaptivePlayer({
       video.replaceChildren();
       video.removeAttribute("src");
       video.load();
+      // Started by the previous episode's end card: hls.js plays as soon as it is attached.
+      if (autoStartRef.current) video.dataset.playRequested = "1";
       void import("./hls-player.client").then(({ createHlsPlayer }) => {
         if (cancelled) return;
         hlsRef.current = createHlsPlayer(video, {
@@ -236,6 +248,7 @@ export function AdaptivePlayer({
     }
     appliedQuality.current = streamQuality;
     if (modeRef.current !== "mse") video.dataset.playerMode = modeRef.current;
+    if (autoStartRef.current && modeRef.current !== "mse" && video.paused) void video.play().catch(() => undefined);
     video.addEventListener("error", explain);
     return () => {
       cancelled = true;
@@ -298,6 +311,7 @@ export function AdaptivePlayer({
     const onResize = () => {
       if (modeRef.current !== "mse") setRung(rungOfPicture(rungsRef.current, video.videoWidth, video.videoHeight));
     };
+    const onEndedEvent = () => onEndedRef.current?.();
     const onStop = () => {
       window.clearInterval(timer);
       report("stop");
@@ -318,6 +332,7 @@ export function AdaptivePlayer({
     video.addEventListener("resize", onResize);
     video.addEventListener("pause", onStop);
     video.addEventListener("ended", onStop);
+    video.addEventListener("ended", onEndedEvent);
     window.addEventListener("pagehide", onPageHide);
     return () => {
       window.clearInterval(timer);
@@ -330,6 +345,7 @@ export function AdaptivePlayer({
       video.removeEventListener("resize", onResize);
       video.removeEventListener("pause", onStop);
       video.removeEventListener("ended", onStop);
+      video.removeEventListener("ended", onEndedEvent);
       window.removeEventListener("pagehide", onPageHide);
     };
   }, [movieId, resumeSeconds, refuse]);
