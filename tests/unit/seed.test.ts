@@ -4,7 +4,7 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, watchEvents } from "~/db/schema";
+import { accounts, categories, movies, plans, seasons, series, watchEvents } from "~/db/schema";
 import { DEMO_ACCOUNTS, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
@@ -16,6 +16,8 @@ import {
   storagePaths,
 } from "~/media/storage.server";
 import { verifyPassword } from "~/services/passwords.server";
+import { listCatalogue } from "~/services/catalogue.server";
+import { getSeriesPage } from "~/services/series.server";
 
 let workDir: string;
 let storageDir: string;
@@ -167,6 +169,22 @@ describe("the demo seed", () => {
       expect(row.durationSeconds).toBe(Math.round(probe.durationSeconds));
       expect({ width: row.width, height: row.height }).toEqual({ width: 640, height: 360 });
     }
+  });
+
+  it("includes one series of two seasons and three episodes, shown as one card with its own poster", () => {
+    const [show] = db.select().from(series).all();
+    expect(show).toMatchObject({ name: "Gidan Haya", approved: true, access: "free", posterFile: "poster" });
+    for (const poster of moviePosterPaths(show.id, storageDir))
+      expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
+    expect(db.select().from(seasons).where(eq(seasons.seriesId, show.id)).all()).toHaveLength(2);
+    const page = getSeriesPage(db, show.id, { id: "nobodyatall1" })!;
+    expect(page.seasons.map((season) => [season.number, season.episodes.map((episode) => episode.code)])).toEqual([
+      [1, ["S1E1", "S1E2"]],
+      [2, ["S2E1"]],
+    ]);
+    const cards = listCatalogue({ pageSize: 100 }, db).movies;
+    expect(cards.filter((card) => card.kind === "series").map((card) => card.id)).toEqual([show.id]);
+    expect(cards.some((card) => card.kind === "episode")).toBe(false);
   });
 
   it("moves the moov atom to the front, so playback starts before the download ends", () => {
