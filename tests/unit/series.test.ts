@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, notifications, seasons, watchEvents } from "~/db/schema";
+import { accounts, categories, movies, notifications, seasons, series, watchEvents } from "~/db/schema";
 import { listCatalogue, listPublishedTitles, listTrendingMovies } from "~/services/catalogue.server";
+import { deleteCategory } from "~/services/categories.server";
 import { listSavedMovies } from "~/services/history.server";
 import { notifyNewTitle } from "~/services/notifications.server";
 import { browseCatalogue } from "~/services/search.server";
@@ -396,6 +397,20 @@ describe("series in the database", () => {
         messageValues: { series: "Gidan Haya", code: "S1E2", title: "Episode episode00002" },
       },
     ]);
+  });
+
+  it("keeps a category that holds a series (even without episodes) until it is moved with it", async () => {
+    const { seriesId } = await makeSeries();
+    db.insert(categories).values({ id: "catcomedyaaa", name: "Comedy", slug: "comedy" }).run();
+    const actor = { actorId: "admin0000001" };
+    expect(deleteCategory(db, "catdramaaaaa", actor, { root })).toMatchObject({ ok: false, count: 1 });
+    expect(deleteCategory(db, "catdramaaaaa", actor, { moveTo: "catcomedyaaa", root })).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(db.select({ categoryId: series.categoryId }).from(series).where(eq(series.id, seriesId)).get()).toEqual({
+      categoryId: "catcomedyaaa",
+    });
   });
 
   it("lets only the series' provider or an administrator delete an episode", async () => {
