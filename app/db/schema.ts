@@ -175,8 +175,12 @@ export const movies = sqliteTable(
     width: integer("width"),
     height: integer("height"),
     views: integer("views").notNull().default(0),
-    /** An episode's season and number in it; both null for a film (every title made before series existed). */
-    seasonId: text("season_id").references(() => seasons.id, { onDelete: "restrict" }),
+    /**
+     * An episode's season and number in it; both null for a film (every title made before series
+     * existed). A season with episodes is not deleted (checked at the end of the statement, so a
+     * provider's removal, which cascades to both, still goes through).
+     */
+    seasonId: text("season_id").references(() => seasons.id, { onDelete: "no action" }),
     episodeNumber: integer("episode_number"),
     /** An episode whose access an administrator set on it: the series' access no longer changes it. */
     accessOverride: integer("access_override", { mode: "boolean" }).notNull().default(false),
