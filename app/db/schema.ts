@@ -31,6 +31,8 @@ export const accounts = sqliteTable(
     blocked: integer("blocked", { mode: "boolean" }).notNull().default(false),
     /** Data saver (at most 240p): null follows the browser's `Save-Data` header, else the viewer's choice. */
     dataSaver: integer("data_saver", { mode: "boolean" }),
+    /** The next episode starts by itself even while data saver is on (the viewer chose so; off by default). */
+    autoplayOnDataSaver: integer("autoplay_on_data_saver", { mode: "boolean" }).notNull().default(false),
     /** Raised on block, password change and reset: old API tokens stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
     createdAt: createdAt(),
@@ -89,6 +91,59 @@ export const categories = sqliteTable(
   (t) => [uniqueIndex("categories_slug_unique").on(t.slug), uniqueIndex("categories_name_unique").on(t.name)],
 );
 
+/**
+ * A TV series: its own row (title, description, category, cast, poster),
+ * with seasons, whose episodes are ordinary titles (`movies` rows with a
+ * season and an episode number), so everything a title has applies to them.
+ * An administrator approves, features and prices the series; approval and
+ * access are copied to its episodes (an episode's own access may differ:
+ * `movies.access_override`). Posters live in media/<seriesId>/ like a title's.
+ */
+export const series = sqliteTable(
+  "series",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    cast: text("cast").notNull().default(""),
+    categoryId: text("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    providerId: text("provider_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** Set once the series has its own posters (media/<id>/poster-*); else its first episode's are shown. */
+    posterFile: text("poster_file"),
+    approved: integer("approved", { mode: "boolean" }).notNull().default(false),
+    featured: integer("featured", { mode: "boolean" }).notNull().default(false),
+    access: text("access", { enum: ["free", "premium"] })
+      .notNull()
+      .default("free"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    index("series_provider_idx").on(t.providerId, t.updatedAt),
+    index("series_approved_idx").on(t.approved, t.featured),
+  ],
+);
+
+export const seasons = sqliteTable(
+  "seasons",
+  {
+    id: text("id").primaryKey(),
+    seriesId: text("series_id")
+      .notNull()
+      .references(() => series.id, { onDelete: "cascade" }),
+    /** 1, 2, 3 … within the series. */
+    number: integer("number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("seasons_series_number_unique").on(t.seriesId, t.number)],
+);
+
 export const MOVIE_STATUSES = ["processing", "ready", "failed"] as const;
 export type MovieStatus = (typeof MOVIE_STATUSES)[number];
 
@@ -120,6 +175,15 @@ export const movies = sqliteTable(
     width: integer("width"),
     height: integer("height"),
     views: integer("views").notNull().default(0),
+    /**
+     * An episode's season and number in it; both null for a film (every title made before series
+     * existed). A season with episodes is not deleted (checked at the end of the statement, so a
+     * provider's removal, which cascades to both, still goes through).
+     */
+    seasonId: text("season_id").references(() => seasons.id, { onDelete: "no action" }),
+    episodeNumber: integer("episode_number"),
+    /** An episode whose access an administrator set on it: the series' access no longer changes it. */
+    accessOverride: integer("access_override", { mode: "boolean" }).notNull().default(false),
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
@@ -128,6 +192,9 @@ export const movies = sqliteTable(
       .default(sql`(unixepoch('subsec') * 1000)`),
   },
   (t) => [
+    // The catalogue's cards: published films (no season), newest first, read straight off the index.
+    index("movies_catalogue_idx").on(t.status, t.approved, t.seasonId, t.uploadedAt, t.id),
+    uniqueIndex("movies_season_episode_unique").on(t.seasonId, t.episodeNumber),
     // The public catalogue: published titles, newest first.
     // In the lists' full order (upload date, then id), so a page is read straight off the index.
     index("movies_published_idx").on(t.status, t.approved, t.uploadedAt, t.id),
@@ -535,6 +602,9 @@ export const resumableUploads = sqliteTable(
     description: text("description").notNull().default(""),
     cast: text("cast").notNull().default(""),
     categoryId: text("category_id").notNull(),
+    /** An episode's place, checked at creation and again when the title is made. */
+    seasonId: text("season_id"),
+    episodeNumber: integer("episode_number"),
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   },

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import {
   accounts,
@@ -9,6 +9,8 @@ import {
   PERIOD_DAYS,
   planPeriods,
   plans,
+  seasons,
+  series,
   watchEvents,
   type PassPeriod,
   type PlanFeature,
@@ -31,8 +33,8 @@ import { DEFAULT_LADDER } from "~/utils/ladder-setting";
 
 /**
  * The demo catalogue: categories with tiles, the three plans, one account per
- * role, and a dozen titles with real, playable films and posters made by
- * ffmpeg and sharp. Safe to repeat: every row has a fixed id or unique key and
+ * role, a dozen titles and one series (two seasons, three episodes) with
+ * real, playable films and posters made by ffmpeg and sharp. Safe to repeat: every row has a fixed id or unique key and
  * is only inserted when missing (an administrator's edits are never undone),
  * and a file is only generated when it is missing.
  */
@@ -165,6 +167,10 @@ type DemoTitle = {
   /** The film's picture: a lavfi source drawing 640×360 frames at 25 fps. */
   visual: string;
   toneHz: number;
+  /** An episode: its season (a DEMO_SERIES season id) and number, and the line under its title card. */
+  seasonId?: string;
+  episodeNumber?: number;
+  filmSubtitle?: string;
 };
 
 const DEMO_TITLES: readonly DemoTitle[] = [
@@ -367,6 +373,85 @@ const DEMO_TITLES: readonly DemoTitle[] = [
 /** The demo film with Hausa and English subtitles ("Jarumin Kauye": free, featured). */
 export const DEMO_SUBTITLED_TITLE = "demomovie01";
 
+/**
+ * One series, so a newcomer sees seasons, episodes, "Continue" and the next
+ * episode's card. Its episodes are titles like the films (same files, ladder
+ * and rules), short and small; all Free. Uploaded before the newest films, so
+ * the films' own order on the lists is as it was.
+ */
+const DEMO_SERIES = {
+  id: "demoseries01",
+  name: "Gidan Haya",
+  categorySlug: "tv-show",
+  description:
+    "A compound of rented rooms in Kano, one landlord and six households who cannot agree on anything. Rent day, weddings and a broken water pump: a warm comedy-drama series.",
+  cast: "Maryam Usman, Garba Dogo, Hauwa Musa, Yusuf Auwal",
+  seasons: [
+    { id: "demoseason01", number: 1 },
+    { id: "demoseason02", number: 2 },
+  ],
+} as const;
+
+const DEMO_EPISODES: readonly DemoTitle[] = [
+  {
+    id: "demoepisode01",
+    name: "Sabon Mai Gida",
+    categorySlug: "tv-show",
+    description:
+      "A new landlord arrives with new rules and a list of repairs no one can pay for. The tenants meet under the neem tree to decide what to do.",
+    cast: "Maryam Usman, Garba Dogo, Hauwa Musa",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 40,
+    views: 1310,
+    recentViewings: 3,
+    durationSeconds: 8,
+    visual: "testsrc2=s=640x360:r=25,hue=h=60:s=0.9",
+    toneHz: 207.7,
+    seasonId: "demoseason01",
+    episodeNumber: 1,
+    filmSubtitle: "Gidan Haya · S1E1",
+  },
+  {
+    id: "demoepisode02",
+    name: "Ranar Kuɗin Haya",
+    categorySlug: "tv-show",
+    description:
+      "Rent day comes early and every household has a different excuse. Only the youngest tenant has a plan, and it involves the landlord's goat.",
+    cast: "Maryam Usman, Yusuf Auwal, Hauwa Musa",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 33,
+    views: 1105,
+    recentViewings: 1,
+    durationSeconds: 6,
+    visual: "smptehdbars=s=640x360:r=25,hue=H=2*PI*t/5:s=0.8",
+    toneHz: 233.1,
+    seasonId: "demoseason01",
+    episodeNumber: 2,
+    filmSubtitle: "Gidan Haya · S1E2",
+  },
+  {
+    id: "demoepisode03",
+    name: "Sabuwar Shekara",
+    categorySlug: "tv-show",
+    description:
+      "A year later, the compound has a new water pump and an old quarrel. A wedding invitation brings everyone back together for one loud night.",
+    cast: "Garba Dogo, Hauwa Musa, Yusuf Auwal",
+    featured: false,
+    access: "free",
+    uploadedDaysAgo: 12,
+    views: 890,
+    recentViewings: 0,
+    durationSeconds: 6,
+    visual: "cellauto=s=640x360:r=25:rule=90,lutrgb=r='val*0.9':g='val*0.6':b='val*0.3'",
+    toneHz: 261.6,
+    seasonId: "demoseason02",
+    episodeNumber: 1,
+    filmSubtitle: "Gidan Haya · S2E1",
+  },
+];
+
 export type SeedDemoOptions = {
   storageDir: string;
   /** The adaptive ladder's rungs (the server's LADDER); the default ladder when not given. */
@@ -397,7 +482,8 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
   const accountIds = await ensureAccounts(db, created);
 
   const started = Date.now();
-  await forEachConcurrently(DEMO_TITLES, 2, async (title) => {
+  ensureSeriesRows(db, { categoryId: categoryIds.get(DEMO_SERIES.categorySlug)!, providerId: accountIds.provider });
+  await forEachConcurrently([...DEMO_TITLES, ...DEMO_EPISODES], 2, async (title) => {
     const category = DEMO_CATEGORIES.find((candidate) => candidate.slug === title.categorySlug)!;
     await ensureTitle(db, root, title, {
       categoryId: categoryIds.get(title.categorySlug)!,
@@ -409,10 +495,12 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
       log,
     });
   });
-  // Hausa and English subtitles on one film, so the subtitles menu has something to show.
+  await ensureSeriesPoster(db, root, created);
+  // Hausa and English subtitles on one film and on the series' first episode, so the subtitles menu has something to show.
   created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
+  created.files += attachDemoSubtitles(db, DEMO_EPISODES[0].id, root);
   // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
-  await forEachConcurrently(DEMO_TITLES, 2, async (title) => {
+  await forEachConcurrently([...DEMO_TITLES, ...DEMO_EPISODES], 2, async (title) => {
     const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });
     created.files += made.length * 2;
   });
@@ -424,7 +512,61 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
       ? "demo content already complete: nothing added"
       : `added ${created.movies} titles, ${created.categories} categories, ${created.plans} plans, ${created.accounts} accounts, ${created.files} files`,
   );
-  return { movies: DEMO_TITLES.length, categories: DEMO_CATEGORIES.length, plans: DEMO_PLANS.length, created };
+  return {
+    movies: DEMO_TITLES.length + DEMO_EPISODES.length,
+    categories: DEMO_CATEGORIES.length,
+    plans: DEMO_PLANS.length,
+    created,
+  };
+}
+
+/** The demo series and its seasons (approved, Free), inserted when missing; an administrator's edits stay. */
+function ensureSeriesRows(db: DB, context: { categoryId: string; providerId: string }): void {
+  db.transaction((tx) => {
+    tx.insert(series)
+      .values({
+        id: DEMO_SERIES.id,
+        name: DEMO_SERIES.name,
+        description: DEMO_SERIES.description,
+        cast: DEMO_SERIES.cast,
+        categoryId: context.categoryId,
+        providerId: context.providerId,
+        approved: true,
+        access: "free",
+      })
+      .onConflictDoNothing()
+      .run();
+    for (const season of DEMO_SERIES.seasons)
+      tx.insert(seasons)
+        .values({ id: season.id, seriesId: DEMO_SERIES.id, number: season.number })
+        .onConflictDoNothing()
+        .run();
+  });
+}
+
+/** The series' own posters, from a frame of its first episode; its row names them once they exist. */
+async function ensureSeriesPoster(db: DB, root: string, created: Created): Promise<void> {
+  const missing = moviePosterPaths(DEMO_SERIES.id, root).filter((poster) => !fs.existsSync(poster.path));
+  if (missing.length > 0) {
+    const first = DEMO_EPISODES[0];
+    const frame = await extractFramePng(
+      movieVideoPath(first.id, root),
+      Math.max(titleCardSeconds(first.durationSeconds) + 1, first.durationSeconds * 0.7),
+    );
+    const category = DEMO_CATEGORIES.find((candidate) => candidate.slug === DEMO_SERIES.categorySlug)!;
+    const poster = await composeDemoPoster(frame, {
+      title: DEMO_SERIES.name,
+      category: category.name,
+      accent: category.accent,
+    });
+    fs.mkdirSync(path.dirname(missing[0].path), { recursive: true });
+    await writeMoviePosters(DEMO_SERIES.id, poster, { root, only: missing });
+    created.files += missing.length;
+  }
+  db.update(series)
+    .set({ posterFile: "poster" })
+    .where(and(eq(series.id, DEMO_SERIES.id), isNull(series.posterFile)))
+    .run();
 }
 
 type Created = SeedDemoSummary["created"];
@@ -543,7 +685,7 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
     await writeDemoFilm(
       {
         title: title.name,
-        subtitle: `${context.categoryName} · Kallo demo`,
+        subtitle: title.filmSubtitle ?? `${context.categoryName} · Kallo demo`,
         accent: context.accent,
         visual: title.visual,
         toneHz: title.toneHz,
@@ -611,6 +753,7 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
         width: probe.width,
         height: probe.height,
         views: title.views,
+        ...(title.seasonId ? { seasonId: title.seasonId, episodeNumber: title.episodeNumber } : {}),
         uploadedAt,
         updatedAt: uploadedAt,
       })

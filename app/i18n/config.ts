@@ -10,6 +10,7 @@ import enBilling from "./locales/en/billing";
 import enBrowse from "./locales/en/browse";
 import enDownloads from "./locales/en/downloads";
 import enSubtitles from "./locales/en/subtitles";
+import enSeries from "./locales/en/series";
 import haAuth from "./locales/ha/auth";
 import haCommon from "./locales/ha/common";
 import haPages from "./locales/ha/pages";
@@ -21,6 +22,7 @@ import haBilling from "./locales/ha/billing";
 import haBrowse from "./locales/ha/browse";
 import haDownloads from "./locales/ha/downloads";
 import haSubtitles from "./locales/ha/subtitles";
+import haSeries from "./locales/ha/series";
 
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -45,6 +47,7 @@ export const resources = {
     browse: enBrowse,
     downloads: enDownloads,
     subtitles: enSubtitles,
+    series: enSeries,
   },
   ha: {
     common: haCommon,
@@ -58,6 +61,7 @@ export const resources = {
     browse: haBrowse,
     downloads: haDownloads,
     subtitles: haSubtitles,
+    series: haSeries,
   },
 } satisfies Resource;
 

@@ -10,6 +10,7 @@ import { getEnv } from "~/utils/env.server";
  *   media/<movieId>/hls/<rung>p.m3u8   its HLS media playlist
  *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
  *   media/<movieId>/subtitles/<language>.vtt    subtitles, one WebVTT file per language (a canonical BCP 47 tag)
+ *   media/<seriesId>/poster-<variant>.<format>  a series' own posters (ids never collide: both are server-made)
  *   categories/<categoryId>.<format>   category tiles
  *   tmp/                               uploads and jobs in progress (same file system, so rename is atomic)
  *   uploads/<uploadId>                 a resumable (tus) upload's bytes so far, and <uploadId>.json its details;
@@ -118,6 +119,24 @@ export function resolvePublicPoster(
     path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root),
     format: format as PosterFormat,
   };
+}
+
+/** A series' poster address: `/series-poster/<seriesId>-card.jpg` (its files sit where a title's would). */
+export function seriesPosterUrl(
+  seriesId: string,
+  variant: PosterVariant = "card",
+  format: PosterFormat = "jpg",
+): string {
+  return `/series-poster/${publicPosterName(seriesId, variant, format)}`;
+}
+
+/** Map a series poster's public name back to its file, or null (the same names and folder rule as a title's). */
+export function resolveSeriesPoster(
+  name: string,
+  root = storageRoot(),
+): { seriesId: string; path: string; format: PosterFormat } | null {
+  const poster = resolvePublicPoster(name, root);
+  return poster ? { seriesId: poster.movieId, path: poster.path, format: poster.format } : null;
 }
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
@@ -11,6 +11,7 @@ import { AdaptivePlayer } from "~/components/watch/adaptive-player";
 import { DownloadButton } from "~/components/downloads/download-button";
 import { PlaybackChoices } from "~/components/watch/playback-choices";
 import { rememberSubtitleChoice, SubtitleChoices } from "~/components/watch/subtitle-choices";
+import { NextEpisodeCard, NextEpisodeLink } from "~/components/series/next-episode";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -23,6 +24,7 @@ import { consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { chosenTrack, listSubtitles, readSubtitleChoice } from "~/services/subtitles.server";
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
+import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
 
@@ -65,13 +67,27 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Subtitles: every language of the title, and the one this browser chose (none until it chooses).
   const tracks = listSubtitles(getDb(), watch.movie.id).map(({ language, label, url }) => ({ language, label, url }));
   const subtitles = { tracks, chosen: chosenTrack(tracks, await readSubtitleChoice(request)) };
+  // An episode: its series, season and number, and what comes next (the end card).
+  const episode = getEpisodeContext(getDb(), watch.movie.id);
+  const autoplayChosen = episode ? autoplayOnDataSaver(getDb(), viewer.id) : false;
+  const series = episode
+    ? {
+        ...episode,
+        autoplayOnDataSaver: autoplayChosen,
+        startsNextByItself: startsNextByItself(dataSaver, autoplayChosen),
+      }
+    : null;
+  const shownName = episode ? `${episode.seriesName} — ${episode.code} ${watch.movie.name}` : watch.movie.name;
   return {
-    metaTitle: t("page.metaTitle", { name: watch.movie.name }),
+    metaTitle: t("page.metaTitle", { name: shownName }),
     ...watch,
     access,
     player,
     downloadOffers,
     subtitles,
+    series,
+    // Started by the previous episode's end card.
+    autoStart: new URL(request.url).searchParams.get("autoplay") === "1",
   };
 }
 
@@ -177,6 +193,11 @@ export default function WatchMovie() {
   const [subtitleLanguage, setSubtitleLanguage] = useState<string | null>(watch.subtitles.chosen);
   useEffect(() => setSubtitleLanguage(watch.subtitles.chosen), [watch.subtitles.chosen]);
   const dateFormat = dateFormatter(i18n.language, "dateTime");
+  const { t: tSeries } = useTranslation("series");
+  // The episode played to its end: the next one's card (JavaScript only; without, the link under the player).
+  const [ended, setEnded] = useState(false);
+  useEffect(() => setEnded(false), [movie.id]);
+  const next = watch.series?.next ?? null;
 
   return (
     <article className="mx-auto w-full max-w-6xl px-4 py-8">
@@ -185,33 +206,53 @@ export default function WatchMovie() {
       ) : watch.access.kind === "screens" ? (
         <ScreensPanel screens={watch.access.screens} formAction={formAction} />
       ) : (
-        <AdaptivePlayer
-          movieId={movie.id}
-          masterUrl={watch.player.rungs.length > 0 ? watch.player.masterUrl : null}
-          fallbackUrl={watch.player.rungs.length > 0 ? watch.player.fallbackUrl : movie.videoUrl}
-          rungs={watch.player.rungs}
-          quality={quality}
-          streamQuality={watch.player.quality}
-          poster={movie.posterHero}
-          resumeSeconds={watch.resumeSeconds}
-          dataSaver={watch.player.dataSaver}
-          label={t("page.playerLabel", { name: movie.name })}
-          onRungChange={setPlayingRung}
-          subtitles={watch.subtitles.tracks}
-          subtitleLanguage={subtitleLanguage}
-          onSubtitleLanguageChange={(language) => {
-            setSubtitleLanguage(language);
-            rememberSubtitleChoice(language);
-          }}
-          renderRefused={(refusal) =>
-            refusal.reason === "screens" ? (
-              <ScreensPanel screens={refusal.screens} formAction={formAction} reloadDocument />
-            ) : (
-              <NeedsPassPanel movieName={movie.name} plans={[]} />
-            )
-          }
-        />
+        <div className="relative">
+          <AdaptivePlayer
+            key={movie.id}
+            movieId={movie.id}
+            masterUrl={watch.player.rungs.length > 0 ? watch.player.masterUrl : null}
+            fallbackUrl={watch.player.rungs.length > 0 ? watch.player.fallbackUrl : movie.videoUrl}
+            rungs={watch.player.rungs}
+            quality={quality}
+            streamQuality={watch.player.quality}
+            poster={movie.posterHero}
+            resumeSeconds={watch.resumeSeconds}
+            dataSaver={watch.player.dataSaver}
+            label={t("page.playerLabel", { name: movie.name })}
+            onRungChange={setPlayingRung}
+            subtitles={watch.subtitles.tracks}
+            subtitleLanguage={subtitleLanguage}
+            onSubtitleLanguageChange={(language) => {
+              setSubtitleLanguage(language);
+              rememberSubtitleChoice(language);
+            }}
+            renderRefused={(refusal) =>
+              refusal.reason === "screens" ? (
+                <ScreensPanel screens={refusal.screens} formAction={formAction} reloadDocument />
+              ) : (
+                <NeedsPassPanel movieName={movie.name} plans={[]} />
+              )
+            }
+            autoStart={watch.autoStart}
+            onEnded={next ? () => setEnded(true) : undefined}
+          />
+          {ended && next && watch.series ? (
+            <NextEpisodeCard
+              key={next.id}
+              next={next}
+              startsByItself={watch.series.startsNextByItself}
+              onClose={() => setEnded(false)}
+            />
+          ) : null}
+        </div>
       )}
+      {watch.series ? (
+        <NextEpisodeLink
+          next={next}
+          dataSaver={watch.player.dataSaver}
+          autoplayOnDataSaver={watch.series.autoplayOnDataSaver}
+        />
+      ) : null}
       {watch.access.kind === "play" ? (
         <PlaybackChoices
           movieId={movie.id}
@@ -235,6 +276,21 @@ export default function WatchMovie() {
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
         <div>
+          {watch.series ? (
+            <p className="text-sm text-slate-300" data-testid="episode-of">
+              <Link
+                to={`/series/${encodeURIComponent(watch.series.seriesId)}`}
+                className="font-semibold text-brand-300 hover:underline"
+              >
+                {watch.series.seriesName}
+              </Link>{" "}
+              ·{" "}
+              {tSeries("watch.seasonEpisode", {
+                season: watch.series.seasonNumber,
+                episode: watch.series.episodeNumber,
+              })}
+            </p>
+          ) : null}
           <h1 className="text-3xl font-bold">{movie.name}</h1>
           <p className="mt-1 text-sm text-slate-300">{movie.categoryName}</p>
           <Rating average={watch.averageRating} count={watch.ratingCount} className="mt-2" />

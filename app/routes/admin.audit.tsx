@@ -94,8 +94,14 @@ export default function AuditLog() {
           {
             key: "target",
             header: t("audit.columns.target"),
-            className: "font-mono text-xs",
-            cell: (row) => (row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"),
+            cell: (row) => (
+              <>
+                {row.targetName ? <span className="block">{row.targetName}</span> : null}
+                <span className="font-mono text-xs">
+                  {row.targetType ? `${row.targetType}:${row.targetId ?? ""}` : "—"}
+                </span>
+              </>
+            ),
           },
           { key: "address", header: t("audit.columns.address"), cell: (row) => row.ipAddress ?? "—" },
         ]}

@@ -16,12 +16,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminLayout() {
   const { t } = useTranslation("auth");
+  const { t: tSeries } = useTranslation("series");
   const outlet = useOutlet();
   const links = [
     { to: "/admin/providerslist", label: t("admin.providers") },
     { to: "/admin/userlist", label: t("admin.users") },
     { to: "/admin/moviecategory", label: t("admin.categories") },
     { to: "/admin/movies", label: t("admin.movies") },
+    { to: "/admin/series", label: tSeries("nav.admin") },
     { to: "/admin/userpayment", label: t("admin.payment") },
     { to: "/admin/registercontentprovider", label: t("admin.registerProvider") },
     { to: "/admin/Selectplan", label: t("admin.selectPlan") },

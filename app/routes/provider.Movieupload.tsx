@@ -17,6 +17,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
 import { newUploadKey, receiveProviderUpload } from "~/services/uploads.server";
+import { listUploadSeasons } from "~/services/series.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -31,9 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.name))
     .all();
+  // An episode goes into one of this provider's seasons (`?season=` from the series page picks it).
+  const seasons = listUploadSeasons(db, provider.id);
+  const wantedSeason = new URL(request.url).searchParams.get("season") ?? "";
   return {
     metaTitle: t("upload.metaTitle"),
     categories: categoryOptions,
+    seasons,
+    season: seasons.some((season) => season.seasonId === wantedSeason) ? wantedSeason : "",
     maxUploadBytes: getEnv().maxUploadBytes,
     maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
@@ -81,7 +87,11 @@ export default function MovieUpload() {
     accept,
     unfinished,
     uploadKey,
+    seasons,
+    season,
   } = useLoaderData<typeof loader>();
+  const { t: tSeries } = useTranslation("series");
+  const [seasonId, setSeasonId] = useState(season);
   const serverErrors = useActionData<typeof action>();
   const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
   const navigate = useNavigate();
@@ -124,6 +134,11 @@ export default function MovieUpload() {
         Description: String(form.get("Description") ?? ""),
         Category: String(form.get("Category") ?? ""),
         cast: String(form.get("cast") ?? ""),
+        // An episode: its season and number travel as tus metadata under the form's names.
+        ...(form.get("seasonId") ? { seasonId: String(form.get("seasonId")) } : {}),
+        ...(form.get("seasonId") && form.get("episodeNumber")
+          ? { episodeNumber: String(form.get("episodeNumber")) }
+          : {}),
       },
       onSuccess: succeed,
       onRefused: setClientErrors,
@@ -161,7 +176,50 @@ export default function MovieUpload() {
         <FormError errors={errors} />
         {/* Sending this form twice (a retry after a lost answer) makes one title, not two. */}
         <input type="hidden" name="uploadKey" value={uploadKey} />
-        <Field name="name" label={t("upload.movieTitle")} errors={fieldErrors.name} required maxLength={200} />
+        {seasons.length > 0 ? (
+          <fieldset className="grid gap-3 rounded border border-white/10 p-4" data-testid="episode-place">
+            <legend className="px-1 text-sm font-medium text-slate-200">{tSeries("upload.legend")}</legend>
+            <div className="grid gap-1">
+              <label htmlFor="upload-season" className="text-sm font-medium text-slate-200">
+                {tSeries("upload.season")}
+              </label>
+              <select
+                id="upload-season"
+                name="seasonId"
+                value={seasonId}
+                onChange={(event) => setSeasonId(event.currentTarget.value)}
+                className={inputClass(Boolean(fieldErrors.seasonId))}
+                aria-invalid={fieldErrors.seasonId ? true : undefined}
+                aria-describedby={fieldErrors.seasonId ? "upload-season-error" : undefined}
+              >
+                <option value="">{tSeries("upload.film")}</option>
+                {seasons.map((option) => (
+                  <option key={option.seasonId} value={option.seasonId}>
+                    {tSeries("upload.seasonOption", { series: option.seriesName, number: option.seasonNumber })}
+                  </option>
+                ))}
+              </select>
+              <p className="text-xs text-slate-400">{tSeries("upload.seasonHint")}</p>
+              <FieldErrorList id="upload-season-error" name="seasonId" errors={fieldErrors.seasonId} />
+            </div>
+            <Field
+              name="episodeNumber"
+              type="number"
+              min={1}
+              max={9999}
+              label={tSeries("upload.episodeNumber")}
+              hint={tSeries("upload.episodeNumberHint")}
+              errors={fieldErrors.episodeNumber}
+            />
+          </fieldset>
+        ) : null}
+        <Field
+          name="name"
+          label={seasonId ? tSeries("upload.episodeTitle") : t("upload.movieTitle")}
+          errors={fieldErrors.name}
+          required
+          maxLength={200}
+        />
         <div className="grid gap-1">
           <label htmlFor="upload-description" className="text-sm font-medium text-slate-200">
             {t("upload.description")}

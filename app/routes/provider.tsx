@@ -12,9 +12,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function ProviderLayout() {
   const { t } = useTranslation("auth");
+  const { t: tSeries } = useTranslation("series");
   const links = [
     { to: "/provider/Movieupload", label: t("provider.upload") },
     { to: "/provider/movielist", label: t("provider.list") },
+    { to: "/provider/series", label: tSeries("nav.studio") },
     { to: "/provider/profile", label: t("provider.profile") },
     { to: "/provider/payment", label: t("provider.payment") },
     { to: "/provider/recentlywatched", label: t("provider.recentlyWatched") },

@@ -10,6 +10,7 @@ import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.serv
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { usesViewerPages } from "~/services/roles";
+import { dropSeriesFromList, keepSeriesOnList } from "~/services/series.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -21,7 +22,8 @@ export function loader({ request }: LoaderFunctionArgs) {
 /**
  * POST /watch-later — the Playlist buttons: add (or remove) a title on the
  * viewer's watch-later list and go back to the page. Signed-out visitors are
- * sent to sign in first and come back to that page.
+ * sent to sign in first and come back to that page. A series' card sends
+ * `seriesId`: the episode it continues with is kept (series.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
@@ -30,12 +32,17 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!user) return redirect(`/login?${new URLSearchParams({ redirectTo: back })}`, { status: 303 });
   if (!usesViewerPages(user.role)) throw data(null, { status: 403 });
   const movieId = String(form.get("movieId") ?? "");
+  const seriesId = String(form.get("seriesId") ?? "");
   const db = getDb();
   if (form.get("intent") === "remove") {
-    removeFromSavedList(db, user.id, movieId, "watch_later");
+    if (seriesId) dropSeriesFromList(db, user, seriesId, "watch_later");
+    else removeFromSavedList(db, user.id, movieId, "watch_later");
     return redirectWithToast(back, { type: "success", key: "common:watchLater.removed" }, { status: 303 });
   }
-  if (!addToSavedList(db, user.id, movieId, "watch_later")) {
+  const added = seriesId
+    ? keepSeriesOnList(db, user, seriesId, "watch_later")
+    : addToSavedList(db, user.id, movieId, "watch_later");
+  if (!added) {
     return redirectWithToast(back, { type: "error", key: "common:watchLater.unknown" }, { status: 303 });
   }
   return redirectWithToast(back, { type: "success", key: "common:watchLater.added" }, { status: 303 });

@@ -1,8 +1,9 @@
 import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts, movies } from "~/db/schema";
+import { accounts, movies, seasons, series } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
+import { episodeContextColumns, titleDisplayName } from "./episode-names";
 import { getSetting, setSetting } from "./settings.server";
 
 /**
@@ -42,15 +43,24 @@ export function listAllMovies(
       providerId: movies.providerId,
       providerName: accounts.providerName,
       uploadedAt: movies.uploadedAt,
+      accessOverride: movies.accessOverride,
+      ...episodeContextColumns,
     })
     .from(movies)
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(where)
     .orderBy(desc(movies.uploadedAt), movies.id)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all()
-    .map(({ posterFile, ...row }) => ({ ...row, poster: posterFile ? posterUrl(row.id, "card", "jpg") : null }));
+    // An episode is shown with its series: "Series — S1E2 Title".
+    .map(({ posterFile, ...row }) => ({
+      ...row,
+      name: titleDisplayName(row),
+      poster: posterFile ? posterUrl(row.id, "card", "jpg") : null,
+    }));
   return { rows, total, page, pageSize };
 }
 

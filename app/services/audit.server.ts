@@ -1,7 +1,9 @@
 import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { DB } from "~/db/client.server";
-import { accounts, auditLog } from "~/db/schema";
+import { accounts, auditLog, movies, seasons, series } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
+import { episodeContextColumns, titleDisplayName } from "./episode-names";
 
 /** Anything with Drizzle's insert: the connection or a transaction inside it. */
 type Writer = Pick<DB, "insert">;
@@ -30,6 +32,16 @@ export type AuditAction =
   | "movie.access"
   | "subtitle.save"
   | "subtitle.delete"
+  | "series.create"
+  | "series.update"
+  | "series.delete"
+  | "series.approve"
+  | "series.unapprove"
+  | "series.feature"
+  | "series.unfeature"
+  | "series.access"
+  | "season.create"
+  | "episode.reorder"
   | "category.create"
   | "category.rename"
   | "category.image"
@@ -68,6 +80,16 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "movie.access",
   "subtitle.save",
   "subtitle.delete",
+  "series.create",
+  "series.update",
+  "series.delete",
+  "series.approve",
+  "series.unapprove",
+  "series.feature",
+  "series.unfeature",
+  "series.access",
+  "season.create",
+  "episode.reorder",
   "category.create",
   "category.rename",
   "category.image",
@@ -86,7 +108,7 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
 export type AuditEntry = {
   actorId: string | null;
   action: AuditAction;
-  targetType?: "account" | "movie" | "category" | "plan" | "payment" | "voucher";
+  targetType?: "account" | "movie" | "series" | "category" | "plan" | "payment" | "voucher";
   targetId?: string | null;
   details?: Record<string, unknown>;
   ipAddress?: string | null;
@@ -109,7 +131,13 @@ export function recordAudit(db: Writer, entry: AuditEntry): void {
 
 export type AuditListQuery = { action?: string; actorEmail?: string; page?: number; pageSize?: number };
 
-/** The latest audit entries, newest first, optionally of one action and/or by the actor with this email. */
+const targetSeries = alias(series, "target_series");
+
+/**
+ * The latest audit entries, newest first, optionally of one action and/or by
+ * the actor with this email. A title or series still stored is named (an
+ * episode with its series: "Series — S1E2 Title"), by primary key per row.
+ */
 export function listAudit(db: DB, query: AuditListQuery) {
   const pageSize = Math.min(Math.max(query.pageSize ?? 50, 1), 200);
   const page = Math.max(query.page ?? 1, 1);
@@ -134,13 +162,27 @@ export function listAudit(db: DB, query: AuditListQuery) {
       ipAddress: auditLog.ipAddress,
       createdAt: auditLog.createdAt,
       actorEmail: accounts.email,
+      movieName: movies.name,
+      targetSeriesName: targetSeries.name,
+      ...episodeContextColumns,
     })
     .from(auditLog)
     .leftJoin(accounts, eq(accounts.id, auditLog.actorId))
+    .leftJoin(movies, and(eq(auditLog.targetType, "movie"), eq(movies.id, auditLog.targetId)))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
+    .leftJoin(targetSeries, and(eq(auditLog.targetType, "series"), eq(targetSeries.id, auditLog.targetId)))
     .where(where)
     .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
-    .all();
+    .all()
+    .map(({ movieName, targetSeriesName, seriesId: _seriesId, seriesName, seasonNumber, episodeNumber, ...row }) => ({
+      ...row,
+      targetName:
+        movieName !== null
+          ? titleDisplayName({ name: movieName, seriesName, seasonNumber, episodeNumber })
+          : targetSeriesName,
+    }));
   return { rows, total, page, pageSize };
 }

@@ -1,17 +1,31 @@
-import { and, asc, desc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
-import { categories, movies, ratings, watchEvents } from "~/db/schema";
-import { posterUrl } from "~/media/storage.server";
+import { categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
+import { posterUrl, seriesPosterUrl } from "~/media/storage.server";
+import { episodeContextColumns, titleDisplayName } from "./episode-names";
 
 /**
  * The public catalogue: the lists the landing page, /movies and the API show.
  * Only published titles appear anywhere here — processed ("ready") AND approved
  * by an administrator. Every query is bounded by a LIMIT and uses an index of
  * schema.ts; ratings are aggregated for the returned titles in one grouped query.
+ *
+ * A series is one card in every list (its episodes never are): the lists are
+ * "entries", films and series together, one UNION ALL whose arms are each read
+ * in order (films off movies_catalogue_idx), merged, and cut by LIMIT/OFFSET.
+ * A series sorts by its newest published episode, counts its episodes' views
+ * and plays, and shows their ratings together.
  */
+
+/** What a card opens: a film or an episode (the watch page) or a series (its page). */
+export type CardKind = "film" | "episode" | "series";
 
 export type CatalogueMovie = {
   id: string;
+  kind: CardKind;
+  /** The card's link: /WatchMovie?id=… or /series/…. */
+  href: string;
+  /** A film's name; an episode's "Series — S1E2 Title"; a series' name. */
   name: string;
   description: string;
   categoryName: string;
@@ -26,7 +40,19 @@ export type CatalogueMovie = {
   ratingCount: number;
   durationSeconds: number;
   access: "free" | "premium";
+  /** A series' published episodes (0 for a film or an episode). */
+  episodeCount: number;
 };
+
+/** A place in a list: a film (a movies row without a season) or a series. */
+export type CatalogueEntry = { kind: "film" | "series"; id: string };
+
+export function watchPageHref(movieId: string): string {
+  return `/WatchMovie?id=${encodeURIComponent(movieId)}`;
+}
+export function seriesPageHref(seriesId: string): string {
+  return `/series/${encodeURIComponent(seriesId)}`;
+}
 
 export const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 /** How long a computed trending ranking is reused before the week's plays are counted again. */
@@ -41,6 +67,19 @@ export function isPublished(): SQL {
 /** The same rule for a row already fetched (see listCatalogueByIds). */
 export function isPublishedRow(row: { status: string; approved: boolean }): boolean {
   return row.status === "ready" && row.approved;
+}
+
+/**
+ * What "published" means for a series: an administrator approved it and at
+ * least one of its episodes is published. Its page and its card need both.
+ */
+export function isSeriesPublished(): SQL {
+  return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()}))`;
+}
+
+/** Only films (titles outside any season) are cards of their own; an episode is reached through its series. */
+export function isFilm(): SQL {
+  return isNull(movies.seasonId);
 }
 
 export type PosterAccess = "public" | "private" | "hidden";
@@ -70,6 +109,7 @@ const movieColumns = {
   posterFile: movies.posterFile,
   durationSeconds: movies.durationSeconds,
   access: movies.access,
+  ...episodeContextColumns,
 };
 
 type MovieRow = {
@@ -80,6 +120,10 @@ type MovieRow = {
   posterFile: string | null;
   durationSeconds: number;
   access: "free" | "premium";
+  seriesId: string | null;
+  seriesName: string | null;
+  seasonNumber: number | null;
+  episodeNumber: number | null;
 };
 
 function clampLimit(limit: number): number {
@@ -87,9 +131,11 @@ function clampLimit(limit: number): number {
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
 }
 
+type RatingSummary = { average: number; count: number };
+
 /** Average and count of stars for these titles, in one grouped query over the ratings primary key. */
-export function ratingSummaries(db: DB, movieIds: string[]): Map<string, { average: number; count: number }> {
-  const summaries = new Map<string, { average: number; count: number }>();
+export function ratingSummaries(db: DB, movieIds: string[]): Map<string, RatingSummary> {
+  const summaries = new Map<string, RatingSummary>();
   if (movieIds.length === 0) return summaries;
   const rows = db
     .select({
@@ -105,7 +151,29 @@ export function ratingSummaries(db: DB, movieIds: string[]): Map<string, { avera
   return summaries;
 }
 
-/** Turn rows (already in display order) into cards, with their ratings. */
+/** A series' rating: every star given to any of its published episodes, together (one grouped query). */
+export function seriesRatingSummaries(db: DB, seriesIds: string[]): Map<string, RatingSummary> {
+  const summaries = new Map<string, RatingSummary>();
+  if (seriesIds.length === 0) return summaries;
+  const rows = db
+    .select({
+      seriesId: seasons.seriesId,
+      average: sql<number>`avg(${ratings.stars})`,
+      count: sql<number>`count(*)`,
+    })
+    .from(seasons)
+    .innerJoin(movies, eq(movies.seasonId, seasons.id))
+    .innerJoin(ratings, eq(ratings.movieId, movies.id))
+    .where(and(inArray(seasons.seriesId, seriesIds), isPublished()))
+    .groupBy(seasons.seriesId)
+    .all();
+  for (const row of rows) summaries.set(row.seriesId, { average: Number(row.average), count: Number(row.count) });
+  return summaries;
+}
+
+const roundedAverage = (summary: RatingSummary | undefined) => (summary ? Math.round(summary.average * 10) / 10 : null);
+
+/** Turn title rows (already in display order) into cards, with their ratings; an episode is named with its series. */
 function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
   const summaries = ratingSummaries(
     db,
@@ -116,120 +184,316 @@ function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
     const hasPoster = Boolean(row.posterFile);
     return {
       id: row.id,
-      name: row.name,
+      kind: row.seriesId ? "episode" : "film",
+      href: watchPageHref(row.id),
+      name: titleDisplayName(row),
       description: row.description,
       categoryName: row.categoryName,
       posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
       posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
       posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
       posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
-      averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
+      averageRating: roundedAverage(summary),
       ratingCount: summary?.count ?? 0,
       durationSeconds: row.durationSeconds,
       access: row.access,
+      episodeCount: 0,
     };
   });
 }
 
-/** Titles an administrator has featured, newest first (movies_featured_idx). */
+/** SQL over one series' published episodes (`what` is the aggregate), for the series row in scope. */
+function overPublishedEpisodes(what: SQL, extra?: SQL): SQL {
+  return sql`(SELECT ${what} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id}${extra ?? sql``} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()})`;
+}
+
+/**
+ * Cards for these series (published only), in the order given: the series'
+ * own poster, else its first episode's; its episodes' ratings together.
+ */
+export function listSeriesCards(db: DB, ids: string[]): CatalogueMovie[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .select({
+      id: series.id,
+      name: series.name,
+      description: series.description,
+      categoryName: categories.name,
+      posterFile: series.posterFile,
+      access: series.access,
+      approved: series.approved,
+      episodeCount: sql<number>`${overPublishedEpisodes(sql`count(*)`)}`,
+      firstEpisodeId: sql<
+        string | null
+      >`(SELECT ${movies.id} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
+    })
+    .from(series)
+    .innerJoin(categories, eq(categories.id, series.categoryId))
+    .where(inArray(series.id, ids.slice(0, MAX_LIMIT)))
+    .all()
+    .filter((row) => row.approved && Number(row.episodeCount) > 0);
+  const summaries = seriesRatingSummaries(
+    db,
+    rows.map((row) => row.id),
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    if (!row) return [];
+    const summary = summaries.get(row.id);
+    const poster = (variant: "card" | "hero", format: "jpg" | "webp") =>
+      row.posterFile
+        ? seriesPosterUrl(row.id, variant, format)
+        : row.firstEpisodeId
+          ? posterUrl(row.firstEpisodeId, variant, format)
+          : null;
+    return [
+      {
+        id: row.id,
+        kind: "series" as const,
+        href: seriesPageHref(row.id),
+        name: row.name,
+        description: row.description,
+        categoryName: row.categoryName,
+        posterCard: poster("card", "jpg"),
+        posterCardWebp: poster("card", "webp"),
+        posterHero: poster("hero", "jpg"),
+        posterHeroWebp: poster("hero", "webp"),
+        averageRating: roundedAverage(summary),
+        ratingCount: summary?.count ?? 0,
+        durationSeconds: 0,
+        access: row.access,
+        episodeCount: Number(row.episodeCount),
+      },
+    ];
+  });
+}
+
+/** Cards for a list of entries (films and series), in the order given; anything no longer published is left out. */
+export function listCardsForEntries(db: DB, entries: CatalogueEntry[]): CatalogueMovie[] {
+  const films = new Map(
+    listCatalogueByIds(
+      db,
+      entries.filter((entry) => entry.kind === "film").map((entry) => entry.id),
+    ).map((card) => [card.id, card]),
+  );
+  const shows = new Map(
+    listSeriesCards(
+      db,
+      entries.filter((entry) => entry.kind === "series").map((entry) => entry.id),
+    ).map((card) => [card.id, card]),
+  );
+  return entries.flatMap((entry) => {
+    const card = (entry.kind === "film" ? films : shows).get(entry.id);
+    return card ? [card] : [];
+  });
+}
+
+export type EntryFilter = {
+  featuredOnly?: boolean;
+  categoryId?: string | null;
+  providerId?: string | null;
+  /** Films uploaded, series with an episode uploaded, at or after this moment. */
+  since?: Date | null;
+  /** A safe FTS5 query (search.server.ts toFtsQuery): films by movies_fts, series by series_fts. */
+  ftsQuery?: string | null;
+};
+
+/**
+ * How a list of entries is ordered: by upload date (a series by its newest
+ * episode), featured first, best search match, plays since `playsSince`
+ * (a series: all its episodes' plays), all-time views, or the Bayesian
+ * suggested score.
+ */
+export type EntryOrder = "new" | "old" | "featured" | "rank" | "plays" | "views" | "suggested";
+
+const ENTRY_ORDER: Record<EntryOrder, string> = {
+  new: "sort_at DESC, id DESC",
+  old: "sort_at ASC, id ASC",
+  featured: "featured DESC, rank ASC, sort_at DESC, id DESC",
+  rank: "rank ASC, sort_at DESC, id DESC",
+  plays: "plays DESC, views DESC, sort_at DESC, id DESC",
+  views: "views DESC, sort_at DESC, id DESC",
+  suggested: "score DESC, views DESC, sort_at DESC, id DESC",
+};
+
+/** bm25 column weights, in each search table's column order: id (not searched), name, description, cast. */
+const FILM_RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
+const SERIES_RANK = sql.raw("bm25(series_fts, 0.0, 10.0, 2.0, 4.0)");
+
+/**
+ * The two arms of an entry list: published films, and published series, each
+ * with the same columns (kind, id, sort_at, views, featured, rank, plays,
+ * score). Columns an order does not need are constant 0, so no join is made
+ * for them.
+ */
+function entryArms(filter: EntryFilter, order: EntryOrder | null, playsSince: Date): { films: SQL; shows: SQL } {
+  const film: SQL[] = [isPublished(), isFilm()];
+  const show: SQL[] = [sql`${series.approved} = 1`];
+  if (filter.featuredOnly) {
+    film.push(eq(movies.featured, true));
+    show.push(sql`${series.featured} = 1`);
+  }
+  if (filter.categoryId) {
+    film.push(eq(movies.categoryId, filter.categoryId));
+    show.push(eq(series.categoryId, filter.categoryId));
+  }
+  if (filter.providerId) {
+    film.push(eq(movies.providerId, filter.providerId));
+    show.push(eq(series.providerId, filter.providerId));
+  }
+  if (filter.since) film.push(gte(movies.uploadedAt, filter.since));
+  if (filter.ftsQuery) {
+    film.push(sql`movies_fts MATCH ${filter.ftsQuery}`);
+    show.push(sql`series_fts MATCH ${filter.ftsQuery}`);
+  }
+  const wantsRank = Boolean(filter.ftsQuery) && (order === "rank" || order === "featured");
+  const prior = sql.raw(String(SUGGESTION_PRIOR_COUNT));
+  const priorStars = sql.raw(String(SUGGESTION_PRIOR_COUNT * SUGGESTION_PRIOR_STARS));
+  const since = playsSince.getTime();
+
+  let filmJoins = sql``;
+  if (order === "plays")
+    filmJoins = sql`${filmJoins} LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
+  if (order === "suggested")
+    filmJoins = sql`${filmJoins} LEFT JOIN (SELECT ${ratings.movieId} AS movie_id, sum(${ratings.stars}) AS total, count(*) AS votes FROM ${ratings} GROUP BY ${ratings.movieId}) AS rated ON rated.movie_id = ${movies.id}`;
+  const filmFrom = filter.ftsQuery
+    ? sql`movies_fts INNER JOIN ${movies} ON ${movies.id} = movies_fts.movie_id`
+    : sql`${movies}`;
+  const films = sql`SELECT 'film' AS kind, ${movies.id} AS id, ${movies.uploadedAt} AS sort_at, ${movies.views} AS views, ${movies.featured} AS featured,
+      ${wantsRank ? FILM_RANK : sql`0`} AS rank,
+      ${order === "plays" ? sql`coalesce(recent.plays, 0)` : sql`0`} AS plays,
+      ${order === "suggested" ? sql`(coalesce(rated.total, 0) + ${priorStars}) * 1.0 / (coalesce(rated.votes, 0) + ${prior})` : sql`0`} AS score
+    FROM ${filmFrom}${filmJoins} WHERE ${sql.join(film, sql` AND `)}`;
+
+  const seriesFrom = filter.ftsQuery
+    ? sql`series_fts INNER JOIN ${series} ON ${series.id} = series_fts.series_id`
+    : sql`${series}`;
+  const plays =
+    order === "plays"
+      ? overPublishedEpisodes(
+          sql`count(*)`,
+          sql` INNER JOIN ${watchEvents} ON ${watchEvents.movieId} = ${movies.id} AND ${watchEvents.startedAt} >= ${since}`,
+        )
+      : sql`0`;
+  const score =
+    order === "suggested"
+      ? sql`(coalesce(${overPublishedEpisodes(sql`sum(${ratings.stars})`, sql` INNER JOIN ${ratings} ON ${ratings.movieId} = ${movies.id}`)}, 0) + ${priorStars}) * 1.0 / (coalesce(${overPublishedEpisodes(sql`count(*)`, sql` INNER JOIN ${ratings} ON ${ratings.movieId} = ${movies.id}`)}, 0) + ${prior})`
+      : sql`0`;
+  const shows = sql`SELECT kind, id, sort_at, views, featured, rank, plays, score FROM (
+      SELECT 'series' AS kind, ${series.id} AS id, ${overPublishedEpisodes(sql`max(${movies.uploadedAt})`)} AS sort_at,
+        ${order === "views" || order === "plays" || order === "suggested" ? sql`coalesce(${overPublishedEpisodes(sql`sum(${movies.views})`)}, 0)` : sql`0`} AS views, ${series.featured} AS featured,
+        ${wantsRank ? SERIES_RANK : sql`0`} AS rank, ${plays} AS plays, ${score} AS score
+      FROM ${seriesFrom} WHERE ${sql.join(show, sql` AND `)}
+    ) WHERE sort_at IS NOT NULL${filter.since ? sql` AND sort_at >= ${filter.since.getTime()}` : sql``}`;
+  return { films, shows };
+}
+
+/** One slice of the entries (films and series) that pass `filter`, in `order`. */
+export function queryEntries(
+  db: DB,
+  filter: EntryFilter,
+  options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
+): CatalogueEntry[] {
+  const now = options.now ?? new Date();
+  const { films, shows } = entryArms(filter, options.order, new Date(now.getTime() - TRENDING_WINDOW_MS));
+  return db
+    .all<{ kind: "film" | "series"; id: string }>(
+      sql`${films} UNION ALL ${shows} ORDER BY ${sql.raw(ENTRY_ORDER[options.order])} LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`,
+    )
+    .map((row) => ({ kind: row.kind, id: row.id }));
+}
+
+/** How many entries pass `filter`. */
+export function countEntries(db: DB, filter: EntryFilter): number {
+  const { films, shows } = entryArms(filter, null, new Date());
+  return Number(
+    // Each arm counted on its own: a count over the UNION would first copy every row of both.
+    db.get<{ total: number }>(
+      sql`SELECT (SELECT count(*) FROM (${films})) + (SELECT count(*) FROM (${shows})) AS total`,
+    )?.total ?? 0,
+  );
+}
+
+/** Cards of a slice of entries. */
+function entryCards(
+  db: DB,
+  filter: EntryFilter,
+  options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
+): CatalogueMovie[] {
+  return listCardsForEntries(db, queryEntries(db, filter, options));
+}
+
+/** Titles and series an administrator has featured, newest first (movies_featured_idx). */
 export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(and(eq(movies.featured, true), isPublished()))
-    .orderBy(desc(movies.uploadedAt), desc(movies.id))
-    .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+  return entryCards(db, { featuredOnly: true }, { order: "new", limit: clampLimit(limit) });
 }
 
-/** The newest published titles (movies_published_idx). */
+/** The newest published films and series (movies_catalogue_idx). */
 export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(isPublished())
-    .orderBy(desc(movies.uploadedAt), desc(movies.id))
-    .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+  return entryCards(db, {}, { order: "new", limit: clampLimit(limit) });
 }
 
-/** The newest published titles of one category, by its slug (categories_slug_unique, movies_category_idx). */
+/** The newest published films and series of one category, by its slug (categories_slug_unique, movies_category_idx). */
 export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(and(eq(categories.slug, slug), isPublished()))
-    .orderBy(desc(movies.uploadedAt), desc(movies.id))
-    .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+  const category = db.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)).get();
+  if (!category) return [];
+  return entryCards(db, { categoryId: category.id }, { order: "new", limit: clampLimit(limit) });
 }
 
-type TrendingEntry = { id: string; uploadedAt: number };
+type TrendingEntry = CatalogueEntry & { uploadedAt: number };
 const trendingCache = new WeakMap<DB, { at: number; ranking: TrendingEntry[] }>();
 
 /**
- * Every published title played in the seven days before `now`, most played
- * first (then all-time views, newest upload, id). Counting a week of plays is
- * the one catalogue query that grows with viewing rather than with a page, so
- * the ranking is kept for TRENDING_REFRESH_MS and shared by every trending list
- * asked for within that minute; ids only, the cards are fetched per page (and
- * re-checked as published there).
+ * Every published film and series played in the seven days before `now`,
+ * most played first (then all-time views, newest upload, id); a series counts
+ * the plays of all its episodes. Counting a week of plays is the one
+ * catalogue query that grows with viewing rather than with a page, so the
+ * ranking is kept for TRENDING_REFRESH_MS and shared by every trending list
+ * asked for within that minute; entries only, the cards are fetched per page
+ * (and re-checked as published there).
  */
 export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[] {
   const cached = trendingCache.get(db);
   const age = cached ? now.getTime() - cached.at : Infinity;
   if (cached && age >= 0 && age < TRENDING_REFRESH_MS) return cached.ranking;
-  const recent = db
-    .select({ movieId: watchEvents.movieId, plays: sql<number>`count(*)`.as("plays") })
-    .from(watchEvents)
-    .where(gte(watchEvents.startedAt, new Date(now.getTime() - TRENDING_WINDOW_MS)))
-    .groupBy(watchEvents.movieId)
-    .as("recent");
+  const since = now.getTime() - TRENDING_WINDOW_MS;
   const ranking = db
-    .select({ id: movies.id, uploadedAt: movies.uploadedAt })
-    .from(recent)
-    .innerJoin(movies, eq(movies.id, recent.movieId))
-    .where(isPublished())
-    .orderBy(desc(recent.plays), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
-    .all()
-    .map((row) => ({ id: row.id, uploadedAt: row.uploadedAt.getTime() }));
+    .all<{ kind: "film" | "series"; id: string; uploadedAt: number }>(
+      sql`SELECT CASE WHEN ${movies.seasonId} IS NULL THEN 'film' ELSE 'series' END AS kind,
+          coalesce(${seasons.seriesId}, ${movies.id}) AS id,
+          sum(recent.plays) AS plays, sum(${movies.views}) AS views, max(${movies.uploadedAt}) AS uploadedAt
+        FROM (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent
+        INNER JOIN ${movies} ON ${movies.id} = recent.movie_id
+        LEFT JOIN ${seasons} ON ${seasons.id} = ${movies.seasonId}
+        LEFT JOIN ${series} ON ${series.id} = ${seasons.seriesId}
+        WHERE ${isPublished()} AND (${movies.seasonId} IS NULL OR ${series.approved} = 1)
+        GROUP BY 1, 2
+        ORDER BY plays DESC, views DESC, uploadedAt DESC, id DESC`,
+    )
+    .map((row) => ({ kind: row.kind, id: row.id, uploadedAt: Number(row.uploadedAt) }));
   trendingCache.set(db, { at: now.getTime(), ranking });
   return ranking;
 }
 
 /**
- * What people are watching now: the titles with the most viewings started in the
- * last seven days (trendingRanking, kept for a minute), ties broken by all-time views, then
- * by the newest upload. When fewer than `limit` titles were watched this week
- * (always true on a new install), the rest of the row is filled with the most
- * viewed titles of all time, so the row is never empty while titles exist.
+ * What people are watching now: the films and series with the most viewings
+ * started in the last seven days (trendingRanking, kept for a minute), ties
+ * broken by all-time views, then by the newest upload. When fewer than
+ * `limit` were watched this week (always true on a new install), the rest of
+ * the row is filled with the most viewed of all time, so the row is never
+ * empty while titles exist.
  */
 export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueMovie[] {
   const max = clampLimit(limit);
-  const trending = listCatalogueByIds(
-    db,
-    trendingRanking(db, now)
-      .slice(0, max)
-      .map((entry) => entry.id),
-  );
+  const trending = listCardsForEntries(db, trendingRanking(db, now).slice(0, max));
   if (trending.length >= max) return trending;
 
-  const taken = trending.map((movie) => movie.id);
-  const mostViewed = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(taken.length > 0 ? and(isPublished(), notInArray(movies.id, taken)) : isPublished())
-    .orderBy(desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
-    .limit(max - trending.length)
-    .all();
-  return [...trending, ...toCards(db, mostViewed)];
+  const taken = new Set(trending.map((card) => `${card.kind === "series" ? "series" : "film"}:${card.id}`));
+  const mostViewed = queryEntries(db, {}, { order: "views", limit: max + taken.size, now })
+    .filter((entry) => !taken.has(`${entry.kind}:${entry.id}`))
+    .slice(0, max - trending.length);
+  return [...trending, ...listCardsForEntries(db, mostViewed)];
 }
 
 /**
@@ -242,33 +506,14 @@ export const SUGGESTION_PRIOR_STARS = 3;
 
 /**
  * Suggested for everyone (the landing page has no viewer to personalise for):
- * published titles ranked by their Bayesian average rating
+ * published films and series ranked by their Bayesian average rating
  *   (sum of stars + PRIOR_COUNT × PRIOR_STARS) / (count + PRIOR_COUNT),
  * then by all-time views, then newest first. Unrated titles score exactly the
  * prior, so well-rated titles come first, badly rated ones last, and among the
- * unrated the most watched lead.
+ * unrated the most watched lead. A series is scored on all its episodes' stars.
  */
 export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rated = db
-    .select({
-      movieId: ratings.movieId,
-      total: sql<number>`sum(${ratings.stars})`.as("total"),
-      votes: sql<number>`count(*)`.as("votes"),
-    })
-    .from(ratings)
-    .groupBy(ratings.movieId)
-    .as("rated");
-  const score = sql`(coalesce(${rated.total}, 0) + ${SUGGESTION_PRIOR_COUNT * SUGGESTION_PRIOR_STARS}) * 1.0 / (coalesce(${rated.votes}, 0) + ${SUGGESTION_PRIOR_COUNT})`;
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .leftJoin(rated, eq(rated.movieId, movies.id))
-    .where(isPublished())
-    .orderBy(desc(score), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
-    .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+  return entryCards(db, {}, { order: "suggested", limit: clampLimit(limit) });
 }
 
 /** Everything the landing page shows from the catalogue, in one call. */
@@ -305,12 +550,13 @@ export type CataloguePage = {
 };
 
 /**
- * One page of the /movies grid. `sort` orders by upload date (new: newest
- * first, old: oldest first); `filter` narrows to featured titles, titles
- * uploaded in the last 30 days, or titles played in the last seven days
- * (which, unless a sort is asked for, come most played first). Bounded by
- * LIMIT/OFFSET over movies_published_idx / movies_featured_idx; trending pages
- * are slices of the kept trendingRanking.
+ * One page of the /movies grid: films and series. `sort` orders by upload
+ * date (new: newest first, old: oldest first; a series by its newest
+ * episode); `filter` narrows to featured entries, entries uploaded in the
+ * last 30 days, or entries played in the last seven days (which, unless a
+ * sort is asked for, come most played first). Bounded by LIMIT/OFFSET over
+ * movies_catalogue_idx / movies_featured_idx; trending pages are slices of
+ * the kept trendingRanking.
  */
 export function listCatalogue(
   options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
@@ -319,12 +565,6 @@ export function listCatalogue(
 ): CataloguePage {
   const pageSize = clampLimit(options.pageSize ?? 24);
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-  const conditions: SQL[] = [isPublished()];
-  if (options.filter === "featured") conditions.push(eq(movies.featured, true));
-  if (options.filter === "new") conditions.push(gte(movies.uploadedAt, new Date(now.getTime() - NEW_WINDOW_MS)));
-  const where = and(...conditions);
-  const byDate =
-    options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
 
   if (options.filter === "trending") {
     let ranking = trendingRanking(db, now);
@@ -337,36 +577,33 @@ export function listCatalogue(
     const total = ranking.length;
     const pageCount = Math.max(1, Math.ceil(total / pageSize));
     const page = Math.min(requestedPage, pageCount);
-    const ids = ranking.slice((page - 1) * pageSize, page * pageSize).map((entry) => entry.id);
-    return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize };
+    const slice = ranking.slice((page - 1) * pageSize, page * pageSize);
+    return { movies: listCardsForEntries(db, slice), total, page, pageCount, pageSize };
   }
 
-  const total = Number(
-    db
-      .select({ count: sql<number>`count(*)` })
-      .from(movies)
-      .where(where)
-      .get()?.count ?? 0,
-  );
+  const filter: EntryFilter = {
+    featuredOnly: options.filter === "featured",
+    since: options.filter === "new" ? new Date(now.getTime() - NEW_WINDOW_MS) : null,
+  };
+  const total = countEntries(db, filter);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(where)
-    .orderBy(...byDate)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  return { movies: toCards(db, rows), total, page, pageCount, pageSize };
+  const movies = entryCards(db, filter, {
+    order: options.sort === "old" ? "old" : "new",
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+    now,
+  });
+  return { movies, total, page, pageCount, pageSize };
 }
 
 /**
- * Cards for these titles (published only), in the order given. The lookup is by
- * primary key alone and the published rule is applied to the fetched rows:
- * with the status terms in the WHERE clause SQLite prefers movies_published_idx
- * and walks every published title instead of fetching a page of ids.
+ * Cards for these titles (published only), in the order given; an episode is
+ * named with its series ("Series — S1E2 Title") and opens its watch page. The
+ * lookup is by primary key alone and the published rule is applied to the
+ * fetched rows: with the status terms in the WHERE clause SQLite prefers
+ * movies_published_idx and walks every published title instead of fetching a
+ * page of ids.
  */
 export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
   if (ids.length === 0) return [];
@@ -374,6 +611,8 @@ export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
     .select({ ...movieColumns, status: movies.status, approved: movies.approved })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(inArray(movies.id, ids.slice(0, MAX_LIMIT)))
     .all()
     .filter(isPublishedRow);
@@ -386,6 +625,7 @@ export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
 
 export type PublishedTitle = {
   id: string;
+  /** An episode's name with its series: "Series — S1E2 Title". */
   name: string;
   description: string;
   posterFile: string | null;
@@ -394,7 +634,11 @@ export type PublishedTitle = {
   uploadedAt: Date;
 };
 
-/** One page of published titles, newest first (movies_published_idx), with the fields the old clients' list reads. */
+/**
+ * One page of every playable title, episodes included (the old apps know no
+ * series: an episode is a title named "Series — S1E2 Title"), newest first
+ * (movies_published_idx), with the fields the old clients' list reads.
+ */
 export function listPublishedTitles(
   db: DB,
   options: { page: number; pageSize: number },
@@ -410,13 +654,20 @@ export function listPublishedTitles(
       views: movies.views,
       sizeBytes: movies.sizeBytes,
       uploadedAt: movies.uploadedAt,
+      ...episodeContextColumns,
     })
     .from(movies)
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(isPublished())
     .orderBy(desc(movies.uploadedAt), desc(movies.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
-    .all();
+    .all()
+    .map(({ seriesId: _seriesId, seriesName, seasonNumber, episodeNumber, ...row }) => ({
+      ...row,
+      name: titleDisplayName({ name: row.name, seriesName, seasonNumber, episodeNumber }),
+    }));
   const total =
     db
       .select({ value: sql<number>`count(*)` })

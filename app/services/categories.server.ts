@@ -3,7 +3,7 @@ import path from "node:path";
 import { asc, count, eq, or } from "drizzle-orm";
 import sharp from "sharp";
 import type { DB } from "~/db/client.server";
-import { categories, movies } from "~/db/schema";
+import { categories, movies, series } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
@@ -122,13 +122,16 @@ export function renameCategory(db: DB, id: string, rawName: string, actor: Actor
   return { ok: true, value: null };
 }
 
+/** Titles and series in a category (a series is counted once, its episodes as titles). */
 function titleCount(db: Pick<DB, "select">, id: string): number {
-  return db.select({ value: count() }).from(movies).where(eq(movies.categoryId, id)).get()?.value ?? 0;
+  const titles = db.select({ value: count() }).from(movies).where(eq(movies.categoryId, id)).get()?.value ?? 0;
+  const shows = db.select({ value: count() }).from(series).where(eq(series.categoryId, id)).get()?.value ?? 0;
+  return titles + shows;
 }
 
 /**
- * Delete a category. With titles in it, refused, unless `moveTo` names
- * another category: the titles move there first, in the same transaction.
+ * Delete a category. With titles (or series) in it, refused, unless `moveTo` names
+ * another category: they move there first, in the same transaction.
  */
 export function deleteCategory(
   db: DB,
@@ -155,6 +158,7 @@ export function deleteCategory(
   db.transaction((tx) => {
     if (inUse > 0 && options.moveTo) {
       tx.update(movies).set({ categoryId: options.moveTo }).where(eq(movies.categoryId, id)).run();
+      tx.update(series).set({ categoryId: options.moveTo }).where(eq(series.categoryId, id)).run();
       recordAudit(tx, {
         actorId: actor.actorId,
         action: "category.move",

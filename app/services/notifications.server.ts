@@ -44,6 +44,8 @@ export function markNotificationsRead(db: DB, accountId: string, notificationId?
 
 export const NEW_TITLE_KIND = "new_title";
 export const NEW_TITLE_MESSAGE = "browse:notifications.newInCategory";
+export const NEW_EPISODE_KIND = "new_episode";
+export const NEW_EPISODE_MESSAGE = "series:notifications.newEpisode";
 
 /**
  * A title has just become published (approved by an administrator, or ready
@@ -53,9 +55,13 @@ export const NEW_TITLE_MESSAGE = "browse:notifications.newInCategory";
  * the unique index on (account, kind, title) makes a second call for the same
  * title add nothing. Nothing happens while the title is not published. The
  * number of notifications created.
+ *
+ * An episode is told only to the viewers of its own series (a visible
+ * viewing of any of its episodes), as "new episode", never to the whole
+ * category: a series of a hundred episodes would otherwise flood the bell.
  */
 export function notifyNewTitle(db: Pick<DB, "run">, movieId: string, now: Date = new Date()): number {
-  return db.run(sql`
+  const forCategory = db.run(sql`
     INSERT INTO notifications (id, account_id, kind, message_key, message_values, link, movie_id, created_at)
     SELECT lower(hex(randomblob(8))), watchers.account_id, ${NEW_TITLE_KIND}, ${NEW_TITLE_MESSAGE},
            json_object('category', categories.name, 'title', movies.name),
@@ -69,9 +75,31 @@ export function notifyNewTitle(db: Pick<DB, "run">, movieId: string, now: Date =
       WHERE watched.category_id = (SELECT category_id FROM movies WHERE id = ${movieId})
     ) AS watchers ON watchers.category_id = movies.category_id
     INNER JOIN accounts ON accounts.id = watchers.account_id AND accounts.role = 'viewer' AND accounts.blocked = 0
+    WHERE movies.id = ${movieId} AND movies.season_id IS NULL AND ${isPublished()}
+    ON CONFLICT DO NOTHING
+  `).changes;
+  // The series' viewers: seasons by series (seasons_series_number_unique), its episodes by season, their viewings by title.
+  const forSeries = db.run(sql`
+    INSERT INTO notifications (id, account_id, kind, message_key, message_values, link, movie_id, created_at)
+    SELECT lower(hex(randomblob(8))), watchers.account_id, ${NEW_EPISODE_KIND}, ${NEW_EPISODE_MESSAGE},
+           json_object('series', series.name, 'code', 'S' || seasons.number || 'E' || movies.episode_number, 'title', movies.name),
+           '/WatchMovie?id=' || movies.id, movies.id, ${now.getTime()}
+    FROM movies
+    INNER JOIN seasons ON seasons.id = movies.season_id
+    INNER JOIN series ON series.id = seasons.series_id AND series.approved = 1
+    INNER JOIN (
+      SELECT DISTINCT watch_events.account_id
+      FROM seasons AS watched_seasons
+      INNER JOIN movies AS watched ON watched.season_id = watched_seasons.id
+      INNER JOIN watch_events ON watch_events.movie_id = watched.id AND watch_events.hidden_at IS NULL
+      WHERE watched_seasons.series_id = (SELECT seasons.series_id FROM movies INNER JOIN seasons ON seasons.id = movies.season_id WHERE movies.id = ${movieId})
+        AND watched.id <> ${movieId}
+    ) AS watchers
+    INNER JOIN accounts ON accounts.id = watchers.account_id AND accounts.role = 'viewer' AND accounts.blocked = 0
     WHERE movies.id = ${movieId} AND ${isPublished()}
     ON CONFLICT DO NOTHING
   `).changes;
+  return forCategory + forSeries;
 }
 
 /** Open one of a person's notifications: mark it read and give its link (null when it is not theirs or has none). */

@@ -1,11 +1,27 @@
 import { and, count, desc, eq, gte, sql, sum } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { movies, payments, savedMovies, watchEvents, type SAVED_LISTS } from "~/db/schema";
+import { movies, payments, savedMovies, seasons, series, watchEvents, type SAVED_LISTS } from "~/db/schema";
+import { episodeContextColumns, titleDisplayName } from "./episode-names";
 
 /**
  * What a provider sees about how their titles are watched. Every figure is
- * computed from the rows, per provider, through indexed joins.
+ * computed from the rows, per provider, through indexed joins. An episode is
+ * named with its series ("Series — S1E2 Title"); a series' own totals are on
+ * its studio page (series.server.ts getStudioSeries, listProviderSeries).
  */
+
+type Named = {
+  movieName: string;
+  seriesId: string | null;
+  seriesName: string | null;
+  seasonNumber: number | null;
+  episodeNumber: number | null;
+};
+
+/** A row's title as the provider reads it: an episode with its series. */
+function named<T extends Named>({ seriesId: _seriesId, seriesName, seasonNumber, episodeNumber, ...row }: T) {
+  return { ...row, movieName: titleDisplayName({ name: row.movieName, seriesName, seasonNumber, episodeNumber }) };
+}
 
 /** Recent plays of this provider's titles, newest first. Viewers are not named. */
 export function listRecentPlays(db: DB, providerId: string, options: { limit: number; offset?: number }) {
@@ -16,14 +32,18 @@ export function listRecentPlays(db: DB, providerId: string, options: { limit: nu
       startedAt: watchEvents.startedAt,
       positionSeconds: watchEvents.positionSeconds,
       durationSeconds: movies.durationSeconds,
+      ...episodeContextColumns,
     })
     .from(watchEvents)
     .innerJoin(movies, eq(movies.id, watchEvents.movieId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(eq(movies.providerId, providerId))
     .orderBy(desc(watchEvents.startedAt))
     .limit(options.limit)
     .offset(options.offset ?? 0)
-    .all();
+    .all()
+    .map(named);
 }
 
 /** How many viewers keep each title on a list (watch later or saved), most kept first. */
@@ -34,13 +54,17 @@ export function listKeptCounts(db: DB, providerId: string, list: (typeof SAVED_L
       movieName: movies.name,
       viewers: count(savedMovies.accountId),
       lastAddedAt: sql<number>`max(${savedMovies.createdAt})`,
+      ...episodeContextColumns,
     })
     .from(savedMovies)
     .innerJoin(movies, eq(movies.id, savedMovies.movieId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(and(eq(movies.providerId, providerId), eq(savedMovies.list, list)))
     .groupBy(movies.id)
     .orderBy(desc(count(savedMovies.accountId)), movies.name)
-    .all();
+    .all()
+    .map(named);
 }
 
 /** The share of pass revenue paid out to providers, pro rata to the time their titles are watched. */
@@ -55,11 +79,20 @@ const EARNINGS_WINDOW_DAYS = 30;
 export function providerEarnings(db: DB, providerId: string, now = new Date()) {
   const since = new Date(now.getTime() - EARNINGS_WINDOW_DAYS * 24 * 3600 * 1000);
   const titles = db
-    .select({ movieId: movies.id, movieName: movies.name, views: movies.views, status: movies.status })
+    .select({
+      movieId: movies.id,
+      movieName: movies.name,
+      views: movies.views,
+      status: movies.status,
+      ...episodeContextColumns,
+    })
     .from(movies)
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
     .where(eq(movies.providerId, providerId))
     .orderBy(desc(movies.views))
-    .all();
+    .all()
+    .map(named);
   const watched = (providerOnly: boolean) =>
     Number(
       db

@@ -20,8 +20,10 @@ import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { startPeriodic } from "./periodic.server";
 import { clientAddress } from "~/utils/client.server";
+import { isPlacementRefusal, placeEpisode, type EpisodePlacement } from "./series.server";
 import {
   categoryExists,
+  episodePlacementOf,
   receivedBytes,
   spareUploadBytes,
   storeNewTitle,
@@ -35,7 +37,8 @@ import {
  * expiration), at one fixed address so any tus client can use it:
  *
  *   POST   /provider/uploads/tus             create: Upload-Length, and Upload-Metadata with the
- *                                           form's own names: name, Description, Category, cast, filename
+ *                                           form's own names: name, Description, Category, cast, filename,
+ *                                           and for an episode seasonId (and episodeNumber)
  *   HEAD   /provider/uploads/tus/<id>        how many bytes the server has (Upload-Offset)
  *   PATCH  /provider/uploads/tus/<id>        more bytes from Upload-Offset on
  *   DELETE /provider/uploads/tus/<id>        give the upload up
@@ -122,7 +125,7 @@ class ActivityExpiringFileStore extends FileStore {
 /** What the wrapper learned about a creation request, for the store's hook. */
 const pendingCreations = new WeakMap<
   Request,
-  { provider: Account; details: UploadDetails; filename: string; size: number }
+  { provider: Account; details: UploadDetails; filename: string; size: number; episode: EpisodePlacement | null }
 >();
 
 function createTusServer(): Server {
@@ -153,6 +156,8 @@ function createTusServer(): Server {
           description: creation.details.Description,
           cast: creation.details.cast,
           categoryId: creation.details.Category,
+          seasonId: creation.episode?.seasonId ?? null,
+          episodeNumber: creation.episode?.episodeNumber ?? null,
         })
         .run();
       return {};
@@ -211,12 +216,28 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
   }
   if (!categoryExists(db, row.categoryId))
     throw new UploadRefusal(400, "studio:errors.categoryUnknown", { Category: ["studio:errors.categoryUnknown"] });
+  // An episode's place is checked again: its number may have been taken meanwhile (it then gets the next free one).
+  let episode: EpisodePlacement | null = null;
+  if (row.seasonId) {
+    const placed = placeEpisode(
+      db,
+      row.providerId,
+      { seasonId: row.seasonId, episodeNumber: row.episodeNumber },
+      { takeNextIfTaken: true },
+    );
+    if (isPlacementRefusal(placed)) {
+      discardUpload(db, row, root);
+      throw new UploadRefusal(409, placed.key, { [placed.field]: [placed.key] });
+    }
+    episode = placed;
+  }
   const made = storeNewTitle(db, {
     movieId: row.movieId,
     providerId: row.providerId,
     details: { name: row.name, Description: row.description, cast: row.cast, Category: row.categoryId },
     movie: { path: files.data, originalName: row.filename, size: row.sizeBytes },
     poster: posterWaiting(id, root),
+    episode,
     root,
     place: linkOrCopy,
     claim: (tx) =>
@@ -269,7 +290,11 @@ function discardUpload(db: DB, row: UploadRow, root = storageRoot()): void {
 }
 
 /** The details of a creation request, checked as the form checks them. */
-function checkCreation(db: DB, request: Request): { details: UploadDetails; filename: string; size: number } {
+function checkCreation(
+  db: DB,
+  request: Request,
+  provider: Account,
+): { details: UploadDetails; filename: string; size: number; episode: EpisodePlacement | null } {
   if (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length")) {
     throw new UploadRefusal(400, "studio:errors.sizeRequired");
   }
@@ -282,11 +307,21 @@ function checkCreation(db: DB, request: Request): { details: UploadDetails; file
     throw new UploadRefusal(400, "studio:errors.badMetadata");
   }
   const text = (key: string) => metadata[key] ?? undefined;
+  // An episode goes only into one of this provider's own seasons (403 otherwise), and takes its series' category.
+  const place = episodePlacementOf(db, provider.id, {
+    seasonId: text("seasonId"),
+    episodeNumber: text("episodeNumber"),
+  });
+  if ("status" in place) {
+    const [first] = Object.values(place.fieldErrors).flat();
+    throw new UploadRefusal(place.status, first ?? "studio:errors.incomplete", place.fieldErrors);
+  }
+  const episode = place.placement;
   const fieldErrors: UploadFieldErrors = {};
   const parsed = uploadDetailsSchema.safeParse({
     name: text("name"),
     Description: text("Description"),
-    Category: text("Category"),
+    Category: episode?.categoryId ?? text("Category"),
     cast: text("cast"),
   });
   if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
@@ -304,7 +339,7 @@ function checkCreation(db: DB, request: Request): { details: UploadDetails; file
     throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
   if (size > spareUploadBytes(db, storageRoot()))
     throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
-  return { details: parsed.data, filename, size };
+  return { details: parsed.data, filename, size, episode };
 }
 
 /**
@@ -462,7 +497,7 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
   const db = getDb();
   if (rest === "") {
     if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
-    const creation = checkCreation(db, request);
+    const creation = checkCreation(db, request, caller.account);
     pendingCreations.set(request, { provider: caller.account, ...creation });
     const response = await tusServer().handleWeb(request);
     return response;

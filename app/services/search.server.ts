@@ -1,10 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
-import { asc, eq, sql, type SQL } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
-import { categories, movies, watchEvents } from "~/db/schema";
+import { categories } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
-import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueMovie } from "./catalogue.server";
+import {
+  countEntries,
+  listCardsForEntries,
+  queryEntries,
+  type CatalogueMovie,
+  type EntryFilter,
+  type EntryOrder,
+} from "./catalogue.server";
 
 /**
  * /moviecategory: category tiles, browsing by category and sort, and the
@@ -13,14 +20,14 @@ import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueMovi
  * (unicode61 with diacritics removed: "cafe" finds "Café", "KANO" finds
  * "Kano"), which triggers keep in step with `movies` (drizzle/0003). Hausa's
  * hooked letters are folded on both sides (drizzle/0005 and foldHausaLetters):
- * "dan kauye" finds "Ɗan ƙauye", and so does "ɗan ƙauye".
+ * "dan kauye" finds "Ɗan ƙauye", and so does "ɗan ƙauye". A series is found by
+ * its own title, description and cast (`series_fts`, the same folding) and
+ * shows as one card; its episodes are not cards of their own.
  */
 
 export const BROWSE_SORTS = ["featured", "new", "trending"] as const;
 export type BrowseSort = (typeof BROWSE_SORTS)[number];
 
-/** bm25 column weights, in the table's column order: movie_id (not searched), name, description, cast. */
-const RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
 const MAX_TOKENS = 8;
 const MAX_TOKEN_LENGTH = 40;
 export const SEARCH_MAX_LENGTH = 200;
@@ -117,12 +124,12 @@ export type BrowseResult = {
 };
 
 /**
- * One page of published titles: optionally one category (by slug), optionally
+ * One page of published films and series: optionally one category (by slug), optionally
  * matching a search, in the chosen order. With a search and no sort, the best
  * matches come first (bm25: a word in the title weighs five times one in the
  * description). Featured puts featured titles first, New the newest first,
  * Trending the most played in the last seven days first. The search is driven
- * by the FTS index; without one, movies_published_idx / movies_category_idx.
+ * by the FTS indexes; without one, movies_catalogue_idx / movies_category_idx.
  */
 export function browseCatalogue(
   options: {
@@ -158,37 +165,17 @@ export function browseCatalogue(
   if (text && !ftsQuery) return empty(true);
   if (options.categorySlug && !category) return empty(false);
 
-  const conditions: SQL[] = [isPublished()];
-  if (category) conditions.push(eq(movies.categoryId, category.id));
-  const from = ftsQuery ? sql`movies_fts INNER JOIN ${movies} ON ${movies.id} = movies_fts.movie_id` : sql`${movies}`;
-  if (ftsQuery) conditions.push(sql`movies_fts MATCH ${ftsQuery}`);
-  const where = sql.join(conditions, sql` AND `);
-
-  const total = Number(
-    db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`)?.total ?? 0,
-  );
+  const filter: EntryFilter = { categoryId: category?.id ?? null, ftsQuery };
+  const total = countEntries(db, filter);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
   if (total === 0) return { ...empty(false), page, pageCount };
 
-  const newest = sql`${movies.uploadedAt} DESC, ${movies.id} DESC`;
-  let join = sql``;
-  let order: SQL;
-  if (options.sort === "trending") {
-    const since = now.getTime() - TRENDING_WINDOW_MS;
-    join = sql` LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
-    order = sql`coalesce(recent.plays, 0) DESC, ${movies.views} DESC, ${newest}`;
-  } else if (options.sort === "featured") {
-    order = ftsQuery ? sql`${movies.featured} DESC, ${RANK}, ${newest}` : sql`${movies.featured} DESC, ${newest}`;
-  } else if (options.sort === "new" || !ftsQuery) {
-    order = newest;
-  } else {
-    order = sql`${RANK}, ${newest}`;
-  }
-  const ids = db
-    .all<{ id: string }>(
-      sql`SELECT ${movies.id} AS id FROM ${from}${join} WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    )
-    .map((row) => row.id);
-  return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize, category, emptyQuery: false };
+  let order: EntryOrder;
+  if (options.sort === "trending") order = "plays";
+  else if (options.sort === "featured") order = "featured";
+  else if (options.sort === "new" || !ftsQuery) order = "new";
+  else order = "rank";
+  const entries = queryEntries(db, filter, { order, limit: pageSize, offset: (page - 1) * pageSize, now });
+  return { movies: listCardsForEntries(db, entries), total, page, pageCount, pageSize, category, emptyQuery: false };
 }

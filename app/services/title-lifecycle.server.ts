@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, type Role } from "~/db/schema";
 import { removeMovieFiles } from "~/media/storage.server";
@@ -32,9 +32,14 @@ export type SubmittedTitle = {
   providerId: string;
   sizeBytes: number;
   payload: ProcessMoviePayload;
+  /** An episode: its place in a season, and the series' access and approval it starts with. */
+  episode?: { seasonId: string; episodeNumber: number; access: "free" | "premium"; approved: boolean } | null;
 };
 
-/** A new upload: its row (processing; approved when auto-approval is on) and its processing job, in the caller's transaction. */
+/**
+ * A new upload: its row (processing; approved when auto-approval is on) and its processing job, in the caller's
+ * transaction. An episode is published when its series is: the series' approval, not the setting, decides.
+ */
 export function submitTitle(tx: DB, title: SubmittedTitle): void {
   const now = new Date();
   tx.insert(movies)
@@ -46,7 +51,10 @@ export function submitTitle(tx: DB, title: SubmittedTitle): void {
       categoryId: title.categoryId,
       providerId: title.providerId,
       status: "processing",
-      approved: getSetting(tx, "autoApproveMovies"),
+      approved: title.episode ? title.episode.approved : getSetting(tx, "autoApproveMovies"),
+      ...(title.episode
+        ? { seasonId: title.episode.seasonId, episodeNumber: title.episode.episodeNumber, access: title.episode.access }
+        : {}),
       sizeBytes: title.sizeBytes,
       uploadedAt: now,
       updatedAt: now,
@@ -98,6 +106,13 @@ export function changeTitle(db: DB, movieId: string, change: TitleChange, actor:
   return db.transaction((tx) => {
     const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
     if (updated.changes === 0) return false;
+    // An episode's access set here is its own: the series' access no longer changes it.
+    if ("access" in change) {
+      tx.update(movies)
+        .set({ accessOverride: true })
+        .where(and(eq(movies.id, movieId), isNotNull(movies.seasonId)))
+        .run();
+    }
     // Approving a ready title publishes it.
     if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
     recordAudit(tx, {

@@ -15,6 +15,7 @@ import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { clientAddress } from "~/utils/client.server";
 import { submitTitle } from "./title-lifecycle.server";
+import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlacement } from "./series.server";
 
 /**
  * One upload path for the provider studio's form and the old clients'
@@ -23,18 +24,37 @@ import { submitTitle } from "./title-lifecycle.server";
  * check has passed, or not at all.
  *
  * - "form": parts `name`, `Description`, `Category`, `cast`, files `movie` and `poster`.
+ * - Either layout may carry `seasonId` (and `episodeNumber`): the title is then an episode of one
+ *   of the caller's own series (another provider's season is refused), with its series' category.
  * - "legacy": the old web client's layout: text parts, then two parts named `file`
  *   (the movie first, the poster second). `uploadedByUser` is ignored: the caller owns the title.
  */
 export type UploadLayout = "form" | "legacy";
 
 export type UploadFieldErrors = Partial<
-  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster", string[]>
+  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster" | "seasonId" | "episodeNumber", string[]>
 >;
 
 export type MovieUploadResult =
   | { ok: true; movieId: string; repeated?: boolean }
-  | { ok: false; status: 400 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
+  | { ok: false; status: 400 | 403 | 413 | 507; fieldErrors: UploadFieldErrors; formError?: string };
+
+/**
+ * Where an upload's `seasonId` / `episodeNumber` put it: nothing (a film), a
+ * place in one of this provider's seasons, or a refusal with its field. The
+ * episode takes its series' category, so `Category` need not be sent.
+ */
+export function episodePlacementOf(
+  db: DB,
+  providerId: string,
+  fields: { seasonId?: string | null; episodeNumber?: string | null },
+): { placement: EpisodePlacement | null } | { status: 400 | 403; fieldErrors: UploadFieldErrors } {
+  const wanted = parseEpisodeRequest(fields);
+  if (wanted === null) return { placement: null };
+  const placed = isPlacementRefusal(wanted) ? wanted : placeEpisode(db, providerId, wanted);
+  if (isPlacementRefusal(placed)) return { status: placed.status, fieldErrors: { [placed.field]: [placed.key] } };
+  return { placement: placed };
+}
 
 /** The text parts of an upload (both layouts). */
 export const uploadDetailsSchema = z.object({
@@ -133,8 +153,16 @@ export async function acceptMovieUpload(
     if (role && !files[role]) files[role] = file;
   }
 
+  const place = episodePlacementOf(db, options.providerId, upload.fields);
+  if ("status" in place) {
+    await upload.discard();
+    return { ok: false, status: place.status, fieldErrors: place.fieldErrors };
+  }
+  const episode = place.placement;
   const fieldErrors: UploadFieldErrors = {};
-  const parsed = uploadDetailsSchema.safeParse(upload.fields);
+  const parsed = uploadDetailsSchema.safeParse(
+    episode ? { ...upload.fields, Category: episode.categoryId } : upload.fields,
+  );
   if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
   else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
   if (!files.movie) fieldErrors.movie = ["studio:errors.movieRequired"];
@@ -166,6 +194,7 @@ export async function acceptMovieUpload(
       details: parsed.data,
       movie: { path: movieFile.tempPath, originalName: movieFile.originalName, size: movieFile.size },
       poster: files.poster ? { path: files.poster.tempPath, originalName: files.poster.originalName } : undefined,
+      episode,
       root: options.root,
       place: fs.renameSync,
     });
@@ -185,6 +214,9 @@ export type UploadDetails = z.infer<typeof uploadDetailsSchema>;
  * resumable upload's), then its row and its processing job are written in one
  * transaction. `claim`, run first inside that transaction, may decline (the
  * title was made already): nothing is written then and false is returned.
+ * An `episode` (placed by the caller in the same tick: nothing is awaited in
+ * between) puts the title in its season with its series' category, approval
+ * and access.
  * On any failure the folder is removed and nothing is left in the database.
  */
 export function storeNewTitle(
@@ -195,6 +227,7 @@ export function storeNewTitle(
     details: UploadDetails;
     movie: { path: string; originalName: string; size: number };
     poster?: { path: string; originalName: string };
+    episode?: EpisodePlacement | null;
     root: string;
     place: (from: string, to: string) => void;
     claim?: (tx: DB) => boolean;
@@ -218,10 +251,11 @@ export function storeNewTitle(
         name: details.name,
         description: details.Description,
         cast: details.cast,
-        categoryId: details.Category,
+        categoryId: input.episode?.categoryId ?? details.Category,
         providerId: input.providerId,
         sizeBytes: input.movie.size,
         payload,
+        episode: input.episode ?? null,
       });
       return true;
     });

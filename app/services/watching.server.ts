@@ -1,11 +1,28 @@
-import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, comments, movies, ratings, savedMovies, watchEvents, type Role } from "~/db/schema";
+import {
+  accounts,
+  categories,
+  comments,
+  movies,
+  ratings,
+  savedMovies,
+  seasons,
+  watchEvents,
+  type Role,
+} from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
-import { isPublished, listCatalogueByIds, ratingSummaries, type CatalogueMovie } from "./catalogue.server";
+import {
+  isPublished,
+  listCardsForEntries,
+  queryEntries,
+  ratingSummaries,
+  type CatalogueMovie,
+  type EntryFilter,
+} from "./catalogue.server";
 
 /**
  * The watch page and what a viewer does there: comments, ratings, lists and
@@ -88,10 +105,12 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       providerName: sql<string>`coalesce(${accounts.providerName}, ${accounts.name})`,
       posterFile: movies.posterFile,
       durationSeconds: movies.durationSeconds,
+      seriesId: seasons.seriesId,
     })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
     .where(and(eq(movies.id, movieId), isPublished()))
     .get();
   if (!movie) return null;
@@ -131,15 +150,14 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
     .limit(1)
     .get();
 
-  const otherIds = (condition: ReturnType<typeof eq>) =>
-    db
-      .select({ id: movies.id })
-      .from(movies)
-      .where(and(condition, ne(movies.id, movie.id), isPublished()))
-      .orderBy(desc(movies.uploadedAt), desc(movies.id))
-      .limit(SIDE_LIST_LIMIT)
-      .all()
-      .map((row) => row.id);
+  // Other films and series (an episode's own series and the title itself left out), newest first.
+  const others = (filter: EntryFilter) =>
+    listCardsForEntries(
+      db,
+      queryEntries(db, filter, { order: "new", limit: SIDE_LIST_LIMIT + 1 })
+        .filter((entry) => entry.id !== (entry.kind === "film" ? movie.id : movie.seriesId))
+        .slice(0, SIDE_LIST_LIMIT),
+    );
 
   return {
     movie: {
@@ -163,8 +181,8 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       createdAt: row.createdAt.toISOString(),
       canDelete: row.accountId === viewer.id || viewer.role === "admin",
     })),
-    providerTitles: listCatalogueByIds(db, otherIds(eq(movies.providerId, movie.providerId))),
-    related: listCatalogueByIds(db, otherIds(eq(movies.categoryId, movie.categoryId))),
+    providerTitles: others({ providerId: movie.providerId }),
+    related: others({ categoryId: movie.categoryId }),
     onWatchLater: lists.includes("watch_later"),
     onSaved: lists.includes("saved"),
     resumeSeconds: resumePosition(lastEvent?.positionSeconds, movie.durationSeconds),

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Page } from "@playwright/test";
-import { comments, movies, ratings, savedMovies, watchEvents } from "../../app/db/schema";
+import { comments, movies, ratings, savedMovies, seasons, series, watchEvents } from "../../app/db/schema";
 import {
   createAdmin,
   createApprovedProvider,
@@ -20,16 +20,42 @@ import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./
  */
 
 const published = () => and(eq(movies.status, "ready"), eq(movies.approved, true));
+/** Published films (titles outside any season), oldest or newest first. */
 const publishedIds = (order: "old" | "new", featuredOnly = false) =>
   e2eDb()
     .select({ id: movies.id })
     .from(movies)
-    .where(featuredOnly ? and(published(), eq(movies.featured, true)) : published())
+    .where(and(published(), isNull(movies.seasonId), featuredOnly ? eq(movies.featured, true) : undefined))
     .orderBy(
       ...(order === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)]),
     )
     .all()
     .map((row) => row.id);
+/**
+ * The cards /movies shows, in order: published films, and each approved series with a published
+ * episode as one card, dated by its newest episode.
+ */
+const cardIdsInOrder = (order: "old" | "new", featuredOnly = false) => {
+  const films = e2eDb()
+    .select({ id: movies.id, at: movies.uploadedAt })
+    .from(movies)
+    .where(and(published(), isNull(movies.seasonId), featuredOnly ? eq(movies.featured, true) : undefined))
+    .all()
+    .map((row) => ({ id: row.id, at: row.at.getTime() }));
+  const shows = e2eDb()
+    .select({ id: series.id, at: sql<number>`max(${movies.uploadedAt})` })
+    .from(series)
+    .innerJoin(seasons, eq(seasons.seriesId, series.id))
+    .innerJoin(movies, eq(movies.seasonId, seasons.id))
+    .where(and(published(), eq(series.approved, true), featuredOnly ? eq(series.featured, true) : undefined))
+    .groupBy(series.id)
+    .all()
+    .map((row) => ({ id: row.id, at: Number(row.at) }));
+  const direction = order === "old" ? 1 : -1;
+  return [...films, ...shows]
+    .sort((x, y) => direction * (x.at - y.at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)))
+    .map((entry) => entry.id);
+};
 const cardIds = (page: Page) =>
   page
     .locator("[data-testid=movie-grid] > li")
@@ -58,7 +84,7 @@ function pickFreeTitle(offset: number) {
   const ids = e2eDb()
     .select({ id: movies.id })
     .from(movies)
-    .where(and(published(), eq(movies.access, "free")))
+    .where(and(published(), isNull(movies.seasonId), eq(movies.access, "free")))
     .orderBy(asc(movies.uploadedAt), asc(movies.id))
     .all()
     .map((row) => row.id);
@@ -76,7 +102,7 @@ const PAGE_SIZE = 24;
 // a page with playable titles older than every other, so tests that pick the
 // newest titles are not disturbed.
 test.beforeAll(async () => {
-  const missing = PAGE_SIZE + 1 - publishedIds("new").length;
+  const missing = PAGE_SIZE + 1 - cardIdsInOrder("new").length;
   if (missing <= 0) return;
   const provider = await createApprovedProvider("pager");
   const category = createCategory("Archive");
@@ -109,27 +135,27 @@ for (const javaScriptEnabled of [true, false]) {
       const viewer = await createViewer("browse");
       await signIn(page, viewer);
       await page.goto("/movies");
-      const all = publishedIds("new");
-      await expectCards(page, () => publishedIds("new").slice(0, PAGE_SIZE));
+      const all = cardIdsInOrder("new");
+      await expectCards(page, () => cardIdsInOrder("new").slice(0, PAGE_SIZE));
       await expect(page.getByText(`${all.length} titles`)).toBeVisible();
 
       await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
       await expect(page).toHaveURL(/\/movies\?sort=old$/);
-      await expectCards(page, () => publishedIds("old").slice(0, PAGE_SIZE));
+      await expectCards(page, () => cardIdsInOrder("old").slice(0, PAGE_SIZE));
 
       await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
       await expect(page).toHaveURL(/sort=old&filter=featured/);
-      const featured = publishedIds("old", true);
+      const featured = cardIdsInOrder("old", true);
       expect(featured.length).toBeGreaterThan(0);
-      await expectCards(page, () => publishedIds("old", true).slice(0, PAGE_SIZE));
+      await expectCards(page, () => cardIdsInOrder("old", true).slice(0, PAGE_SIZE));
 
       // Paging: the next page continues where the first stopped; the last has no next.
       expect(all.length).toBeGreaterThan(PAGE_SIZE);
       await page.goto("/movies");
       await page.getByRole("link", { name: "Next page" }).click();
       await expect(page).toHaveURL(/page=2/);
-      await expectCards(page, () => publishedIds("new").slice(PAGE_SIZE, 2 * PAGE_SIZE));
-      await page.goto(`/movies?page=${Math.ceil(publishedIds("new").length / PAGE_SIZE)}`);
+      await expectCards(page, () => cardIdsInOrder("new").slice(PAGE_SIZE, 2 * PAGE_SIZE));
+      await page.goto(`/movies?page=${Math.ceil(cardIdsInOrder("new").length / PAGE_SIZE)}`);
       await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
       await expect(page.getByRole("link", { name: "Previous page" })).toBeVisible();
     });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, subtitles, watchEvents } from "~/db/schema";
+import { accounts, categories, movies, plans, seasons, series, subtitles, watchEvents } from "~/db/schema";
 import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
@@ -17,6 +17,8 @@ import {
   storagePaths,
 } from "~/media/storage.server";
 import { verifyPassword } from "~/services/passwords.server";
+import { listCatalogue } from "~/services/catalogue.server";
+import { getSeriesPage } from "~/services/series.server";
 
 let workDir: string;
 let storageDir: string;
@@ -171,6 +173,22 @@ describe("the demo seed", () => {
     }
   });
 
+  it("includes one series of two seasons and three episodes, shown as one card with its own poster", () => {
+    const [show] = db.select().from(series).all();
+    expect(show).toMatchObject({ name: "Gidan Haya", approved: true, access: "free", posterFile: "poster" });
+    for (const poster of moviePosterPaths(show.id, storageDir))
+      expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
+    expect(db.select().from(seasons).where(eq(seasons.seriesId, show.id)).all()).toHaveLength(2);
+    const page = getSeriesPage(db, show.id, { id: "nobodyatall1" })!;
+    expect(page.seasons.map((season) => [season.number, season.episodes.map((episode) => episode.code)])).toEqual([
+      [1, ["S1E1", "S1E2"]],
+      [2, ["S2E1"]],
+    ]);
+    const cards = listCatalogue({ pageSize: 100 }, db).movies;
+    expect(cards.filter((card) => card.kind === "series").map((card) => card.id)).toEqual([show.id]);
+    expect(cards.some((card) => card.kind === "episode")).toBe(false);
+  });
+
   it("moves the moov atom to the front, so playback starts before the download ends", () => {
     const head = fs
       .readFileSync(movieVideoPath("demomovie01", storageDir))
@@ -198,14 +216,16 @@ describe("the demo seed", () => {
     }
   });
 
-  it("gives one film Hausa and English subtitles whose cues fall within the film", () => {
+  it("gives one film and the series' first episode Hausa and English subtitles whose cues fall within them", () => {
     const rows = db.select().from(subtitles).all();
     expect(rows.map((row) => [row.movieId, row.language, row.label]).sort()).toEqual([
+      ["demoepisode01", "en", "English"],
+      ["demoepisode01", "ha", "Hausa"],
       [DEMO_SUBTITLED_TITLE, "en", "English"],
       [DEMO_SUBTITLED_TITLE, "ha", "Hausa"],
     ]);
-    const film = db.select().from(movies).where(eq(movies.id, DEMO_SUBTITLED_TITLE)).get()!;
     for (const row of rows) {
+      const film = db.select().from(movies).where(eq(movies.id, row.movieId)).get()!;
       const text = fs.readFileSync(movieSubtitlePath(row.movieId, row.language, storageDir), "utf8");
       expect(text.startsWith("WEBVTT\n")).toBe(true);
       expect(Buffer.byteLength(text)).toBe(row.sizeBytes);

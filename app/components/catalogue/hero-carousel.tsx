@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CatalogueMovie } from "~/services/catalogue.server";
 import { Carousel } from "./carousel";
-import { Poster, Rating, watchHref } from "./movie-card";
+import { Poster, Rating } from "./movie-card";
 
 /**
  * The landing page's first screen: one featured title at a time with its hero
@@ -44,7 +44,7 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
           ) : null}
           <div className="mt-2 flex flex-wrap items-center gap-3">
             <Link
-              to={watchHref(movie.id)}
+              to={movie.href}
               className="inline-flex items-center gap-2 rounded-md bg-brand-500 px-5 py-2.5 text-sm font-bold text-ink-950 shadow-lg shadow-brand-900/30 hover:bg-brand-400"
             >
               <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="currentColor">
@@ -53,7 +53,7 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
               {t("home.watchNow")}
             </Link>
             <form method="post" action="/watch-later">
-              <input type="hidden" name="movieId" value={movie.id} />
+              <input type="hidden" name={movie.kind === "series" ? "seriesId" : "movieId"} value={movie.id} />
               <input type="hidden" name="intent" value="add" />
               <input type="hidden" name="redirectTo" value="/" />
               <button

@@ -30,7 +30,15 @@ export type ResumableState =
 export type StartOptions = {
   file: File;
   /** The title's details, as tus metadata under the form's own names. */
-  details?: { name: string; Description: string; Category: string; cast: string };
+  details?: {
+    name: string;
+    Description: string;
+    Category: string;
+    cast: string;
+    /** An episode's season and number (one of the provider's own seasons). */
+    seasonId?: string;
+    episodeNumber?: string;
+  };
   /** Continue this upload (from the page's list of unfinished ones) instead of creating one. */
   uploadUrl?: string;
   poster?: File | null;

@@ -163,6 +163,8 @@ export function AdaptivePlayer({
   subtitles = [],
   subtitleLanguage = null,
   onSubtitleLanguageChange,
+  autoStart = false,
+  onEnded,
 }: {
   movieId: string;
   /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
@@ -184,6 +186,10 @@ export function AdaptivePlayer({
   /** The language shown (a track's tag), or null for none. */
   subtitleLanguage?: string | null;
   onSubtitleLanguageChange?: (language: string | null) => void;
+  /** Start playing once the stream is attached (the next episode, started by the end card). */
+  autoStart?: boolean;
+  /** The film played to its end (the next episode's card). */
+  onEnded?: () => void;
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -202,6 +208,10 @@ export function AdaptivePlayer({
   subtitleLanguageRef.current = subtitleLanguage;
   const onSubtitleChangeRef = useRef(onSubtitleLanguageChange);
   onSubtitleChangeRef.current = onSubtitleLanguageChange;
+  const onEndedRef = useRef(onEnded);
+  onEndedRef.current = onEnded;
+  const autoStartRef = useRef(autoStart);
+  autoStartRef.current = autoStart;
 
   useEffect(() => {
     onRungChangeRef.current?.(rung);
@@ -242,6 +252,8 @@ export function AdaptivePlayer({
       removeSources(video);
       video.removeAttribute("src");
       video.load();
+      // Started by the previous episode's end card: hls.js plays as soon as it is attached.
+      if (autoStartRef.current) video.dataset.playRequested = "1";
       void import("./hls-player.client").then(({ createHlsPlayer }) => {
         if (cancelled) return;
         hlsRef.current = createHlsPlayer(video, {
@@ -265,6 +277,7 @@ export function AdaptivePlayer({
     }
     appliedQuality.current = streamQuality;
     if (modeRef.current !== "mse") video.dataset.playerMode = modeRef.current;
+    if (autoStartRef.current && modeRef.current !== "mse" && video.paused) void video.play().catch(() => undefined);
     video.addEventListener("error", explain);
     return () => {
       cancelled = true;
@@ -346,6 +359,7 @@ export function AdaptivePlayer({
     const onResize = () => {
       if (modeRef.current !== "mse") setRung(rungOfPicture(rungsRef.current, video.videoWidth, video.videoHeight));
     };
+    const onEndedEvent = () => onEndedRef.current?.();
     const onStop = () => {
       window.clearInterval(timer);
       report("stop");
@@ -366,6 +380,7 @@ export function AdaptivePlayer({
     video.addEventListener("resize", onResize);
     video.addEventListener("pause", onStop);
     video.addEventListener("ended", onStop);
+    video.addEventListener("ended", onEndedEvent);
     window.addEventListener("pagehide", onPageHide);
     return () => {
       window.clearInterval(timer);
@@ -378,6 +393,7 @@ export function AdaptivePlayer({
       video.removeEventListener("resize", onResize);
       video.removeEventListener("pause", onStop);
       video.removeEventListener("ended", onStop);
+      video.removeEventListener("ended", onEndedEvent);
       window.removeEventListener("pagehide", onPageHide);
     };
   }, [movieId, resumeSeconds, refuse]);

@@ -1,0 +1,129 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { asc } from "drizzle-orm";
+import { useTranslation } from "react-i18next";
+import { requireProvider } from "~/auth/guards.server";
+import { SeriesDetailsForm } from "~/components/series/series-form";
+import { useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { categories } from "~/db/schema";
+import { getRequestT } from "~/i18n/translate.server";
+import { POSTER_EXTENSIONS } from "~/media/file-types.server";
+import { storageRoot } from "~/media/storage.server";
+import { createSeries, listProviderSeries, readSeriesForm } from "~/services/series.server";
+import { clientAddress } from "~/utils/client.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/** /provider/series: this provider's series (seasons, episodes, views) and the form that makes a new one. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const provider = await requireProvider(request);
+  const { t } = await getRequestT(request, "series");
+  const db = getDb();
+  return {
+    metaTitle: t("studio.metaTitle"),
+    series: listProviderSeries(db, provider.id),
+    categories: db
+      .select({ id: categories.id, name: categories.name })
+      .from(categories)
+      .orderBy(asc(categories.sortOrder), asc(categories.name))
+      .all(),
+    posterAccept: POSTER_EXTENSIONS.join(","),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const provider = await requireProvider(request);
+  const root = storageRoot();
+  const form = await readSeriesForm(request, root);
+  if (!form.ok)
+    return data({ fieldErrors: form.fieldErrors, formError: form.formError } satisfies FormErrors, {
+      status: form.status,
+    });
+  try {
+    const made = await createSeries(getDb(), provider, form.fields, {
+      poster: form.poster,
+      root,
+      ipAddress: clientAddress(request),
+    });
+    if (!made.ok)
+      return data({ fieldErrors: made.fieldErrors, formError: made.formError } satisfies FormErrors, {
+        status: made.status,
+      });
+    return redirectWithToast(
+      `/provider/series/${made.seriesId}`,
+      { type: "success", key: "series:studio.created" },
+      { status: 303 },
+    );
+  } finally {
+    await form.discard();
+  }
+}
+
+export default function ProviderSeries() {
+  const { t } = useTranslation("series");
+  const { series, categories: categoryOptions, posterAccept } = useLoaderData<typeof loader>();
+  const errors = useActionData<typeof action>() as FormErrors | undefined;
+  useErrorToasts(errors);
+  return (
+    <section className="max-w-4xl">
+      <h1 className="text-3xl font-bold">{t("studio.title")}</h1>
+      <p className="mt-2 text-slate-300">{t("studio.intro")}</p>
+      {series.length === 0 ? (
+        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-5 text-slate-300">{t("studio.empty")}</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-lg border border-white/10">
+          <table className="w-full min-w-[560px] text-left text-sm" data-testid="series-list">
+            <thead className="bg-ink-800 text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-3">
+                  {t("studio.columns.name")}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  {t("studio.columns.seasons")}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  {t("studio.columns.episodes")}
+                </th>
+                <th scope="col" className="px-3 py-3 text-right">
+                  {t("studio.columns.views")}
+                </th>
+                <th scope="col" className="px-3 py-3">
+                  {t("studio.columns.status")}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-white/5">
+              {series.map((row) => (
+                <tr key={row.id} data-series-id={row.id}>
+                  <td className="px-3 py-2">
+                    <Link to={`/provider/series/${row.id}`} className="font-medium hover:underline">
+                      {row.name}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{row.seasons}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{row.episodes}</td>
+                  <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
+                  <td className="px-3 py-2">{row.approved ? t("studio.approved") : t("studio.waiting")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2 className="mt-10 text-xl font-semibold">{t("studio.newTitle")}</h2>
+      <div className="mt-3 max-w-2xl">
+        <SeriesDetailsForm
+          action="/provider/series"
+          categories={categoryOptions}
+          errors={errors}
+          submitLabel={t("studio.create")}
+          pendingLabel={t("studio.creating")}
+          posterAccept={posterAccept}
+        />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,243 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { requireViewer } from "~/auth/guards.server";
+import { Poster, Rating } from "~/components/catalogue/movie-card";
+import { EpisodeClock } from "~/components/series/episode-clock";
+import { SubmitButton } from "~/components/ui/form";
+import { getDb } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+
+/**
+ * /series/<id>: a series' seasons and episodes, with what this viewer
+ * watched and how far, and "Continue" (the next episode to watch, where they
+ * stopped). Every link and form works without JavaScript.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const page = getSeriesPage(getDb(), params.id ?? "", viewer);
+  if (!page) throw data(null, { status: 404 });
+  const { t } = await getRequestT(request, "series");
+  return { metaTitle: t("page.metaTitle", { name: page.series.name }), ...page };
+}
+
+const LIST_INTENTS = {
+  addWatchLater: { list: "watch_later", add: true, toast: "series:lists.watchLaterAdded" },
+  removeWatchLater: { list: "watch_later", add: false, toast: "series:lists.watchLaterRemoved" },
+  addSaved: { list: "saved", add: true, toast: "series:lists.savedAdded" },
+  removeSaved: { list: "saved", add: false, toast: "series:lists.savedRemoved" },
+} as const;
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const viewer = await requireViewer(request);
+  const seriesId = params.id ?? "";
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = `/series/${encodeURIComponent(seriesId)}#lists`;
+  if (!Object.hasOwn(LIST_INTENTS, intent)) throw data(null, { status: 400, statusText: "Unknown action" });
+  const chosen = LIST_INTENTS[intent as keyof typeof LIST_INTENTS];
+  const db = getDb();
+  if (chosen.add) {
+    if (!keepSeriesOnList(db, viewer, seriesId, chosen.list))
+      return redirectWithToast("/movies", { type: "error", key: "series:errors.seriesMissing" }, { status: 303 });
+  } else dropSeriesFromList(db, viewer, seriesId, chosen.list);
+  return redirectWithToast(back, { type: "success", key: chosen.toast }, { status: 303 });
+}
+
+export default function SeriesPage() {
+  const { t } = useTranslation("series");
+  const page = useLoaderData<typeof loader>();
+  const { series, continueWith } = page;
+  const formAction = `/series/${encodeURIComponent(series.id)}`;
+  const continueLabel = continueWith
+    ? t(`page.continue.${continueWith.reason}`, {
+        code: continueWith.episode.code,
+        name: continueWith.episode.name,
+      })
+    : null;
+
+  return (
+    <article className="mx-auto w-full max-w-6xl px-4 py-8" data-series-id={series.id}>
+      <header className="relative isolate overflow-hidden rounded-xl bg-ink-900">
+        <div className="absolute inset-0 -z-10">
+          <Poster jpg={series.posterHero} webp={series.posterHeroWebp} width={1280} height={720} eager fill />
+        </div>
+        <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/70 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/70" />
+        <div className="flex min-h-72 max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">
+          <p className="text-xs font-semibold tracking-widest text-brand-300 uppercase">
+            {t("page.kind")} · {series.categoryName}
+            {series.access === "premium" ? (
+              <span className="ml-2 rounded bg-brand-600 px-1.5 py-0.5 text-white">{t("page.premium")}</span>
+            ) : null}
+          </p>
+          <h1 className="text-3xl leading-tight font-extrabold text-white sm:text-5xl">{series.name}</h1>
+          <p className="text-sm text-slate-200">
+            {t("page.seasonCount", { count: page.seasons.length })} ·{" "}
+            {t("page.episodeCount", { count: page.episodeCount })} · {t("page.by", { name: series.providerName })}
+          </p>
+          <Rating average={page.averageRating} count={page.ratingCount} className="text-sm" />
+          {continueWith ? (
+            <div className="mt-2 flex flex-wrap items-center gap-3">
+              <Link
+                to={continueWith.episode.href}
+                data-testid="continue"
+                data-episode-id={continueWith.episode.id}
+                data-position={continueWith.positionSeconds}
+                className="inline-flex items-center gap-2 rounded-md bg-brand-500 px-5 py-2.5 text-sm font-bold text-ink-950 shadow-lg shadow-brand-900/30 hover:bg-brand-400"
+              >
+                <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="currentColor">
+                  <path d="M8 5.5v13a1 1 0 0 0 1.5.86l10.5-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z" />
+                </svg>
+                {continueLabel}
+              </Link>
+              {continueWith.reason === "resume" && continueWith.positionSeconds > 0 ? (
+                <span className="text-sm text-slate-200">
+                  {t("page.resumeAt")} <EpisodeClock seconds={continueWith.positionSeconds} />
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      </header>
+
+      <div id="lists" className="mt-4 flex flex-wrap gap-2">
+        <Form method="post" action={formAction}>
+          <SubmitButton
+            intent={page.lists.watchLater ? "removeWatchLater" : "addWatchLater"}
+            pendingText="…"
+            className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+          >
+            {page.lists.watchLater ? t("lists.removeWatchLater") : t("lists.addWatchLater")}
+          </SubmitButton>
+        </Form>
+        <Form method="post" action={formAction}>
+          <SubmitButton
+            intent={page.lists.saved ? "removeSaved" : "addSaved"}
+            pendingText="…"
+            className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
+          >
+            {page.lists.saved ? t("lists.removeSaved") : t("lists.addSaved")}
+          </SubmitButton>
+        </Form>
+      </div>
+
+      <section aria-labelledby="about-title" className="mt-6 grid gap-4 md:grid-cols-2">
+        <div>
+          <h2 id="about-title" className="text-xl font-semibold">
+            {t("page.about")}
+          </h2>
+          <p className="mt-2 whitespace-pre-line text-slate-200">{series.description || t("page.noDescription")}</p>
+        </div>
+        <div>
+          <h2 className="text-xl font-semibold">{t("page.cast")}</h2>
+          <p className="mt-2 whitespace-pre-line text-slate-200">{series.cast || t("page.noCast")}</p>
+          <p className="mt-2 text-xs text-slate-400">{t("page.rateEpisodes")}</p>
+        </div>
+      </section>
+
+      {page.seasons.length > 1 ? (
+        <nav aria-label={t("page.seasonsNav")} className="mt-8 border-b border-white/10">
+          <ul className="flex flex-wrap gap-1 text-sm">
+            {page.seasons.map((season) => (
+              <li key={season.number}>
+                <a href={`#season-${season.number}`} className="inline-block rounded-t px-4 py-2 hover:bg-white/5">
+                  {t("page.season", { number: season.number })}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+
+      {page.seasons.map((season) => (
+        <section
+          key={season.number}
+          id={`season-${season.number}`}
+          aria-labelledby={`season-${season.number}-title`}
+          className="mt-8 scroll-mt-20"
+        >
+          <h2 id={`season-${season.number}-title`} className="text-2xl font-semibold">
+            {t("page.season", { number: season.number })}
+          </h2>
+          <ol className="mt-3 grid gap-3" data-testid={`season-${season.number}`}>
+            {season.episodes.map((episode) => {
+              const percent =
+                episode.positionSeconds !== null && episode.durationSeconds > 0
+                  ? Math.min(100, Math.round((episode.positionSeconds / episode.durationSeconds) * 100))
+                  : 0;
+              return (
+                <li
+                  key={episode.id}
+                  data-episode-id={episode.id}
+                  data-finished={episode.finished ? "true" : "false"}
+                  className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
+                >
+                  <Link
+                    to={episode.href}
+                    className="block w-32 shrink-0 overflow-hidden rounded"
+                    tabIndex={-1}
+                    aria-hidden="true"
+                  >
+                    <Poster jpg={episode.posterCard} webp={null} width={300} height={200} className="aspect-[3/2]" />
+                  </Link>
+                  <div className="min-w-0 flex-1">
+                    <h3 className="font-semibold text-slate-50">
+                      <Link to={episode.href} className="hover:underline">
+                        <span className="text-brand-300">{episode.code}</span> {episode.name}
+                      </Link>
+                    </h3>
+                    {episode.description ? (
+                      <p className="mt-0.5 line-clamp-2 text-sm text-slate-300">{episode.description}</p>
+                    ) : null}
+                    <p className="mt-1 text-xs text-slate-400">
+                      <EpisodeClock seconds={episode.durationSeconds} />
+                      {episode.access === "premium" ? ` · ${t("page.premium")}` : ""}
+                    </p>
+                    {episode.positionSeconds !== null ? (
+                      <div className="mt-2 flex items-center gap-2">
+                        <div
+                          role="progressbar"
+                          aria-label={t("page.progressLabel", { percent: episode.finished ? 100 : percent })}
+                          aria-valuemin={0}
+                          aria-valuemax={100}
+                          aria-valuenow={episode.finished ? 100 : percent}
+                          className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
+                        >
+                          <div
+                            className="h-full rounded-full bg-brand-500"
+                            style={{ width: `${episode.finished ? 100 : percent}%` }}
+                          />
+                        </div>
+                        <span className="text-xs text-slate-300">
+                          {episode.finished ? (
+                            t("page.watched")
+                          ) : (
+                            <>
+                              {t("page.stoppedAt")} <EpisodeClock seconds={episode.positionSeconds} />
+                            </>
+                          )}
+                        </span>
+                      </div>
+                    ) : null}
+                  </div>
+                  <Link
+                    to={episode.href}
+                    aria-label={t("page.playLabel", { code: episode.code, name: episode.name })}
+                    className="rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700"
+                  >
+                    {episode.positionSeconds !== null && !episode.finished ? t("page.continueShort") : t("page.play")}
+                  </Link>
+                </li>
+              );
+            })}
+          </ol>
+        </section>
+      ))}
+    </article>
+  );
+}
