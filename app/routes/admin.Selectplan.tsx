@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
-import { PLAN_FEATURES } from "~/db/schema";
+import { PLAN_FEATURES } from "~/db/plan-features";
 import { getRequestT } from "~/i18n/translate.server";
 import {
   listAllPlans,

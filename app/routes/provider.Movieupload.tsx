@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { asc } from "drizzle-orm";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
@@ -12,9 +11,9 @@ import { Field, FormError, useErrorToasts, type FormErrors } from "~/components/
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { getDb } from "~/db/client.server";
-import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
+import { listCategoryOptions } from "~/services/categories.server";
 import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
 import { newUploadKey, receiveProviderUpload } from "~/services/uploads.server";
 import { getEnv } from "~/utils/env.server";
@@ -26,14 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
   const db = getDb();
-  const categoryOptions = db
-    .select({ id: categories.id, name: categories.name })
-    .from(categories)
-    .orderBy(asc(categories.sortOrder), asc(categories.name))
-    .all();
   return {
     metaTitle: t("upload.metaTitle"),
-    categories: categoryOptions,
+    categories: listCategoryOptions(db),
     maxUploadBytes: getEnv().maxUploadBytes,
     maxUploadMb: Math.round(getEnv().maxUploadBytes / 1024 / 1024),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
