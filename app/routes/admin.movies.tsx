@@ -261,7 +261,7 @@ export default function AdminMovies() {
                   {t("movies.columns.views")}
                 </th>
                 <th scope="col" className="px-3 py-3">
-                  {t("movies.columns.renditions")}
+                  {t("movies.renditions")}
                 </th>
                 <th scope="col" className="px-3 py-3">
                   {t("movies.columns.actions")}
