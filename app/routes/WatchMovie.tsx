@@ -23,6 +23,9 @@ import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.serv
 import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages", "watch", "billing", "downloads"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

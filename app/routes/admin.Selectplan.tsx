@@ -18,6 +18,9 @@ import {
 import { clientAddress } from "~/utils/client.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "plans", "billing"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

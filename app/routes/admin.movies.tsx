@@ -27,6 +27,9 @@ import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.ser
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "studio"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

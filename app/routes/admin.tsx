@@ -4,6 +4,9 @@ import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
 import { getRequestT } from "~/i18n/translate.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -9,6 +9,9 @@ import { listAccounts } from "~/services/accounts.server";
 import { lastActivity } from "~/services/admin-accounts.server";
 import { accountsAction } from "~/routes-support/admin-accounts-action.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

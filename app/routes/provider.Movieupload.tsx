@@ -18,6 +18,9 @@ import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumab
 import { newUploadKey, receiveProviderUpload } from "~/services/uploads.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["studio"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -3,6 +3,9 @@ import { Outlet } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 /** Layout of every /provider/* page: providers only (others get 403, signed-out visitors go to /cp). */
 export async function loader({ request }: LoaderFunctionArgs) {

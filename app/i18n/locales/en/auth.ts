@@ -146,8 +146,6 @@ const auth = {
     metaTitle: "Notifications — Kallo",
     empty: "Nothing new yet. We will let you know when new titles arrive.",
     unread: "{{count}} unread",
-    bell: "Notifications",
-    bellUnread: "Notifications, {{count}} unread",
     markRead: "Mark as read",
     markAllRead: "Mark all as read",
     open: "Open",

@@ -148,8 +148,6 @@ const auth: DeepStrings<typeof en> = {
     metaTitle: "Sanarwa — Kallo",
     empty: "Babu sabon abu tukuna. Za mu sanar da ku idan sababbin fina-finai sun iso.",
     unread: "{{count}} ba a karanta ba",
-    bell: "Sanarwa",
-    bellUnread: "Sanarwa, {{count}} ba a karanta ba",
     markRead: "Alamta an karanta",
     markAllRead: "Alamta duka an karanta",
     open: "Buɗe",
