@@ -1,22 +1,28 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
-import { createI18n, DEFAULT_LANGUAGE, isLanguage } from "~/i18n/config";
+import { TranslationSourceContext } from "~/i18n/page-translations";
+import { createBrowserTranslations } from "~/i18n/translations.client";
 
-const htmlLang = document.documentElement.lang;
-const i18n = createI18n(isLanguage(htmlLang) ? htmlLang : DEFAULT_LANGUAGE);
-
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <I18nextProvider i18n={i18n}>
-        <RemixBrowser />
-      </I18nextProvider>
-    </StrictMode>,
-  );
-});
+// The page's translations were preloaded by its HTML; hydrate once they are in, so the
+// first render shows the same text as the server's. If they cannot be fetched the page
+// stays as the server sent it: every link and form works without JavaScript.
+const translations = createBrowserTranslations(document);
+translations.ready.then(
+  () => {
+    startTransition(() => {
+      hydrateRoot(
+        document,
+        <StrictMode>
+          <TranslationSourceContext.Provider value={translations}>
+            <RemixBrowser />
+          </TranslationSourceContext.Provider>
+        </StrictMode>,
+      );
+    });
+  },
+  (error: unknown) => console.warn("Translations could not be loaded; the page works without JavaScript", error),
+);
 
 // The service worker keeps the app shell for offline use; it is optional, so failures are only logged.
 // This module is loaded by a dynamic import that often finishes after the load event, so only wait

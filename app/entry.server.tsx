@@ -4,7 +4,6 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { handleApiRequest } from "~/api/router.server";
 import { startBillingSweep } from "~/jobs/billing-sweep.server";
 import { startMailJobs, stopMailJobs } from "~/jobs/mail-jobs.server";
@@ -14,7 +13,8 @@ import { closeDb } from "~/db/client.server";
 import { startUploadSweep } from "~/services/resumable-uploads.server";
 import { startHousekeeping } from "~/jobs/housekeeping.server";
 import { getLanguage } from "~/i18n/language.server";
-import { getServerI18n } from "~/i18n/translate.server";
+import { TranslationSourceContext } from "~/i18n/page-translations";
+import { serverTranslationSource } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
 import { applyCachePolicy, applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
@@ -59,7 +59,6 @@ export default async function handleRequest(
 
   const nonce = createNonce();
   const language = await getLanguage(request);
-  const i18n = getServerI18n(language);
   // Crawlers and no-JavaScript readers get the whole document at once.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
@@ -67,9 +66,9 @@ export default async function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <TranslationSourceContext.Provider value={serverTranslationSource(language)}>
           <RemixServer context={remixContext} url={request.url} nonce={nonce} abortDelay={streamTimeout} />
-        </I18nextProvider>
+        </TranslationSourceContext.Provider>
       </NonceProvider>,
       {
         nonce,

@@ -8,18 +8,20 @@ import {
   Scripts,
   ScrollRestoration,
   useLoaderData,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Footer } from "~/components/layout/footer";
 import { TopBar } from "~/components/layout/top-bar";
 import { Toaster } from "~/components/ui/toaster";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
+import { catalogueHashes } from "~/i18n/catalogues.server";
 import { getLanguage } from "~/i18n/language.server";
+import { usePageTranslations, type TranslationHandle } from "~/i18n/page-translations";
 import { countUnreadNotifications } from "~/services/notifications.server";
 import { getEnv } from "~/utils/env.server";
 import { useNonce } from "~/utils/nonce";
@@ -35,6 +37,9 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "Kallo" }];
 
+/** The top bar, footer, toasts and error pages; each route adds what its page uses. */
+export const handle: TranslationHandle = { i18n: ["common"] };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
   const [language, { toasts, headers }, account] = await Promise.all([
@@ -46,7 +51,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = account ? { id: account.id, name: account.name, role: account.role } : null;
   const unreadNotifications = account ? countUnreadNotifications(getDb(), account.id) : 0;
   return data(
-    { language, toasts, customerCare: env.customerCare, user, unreadNotifications },
+    {
+      language,
+      // Where this language's translation files are: a navigation fetches those a page needs and lacks.
+      translationHashes: catalogueHashes(language),
+      toasts,
+      customerCare: env.customerCare,
+      user,
+      unreadNotifications,
+    },
     { headers: headers ?? undefined },
   );
 }
@@ -54,40 +67,53 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
-  const { t, i18n } = useTranslation();
-  const language = rootData?.language ?? "en";
-
-  // Keep the client's i18next in step with the language the server rendered.
-  useEffect(() => {
-    if (i18n.language !== language) void i18n.changeLanguage(language);
-  }, [i18n, language]);
+  const matches = useMatches();
+  // Only this language, only the namespaces of the routes on screen (and of the toasts shown).
+  const { i18n, language, preloads } = usePageTranslations({
+    language: rootData?.language,
+    handles: matches.map((match) => match.handle),
+    keys: (rootData?.toasts ?? []).map((toast) => toast.key),
+    hashes: rootData?.translationHashes,
+  });
 
   return (
-    <html lang={language} dir="ltr">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b0d12" />
-        <Meta />
-        <Links />
-      </head>
-      <body className="flex min-h-screen flex-col">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
-        >
-          {t("skipToContent")}
-        </a>
-        <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
-        <main id="main" className="flex-1">
-          {children}
-        </main>
-        <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
-        <Toaster toasts={rootData?.toasts ?? []} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-      </body>
-    </html>
+    <I18nextProvider i18n={i18n}>
+      <html lang={language} dir="ltr">
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="theme-color" content="#0b0d12" />
+          <Meta />
+          {preloads.map((file) => (
+            <link
+              key={file.href}
+              rel="preload"
+              as="fetch"
+              crossOrigin="anonymous"
+              href={file.href}
+              data-translation={`${file.language}:${file.namespace}`}
+            />
+          ))}
+          <Links />
+        </head>
+        <body className="flex min-h-screen flex-col">
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
+          >
+            {i18n.t("skipToContent")}
+          </a>
+          <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
+          <main id="main" className="flex-1">
+            {children}
+          </main>
+          <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
+          <Toaster toasts={rootData?.toasts ?? []} />
+          <ScrollRestoration nonce={nonce} />
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    </I18nextProvider>
   );
 }
 

@@ -2,9 +2,10 @@
  * Kallo's service worker: keeps the app shell so the site opens on a bad connection.
  *
  * - On install it precaches the offline page, the home page, the manifest and
- *   icons, and the fingerprinted CSS/JS those pages load (read from their HTML).
- * - /build/ assets are fingerprinted, so they are served cache-first and cached
- *   on first use.
+ *   icons, and the fingerprinted CSS/JS and translation files those pages load
+ *   (read from their HTML).
+ * - /build/ assets and /locales/ translation files are named by their content's
+ *   hash, so they are served cache-first and cached on first use.
  * - Page navigations are network-first; when the network fails the last copy of
  *   that page (public pages only) is shown, or the browser is sent to the offline page.
  * - Only pages rendered without a session are stored: the server marks every
@@ -49,10 +50,10 @@ const CACHEABLE_PAGES = new Set([
   OFFLINE_URL,
 ]);
 
-/** The /build/ files a page's HTML links to (stylesheets, module scripts, modulepreloads). */
+/** The hashed files a page's HTML links to (stylesheets, module scripts, modulepreloads, translations). */
 function buildAssetsIn(html) {
   const urls = new Set();
-  for (const match of html.matchAll(/(?:href|src)="(\/build\/[^"]+)"/g)) urls.add(match[1]);
+  for (const match of html.matchAll(/(?:href|src)="(\/(?:build|locales)\/[^"]+)"/g)) urls.add(match[1]);
   return [...urls];
 }
 
@@ -280,7 +281,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || request.headers.has("range")) return;
   if (url.pathname.startsWith("/api/") || url.pathname.endsWith(".data")) return;
 
-  if (url.pathname.startsWith("/build/")) {
+  if (url.pathname.startsWith("/build/") || url.pathname.startsWith("/locales/")) {
     event.respondWith(cacheFirst(request));
     return;
   }

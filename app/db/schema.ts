@@ -292,17 +292,8 @@ export const savedMovies = sqliteTable(
 );
 
 export const PLAN_CODES = ["FREE", "BASIC", "PRO"] as const;
-export const PLAN_FEATURES = [
-  "hd",
-  "ultraHd",
-  "simultaneousScreens",
-  "multiDevice",
-  "unlimitedTitles",
-  "cancelAnyTime",
-  "firstMonthFree",
-  "support247",
-] as const;
-export type PlanFeature = (typeof PLAN_FEATURES)[number];
+import type { PlanFeature } from "./plan-features";
+export { PLAN_FEATURES, type PlanFeature } from "./plan-features";
 
 export const plans = sqliteTable(
   "plans",

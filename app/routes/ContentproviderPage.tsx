@@ -3,13 +3,17 @@ import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Honeypot } from "~/components/ui/honeypot";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { applyAsProvider } from "~/services/accounts.server";
 import { providerRegistrationSchema } from "~/services/validation";
 import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;
 

@@ -27,6 +27,9 @@ import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie 
 import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages", "watch", "billing", "downloads", "series", "subtitles"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -8,6 +8,9 @@ import { getRequestT } from "~/i18n/translate.server";
 import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue.server";
 import { listOfferedPlans } from "~/services/plans.server";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
-import { PLAN_FEATURES } from "~/db/schema";
+import { PLAN_FEATURES } from "~/db/plan-features";
 import { getRequestT } from "~/i18n/translate.server";
 import {
   listAllPlans,
@@ -19,6 +19,9 @@ import {
 import { clientAddress } from "~/utils/client.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "plans", "billing"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -26,6 +26,9 @@ import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.ser
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "studio", "subtitles"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -298,7 +301,7 @@ export default function AdminMovies() {
           { key: "views", header: t("movies.columns.views"), align: "right", cell: (row) => row.views },
           {
             key: "renditions",
-            header: t("movies.columns.renditions"),
+            header: t("movies.renditions"),
             cell: (row) => (
               <>
                 <RenditionList renditions={row.renditions} />

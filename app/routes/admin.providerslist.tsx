@@ -6,6 +6,9 @@ import { getDb } from "~/db/client.server";
 import { listAccounts, type Account } from "~/services/accounts.server";
 import { titleCounts } from "~/services/admin-accounts.server";
 import { accountsAction, loadAccountsPage } from "~/routes-support/admin-accounts-action.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -11,6 +11,9 @@ import { clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema } from "~/services/validation";
 import { formFailure, pickValues, type FormFailure } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "auth"] };
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;
 

@@ -9,6 +9,9 @@ import { getRequestT } from "~/i18n/translate.server";
 import { deleteSubtitle, listSubtitles, titleForSubtitles } from "~/services/subtitles.server";
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["subtitles"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

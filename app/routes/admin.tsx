@@ -4,6 +4,9 @@ import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
 import { getRequestT } from "~/i18n/translate.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -16,14 +19,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function AdminLayout() {
   const { t } = useTranslation("auth");
-  const { t: tSeries } = useTranslation("series");
   const outlet = useOutlet();
   const links = [
     { to: "/admin/providerslist", label: t("admin.providers") },
     { to: "/admin/userlist", label: t("admin.users") },
     { to: "/admin/moviecategory", label: t("admin.categories") },
     { to: "/admin/movies", label: t("admin.movies") },
-    { to: "/admin/series", label: tSeries("nav.admin") },
+    { to: "/admin/series", label: t("admin.series") },
     { to: "/admin/userpayment", label: t("admin.payment") },
     { to: "/admin/registercontentprovider", label: t("admin.registerProvider") },
     { to: "/admin/Selectplan", label: t("admin.selectPlan") },

@@ -4,6 +4,9 @@ import { useTranslation } from "react-i18next";
 import { AccountsTable } from "~/components/admin/accounts-table";
 import { lastActivity } from "~/services/admin-accounts.server";
 import { accountsAction, loadAccountsPage } from "~/routes-support/admin-accounts-action.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -21,6 +21,9 @@ import {
 } from "~/services/vouchers.server";
 import { formatPrice } from "~/utils/money";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["admin", "billing"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -8,6 +8,9 @@ import { getOptionalUser } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { passRetryAfter } from "~/routes-support/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const headers = passRetryAfter;
 

@@ -3,17 +3,20 @@ import { useTranslation } from "react-i18next";
 import { tList } from "~/components/layout/text-page";
 import { getRequestT } from "~/i18n/translate.server";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["info"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
+  const { t } = await getRequestT(request, "info");
   return { title: t("download.title") };
 }
 
 /** Kallo installs from the browser (web app manifest + service worker); this page says how. */
 export default function Download() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("info");
   const platforms = [
     { heading: t("download.android"), steps: tList(t, "download.androidSteps") },
     { heading: t("download.ios"), steps: tList(t, "download.iosSteps") },

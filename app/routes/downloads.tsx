@@ -20,6 +20,9 @@ import {
 } from "~/components/downloads/offline-store";
 import { getRequestT } from "~/i18n/translate.server";
 import { dateFormatter } from "~/utils/dates";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["downloads", "subtitles"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -11,6 +11,9 @@ import {
 } from "~/components/auth/profile-forms";
 import { FormError } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -5,16 +5,19 @@ import { TextPage, tList, type TextSection } from "~/components/layout/text-page
 import { getRequestT } from "~/i18n/translate.server";
 import type { loader as rootLoader } from "~/root";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["info"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
+  const { t } = await getRequestT(request, "info");
   return { title: t("help.title") };
 }
 
 export default function Help() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("info");
   const customerCare = useRouteLoaderData<typeof rootLoader>("root")?.customerCare;
   return (
     <TextPage heading={t("help.heading")} intro={t("help.intro")} sections={tList<TextSection>(t, "help.sections")}>

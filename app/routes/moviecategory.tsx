@@ -15,6 +15,9 @@ import {
   type CategoryTile,
 } from "~/services/search.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

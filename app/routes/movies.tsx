@@ -8,6 +8,9 @@ import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
 import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages", "watch"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -10,6 +10,9 @@ import { getRequestT } from "~/i18n/translate.server";
 import { listNotifications, markNotificationsRead, openNotification } from "~/services/notifications.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { dateFormatter } from "~/utils/dates";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth", "browse", "billing"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -2,6 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useTranslation } from "react-i18next";
 import { getRequestT } from "~/i18n/translate.server";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 

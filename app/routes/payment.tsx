@@ -20,6 +20,9 @@ import { getEnv } from "~/utils/env.server";
 import { formatPrice } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["billing", "plans"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 export const headers = passRetryAfter;
@@ -149,7 +152,7 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   }
 
-  return fail(400, { formError: "admin:errors.unknownAction" });
+  return fail(400, { formError: "billing:page.unknownAction" });
 }
 
 export default function Payment() {

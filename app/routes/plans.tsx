@@ -10,6 +10,9 @@ import { getRequestT } from "~/i18n/translate.server";
 import { getPassStatus } from "~/services/billing.server";
 import { loadPlanComparison, parseBilling } from "~/services/plans.server";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["pages", "plans", "billing"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 

@@ -4,6 +4,9 @@ import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { isDataSaverOn } from "~/services/data-saver.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth", "watch"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

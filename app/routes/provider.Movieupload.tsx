@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { asc } from "drizzle-orm";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
@@ -12,14 +11,17 @@ import { Field, FieldErrorList, FormError, useErrorToasts, type FormErrors } fro
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { getDb } from "~/db/client.server";
-import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
+import { listCategoryOptions } from "~/services/categories.server";
 import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
 import { newUploadKey, receiveProviderUpload } from "~/services/uploads.server";
 import { listUploadSeasons } from "~/services/series.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["studio", "series"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -27,17 +29,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);
   const { t } = await getRequestT(request, "studio");
   const db = getDb();
-  const categoryOptions = db
-    .select({ id: categories.id, name: categories.name })
-    .from(categories)
-    .orderBy(asc(categories.sortOrder), asc(categories.name))
-    .all();
   // An episode goes into one of this provider's seasons (`?season=` from the series page picks it).
   const seasons = listUploadSeasons(db, provider.id);
   const wantedSeason = new URL(request.url).searchParams.get("season") ?? "";
   return {
     metaTitle: t("upload.metaTitle"),
-    categories: categoryOptions,
+    categories: listCategoryOptions(db),
     seasons,
     season: seasons.some((season) => season.seasonId === wantedSeason) ? wantedSeason : "",
     maxUploadBytes: getEnv().maxUploadBytes,

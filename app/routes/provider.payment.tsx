@@ -6,6 +6,9 @@ import { DataTable } from "~/components/ui/data-table";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { PROVIDER_REVENUE_SHARE, providerEarnings } from "~/services/provider-stats.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["studio"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

@@ -12,6 +12,9 @@ import {
 import { Field, FormError } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
 import { formFailure } from "~/routes-support/form-response.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

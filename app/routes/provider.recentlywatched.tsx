@@ -9,6 +9,9 @@ import { getRequestT } from "~/i18n/translate.server";
 import { listRecentPlays } from "~/services/provider-stats.server";
 import { pageParam } from "~/utils/paging";
 import { dateFormatter } from "~/utils/dates";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["studio"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

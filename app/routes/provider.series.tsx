@@ -14,6 +14,9 @@ import { storageRoot } from "~/media/storage.server";
 import { createSeries, listProviderSeries, readSeriesForm } from "~/services/series.server";
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["series"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

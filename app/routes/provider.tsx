@@ -3,6 +3,9 @@ import { Outlet } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 /** Layout of every /provider/* page: providers only (others get 403, signed-out visitors go to /cp). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -12,11 +15,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function ProviderLayout() {
   const { t } = useTranslation("auth");
-  const { t: tSeries } = useTranslation("series");
   const links = [
     { to: "/provider/Movieupload", label: t("provider.upload") },
     { to: "/provider/movielist", label: t("provider.list") },
-    { to: "/provider/series", label: tSeries("nav.studio") },
+    { to: "/provider/series", label: t("provider.series") },
     { to: "/provider/profile", label: t("provider.profile") },
     { to: "/provider/payment", label: t("provider.payment") },
     { to: "/provider/recentlywatched", label: t("provider.recentlyWatched") },

@@ -6,7 +6,8 @@ import { useTranslation } from "react-i18next";
 import { landingPath } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Honeypot } from "~/components/ui/honeypot";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { registerViewer } from "~/services/accounts.server";
@@ -14,6 +15,9 @@ import { registrationSchema } from "~/services/validation";
 import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 const FIELDS = ["name", "phoneNumber", "email"] as const;
 

@@ -2,11 +2,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, Honeypot, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { Honeypot } from "~/components/ui/honeypot";
 import { getRequestT } from "~/i18n/translate.server";
 import { queuePasswordResetMail } from "~/jobs/mail-jobs.server";
 import { resetRequestSchema } from "~/services/validation";
 import { checkPublicForm, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const headers = passRetryAfter;
 

@@ -13,6 +13,9 @@ import { consumeRateLimit } from "~/services/rate-limit.server";
 import { newPasswordSchema, parseForm } from "~/services/validation";
 import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const headers = passRetryAfter;
 

@@ -3,16 +3,19 @@ import { useTranslation } from "react-i18next";
 import { TextPage, tList, type TextSection } from "~/components/layout/text-page";
 import { getRequestT } from "~/i18n/translate.server";
 import { titleMeta } from "~/utils/meta";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["info"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
+  const { t } = await getRequestT(request, "info");
   return { title: t("terms.title") };
 }
 
 export default function Terms() {
-  const { t } = useTranslation("pages");
+  const { t } = useTranslation("info");
   return (
     <TextPage
       heading={t("terms.heading")}

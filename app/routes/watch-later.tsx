@@ -11,6 +11,9 @@ import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { usesViewerPages } from "~/services/roles";
 import { dropSeriesFromList, keepSeriesOnList } from "~/services/series.server";
+import type { TranslationHandle } from "~/i18n/page-translations";
+
+export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

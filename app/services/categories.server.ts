@@ -44,6 +44,15 @@ export function slugify(name: string): string {
   return slug || "category";
 }
 
+/** The categories a title can be filed under, in the administrator's order (the upload form's choices). */
+export function listCategoryOptions(db: DB): Array<{ id: string; name: string }> {
+  return db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.name))
+    .all();
+}
+
 export function listCategoriesWithCounts(db: DB) {
   const counts = new Map(
     db

@@ -1,7 +1,8 @@
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Field, FormError, Honeypot, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { Honeypot } from "~/components/ui/honeypot";
 
 type SignInActionData = FormErrors & { values?: { email?: string } };
 

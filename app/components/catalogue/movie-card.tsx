@@ -97,12 +97,9 @@ export function Poster({
 /** A title's card: 300×200 poster, title, real average rating; the whole card opens the watch page (a series: its page). */
 export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eager?: boolean }) {
   const { t } = useTranslation("pages");
-  const { t: tSeries } = useTranslation("series");
   const formatDuration = useDuration();
   const duration =
-    movie.kind === "series"
-      ? tSeries("card.episodes", { count: movie.episodeCount })
-      : formatDuration(movie.durationSeconds);
+    movie.kind === "series" ? t("card.episodes", { count: movie.episodeCount }) : formatDuration(movie.durationSeconds);
   return (
     <article className="group relative h-full overflow-hidden rounded-lg bg-ink-800 ring-1 ring-white/5 transition focus-within:ring-brand-400 hover:ring-brand-400/60">
       <div className="relative overflow-hidden">

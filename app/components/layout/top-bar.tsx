@@ -58,7 +58,6 @@ function SignedOutLinks() {
 
 function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
   const { t } = useTranslation();
-  const { t: tAuth } = useTranslation("auth");
   const menuRef = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   // With JavaScript, pages change without a reload: close the menu after each navigation.
@@ -114,7 +113,7 @@ function SignedInLinks({ user, unread }: { user: TopBarUser; unread: number }) {
         <Link
           to="/notifications"
           className="relative inline-flex h-10 w-10 items-center justify-center rounded-full text-slate-200 hover:bg-white/10 hover:text-white"
-          aria-label={unread > 0 ? tAuth("notifications.bellUnread", { count: unread }) : tAuth("notifications.bell")}
+          aria-label={unread > 0 ? t("nav.notificationsUnread", { count: unread }) : t("nav.notifications")}
         >
           <svg
             aria-hidden="true"

@@ -1,7 +1,6 @@
 import { useNavigation } from "@remix-run/react";
 import { useEffect, useId, type InputHTMLAttributes, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { HONEYPOT_FIELD } from "~/utils/honeypot";
 import { showToast } from "./toaster";
 
 /**
@@ -105,19 +104,6 @@ export function SubmitButton({
     >
       {pending ? pendingText : children}
     </button>
-  );
-}
-
-/** Hidden from people (and screen readers); robots that fill every field give themselves away. */
-export function Honeypot() {
-  const { t } = useTranslation("auth");
-  return (
-    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-      <label>
-        {t("fields.honeypot")}
-        <input type="text" name={HONEYPOT_FIELD} tabIndex={-1} autoComplete="off" defaultValue="" />
-      </label>
-    </div>
   );
 }
 

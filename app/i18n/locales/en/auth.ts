@@ -117,6 +117,7 @@ const auth = {
   },
   provider: {
     navLabel: "Content creator menu",
+    series: "Series",
     upload: "Movie Upload",
     list: "Movie List",
     profile: "Profile",
@@ -130,6 +131,7 @@ const auth = {
   },
   admin: {
     navLabel: "Administration menu",
+    series: "Series",
     providers: "Content Provider list",
     users: "User list",
     categories: "Movie Categories",
@@ -146,8 +148,6 @@ const auth = {
     metaTitle: "Notifications — Kallo",
     empty: "Nothing new yet. We will let you know when new titles arrive.",
     unread: "{{count}} unread",
-    bell: "Notifications",
-    bellUnread: "Notifications, {{count}} unread",
     markRead: "Mark as read",
     markAllRead: "Mark all as read",
     open: "Open",

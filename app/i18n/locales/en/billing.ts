@@ -5,6 +5,7 @@ const billing = {
     title: "Plans and payments",
     intro:
       "Pay as you go: buy a pass for a day, a week or a month, or redeem a voucher. Passes never renew by themselves, and there are no refunds.",
+    unknownAction: "That action is not known.",
   },
   current: {
     title: "Your plan",

@@ -11,6 +11,7 @@ const common = {
     about: "About",
     login: "Login",
     notifications: "Notifications",
+    notificationsUnread: "Notifications, {{count}} unread",
     account: "Account menu",
     profile: "Profile",
     editProfile: "Edit Profile",

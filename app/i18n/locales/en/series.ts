@@ -1,13 +1,5 @@
 /** TV series: the series page, an episode's place on the watch page, the studio's series, the administrator's table. */
 const series = {
-  nav: {
-    studio: "Series",
-    admin: "Series",
-  },
-  card: {
-    episodes_one: "{{count}} episode",
-    episodes_other: "{{count}} episodes",
-  },
   page: {
     metaTitle: "{{name}} — Kallo",
     kind: "Series",

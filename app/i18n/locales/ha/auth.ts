@@ -119,6 +119,7 @@ const auth: DeepStrings<typeof en> = {
   },
   provider: {
     navLabel: "Menu na mai shirya fim",
+    series: "Shirye-shirye",
     upload: "Ɗora Fim",
     list: "Jerin Fina-finai",
     profile: "Bayanan kai",
@@ -132,6 +133,7 @@ const auth: DeepStrings<typeof en> = {
   },
   admin: {
     navLabel: "Menu na gudanarwa",
+    series: "Shirye-shirye",
     providers: "Jerin Masu Shirya Fim",
     users: "Jerin Masu Amfani",
     categories: "Rukunonin Fina-finai",
@@ -148,8 +150,6 @@ const auth: DeepStrings<typeof en> = {
     metaTitle: "Sanarwa — Kallo",
     empty: "Babu sabon abu tukuna. Za mu sanar da ku idan sababbin fina-finai sun iso.",
     unread: "{{count}} ba a karanta ba",
-    bell: "Sanarwa",
-    bellUnread: "Sanarwa, {{count}} ba a karanta ba",
     markRead: "Alamta an karanta",
     markAllRead: "Alamta duka an karanta",
     open: "Buɗe",

@@ -7,6 +7,7 @@ const billing: DeepStrings<typeof en> = {
     title: "Tsare-tsare da biyan kuɗi",
     intro:
       "Biya daidai amfani: saya fasin na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan. Fasin ba ya sabunta kansa, kuma ba a mayar da kuɗi.",
+    unknownAction: "Ba a san wannan aikin ba.",
   },
   current: {
     title: "Tsarinka",

@@ -13,6 +13,7 @@ const common: DeepStrings<typeof en> = {
     about: "Game da mu",
     login: "Shiga",
     notifications: "Sanarwa",
+    notificationsUnread: "Sanarwa, {{count}} ba a karanta ba",
     account: "Menu na asusu",
     profile: "Bayanan kai",
     editProfile: "Gyara bayanan kai",

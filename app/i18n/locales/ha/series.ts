@@ -3,14 +3,6 @@ import type { DeepStrings } from "../types";
 
 /** Shirye-shirye masu zango: shafin shiri, wurin kashi a shafin kallo, shirye-shiryen mai bayarwa, teburin mai gudanarwa. */
 const series: DeepStrings<typeof en> = {
-  nav: {
-    studio: "Shirye-shirye",
-    admin: "Shirye-shirye",
-  },
-  card: {
-    episodes_one: "Kashi {{count}}",
-    episodes_other: "Kashi {{count}}",
-  },
   page: {
     metaTitle: "{{name}} — Kallo",
     kind: "Shiri",

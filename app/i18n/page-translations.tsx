@@ -1,0 +1,77 @@
+import type { i18n as I18n } from "i18next";
+import { createContext, useContext } from "react";
+import { DEFAULT_NAMESPACE, NAMESPACES, namespaceOfKey, type Language, type Namespace } from "./config";
+
+/**
+ * Which translations a page carries (decision 031). Every route module names
+ * the namespaces its page and components use:
+ *
+ *   export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
+ *
+ * A page's namespaces are those of its matched routes, plus the namespace of
+ * any flashed toast it shows, plus `common`. The server renders the page with
+ * exactly those (so a namespace a route forgets shows as raw keys in every
+ * test, not only after hydration), the HTML preloads them as JSON files named
+ * by hash, and the browser hydrates with the same files. A client navigation to
+ * a page that needs more waits (React keeps the old page on screen) until they
+ * arrive.
+ */
+export type TranslationHandle = { i18n?: readonly Namespace[] };
+
+/** Namespace → content hash, for one language: where its files are. */
+export type TranslationHashes = Partial<Record<Namespace, string>>;
+
+export function translationUrl(language: Language, namespace: Namespace, hash: string): string {
+  return `/locales/${language}/${namespace}.${hash}.json`;
+}
+
+/** The namespaces a page needs, in a stable order. */
+export function pageNamespaces(handles: ReadonlyArray<unknown>, keys: ReadonlyArray<string> = []): Namespace[] {
+  const wanted = new Set<Namespace>([DEFAULT_NAMESPACE]);
+  for (const handle of handles) {
+    const declared = (handle as TranslationHandle | undefined)?.i18n;
+    if (Array.isArray(declared)) for (const namespace of declared) wanted.add(namespace);
+  }
+  for (const key of keys) wanted.add(namespaceOfKey(key));
+  return NAMESPACES.filter((namespace) => wanted.has(namespace));
+}
+
+/**
+ * Where the page's i18next comes from: on the server, instances built from the
+ * catalogues in memory; in the browser, one instance per language filled with
+ * the files the page fetched.
+ */
+export type TranslationSource = {
+  /** The language when the root loader gave none (its error page). */
+  fallbackLanguage: Language;
+  /** i18next holding these namespaces of this language. In the browser it suspends while missing ones load. */
+  instanceFor(language: Language, namespaces: readonly Namespace[], hashes?: TranslationHashes): I18n;
+  /**
+   * The files the document preloads. The server names the page's; the browser
+   * keeps the ones the server named (later pages fetch theirs without a tag).
+   */
+  preloads(language: Language, namespaces: readonly Namespace[]): TranslationFile[];
+};
+
+export type TranslationFile = { language: Language; namespace: Namespace; href: string };
+
+export const TranslationSourceContext = createContext<TranslationSource | null>(null);
+
+/**
+ * The page's i18next and the translation files to preload, for the root
+ * layout. `handles` are the matched routes' handles, `keys` the message keys
+ * the root shows itself (toasts).
+ */
+export function usePageTranslations(options: {
+  language: Language | undefined;
+  handles: ReadonlyArray<unknown>;
+  keys: ReadonlyArray<string>;
+  hashes: TranslationHashes | undefined;
+}): { i18n: I18n; language: Language; preloads: TranslationFile[] } {
+  const source = useContext(TranslationSourceContext);
+  if (!source) throw new Error("usePageTranslations needs a TranslationSourceContext (entry.server / entry.client)");
+  const language = options.language ?? source.fallbackLanguage;
+  const namespaces = pageNamespaces(options.handles, options.keys);
+  const i18n = source.instanceFor(language, namespaces, options.hashes);
+  return { i18n, language, preloads: source.preloads(language, namespaces) };
+}
