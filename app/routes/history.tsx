@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
-import { Poster, watchHref } from "~/components/catalogue/movie-card";
+import { CARD_SIZES, Poster, watchHref } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { LibraryTabs } from "~/components/library/library-tabs";
 import { RemoveButton } from "~/components/library/remove-button";
@@ -173,8 +173,10 @@ export default function History() {
                   aria-hidden="true"
                 >
                   <Poster
-                    jpg={item.posterCard}
-                    webp={item.posterCardWebp}
+                    movieId={item.id}
+                    variant="card"
+                    fallback={item.posterCard}
+                    sizes={CARD_SIZES.thumbnail}
                     width={300}
                     height={200}
                     className="aspect-[3/2]"

@@ -15,12 +15,13 @@ export type CatalogueMovie = {
   name: string;
   description: string;
   categoryName: string;
-  /** 300×200 card poster (jpg) and its webp twin; null when the title has no poster. */
+  /**
+   * The fixed 300×200 card and 1280×720 hero JPEGs; null when the title has no
+   * poster. Pages offer the sized AVIF and JPEG files of media/poster-sizes.ts
+   * in srcset and keep these as the fallback.
+   */
   posterCard: string | null;
-  posterCardWebp: string | null;
-  /** 1280×720 hero poster (jpg) and its webp twin. */
   posterHero: string | null;
-  posterHeroWebp: string | null;
   /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
   averageRating: number | null;
   ratingCount: number;
@@ -120,9 +121,7 @@ function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
       description: row.description,
       categoryName: row.categoryName,
       posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
-      posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
       posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
-      posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
       averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
       ratingCount: summary?.count ?? 0,
       durationSeconds: row.durationSeconds,

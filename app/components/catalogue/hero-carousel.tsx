@@ -15,6 +15,7 @@ export function HeroCarousel({ movies, headingId }: { movies: CatalogueMovie[]; 
   return (
     <Carousel variant="hero" label={t("home.heroLabel")} labelledBy={headingId}>
       {movies.map((movie, index) => (
+        // Only the first slide is on screen at first: the others wait until they are scrolled to.
         <HeroSlide key={movie.id} movie={movie} eager={index === 0} />
       ))}
     </Carousel>
@@ -27,7 +28,16 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
     <article className="relative isolate overflow-hidden rounded-xl bg-ink-900">
       <div className="relative aspect-[4/5] sm:aspect-[16/9] lg:aspect-[21/8]">
         <div className="absolute inset-0 -z-10">
-          <Poster jpg={movie.posterHero} webp={movie.posterHeroWebp} width={1280} height={720} eager={eager} fill />
+          <Poster
+            movieId={movie.id}
+            variant="hero"
+            fallback={movie.posterHero}
+            width={1280}
+            height={720}
+            eager={eager}
+            highPriority={eager}
+            fill
+          />
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/60 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/60" />
         <div className="flex h-full max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { Poster, Rating, watchHref } from "~/components/catalogue/movie-card";
+import { CARD_SIZES, Poster, Rating, watchHref } from "~/components/catalogue/movie-card";
 import { Pagination } from "~/components/ui/pagination";
 import type { SavedListPage } from "~/services/history.server";
 import { LibraryTabs } from "./library-tabs";
@@ -58,8 +58,10 @@ export function SavedListView({
                 aria-hidden="true"
               >
                 <Poster
-                  jpg={item.posterCard}
-                  webp={item.posterCardWebp}
+                  movieId={item.id}
+                  variant="card"
+                  fallback={item.posterCard}
+                  sizes={CARD_SIZES.thumbnail}
                   width={300}
                   height={200}
                   className="aspect-[3/2]"
