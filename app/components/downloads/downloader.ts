@@ -1,5 +1,6 @@
 import {
   CHUNK_BYTES,
+  keepDownloadsPageOffline,
   posterCacheUrl,
   putChunk,
   readRecord,
@@ -102,6 +103,8 @@ export async function prepareDownload(
     revoked: false,
   };
   await writeRecord(record);
+  // The list of downloads must open with no network: the worker keeps it now, once per device.
+  await keepDownloadsPageOffline();
   try {
     const poster = await fetch(answer.title.poster, { credentials: "same-origin" });
     if (poster.ok) await (await caches.open(DOWNLOAD_CACHE)).put(posterCacheUrl(movieId), poster);
