@@ -21,10 +21,12 @@
  *    (`encodedDataLength` of each finished request, headers included) by
  *    type (document, script, style, image, font, other), before the `load`
  *    event and in all (until the page has been quiet for 2 s), plus what the
- *    service worker fetched on its own (Playwright's service-worker request
- *    events: body and headers as received; not throttled, CDP throttles the
- *    page's target only). Answers the page got from the service worker count
- *    0 for the page: the worker's own fetch is counted instead.
+ *    service worker fetched from the network (Playwright's service-worker
+ *    request events: body and headers as received; not throttled, CDP
+ *    throttles the page's target only): its precache, and once it controls
+ *    the page (after its first activation, and on every second visit) the
+ *    page's own requests it answers. Answers the page got from the service
+ *    worker count 0 for the page: the worker's fetch is counted instead.
  *    Times from the page: first contentful paint, the `load` event, and
  *    "interactive": React's first commit, that is hydration finished
  *    (seen through the React DevTools hook the page exposes to DevTools,
@@ -465,7 +467,9 @@ try {
     results.push({ spec, cold: summarise(colds), warm: summarise(warms) });
   }
 
-  console.log("\nkB on the wire (1 kB = 1000 bytes), before the load event unless said otherwise; times in s");
+  console.log(
+    "\nkB on the wire (1 kB = 1000 bytes), by type before the load event; JS+CSS and 'in all' until quiet; 'sw': what the service worker fetched (its precache, and the page's requests once it controls the page); times in s",
+  );
   console.log(
     [
       "page".padEnd(22),
