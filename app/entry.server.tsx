@@ -17,7 +17,8 @@ import { TranslationSourceContext } from "~/i18n/page-translations";
 import { serverTranslationSource } from "~/i18n/translate.server";
 import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
-import { applyCachePolicy, applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
+import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.server";
+import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
 
 export const streamTimeout = 5_000;
 
@@ -59,8 +60,11 @@ export default async function handleRequest(
 
   const nonce = createNonce();
   const language = await getLanguage(request);
+  const audience = applyCachePolicy(request, responseHeaders);
+  // A signed-out page is rendered whole, for its ETag (and a 304 when the browser has it already).
+  const revalidatable = audience === "signed-out" && (request.method === "GET" || request.method === "HEAD");
   // Crawlers and no-JavaScript readers get the whole document at once.
-  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+  const waitForAll = revalidatable || isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
@@ -75,11 +79,27 @@ export default async function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           applySecurityHeaders(responseHeaders, nonce);
-          applyCachePolicy(request, responseHeaders);
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          if (revalidatable && responseStatusCode === 200) {
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.on("end", () =>
+              resolve(
+                answerSignedOutPage(request, Buffer.concat(chunks).toString("utf8"), nonce, {
+                  status: responseStatusCode,
+                  headers: responseHeaders,
+                }),
+              ),
+            );
+          } else {
+            resolve(
+              new Response(createReadableStreamFromReadable(body), {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              }),
+            );
+          }
           pipe(body);
         },
         onShellError(error: unknown) {

@@ -1,22 +1,26 @@
 /**
  * Kallo's service worker: keeps the app shell so the site opens on a bad connection.
  *
- * - On install it precaches the offline page, the home page, the manifest and
- *   icons, and the fingerprinted CSS/JS and translation files those pages load
- *   (read from their HTML).
+ * - On install it precaches only what the offline page needs: its HTML and its
+ *   stylesheet (the page works without its scripts). A first visit on a slow
+ *   link pays a few kB for it, not every page's scripts.
+ * - /downloads, which must open in airplane mode with its scripts (it plays the
+ *   stored films), is kept once this device downloads a film: the page asks
+ *   (message "keep-downloads-page") and a new worker keeps it at install when
+ *   films are stored.
  * - /build/ assets and /locales/ translation files are named by their content's
  *   hash, so they are served cache-first and cached on first use.
  * - Page navigations are network-first; when the network fails the last copy of
  *   that page (public pages only) is shown, or the browser is sent to the offline page.
  * - Only pages rendered without a session are stored: the server marks every
- *   answer rendered for a session `private, no-store`, and the shell is fetched
+ *   answer rendered for a session `no-store`, and the shell is fetched
  *   without cookies. Signing out clears the stored pages all the same.
  * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
  *   requests and single-fetch `.data` requests always go to the network.
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v4";
+const VERSION = "v5";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
@@ -26,15 +30,8 @@ const CURRENT_CACHES = [SHELL_CACHE, ASSET_CACHE, PAGE_CACHE, DOWNLOAD_CACHE];
 
 const OFFLINE_URL = "/offline";
 const DOWNLOADS_URL = "/downloads";
-const SHELL_URLS = [
-  OFFLINE_URL,
-  "/",
-  DOWNLOADS_URL,
-  "/manifest.webmanifest",
-  "/favicon.svg",
-  "/icons/icon-192.png",
-  "/icons/icon-512.png",
-];
+/** The pages the shell cache may hold (the offline page always; /downloads once films are stored). */
+const SHELL_URLS = [OFFLINE_URL, DOWNLOADS_URL];
 
 /** Public pages whose last copy may be shown offline. Personal pages (profile, history…) are never stored. */
 const CACHEABLE_PAGES = new Set([
@@ -57,20 +54,57 @@ function buildAssetsIn(html) {
   return [...urls];
 }
 
+/** Only the stylesheets a page links to. */
+function stylesheetsIn(html) {
+  return buildAssetsIn(html).filter((url) => url.endsWith(".css"));
+}
+
+/**
+ * Keep signed-out copies of these pages (fetched without cookies: never
+ * someone's signed-in page) and the /build/ files `pick` chooses from each.
+ */
+async function keepPages(pages, pick) {
+  const shell = await caches.open(SHELL_CACHE);
+  await shell.addAll(pages.map((url) => new Request(url, { cache: "no-cache", credentials: "omit" })));
+  const assets = new Set();
+  for (const page of pages) {
+    const response = await shell.match(page);
+    if (response) for (const url of pick(await response.text())) assets.add(url);
+  }
+  const assetCache = await caches.open(ASSET_CACHE);
+  const missing = [];
+  for (const url of assets) if (!(await assetCache.match(url))) missing.push(url);
+  await assetCache.addAll(missing);
+}
+
+/** Films are stored on this device (their records live in the unversioned download cache). */
+async function hasDownloads() {
+  const cache = await caches.open(DOWNLOAD_CACHE);
+  return (await cache.keys()).length > 0;
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const shell = await caches.open(SHELL_CACHE);
-      // Without cookies: the stored home page must never be someone's signed-in page.
-      await shell.addAll(SHELL_URLS.map((url) => new Request(url, { cache: "reload", credentials: "omit" })));
-      const assets = new Set();
-      for (const page of [OFFLINE_URL, "/", DOWNLOADS_URL]) {
-        const response = await shell.match(page);
-        if (response) for (const url of buildAssetsIn(await response.text())) assets.add(url);
-      }
-      const assetCache = await caches.open(ASSET_CACHE);
-      await assetCache.addAll([...assets]);
+      await keepPages([OFFLINE_URL], stylesheetsIn);
+      if (await hasDownloads()) await keepPages([DOWNLOADS_URL], buildAssetsIn);
       await self.skipWaiting();
+    })(),
+  );
+});
+
+// A page about to store a film asks for /downloads to be kept; the answer (on the port) says it is done.
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "keep-downloads-page") return;
+  event.waitUntil(
+    (async () => {
+      try {
+        const shell = await caches.open(SHELL_CACHE);
+        if (!(await shell.match(DOWNLOADS_URL))) await keepPages([DOWNLOADS_URL], buildAssetsIn);
+      } catch (error) {
+        console.warn("Keeping /downloads for offline use failed", error);
+      }
+      if (event.ports[0]) event.ports[0].postMessage({ kept: true });
     })(),
   );
 });
@@ -100,10 +134,14 @@ async function cacheFirst(request) {
   return response;
 }
 
-/** May this answer be kept? Never one rendered for a session (the server says `no-store`). */
+/**
+ * May this answer be kept? Never one rendered for a session (the server says
+ * `no-store`). Signed-out pages are `private` (their CSP nonce is for this
+ * browser alone), which this browser's own worker may keep.
+ */
 function storable(response) {
   const cacheControl = response.headers.get("Cache-Control") || "";
-  return response.ok && response.status === 200 && !/no-store|private/i.test(cacheControl);
+  return response.ok && response.status === 200 && !/no-store/i.test(cacheControl);
 }
 
 async function networkFirstPage(request, url) {

@@ -31,12 +31,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
-import compression from "compression";
 import express from "express";
 import morgan from "morgan";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
+import { compressResponses, servePrecompressed } from "./compression";
 
 export type ServeOptions = {
   buildPath: string;
@@ -63,7 +63,9 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(recordMetrics);
   app.use(capBodies);
   app.use(sameOriginWrites({ publicUrl: options.publicUrl }));
-  app.use(compression());
+  // Brotli for text, the build's files as compressed at build time, never a film (scripts/compression.ts).
+  app.use(compressResponses());
+  app.use(build.publicPath, servePrecompressed(build.assetsBuildDirectory));
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
   app.use(express.static("public", { maxAge: "1h" }));
   app.use(morgan("tiny"));

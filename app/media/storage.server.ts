@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "~/utils/env.server";
+import {
+  isSizedPosterWidth,
+  POSTER_URL_PREFIX,
+  SIZED_POSTER_VARIANTS,
+  type SizedPosterFormat,
+  type SizedPosterVariant,
+} from "./poster-sizes";
 
 /**
  * Where files live under STORAGE_DIR. Every name is chosen by the server:
@@ -8,7 +15,9 @@ import { getEnv } from "~/utils/env.server";
  *   media/<movieId>/video.mp4          the browser-playable film at the source's quality (old clients, the ladder's source)
  *   media/<movieId>/hls/<rung>p.mp4    one rung of the adaptive ladder: fragmented MP4, addressed by byte ranges
  *   media/<movieId>/hls/<rung>p.m3u8   its HLS media playlist
- *   media/<movieId>/poster-<variant>.<format>   card (300×200) and hero posters, webp + jpg
+ *   media/<movieId>/poster-<variant>.jpg        card (300×200) and hero (1280×720) posters under the names old clients know
+ *                                      (titles made before sized posters may also have a .webp of each)
+ *   media/<movieId>/poster-<variant>-<width>.<avif|jpg>   the sizes the pages offer in srcset (media/poster-sizes.ts)
  *   media/<movieId>/subtitles/<language>.vtt    subtitles, one WebVTT file per language (a canonical BCP 47 tag)
  *   media/<seriesId>/poster-<variant>.<format>  a series' own posters (ids never collide: both are server-made)
  *   categories/<categoryId>.<format>   category tiles
@@ -17,13 +26,17 @@ import { getEnv } from "~/utils/env.server";
  *                                      kept across restarts until the title is made or the upload expires
  *   mail/                              messages written when no SMTP_URL is set
  */
+/** The fixed-size posters under their first names: JPEG for old clients (`thumbnail`) and downloads. */
 export const POSTER_VARIANTS = {
   card: { width: 300, height: 200 },
   hero: { width: 1280, height: 720 },
 } as const;
 export type PosterVariant = keyof typeof POSTER_VARIANTS;
+/** Formats of those files that may be on disk: jpg, and webp for titles made before sized posters. */
 export const POSTER_FORMATS = ["webp", "jpg"] as const;
 export type PosterFormat = (typeof POSTER_FORMATS)[number];
+/** Every format a poster file is served in. */
+export type PosterFileFormat = PosterFormat | SizedPosterFormat;
 
 const MOVIE_ID = /^[a-z0-9]{8,32}$/;
 
@@ -91,6 +104,17 @@ export function moviePosterPath(
   return path.join(movieDir(movieId, root), `poster-${variant}.${format}`);
 }
 
+/** One size of a variant the pages list in srcset: `poster-card-300.avif`. */
+export function sizedPosterPath(
+  movieId: string,
+  variant: SizedPosterVariant,
+  width: number,
+  format: SizedPosterFormat,
+  root = storageRoot(),
+): string {
+  return path.join(movieDir(movieId, root), `poster-${variant}-${width}.${format}`);
+}
+
 /** The public names the pages and the old API use for a title's files. */
 export function publicVideoName(movieId: string): string {
   return `${movieId}.mp4`;
@@ -103,21 +127,45 @@ export function publicPosterName(
   return `${movieId}-${variant}.${format}`;
 }
 export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
-  return `/api/files/thumbnail/${publicPosterName(movieId, variant, format)}`;
+  return `${POSTER_URL_PREFIX}${publicPosterName(movieId, variant, format)}`;
 }
 
-/** Map a public poster name back to its file, or null: nothing outside media/ can be named. */
-export function resolvePublicPoster(
-  name: string,
-  root = storageRoot(),
-): { movieId: string; path: string; format: PosterFormat } | null {
-  const match = /^([a-z0-9]{8,32})-(card|hero)\.(webp|jpg)$/.exec(name);
-  if (!match) return null;
-  const [, movieId, variant, format] = match;
+export type ResolvedPoster = {
+  movieId: string;
+  path: string;
+  format: PosterFileFormat;
+  /** Set for the srcset sizes, which may be made on first request when a title predates them. */
+  sized?: { variant: SizedPosterVariant; width: number; format: SizedPosterFormat };
+};
+
+const FIXED_POSTER_NAME = /^([a-z0-9]{8,32})-(card|hero)\.(webp|jpg)$/;
+const SIZED_POSTER_NAME = new RegExp(
+  `^([a-z0-9]{8,32})-(${SIZED_POSTER_VARIANTS.join("|")})-([1-9][0-9]{1,3})\\.(avif|jpg)$`,
+);
+
+/** Map a public poster name back to its file, or null: nothing outside media/ can be named, and only the listed widths. */
+export function resolvePublicPoster(name: string, root = storageRoot()): ResolvedPoster | null {
+  const fixed = FIXED_POSTER_NAME.exec(name);
+  if (fixed) {
+    const [, movieId, variant, format] = fixed;
+    return {
+      movieId,
+      path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root),
+      format: format as PosterFormat,
+    };
+  }
+  const sized = SIZED_POSTER_NAME.exec(name);
+  if (!sized) return null;
+  const [, movieId, variantName, widthText, formatName] = sized;
+  const variant = variantName as SizedPosterVariant;
+  const width = Number(widthText);
+  const format = formatName as SizedPosterFormat;
+  if (!isSizedPosterWidth(variant, width)) return null;
   return {
     movieId,
-    path: moviePosterPath(movieId, variant as PosterVariant, format as PosterFormat, root),
-    format: format as PosterFormat,
+    path: sizedPosterPath(movieId, variant, width, format, root),
+    format,
+    sized: { variant, width, format },
   };
 }
 
@@ -136,7 +184,9 @@ export function resolveSeriesPoster(
   root = storageRoot(),
 ): { seriesId: string; path: string; format: PosterFormat } | null {
   const poster = resolvePublicPoster(name, root);
-  return poster ? { seriesId: poster.movieId, path: poster.path, format: poster.format } : null;
+  // A series has only its fixed card and hero files, never the sized ones.
+  if (!poster || poster.sized || poster.format === "avif") return null;
+  return { seriesId: poster.movieId, path: poster.path, format: poster.format };
 }
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {

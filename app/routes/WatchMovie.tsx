@@ -218,7 +218,7 @@ export default function WatchMovie() {
             rungs={watch.player.rungs}
             quality={quality}
             streamQuality={watch.player.quality}
-            poster={movie.posterHero}
+            poster={movie.playerPoster}
             resumeSeconds={watch.resumeSeconds}
             dataSaver={watch.player.dataSaver}
             label={t("page.playerLabel", { name: movie.name })}

@@ -3,13 +3,16 @@ import { apiFailure } from "~/api/http.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
-import { POSTER_MIME_TYPES } from "~/media/posters.server";
+import { ensureSizedPoster, POSTER_MIME_TYPES } from "~/media/posters.server";
 import { resolvePublicPoster } from "~/media/storage.server";
 import { posterAccess } from "~/services/catalogue.server";
 
 /**
- * GET/HEAD /api/files/thumbnail/:name — a title's poster by its public name
- * (`<movieId>-<card|hero>.<jpg|webp>`). A published title's poster is public,
+ * GET/HEAD /api/files/thumbnail/:name — a title's poster by its public name:
+ * `<movieId>-<card|hero>.jpg` (old clients; `.webp` for titles made before
+ * sized posters) or one of the sizes the pages list in srcset,
+ * `<movieId>-<card|hero|tall>-<width>.<avif|jpg>` (media/poster-sizes.ts),
+ * made on its first request for a title older than those sizes. A published title's poster is public,
  * like the original's thumbnails, and cached as immutable for a year: a page
  * showing a replaced poster must change its URL (for example `?v=<updatedAt>`);
  * the ETag still answers revalidations. Before it is published, only its
@@ -23,6 +26,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     access = posterAccess(getDb(), poster.movieId, (await getApiCaller(request))?.account ?? null);
   if (access === "hidden") return posterNotFound();
   try {
+    if (poster.sized) {
+      const { variant, width, format } = poster.sized;
+      if (!(await ensureSizedPoster(poster.movieId, variant, width, format))) return posterNotFound();
+    }
     const response = await serveFileWithRanges(request, poster.path, {
       contentType: POSTER_MIME_TYPES[poster.format],
       cacheControl: access === "public" ? "public, max-age=31536000, immutable" : "private, no-store",

@@ -6,6 +6,7 @@ import { DownloadProblem, fetchMissingChunks, prepareDownload } from "~/componen
 import {
   isComplete,
   judgeRecord,
+  keepDownloadsPageOffline,
   listRecords,
   mediaUrl,
   missingFeatures,
@@ -108,6 +109,8 @@ export default function Downloads() {
     window.addEventListener("online", goOnline);
     window.addEventListener("offline", goOffline);
     void refresh().then(syncWithServer).then(refresh);
+    // This device keeps films: the list itself must open offline too.
+    void listRecords().then((list) => (list.length > 0 ? keepDownloadsPageOffline() : undefined));
     return () => {
       window.removeEventListener("online", goOnline);
       window.removeEventListener("offline", goOffline);

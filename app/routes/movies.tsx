@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
-import { MovieCard } from "~/components/catalogue/movie-card";
+import { CARD_SIZES, MovieCard } from "~/components/catalogue/movie-card";
 import { LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
@@ -92,7 +92,7 @@ export default function Movies() {
         >
           {movies.map((movie, index) => (
             <li key={movie.id} data-movie-id={movie.id}>
-              <MovieCard movie={movie} eager={index < 6} />
+              <MovieCard movie={movie} eager={index < 6} sizes={CARD_SIZES.wideGrid} />
             </li>
           ))}
         </ul>

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
-import { Poster, Rating } from "~/components/catalogue/movie-card";
+import { CARD_SIZES, Poster, Rating } from "~/components/catalogue/movie-card";
 import { EpisodeClock } from "~/components/series/episode-clock";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
@@ -68,7 +68,17 @@ export default function SeriesPage() {
     <article className="mx-auto w-full max-w-6xl px-4 py-8" data-series-id={series.id}>
       <header className="relative isolate overflow-hidden rounded-xl bg-ink-900">
         <div className="absolute inset-0 -z-10">
-          <Poster jpg={series.posterHero} webp={series.posterHeroWebp} width={1280} height={720} eager fill />
+          <Poster
+            movieId={series.id}
+            sized={false}
+            variant="hero"
+            fallback={series.posterHero}
+            width={1280}
+            height={720}
+            eager
+            highPriority
+            fill
+          />
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/70 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/70" />
         <div className="flex min-h-72 max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">
@@ -186,7 +196,15 @@ export default function SeriesPage() {
                     tabIndex={-1}
                     aria-hidden="true"
                   >
-                    <Poster jpg={episode.posterCard} webp={null} width={300} height={200} className="aspect-[3/2]" />
+                    <Poster
+                      movieId={episode.id}
+                      variant="card"
+                      fallback={episode.posterCard}
+                      sizes={CARD_SIZES.thumbnail}
+                      width={300}
+                      height={200}
+                      className="aspect-[3/2]"
+                    />
                   </Link>
                   <div className="min-w-0 flex-1">
                     <h3 className="font-semibold text-slate-50">

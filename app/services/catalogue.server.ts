@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
+import { qualified } from "~/db/sql";
 import { posterUrl, seriesPosterUrl } from "~/media/storage.server";
 import { episodeContextColumns, titleDisplayName } from "./episode-names";
 
@@ -29,12 +30,13 @@ export type CatalogueMovie = {
   name: string;
   description: string;
   categoryName: string;
-  /** 300×200 card poster (jpg) and its webp twin; null when the title has no poster. */
+  /**
+   * The fixed 300×200 card and 1280×720 hero JPEGs; null when the title has no
+   * poster. Pages offer the sized AVIF and JPEG files of media/poster-sizes.ts
+   * in srcset and keep these as the fallback.
+   */
   posterCard: string | null;
-  posterCardWebp: string | null;
-  /** 1280×720 hero poster (jpg) and its webp twin. */
   posterHero: string | null;
-  posterHeroWebp: string | null;
   /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
   averageRating: number | null;
   ratingCount: number;
@@ -74,7 +76,7 @@ export function isPublishedRow(row: { status: string; approved: boolean }): bool
  * least one of its episodes is published. Its page and its card need both.
  */
 export function isSeriesPublished(): SQL {
-  return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()}))`;
+  return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()}))`;
 }
 
 /** Only films (titles outside any season) are cards of their own; an episode is reached through its series. */
@@ -190,9 +192,7 @@ function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
       description: row.description,
       categoryName: row.categoryName,
       posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
-      posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
       posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
-      posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
       averageRating: roundedAverage(summary),
       ratingCount: summary?.count ?? 0,
       durationSeconds: row.durationSeconds,
@@ -204,7 +204,7 @@ function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
 
 /** SQL over one series' published episodes (`what` is the aggregate), for the series row in scope. */
 function overPublishedEpisodes(what: SQL, extra?: SQL): SQL {
-  return sql`(SELECT ${what} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id}${extra ?? sql``} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()})`;
+  return sql`(SELECT ${what} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id}${extra ?? sql``} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()})`;
 }
 
 /**
@@ -225,7 +225,7 @@ export function listSeriesCards(db: DB, ids: string[]): CatalogueMovie[] {
       episodeCount: sql<number>`${overPublishedEpisodes(sql`count(*)`)}`,
       firstEpisodeId: sql<
         string | null
-      >`(SELECT ${movies.id} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
+      >`(SELECT ${movies.id} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
     })
     .from(series)
     .innerJoin(categories, eq(categories.id, series.categoryId))

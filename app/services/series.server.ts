@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, savedMovies, seasons, series, watchEvents, type Role } from "~/db/schema";
+import { qualified } from "~/db/sql";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { writeMoviePosters } from "~/media/posters.server";
@@ -516,18 +517,22 @@ export type StudioSeriesRow = {
 
 /** A provider's series with their seasons, episodes and views (every episode's views together). */
 export function listProviderSeries(db: DB, providerId: string): StudioSeriesRow[] {
+  // One pass over the provider's series with their seasons and episodes (joined, so every column is named with its table).
   const rows = db
     .select({
       id: series.id,
       name: series.name,
       approved: series.approved,
       posterFile: series.posterFile,
-      seasons: sql<number>`(SELECT count(*) FROM ${seasons} WHERE ${seasons.seriesId} = ${series.id})`,
-      episodes: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id})`,
-      views: sql<number>`(SELECT coalesce(sum(${movies.views}), 0) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id})`,
+      seasons: sql<number>`count(DISTINCT ${seasons.id})`,
+      episodes: sql<number>`count(${movies.id})`,
+      views: sql<number>`coalesce(sum(${movies.views}), 0)`,
     })
     .from(series)
+    .leftJoin(seasons, eq(seasons.seriesId, series.id))
+    .leftJoin(movies, eq(movies.seasonId, seasons.id))
     .where(eq(series.providerId, providerId))
+    .groupBy(series.id)
     .orderBy(desc(series.updatedAt), asc(series.id))
     .limit(200)
     .all();
@@ -961,10 +966,10 @@ export function listAllSeries(db: DB, options: { page?: number; pageSize?: numbe
       access: series.access,
       posterFile: series.posterFile,
       providerName: accounts.providerName,
-      episodes: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id})`,
-      waiting: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${movies.approved} = 0)`,
-      overrides: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id} AND ${movies.accessOverride} = 1)`,
-      views: sql<number>`(SELECT coalesce(sum(${movies.views}), 0) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${series.id})`,
+      episodes: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)})`,
+      waiting: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${movies.approved} = 0)`,
+      overrides: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${movies.accessOverride} = 1)`,
+      views: sql<number>`(SELECT coalesce(sum(${movies.views}), 0) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)})`,
     })
     .from(series)
     .innerJoin(accounts, eq(accounts.id, series.providerId))

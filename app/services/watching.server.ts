@@ -13,7 +13,7 @@ import {
   watchEvents,
   type Role,
 } from "~/db/schema";
-import { posterUrl } from "~/media/storage.server";
+import { sizedPosterUrl } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import {
   isPublished,
@@ -75,7 +75,12 @@ export type WatchPage = {
     cast: string;
     categoryName: string;
     providerName: string;
-    posterHero: string | null;
+    /**
+     * The player's poster. `<video poster>` takes one image, not a srcset: the
+     * middle hero width (960 px: a phone at 2×, most laptops' players) in JPEG,
+     * which every browser shows.
+     */
+    playerPoster: string | null;
     durationSeconds: number;
     videoUrl: string;
   };
@@ -167,7 +172,7 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       cast: movie.cast,
       categoryName: movie.categoryName,
       providerName: movie.providerName,
-      posterHero: movie.posterFile ? posterUrl(movie.id, "hero", "jpg") : null,
+      playerPoster: movie.posterFile ? sizedPosterUrl(movie.id, "hero", 960, "jpg") : null,
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
     },

@@ -1,4 +1,3 @@
-import { SESSION_COOKIE_NAME } from "~/utils/cookie-names";
 import { randomBytes } from "node:crypto";
 
 export function createNonce(): string {
@@ -37,20 +36,5 @@ export function applySecurityHeaders(headers: Headers, nonce?: string): Headers 
   headers.set("X-Frame-Options", "DENY");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
-  return headers;
-}
-
-/**
- * Pages and `.data` answers rendered for a session name the viewer, their
- * plan, their history: no cache may keep them (the browser's, a proxy's, the
- * service worker's, which stores only what may be stored). Session-less pages
- * stay cacheable and carry `Vary: Cookie`.
- */
-export function applyCachePolicy(request: Request, headers: Headers): Headers {
-  const cookies = request.headers.get("Cookie") ?? "";
-  const hasSession = cookies.split(";").some((pair) => pair.trim().startsWith(`${SESSION_COOKIE_NAME}=`));
-  const setsSession = headers.getSetCookie().some((value) => value.startsWith(`${SESSION_COOKIE_NAME}=`));
-  if (hasSession || setsSession) headers.set("Cache-Control", "private, no-store");
-  headers.append("Vary", "Cookie");
   return headers;
 }

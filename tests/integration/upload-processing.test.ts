@@ -10,7 +10,8 @@ import { probeMedia } from "~/media/ffmpeg.server";
 import { isMoovBeforeMdat, processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
-import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
+import { moviePosterPath, movieVideoPath, sizedPosterPath } from "~/media/storage.server";
+import { moviePosterPaths } from "~/media/posters.server";
 import { startJobRunner } from "~/services/jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { acceptMovieUpload } from "~/services/uploads.server";
@@ -114,18 +115,23 @@ describe("uploading and processing a film", () => {
       expect(await isMoovBeforeMdat(video)).toBe(true);
       expect(movie.durationSeconds).toBeGreaterThanOrEqual(2);
       expect(movie.sizeBytes).toBe(fs.statSync(video).size);
-      for (const format of ["jpg", "webp"] as const) {
-        const meta = await sharp(moviePosterPath(movieId, "card", format, root)).metadata();
-        expect([meta.width, meta.height]).toEqual([300, 200]);
+      const card = await sharp(moviePosterPath(movieId, "card", "jpg", root)).metadata();
+      expect([card.width, card.height]).toEqual([300, 200]);
+      // Every size the pages offer in srcset is made with the title, in AVIF and JPEG.
+      for (const file of moviePosterPaths(movieId, root)) {
+        const meta = await sharp(file.path).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual([
+          file.format === "avif" ? "heif" : "jpeg",
+          file.width,
+          file.height,
+        ]);
       }
+      const tall = await sharp(sizedPosterPath(movieId, "tall", 720, "avif", root)).metadata();
+      expect([tall.width, tall.height]).toEqual([720, 900]);
       // Only the final files remain in the title's folder.
-      expect(fs.readdirSync(path.dirname(video)).sort()).toEqual([
-        "poster-card.jpg",
-        "poster-card.webp",
-        "poster-hero.jpg",
-        "poster-hero.webp",
-        "video.mp4",
-      ]);
+      expect(fs.readdirSync(path.dirname(video)).sort()).toEqual(
+        [...moviePosterPaths(movieId, root).map((file) => path.basename(file.path)), "video.mp4"].sort(),
+      );
     }
     expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { posterSrcSet, SIZED_POSTERS, sizedPosterUrl, type SizedPosterVariant } from "~/media/poster-sizes";
 import { movieDir, movieVideoPath, posterUrl, publicPosterName, resolvePublicPoster } from "~/media/storage.server";
 
 const root = path.resolve("/srv/kallo-storage");
@@ -17,6 +18,31 @@ describe("public poster names", () => {
       path: path.join(mediaFolder, "abcdefgh12345678", "poster-hero.webp"),
       format: "webp",
     });
+  });
+
+  it("map the srcset sizes to their files, only at the listed widths", () => {
+    expect(resolvePublicPoster("demomovie01-card-300.avif", root)).toEqual({
+      movieId: "demomovie01",
+      path: path.join(mediaFolder, "demomovie01", "poster-card-300.avif"),
+      format: "avif",
+      sized: { variant: "card", width: 300, format: "avif" },
+    });
+    expect(resolvePublicPoster("demomovie01-tall-720.jpg", root)?.path).toBe(
+      path.join(mediaFolder, "demomovie01", "poster-tall-720.jpg"),
+    );
+    for (const [variant, { widths }] of Object.entries(SIZED_POSTERS) as [
+      SizedPosterVariant,
+      { widths: readonly number[] },
+    ][])
+      for (const width of widths)
+        for (const format of ["avif", "jpg"] as const) {
+          const url = sizedPosterUrl("demomovie02", variant, width, format);
+          expect(url).toBe(`/api/files/thumbnail/demomovie02-${variant}-${width}.${format}`);
+          expect(resolvePublicPoster(url.split("/").pop()!, root)?.sized).toEqual({ variant, width, format });
+        }
+    expect(posterSrcSet("demomovie02", "card", "avif")).toBe(
+      [200, 300, 450, 600].map((width) => `/api/files/thumbnail/demomovie02-card-${width}.avif ${width}w`).join(", "),
+    );
   });
 
   it("round-trip with the names and URLs the pages use", () => {
@@ -45,6 +71,14 @@ describe("public poster names", () => {
     "demomovie01-card.jpg\0",
     "demomovie01-card.jpg\n",
     "video.mp4",
+    "demomovie01-card-301.avif",
+    "demomovie01-card-0300.avif",
+    "demomovie01-card-300.webp",
+    "demomovie01-card-300.png",
+    "demomovie01-tall-1280.jpg",
+    "demomovie01-wide-300.jpg",
+    "demomovie01-card-.jpg",
+    "demomovie01-card-300.avif/../../data.db",
   ])("refuse %j", (name) => {
     expect(resolvePublicPoster(name, root)).toBeNull();
   });

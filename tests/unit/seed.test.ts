@@ -260,7 +260,7 @@ describe("the demo seed", () => {
   });
 
   it("makes again only the files that went missing, and keeps an administrator's edits", async () => {
-    const heroPoster = moviePosterPath("demomovie03", "hero", "webp", storageDir);
+    const heroPoster = moviePosterPath("demomovie03", "hero", "jpg", storageDir);
     const tile = path.join(storagePaths(storageDir).categories, "democathorror.jpg");
     fs.rmSync(heroPoster);
     fs.rmSync(tile);

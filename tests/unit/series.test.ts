@@ -17,6 +17,7 @@ import {
   getEpisodeContext,
   getSeriesPage,
   keepSeriesOnList,
+  listProviderSeries,
   nextEpisodeAfter,
   placeEpisode,
   reorderEpisodes,
@@ -222,6 +223,29 @@ describe("series in the database", () => {
       status: 400,
     });
     expect(addSeason(db, other, seriesId)).toEqual({ ok: false, outcome: "forbidden" });
+  });
+
+  it("lists the provider's own series with their seasons, episodes and views counted", async () => {
+    const { seriesId, season1, season2 } = await makeSeries();
+    const empty = await createSeries(
+      db,
+      provider,
+      { name: "Empty", Category: "catdramaaaaa", Description: "" },
+      { root },
+    );
+    addEpisode(season1, "episode00001");
+    addEpisode(season1, "episode00002");
+    addEpisode(season2, "episode00003");
+    db.update(movies).set({ views: 7 }).where(eq(movies.id, "episode00001")).run();
+    db.update(movies).set({ views: 5 }).where(eq(movies.id, "episode00003")).run();
+    const rows = listProviderSeries(db, provider.id);
+    expect(rows.find((row) => row.id === seriesId)).toMatchObject({ seasons: 2, episodes: 3, views: 12 });
+    expect(rows.find((row) => empty.ok && row.id === empty.seriesId)).toMatchObject({
+      seasons: 0,
+      episodes: 0,
+      views: 0,
+    });
+    expect(listProviderSeries(db, other.id)).toEqual([]);
   });
 
   it("reorders a season's episodes in one go, only for the series' provider", async () => {

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { writeMoviePosters } from "~/media/posters.server";
-import { moviePosterPath } from "~/media/storage.server";
+import { moviePosterPath, sizedPosterPath } from "~/media/storage.server";
 import { migrateDatabase, openDatabase } from "~/db/client.server";
 import { accounts, categories, movies } from "~/db/schema";
 
@@ -75,8 +75,38 @@ describe("GET /api/files/thumbnail/:name", () => {
     expect(Number(response.headers.get("Content-Length"))).toBe(body.length);
   });
 
-  it("serves webp as image/webp", async () => {
-    const response = await get("thumbtest01-hero.webp");
+  it("serves every srcset size in AVIF and JPEG, cached like the fixed posters", async () => {
+    for (const [name, type, width, height] of [
+      ["thumbtest01-card-200.avif", "image/avif", 200, 133],
+      ["thumbtest01-tall-720.jpg", "image/jpeg", 720, 900],
+      ["thumbtest01-hero-960.avif", "image/avif", 960, 540],
+    ] as const) {
+      const response = await get(name);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Type")).toBe(type);
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+      const metadata = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+      expect({ width: metadata.width, height: metadata.height }).toEqual({ width, height });
+    }
+  });
+
+  it("makes a size on first request for a title from before sized posters, then serves the same file", async () => {
+    // As the previous version left a title: the fixed JPEGs only.
+    fs.rmSync(sizedPosterPath("thumbtest01", "card", 450, "avif", storageDir));
+    const first = await get("thumbtest01-card-450.avif");
+    expect(first.status).toBe(200);
+    const body = Buffer.from(await first.arrayBuffer());
+    expect((await sharp(body).metadata()).width).toBe(450);
+    expect(body.equals(fs.readFileSync(sizedPosterPath("thumbtest01", "card", 450, "avif", storageDir)))).toBe(true);
+    const again = await get("thumbtest01-card-450.avif", { headers: { "If-None-Match": first.headers.get("ETag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("serves the WebP posters titles made before sized posters still have", async () => {
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: "#059669" } })
+      .webp()
+      .toFile(moviePosterPath("thumbtest01", "card", "webp", storageDir));
+    const response = await get("thumbtest01-card.webp");
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("image/webp");
     await response.arrayBuffer();
@@ -113,13 +143,21 @@ describe("GET /api/files/thumbnail/:name", () => {
     expect(Number(response.headers.get("Content-Length"))).toBeGreaterThan(0);
   });
 
-  it.each(["thumbtest02-card.jpg", "../secret.txt", "..%2Fsecret.txt", "thumbtest01-card.png", "secret.txt"])(
-    "answers 404 JSON for %j",
-    async (name) => {
-      const response = await get(name);
-      expect(response.status).toBe(404);
-      expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
-      expect(await response.json()).toEqual({ success: false, message: "Poster not found" });
-    },
-  );
+  it.each([
+    "thumbtest02-card.jpg",
+    "thumbtest02-card-300.avif",
+    "thumbtest01-card-301.avif",
+    "thumbtest01-card-1280.avif",
+    "thumbtest01-tall.jpg",
+    "thumbtest01-hero-960.webp",
+    "../secret.txt",
+    "..%2Fsecret.txt",
+    "thumbtest01-card.png",
+    "secret.txt",
+  ])("answers 404 JSON for %j", async (name) => {
+    const response = await get(name);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
+    expect(await response.json()).toEqual({ success: false, message: "Poster not found" });
+  });
 });

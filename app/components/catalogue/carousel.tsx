@@ -1,6 +1,16 @@
 import Autoplay from "embla-carousel-autoplay";
 import useEmblaCarousel from "embla-carousel-react";
-import { Children, useCallback, useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import {
+  Children,
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useId,
+  useMemo,
+  useState,
+  type ReactNode,
+} from "react";
 import { useTranslation } from "react-i18next";
 
 export const CAROUSEL_AUTOPLAY_MS = 3000;
@@ -22,6 +32,15 @@ type CarouselProps = {
   /** The section heading, laid out on the same line as the previous/next buttons. */
   heading?: ReactNode;
 };
+
+/**
+ * Is this slide on screen or next to one that is? For images that should
+ * wait until they are about to be seen (the browser's own lazy loading fetches
+ * a whole row of slides at once on a slow link). Null until the carousel runs:
+ * on the server, without JavaScript and while the page hydrates.
+ */
+const SlideNearbyContext = createContext<boolean | null>(null);
+export const useSlideNearby = () => useContext(SlideNearbyContext);
 
 function usePrefersReducedMotion(): boolean {
   const [reduced, setReduced] = useState(false);
@@ -52,6 +71,7 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
   const [canPrevious, setCanPrevious] = useState(false);
   const [canNext, setCanNext] = useState(false);
   const [selected, setSelected] = useState(0);
+  const [inView, setInView] = useState<number[]>([0]);
   const [playing, setPlaying] = useState(false);
   const regionId = useId();
 
@@ -87,10 +107,17 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
       setSelected(emblaApi.selectedScrollSnap());
       setPlaying(Boolean(emblaApi.plugins()?.autoplay?.isPlaying()));
     };
+    const updateInView = () => {
+      const visible = emblaApi.slidesInView();
+      if (visible.length > 0) setInView(visible);
+    };
     update();
+    updateInView();
     emblaApi.on("select", update).on("reInit", update).on("autoplay:play", update).on("autoplay:stop", update);
+    emblaApi.on("slidesInView", updateInView);
     return () => {
       emblaApi.off("select", update).off("reInit", update).off("autoplay:play", update).off("autoplay:stop", update);
+      emblaApi.off("slidesInView", updateInView);
     };
   }, [emblaApi]);
 
@@ -105,6 +132,9 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
 
   const enhanced = hydrated && Boolean(emblaApi);
   const scrollable = canPrevious || canNext;
+  // On screen, or one step away in either direction (the row loops).
+  const nearby = (index: number) =>
+    [index, (index + 1) % total, (index - 1 + total) % total].some((slide) => inView.includes(slide));
   const widths = SLIDE_WIDTHS[variant];
 
   return (
@@ -175,7 +205,7 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
               data-slide-index={index}
               className={`min-w-0 shrink-0 grow-0 ${widths} ${enhanced ? "pl-4" : ""}`}
             >
-              {slide}
+              <SlideNearbyContext.Provider value={enhanced ? nearby(index) : null}>{slide}</SlideNearbyContext.Provider>
             </div>
           ))}
         </div>

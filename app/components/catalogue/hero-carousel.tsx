@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogueMovie } from "~/services/catalogue.server";
-import { Carousel } from "./carousel";
+import { Carousel, useSlideNearby } from "./carousel";
 import { Poster, Rating } from "./movie-card";
 
 /**
@@ -23,11 +24,31 @@ export function HeroCarousel({ movies, headingId }: { movies: CatalogueMovie[]; 
 
 function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) {
   const { t } = useTranslation("pages");
+  const nearby = useSlideNearby();
+  const [shown, setShown] = useState(eager);
+  useEffect(() => {
+    if (nearby) setShown(true);
+  }, [nearby]);
+  const poster = (
+    <Poster
+      movieId={movie.id}
+      sized={movie.kind !== "series"}
+      variant="hero"
+      fallback={movie.posterHero}
+      width={1280}
+      height={720}
+      eager={eager}
+      highPriority={eager}
+      fill
+    />
+  );
   return (
     <article className="relative isolate overflow-hidden rounded-xl bg-ink-900">
       <div className="relative aspect-[4/5] sm:aspect-[16/9] lg:aspect-[21/8]">
         <div className="absolute inset-0 -z-10">
-          <Poster jpg={movie.posterHero} webp={movie.posterHeroWebp} width={1280} height={720} eager={eager} fill />
+          {/* The first slide's poster at once; the others when the carousel is about to show them (once it
+              runs), or as the browser scrolls to them without JavaScript. */}
+          {shown ? poster : nearby === null ? <noscript>{poster}</noscript> : null}
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/60 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/60" />
         <div className="flex h-full max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { posterSrcSet } from "~/media/poster-sizes";
 import type { CatalogueMovie } from "~/services/catalogue.server";
 
 export function watchHref(movieId: string): string {
@@ -46,27 +47,63 @@ export function Rating({
   );
 }
 
-/** A poster that prefers webp and falls back to jpg; sized so the page never jumps while it loads. */
+/** How wide a card is drawn, for `sizes`: its grid's or carousel's columns at each breakpoint (max-w-7xl pages). */
+export const CARD_SIZES = {
+  /** 2, 3 and 4 columns (the landing page's sections, related titles). */
+  grid: "(min-width: 1280px) 300px, (min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw",
+  /** 2, 3, 4 and 6 columns (/movies, /moviecategory). */
+  wideGrid: "(min-width: 1280px) 200px, (min-width: 1024px) 25vw, (min-width: 640px) 33vw, 50vw",
+  /** 1, 2, 3 and 5 slides (carousels). */
+  carousel:
+    "(min-width: 1280px) 256px, (min-width: 1024px) 20vw, (min-width: 768px) 33vw, (min-width: 400px) 50vw, 100vw",
+  /** The 128-px thumbnails of lists (history, watch later). */
+  thumbnail: "128px",
+} as const;
+
+/** The landing hero: 4:5 on phones (below `sm`), 16:9 (21:8 from `lg`) above, inside the page's padding. */
+const HERO_PHONES = "(max-width: 639px)";
+const HERO_PHONE_SIZES = "calc(100vw - 32px)";
+const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
+
+/**
+ * A title's poster in the width its box needs: every size of
+ * media/poster-sizes.ts in `srcset`, AVIF where the browser takes it, else
+ * JPEG (`fallback`, the fixed-size JPEG, for browsers without srcset). The
+ * hero switches to its 4:5 crop on phones. Sized so the page never jumps
+ * while it loads; lazy unless `eager`.
+ */
 export function Poster({
-  jpg,
-  webp,
+  movieId,
+  variant,
+  fallback,
+  sizes,
   width,
   height,
   eager = false,
+  highPriority = false,
   fill = false,
+  sized = true,
   className = "",
 }: {
-  jpg: string | null;
-  webp: string | null;
+  movieId: string;
+  variant: "card" | "hero";
+  /** The fixed-size JPEG; null when the title has no poster. */
+  fallback: string | null;
+  /** How wide the box is drawn (a `sizes` value); the hero has its own. */
+  sizes?: string;
   width: number;
   height: number;
   eager?: boolean;
+  /** The page's main image (the first hero): fetched before the others. */
+  highPriority?: boolean;
   /** Cover the parent box (the hero) instead of keeping the poster's own shape. */
   fill?: boolean;
+  /** The title has the sized posters; false for a series, whose card and hero are its own two fixed-size files. */
+  sized?: boolean;
   className?: string;
 }) {
   const { t } = useTranslation("pages");
-  if (!jpg) {
+  if (!fallback) {
     return (
       <div
         className={`grid place-items-center bg-gradient-to-br from-ink-700 to-ink-900 text-xs text-slate-400 ${fill ? "h-full w-full" : ""} ${className}`}
@@ -76,18 +113,32 @@ export function Poster({
       </div>
     );
   }
+  const drawn = variant === "hero" ? HERO_SIZES : (sizes ?? CARD_SIZES.grid);
   return (
     <picture className={fill ? "block h-full w-full" : undefined}>
-      {webp ? <source type="image/webp" srcSet={webp} /> : null}
+      {sized && variant === "hero" ? (
+        <>
+          <source
+            media={HERO_PHONES}
+            type="image/avif"
+            srcSet={posterSrcSet(movieId, "tall", "avif")}
+            sizes={HERO_PHONE_SIZES}
+          />
+          <source media={HERO_PHONES} srcSet={posterSrcSet(movieId, "tall", "jpg")} sizes={HERO_PHONE_SIZES} />
+        </>
+      ) : null}
+      {sized ? <source type="image/avif" srcSet={posterSrcSet(movieId, variant, "avif")} sizes={drawn} /> : null}
       <img
-        src={jpg}
+        src={fallback}
+        srcSet={sized ? posterSrcSet(movieId, variant, "jpg") : undefined}
+        sizes={sized ? drawn : undefined}
         alt=""
         width={width}
         height={height}
         loading={eager ? "eager" : "lazy"}
         decoding="async"
         // React 18 only knows the lower-case attribute.
-        {...(eager ? { fetchpriority: "high" } : {})}
+        {...(highPriority ? { fetchpriority: "high" } : {})}
         className={`${fill ? "h-full" : "h-auto"} w-full object-cover ${className}`}
       />
     </picture>
@@ -95,7 +146,16 @@ export function Poster({
 }
 
 /** A title's card: 300×200 poster, title, real average rating; the whole card opens the watch page (a series: its page). */
-export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eager?: boolean }) {
+export function MovieCard({
+  movie,
+  eager = false,
+  sizes = CARD_SIZES.grid,
+}: {
+  movie: CatalogueMovie;
+  eager?: boolean;
+  /** How wide the card is drawn where it is shown (CARD_SIZES). */
+  sizes?: string;
+}) {
   const { t } = useTranslation("pages");
   const formatDuration = useDuration();
   const duration =
@@ -104,8 +164,11 @@ export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eag
     <article className="group relative h-full overflow-hidden rounded-lg bg-ink-800 ring-1 ring-white/5 transition focus-within:ring-brand-400 hover:ring-brand-400/60">
       <div className="relative overflow-hidden">
         <Poster
-          jpg={movie.posterCard}
-          webp={movie.posterCardWebp}
+          movieId={movie.id}
+          sized={movie.kind !== "series"}
+          variant="card"
+          fallback={movie.posterCard}
+          sizes={sizes}
           width={300}
           height={200}
           eager={eager}

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CatalogueMovie } from "~/services/catalogue.server";
 import { Carousel } from "./carousel";
-import { MovieCard } from "./movie-card";
+import { CARD_SIZES, MovieCard } from "./movie-card";
 
 export function SectionHeading({ id, title, intro }: { id: string; title: string; intro?: string }) {
   return (
@@ -52,7 +52,7 @@ export function MovieCarouselSection({
     <div id={id} className="mx-auto max-w-7xl px-4 py-6" data-section={id}>
       <Carousel label={title} labelledBy={headingId} heading={heading}>
         {movies.map((movie) => (
-          <MovieCard key={movie.id} movie={movie} />
+          <MovieCard key={movie.id} movie={movie} sizes={CARD_SIZES.carousel} />
         ))}
       </Carousel>
     </div>

@@ -1,5 +1,6 @@
 import {
   CHUNK_BYTES,
+  keepDownloadsPageOffline,
   posterCacheUrl,
   putChunk,
   subtitleCacheUrl,
@@ -135,6 +136,8 @@ export async function prepareDownload(
       options.subtitleLanguage === undefined ? (existing?.subtitleLanguage ?? null) : options.subtitleLanguage,
   };
   await writeRecord(record);
+  // The list of downloads must open with no network: the worker keeps it now, once per device.
+  await keepDownloadsPageOffline();
   try {
     const poster = await fetch(answer.title.poster, { credentials: "same-origin" });
     if (poster.ok) await (await caches.open(DOWNLOAD_CACHE)).put(posterCacheUrl(movieId), poster);

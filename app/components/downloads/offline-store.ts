@@ -57,6 +57,35 @@ export const posterCacheUrl = (movieId: string) => `/offline-media/${movieId}/po
 export const subtitleCacheUrl = (movieId: string, language: string) =>
   `/offline-media/${movieId}/subtitles/${language}.vtt`;
 
+/**
+ * Ask the service worker to keep a copy of /downloads and the scripts it runs,
+ * so the list opens (and plays) with no network: the worker precaches only the
+ * offline page by itself. Resolves when the worker says it is done, or after
+ * `timeoutMs`; never throws (a download does not depend on it).
+ */
+export async function keepDownloadsPageOffline(timeoutMs = 15_000): Promise<void> {
+  if (!("serviceWorker" in navigator)) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  const kept = navigator.serviceWorker.ready.then(
+    (registration) =>
+      new Promise<void>((resolve) => {
+        const worker = registration.active;
+        if (!worker) return resolve();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        worker.postMessage({ type: "keep-downloads-page" }, [channel.port2]);
+      }),
+  );
+  try {
+    await Promise.race([kept, timeout]);
+  } catch {
+    // No worker: the page still downloads; it only will not open offline.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** What this browser lacks for downloads (empty: it has it all). */
 export function missingFeatures(): string[] {
   const missing: string[] = [];

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Poster, watchHref } from "~/components/catalogue/movie-card";
+import { CARD_SIZES, Poster, watchHref } from "~/components/catalogue/movie-card";
 
 /**
  * One title in a viewer's own lists (history, watch later, saved): its poster
@@ -13,7 +13,7 @@ export function LibraryRow({
   children,
   actions,
 }: {
-  item: { id: string; name: string; posterCard: string | null; posterCardWebp: string | null };
+  item: { id: string; name: string; posterCard: string | null };
   facts: ReactNode;
   children?: ReactNode;
   actions: ReactNode;
@@ -29,7 +29,15 @@ export function LibraryRow({
         tabIndex={-1}
         aria-hidden="true"
       >
-        <Poster jpg={item.posterCard} webp={item.posterCardWebp} width={300} height={200} className="aspect-[3/2]" />
+        <Poster
+          movieId={item.id}
+          variant="card"
+          fallback={item.posterCard}
+          sizes={CARD_SIZES.thumbnail}
+          width={300}
+          height={200}
+          className="aspect-[3/2]"
+        />
       </Link>
       <div className="min-w-0 flex-1">
         <h2 className="truncate font-semibold text-slate-50">{item.name}</h2>

@@ -1,0 +1,61 @@
+/**
+ * The widths a title's poster is made in for the pages, and their public
+ * addresses. The server writes and serves exactly these files
+ * (posters.server.ts, the thumbnail route); the pages list them in `srcset`,
+ * so a browser picks the width its screen needs. No server code here: the
+ * components import it too.
+ *
+ * Each width exists as AVIF (about half the bytes of WebP for these images)
+ * and as progressive JPEG for browsers without AVIF.
+ */
+
+export const POSTER_URL_PREFIX = "/api/files/thumbnail/";
+
+export const SIZED_POSTERS = {
+  /** Cards (3:2): two to a phone's row (≈170 CSS px), one carousel slide a phone wide, 300 px on a desktop. */
+  card: { aspect: { width: 3, height: 2 }, widths: [200, 300, 450, 600] },
+  /** The landing page's hero from tablets up (16:9; wide screens show a 21:8 band of it), and the player's poster. */
+  hero: { aspect: { width: 16, height: 9 }, widths: [640, 960, 1280] },
+  /** The same hero on phones, where it stands 4:5: cropped for that shape instead of a 16:9 image mostly cut away. */
+  tall: { aspect: { width: 4, height: 5 }, widths: [360, 540, 720] },
+} as const;
+
+export type SizedPosterVariant = keyof typeof SIZED_POSTERS;
+export const SIZED_POSTER_VARIANTS = Object.keys(SIZED_POSTERS) as SizedPosterVariant[];
+export const SIZED_POSTER_FORMATS = ["avif", "jpg"] as const;
+export type SizedPosterFormat = (typeof SIZED_POSTER_FORMATS)[number];
+
+export function sizedPosterHeight(variant: SizedPosterVariant, width: number): number {
+  const { aspect } = SIZED_POSTERS[variant];
+  return Math.round((width * aspect.height) / aspect.width);
+}
+
+export function isSizedPosterWidth(variant: SizedPosterVariant, width: number): boolean {
+  return (SIZED_POSTERS[variant].widths as readonly number[]).includes(width);
+}
+
+/** `<movieId>-card-300.avif`: the public name of one size of one variant. */
+export function sizedPosterName(
+  movieId: string,
+  variant: SizedPosterVariant,
+  width: number,
+  format: SizedPosterFormat,
+): string {
+  return `${movieId}-${variant}-${width}.${format}`;
+}
+
+export function sizedPosterUrl(
+  movieId: string,
+  variant: SizedPosterVariant,
+  width: number,
+  format: SizedPosterFormat,
+): string {
+  return `${POSTER_URL_PREFIX}${sizedPosterName(movieId, variant, width, format)}`;
+}
+
+/** Every width of a variant in one format, as a `srcset` value ("… 200w, … 300w"). */
+export function posterSrcSet(movieId: string, variant: SizedPosterVariant, format: SizedPosterFormat): string {
+  return SIZED_POSTERS[variant].widths
+    .map((width) => `${sizedPosterUrl(movieId, variant, width, format)} ${width}w`)
+    .join(", ");
+}
