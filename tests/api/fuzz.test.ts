@@ -409,7 +409,18 @@ describe("fuzzing the writable /api paths", () => {
           expect(after).toEqual(before);
         }
       }),
-      { numRuns: RUNS },
+      // Five wrong current passwords end the tries for a while (the rate limit), so the right one goes first.
+      {
+        numRuns: RUNS,
+        examples: [
+          [
+            {
+              kind: "json" as const,
+              object: { currentPassword: PASSWORD, password: "next-password-1", password2: "next-password-1" },
+            },
+          ],
+        ],
+      },
     );
     expect(accepted).toBeGreaterThan(0);
   });
