@@ -80,7 +80,9 @@ export async function startServer(root: string, port: number): Promise<RunningSe
   child.once("exit", () => (exited = true));
   // If the benchmark itself fails, never leave its server behind.
   process.once("exit", () => child.kill("SIGTERM"));
-  for (let i = 0; i < 100; i++) {
+  // Several workers (WORKERS) start side by side: on a busy box that takes a while.
+  const giveUpAt = Date.now() + 90_000;
+  for (;;) {
     if (exited) throw new Error(`the server on port ${port} exited at start (is the port taken?)`);
     try {
       const response = await fetch(`${url}/healthz`);
@@ -88,6 +90,7 @@ export async function startServer(root: string, port: number): Promise<RunningSe
     } catch {
       // not listening yet
     }
+    if (Date.now() > giveUpAt) throw new Error(`the server on port ${port} did not answer /healthz within 90 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
