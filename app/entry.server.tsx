@@ -15,6 +15,7 @@ import { startHousekeeping } from "~/jobs/housekeeping.server";
 import { getLanguage } from "~/i18n/language.server";
 import { TranslationSourceContext } from "~/i18n/page-translations";
 import { serverTranslationSource } from "~/i18n/translate.server";
+import { runsBackgroundWork } from "~/utils/cluster.server";
 import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
 import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.server";
@@ -24,13 +25,17 @@ export const streamTimeout = 5_000;
 
 // Validate the environment when the server loads, not at the first request,
 // resume media work a previous process left unfinished, and start the
-// sweeps (passes ending tomorrow, abandoned uploads, leftovers of killed work).
+// sweeps (passes ending tomorrow, abandoned uploads, leftovers of killed work)
+// — in one process only: the server, or its background worker when several
+// workers serve (WORKERS; the others only answer requests).
 getEnv();
-startMediaJobs();
-startMailJobs();
-startBillingSweep();
-startUploadSweep();
-startHousekeeping();
+if (runsBackgroundWork()) {
+  startMediaJobs();
+  startMailJobs();
+  startBillingSweep();
+  startUploadSweep();
+  startHousekeeping();
+}
 
 /**
  * The app's part of a clean stop (scripts/serve.ts calls it on SIGTERM): no

@@ -80,8 +80,9 @@ export async function startServer(root: string, port: number): Promise<RunningSe
   child.once("exit", () => (exited = true));
   // If the benchmark itself fails, never leave its server behind.
   process.once("exit", () => child.kill("SIGTERM"));
-  // Up to a minute: a loaded machine (CI next to other work) starts the server slowly.
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+  // Up to a minute and a half: several workers (WORKERS) start side by side, and a loaded machine starts them slowly.
+  const giveUpAt = Date.now() + 90_000;
+  for (;;) {
     if (exited) throw new Error(`the server on port ${port} exited at start (is the port taken?)`);
     try {
       const response = await fetch(`${url}/healthz`);
@@ -89,6 +90,7 @@ export async function startServer(root: string, port: number): Promise<RunningSe
     } catch {
       // not listening yet
     }
+    if (Date.now() > giveUpAt) throw new Error(`the server on port ${port} did not answer /healthz within 90 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

@@ -22,21 +22,29 @@
  *   https — so sign-in works over plain http on a LAN, and is protected
  *   behind TLS.
  *
- * `npm start` runs it in-process after the migrations; `node --import tsx
+ * - Several processes (WORKERS, default one per core): the primary
+ *   (scripts/workers.ts) forks them with Node's cluster, and each runs this
+ *   script, the whole server, on the shared port; WORKERS=1 serves in this
+ *   one process.
+ *
+ * `npm start` runs it after the migrations; `node --import tsx
  * scripts/serve.ts` serves an existing database (the benchmarks do).
  */
+import cluster from "node:cluster";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { installGlobals, type ServerBuild } from "@remix-run/node";
 import express from "express";
 import morgan from "morgan";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
+import { onWorkerNote, runsBackgroundWork } from "../app/utils/cluster.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
 import { compressResponses, servePrecompressed } from "./compression";
+import { runPrimary, STOP_NOTE } from "./workers";
 
 export type ServeOptions = {
   buildPath: string;
@@ -48,6 +56,10 @@ export type ServeOptions = {
   idleSeconds: number;
   /** How long a stop waits for requests under way. */
   stopGraceMs?: number;
+  /** Print where the site is and whom it trusts once listening (a worker leaves that to its primary). */
+  announce?: boolean;
+  /** Name the process in every answer (`Kallo-Worker: <pid> background|serving`), for tests of several workers. */
+  workerHeader?: boolean;
 };
 
 export type RunningKallo = { server: http.Server; stop: () => Promise<void> };
@@ -59,6 +71,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
+  if (options.workerHeader) app.use(nameTheWorker);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
   app.use(capBodies);
@@ -83,7 +96,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     if (options.host) server.listen(options.port, options.host, ready);
     else server.listen(options.port, ready);
   });
-  for (const line of startupLines(options)) console.log(line);
+  if (options.announce ?? true) for (const line of startupLines(options)) console.log(line);
 
   // The app's own part of a stop (entry.server.tsx): background work, then the database.
   const appModule = build.entry.module as { stopBackgroundWork?: () => Promise<void>; closeDatabase?: () => void };
@@ -212,6 +225,11 @@ export function sameOriginWrites(options: { publicUrl?: string }): express.Reque
   };
 }
 
+function nameTheWorker(_req: express.Request, res: express.Response, next: express.NextFunction): void {
+  res.setHeader("Kallo-Worker", `${process.pid} ${runsBackgroundWork() ? "background" : "serving"}`);
+  next();
+}
+
 /** Count every answer for /metrics: route pattern, method, status, time taken, and media bytes sent. */
 function recordMetrics(req: express.Request, res: express.Response, next: express.NextFunction): void {
   const started = process.hrtime.bigint();
@@ -275,31 +293,87 @@ export function serveOptionsFrom(env: Env, buildPath: string): ServeOptions {
     publicUrl: env.publicUrl,
     idleSeconds: env.uploadIdleSeconds,
     stopGraceMs: env.shutdownGraceSeconds * 1000,
+    workerHeader: env.workerHeader,
   };
 }
 
-/** Stop cleanly on SIGTERM/SIGINT and exit 0; a second signal exits at once. */
-export function stopOnSignals(running: RunningKallo): void {
+/**
+ * Stop cleanly on SIGTERM/SIGINT and exit 0; a second signal exits at once.
+ * Returns the same stop for another reason (a worker told by its primary),
+ * which never counts as a second signal. `quiet`: the primary speaks for it.
+ */
+export function stopOnSignals(running: RunningKallo, options: { quiet?: boolean } = {}): (reason: string) => void {
   let stoppingSince = 0;
+  const log = (line: string) => options.quiet || console.log(line);
+  const begin = (reason: string) => {
+    if (stoppingSince) return;
+    stoppingSince = Date.now();
+    log(`[serve] ${reason}: stopping (new connections refused, requests under way may finish)`);
+    void running.stop().then(() => {
+      log(`[serve] stopped in ${Date.now() - stoppingSince} ms`);
+      process.exit(0);
+    });
+  };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stoppingSince) {
       console.log(`[serve] ${signal} again: exiting now`);
       process.exit(1);
     }
-    stoppingSince = Date.now();
-    console.log(`[serve] ${signal}: stopping (new connections refused, requests under way may finish)`);
-    void running.stop().then(() => {
-      console.log(`[serve] stopped in ${Date.now() - stoppingSince} ms`);
-      process.exit(0);
-    });
+    begin(signal);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  return begin;
+}
+
+/**
+ * Serve in this process (WORKERS=1), or as the primary of WORKERS workers
+ * (scripts/workers.ts) that each run this script; stop cleanly on
+ * SIGTERM/SIGINT, then run `afterStop`.
+ */
+export async function runServer(
+  options: ServeOptions,
+  settings: { workers: number; afterStop?: () => Promise<void> },
+): Promise<void> {
+  if (settings.workers <= 1) {
+    const running = await serve(options);
+    stopOnSignals({
+      server: running.server,
+      stop: async () => {
+        await running.stop();
+        await settings.afterStop?.();
+      },
+    });
+    return;
+  }
+  await runPrimary({
+    workers: settings.workers,
+    exec: fileURLToPath(import.meta.url),
+    args: [options.buildPath],
+    stopGraceMs: options.stopGraceMs ?? 10_000,
+    startupLines: startupLines(options),
+    afterStop: settings.afterStop,
+  });
+}
+
+/** A worker: the whole server on the shared port; it stops when the primary says so, or on a signal of its own. */
+async function runWorker(buildPath: string, env: Env): Promise<void> {
+  // Heard before the server is up, so a stop that comes during the start is not lost.
+  let stopRequested = false;
+  let beginStop: ((reason: string) => void) | null = null;
+  onWorkerNote(STOP_NOTE, () => {
+    stopRequested = true;
+    beginStop?.("asked by the primary");
+  });
+  const running = await serve({ ...serveOptionsFrom(env, buildPath), announce: false });
+  beginStop = stopOnSignals(running, { quiet: true });
+  if (stopRequested) beginStop("asked by the primary");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   process.env.NODE_ENV ??= "production";
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();
-  stopOnSignals(await serve(serveOptionsFrom(env, "build/index.js")));
+  if (cluster.isWorker) await runWorker(process.argv[2] ?? "build/index.js", env);
+  else await runServer(serveOptionsFrom(env, "build/index.js"), { workers: env.workers });
 }

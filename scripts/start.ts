@@ -1,7 +1,9 @@
 /**
  * `npm start` (production) and `npm run demo`: apply migrations, make sure an
  * administrator exists, optionally add the demo content, then serve the build
- * (scripts/serve.ts). Runs the same steps in the Docker image and in CI.
+ * (scripts/serve.ts, in WORKERS processes: scripts/workers.ts). These steps and
+ * Litestream run once, in this process. Runs the same steps in the Docker
+ * image and in CI.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -77,12 +79,11 @@ if (env.litestreamReplicaUrl) {
   console.log(`[start] Litestream replicates the database to ${replicaUrl(env.litestreamReplicaUrl)}`);
 }
 
-const { serve, serveOptionsFrom, stopOnSignals } = await import("./serve");
-const running = await serve(serveOptionsFrom(env, serverBuild));
-stopOnSignals({
-  server: running.server,
-  stop: async () => {
-    await running.stop();
+// One process, or a primary with WORKERS workers (scripts/workers.ts); Litestream stops after the last of them.
+const { runServer, serveOptionsFrom } = await import("./serve");
+await runServer(serveOptionsFrom(env, serverBuild), {
+  workers: env.workers,
+  afterStop: async () => {
     await replication?.stop();
   },
 });

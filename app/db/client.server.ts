@@ -16,7 +16,13 @@ export function openDatabase(filePath: string): DB {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return drizzle(sqlite, { schema }) as DB;
+  const db = drizzle(sqlite, { schema }) as DB;
+  // Every transaction takes the write lock when it begins (BEGIN IMMEDIATE), waiting up to the busy
+  // timeout for it. When several processes write (WORKERS > 1), a transaction begun the default way
+  // that reads and then writes fails at once with SQLITE_BUSY if another process wrote in between.
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((work, config) => transaction(work, { behavior: "immediate", ...config })) as typeof db.transaction;
+  return db;
 }
 
 /** The migrations folder: `drizzle/` at the project root, wherever the code runs from. */

@@ -1,5 +1,6 @@
 import { getDb } from "~/db/client.server";
 import type { Language } from "~/i18n/config";
+import { runsBackgroundWork } from "~/utils/cluster.server";
 import { siteAddress } from "~/utils/site-address.server";
 import { enqueueJob, startJobRunner, type JobRunner } from "~/services/jobs.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
@@ -50,7 +51,8 @@ export function queuePasswordResetMail(email: string, options: { language: Langu
   enqueueJob(getDb(), RESET_MAIL_JOB, {
     payload: { email, language: options.language, ipAddress: options.ipAddress } satisfies ResetMailPayload,
   });
-  startMailJobs();
+  // The runner lives where the background work runs; another worker's job is announced to it by enqueueJob.
+  if (runsBackgroundWork()) startMailJobs();
 }
 
 export async function stopMailJobs(): Promise<void> {

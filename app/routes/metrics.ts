@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { sql } from "drizzle-orm";
-import { register } from "prom-client";
 import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
@@ -8,12 +7,13 @@ import { diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
-import { gauge } from "~/utils/metrics.server";
+import { gauge, metricsContentType, metricsText } from "~/utils/metrics.server";
 
 /**
  * GET /metrics — Prometheus text format: requests by route pattern and
- * status with durations, media bytes sent (recorded by the server), and, read
- * now, jobs by kind and status, unfinished uploads and the disk. Only for the
+ * status with durations, media bytes sent (recorded by the server; summed
+ * over every worker), and, read now, jobs by kind and status, unfinished
+ * uploads and the disk. Only for the
  * addresses in METRICS_ALLOW (loopback by default); anyone else gets a 404.
  */
 const jobsGauge = gauge("kallo_jobs", "Background jobs by kind and status", ["kind", "status"]);
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   diskGauge.set({ what: "films" }, disk.filmBytes);
   diskGauge.set({ what: "ladders" }, disk.renditionBytes);
   diskGauge.set({ what: "temporary" }, disk.temporaryBytes);
-  return new Response(await register.metrics(), {
-    headers: { "Content-Type": register.contentType, "Cache-Control": "no-store" },
+  return new Response(await metricsText(), {
+    headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });
 }

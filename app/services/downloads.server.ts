@@ -46,17 +46,22 @@ export type DownloadRules = { allowed: boolean; maxDownloads: number; days: numb
 
 export type DownloadOption = { rung: number; sizeBytes: number };
 
+/** The licence key pair, made on first use — once, in one transaction, even when two workers ask at the same moment. */
 function signingKey(db: DB): { privateJwk: JsonWebKey; publicJwk: JsonWebKey } {
   const stored = getSetting(db, "licenceSigningKey");
   if (stored) return stored as { privateJwk: JsonWebKey; publicJwk: JsonWebKey };
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const made = { privateJwk: privateKey.export({ format: "jwk" }), publicJwk: publicKey.export({ format: "jwk" }) };
-  setSetting(
-    db,
-    "licenceSigningKey",
-    made as { privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> },
-  );
-  return made;
+  return db.transaction((tx) => {
+    const madeMeanwhile = getSetting(tx as unknown as DB, "licenceSigningKey");
+    if (madeMeanwhile) return madeMeanwhile as { privateJwk: JsonWebKey; publicJwk: JsonWebKey };
+    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const made = { privateJwk: privateKey.export({ format: "jwk" }), publicJwk: publicKey.export({ format: "jwk" }) };
+    setSetting(
+      tx as unknown as DB,
+      "licenceSigningKey",
+      made as { privateJwk: Record<string, unknown>; publicJwk: Record<string, unknown> },
+    );
+    return made;
+  });
 }
 
 /** The public key devices verify licences with (JWK). */

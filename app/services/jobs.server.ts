@@ -2,11 +2,13 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { jobs } from "~/db/schema";
 import { endStaleMediaTool, watchMediaTools } from "~/media/ffmpeg.server";
+import { inCluster, onWorkerNote, tellOtherWorkers } from "~/utils/cluster.server";
 import { createId } from "~/utils/ids.server";
 
 /**
  * A small job queue persisted in SQLite. Jobs are rows; a runner in the
- * server process claims queued rows one at a time (up to `concurrency` of
+ * process that runs the background work (the only one, or the background
+ * worker of several: utils/cluster.server.ts) claims queued rows one at a time (up to `concurrency` of
  * each kind at once), runs the handler for their kind and records the outcome. Because the
  * state is in the database, a restart loses nothing: `recoverInterruptedJobs`
  * puts jobs that were running back in the queue — after ending the encoder a
@@ -26,6 +28,18 @@ export const MAX_ATTEMPTS = 3;
 /** The runners of this process, so a job queued here starts at once rather than at the next poll. */
 const liveRunners = new Set<{ kinds: readonly string[]; poke: () => void }>();
 
+function pokeRunners(kind: string): void {
+  for (const runner of liveRunners) if (runner.kinds.includes(kind)) runner.poke();
+}
+
+/**
+ * With several workers the runners live in the background worker only: a job
+ * queued by another worker is announced to it over the cluster's channel, so
+ * it starts within milliseconds instead of at the next poll.
+ */
+const JOB_QUEUED = "job-queued";
+onWorkerNote(JOB_QUEUED, (note) => pokeRunners(String(note.jobKind)));
+
 export function enqueueJob(
   db: DB,
   kind: string,
@@ -35,7 +49,9 @@ export function enqueueJob(
   db.insert(jobs)
     .values({ id, kind, movieId: options.movieId ?? null, payload: options.payload ?? {} })
     .run();
-  for (const runner of liveRunners) if (runner.kinds.includes(kind)) runner.poke();
+  pokeRunners(kind);
+  // After the enqueueing code (and its transaction) has finished, like the pokes.
+  if (inCluster()) queueMicrotask(() => tellOtherWorkers(JOB_QUEUED, { jobKind: kind }));
   return id;
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { inCluster, takeSharedSlot } from "~/utils/cluster.server";
 import { getEnv } from "~/utils/env.server";
 
 /**
@@ -14,27 +15,46 @@ const KEY_LENGTH = 64;
  * the cores, at least one); the others wait their turn. Each hash holds a
  * libuv worker thread and a core for tens of milliseconds: fifty sign-ins at
  * once would otherwise fill the thread pool that file reads share, and every
- * byte range and page would wait behind them.
+ * byte range and page would wait behind them. The count is for the whole box:
+ * with several workers (WORKERS) the slots are shared, kept by the primary.
  */
 let running = 0;
 const waiting: Array<() => void> = [];
+let waitingElsewhere = 0;
 
 async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running < getEnv().passwordHashConcurrency) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
+  const giveBack = await takeHashSlot();
   try {
     return await work();
   } finally {
-    // The slot passes straight to the next in line, or is given back.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
+    giveBack();
   }
 }
 
-/** How many hashes run and wait now (tests, and whoever watches a burst). */
+async function takeHashSlot(): Promise<() => void> {
+  const limit = getEnv().passwordHashConcurrency;
+  if (inCluster()) {
+    waitingElsewhere++;
+    const give = await takeSharedSlot("password-hash", { limit }).finally(() => waitingElsewhere--);
+    running++;
+    return () => {
+      running--;
+      give();
+    };
+  }
+  if (running < limit) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  // The slot passes straight to the next in line, or is given back.
+  return () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+}
+
+/** How many hashes of this process run and wait now (tests, and whoever watches a burst). */
 export function passwordHashQueue(): { running: number; waiting: number } {
-  return { running, waiting: waiting.length };
+  return { running, waiting: waiting.length + waitingElsewhere };
 }
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {

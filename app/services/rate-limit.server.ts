@@ -4,8 +4,9 @@ import { getDb, type DB } from "~/db/client.server";
 /**
  * Tries per minute for the public account forms, counted per client address
  * and per account (email). Counters live in SQLite (table `rate_limits`, on the
- * app's own connection), so they survive restarts and are shared by every
- * worker of the one process. See docs/decisions/006-rate-limiting.md.
+ * app's own connection; each count is one atomic upsert), so they survive
+ * restarts and are one count for every worker process (WORKERS). See
+ * docs/decisions/006-rate-limiting.md.
  */
 export const RATE_LIMITS = {
   signIn: { points: 10, duration: 60 },

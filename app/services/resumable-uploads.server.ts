@@ -19,6 +19,7 @@ import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { startPeriodic } from "./periodic.server";
+import { oneAtATime, uploadLocker } from "./upload-locks.server";
 import { clientAddress } from "~/utils/client.server";
 import { isPlacementRefusal, placeEpisode, type EpisodePlacement } from "./series.server";
 import {
@@ -137,6 +138,7 @@ function createTusServer(): Server {
       expirationPeriodInMilliseconds: env.uploadExpiryMs,
     }),
     relativeLocation: true,
+    locker: uploadLocker(),
     maxSize: env.maxUploadBytes,
     namingFunction: () => createId(),
     // Our own pages only: no cross-origin answers.
@@ -163,7 +165,9 @@ function createTusServer(): Server {
       return {};
     },
     onUploadFinish: async (request, upload) => {
-      const movieId = finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request));
+      const movieId = await oneAtATime(upload.id, () =>
+        finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request)),
+      );
       return { headers: { "Kallo-Movie-Id": movieId } };
     },
     onResponseError: (_request, error) => {
@@ -201,7 +205,8 @@ function tusServer(): Server {
  * (a film shorter than the sniffing window is only checked here), link the
  * bytes into the title's folder, and write the title, its job and the
  * upload's completion in one transaction. Runs without awaiting anything, so
- * two finishing requests of one upload cannot interleave: the second finds it
+ * two finishing requests of one upload cannot interleave in one process (and
+ * the server runs it `oneAtATime` across workers): the second finds it
  * complete and makes nothing. Returns the title's id.
  */
 export function finishUpload(db: DB, id: string, ipAddress: string, root = storageRoot()): string {
@@ -617,7 +622,7 @@ export function sweepExpiredUploads(db: DB, options: { now?: number; root?: stri
   return removed;
 }
 
-/** Sweep abandoned uploads at start and every half hour, in the server process. */
+/** Sweep abandoned uploads at start and every half hour, in the process that runs the background work. */
 export function startUploadSweep(): void {
   startPeriodic("upload-sweep", 30 * 60 * 1000, () => {
     try {

@@ -34,21 +34,24 @@ export type DelayClaim = { ok: true } | { ok: false; retryAfterSeconds: number }
 
 /**
  * Claim a try for the account: refused while the delay since the last try has
- * not passed. Synchronous read and write, so parallel requests cannot all pass
- * before the first failure is written.
+ * not passed. The read and the write are one transaction, so parallel requests
+ * — in this process or another worker — cannot all pass before the first
+ * failure is written.
  */
 export function claimSignInTry(db: DB, email: string, now = Date.now()): DelayClaim {
   const key = accountKey(email);
-  const row = db.select().from(signInFailures).where(eq(signInFailures.accountKey, key)).get();
-  if (!row) return { ok: true };
-  if (now - row.lastTryAt > FAILURE_MEMORY_SECONDS * 1000) {
-    db.delete(signInFailures).where(eq(signInFailures.accountKey, key)).run();
+  return db.transaction((tx): DelayClaim => {
+    const row = tx.select().from(signInFailures).where(eq(signInFailures.accountKey, key)).get();
+    if (!row) return { ok: true };
+    if (now - row.lastTryAt > FAILURE_MEMORY_SECONDS * 1000) {
+      tx.delete(signInFailures).where(eq(signInFailures.accountKey, key)).run();
+      return { ok: true };
+    }
+    const waitMs = row.lastTryAt + delayAfterFailures(row.failures) * 1000 - now;
+    if (waitMs > 0) return { ok: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
+    tx.update(signInFailures).set({ lastTryAt: now }).where(eq(signInFailures.accountKey, key)).run();
     return { ok: true };
-  }
-  const waitMs = row.lastTryAt + delayAfterFailures(row.failures) * 1000 - now;
-  if (waitMs > 0) return { ok: false, retryAfterSeconds: Math.ceil(waitMs / 1000) };
-  db.update(signInFailures).set({ lastTryAt: now }).where(eq(signInFailures.accountKey, key)).run();
-  return { ok: true };
+  });
 }
 
 export function recordSignInFailure(db: DB, email: string, now = Date.now()): void {

@@ -21,6 +21,7 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    WORKERS: z.coerce.number().int().min(1, "WORKERS must be 1 or more").max(256).optional(),
     HOST: optionalString,
     TRUST_PROXY: optionalString,
     STORAGE_DIR: z.string().trim().min(1).default("storage"),
@@ -55,6 +56,7 @@ const envSchema = z
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
     LADDER: optionalString,
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
+    WORKER_HEADER: z.enum(["0", "1"]).default("0"),
     PAYSTACK_SECRET_KEY: optionalString,
     PAYSTACK_BASE_URL: z
       .string()
@@ -102,6 +104,12 @@ export type Env = {
   nodeEnv: "development" | "production" | "test";
   isProduction: boolean;
   port: number;
+  /**
+   * How many processes serve requests (Node's cluster; one per core by
+   * default). One of them also runs the background work. 1: a single
+   * process does everything, without a cluster.
+   */
+  workers: number;
   /** The address to listen on (all of them when unset). */
   host?: string;
   /**
@@ -142,6 +150,8 @@ export type Env = {
   /** The adaptive ladder's rungs (short side in lines), lowest first. */
   ladder: number[];
   logLevel: "silent" | "error" | "info" | "debug";
+  /** Every answer names the process that served it (`Kallo-Worker` header): for tests of several workers. */
+  workerHeader: boolean;
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   paystack?: { secretKey: string; baseUrl: string };
 };
@@ -200,6 +210,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     nodeEnv: raw.NODE_ENV,
     isProduction: raw.NODE_ENV === "production",
     port: raw.PORT,
+    workers: raw.WORKERS ?? availableParallelism(),
     host: raw.HOST,
     trustProxy: parseTrustProxy(raw.TRUST_PROXY) as TrustProxy,
     storageDir,
@@ -225,6 +236,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     mediaJobs: raw.MEDIA_JOBS,
     ladder: (parseLadder(raw.LADDER) as { ok: true; rungs: number[] }).rungs,
     logLevel: raw.LOG_LEVEL,
+    workerHeader: raw.WORKER_HEADER === "1",
     paystack: raw.PAYSTACK_SECRET_KEY
       ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") }
       : undefined,

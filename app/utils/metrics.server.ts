@@ -1,11 +1,26 @@
-import { Counter, Gauge, Histogram, register } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, register } from "prom-client";
+import { askPrimary, inCluster } from "./cluster.server";
 
 /**
- * Prometheus metrics of this process, in prom-client's default registry (one
- * per process: the server records requests, the app adds jobs and disk when
- * /metrics is read). Route labels are patterns, never raw paths, so the
- * number of series stays small whatever URLs people try.
+ * Prometheus metrics. What each process counts (requests, durations, media
+ * bytes: recorded by the server) is in prom-client's default registry; with
+ * several workers /metrics shows their sum, gathered by the primary
+ * (prom-client's AggregatorRegistry). What the app reads from the database
+ * and the disk when /metrics is read (jobs, uploads, disk) is the same
+ * whichever process reads it, so it has a registry of its own and is never
+ * summed. Route labels are patterns, never raw paths, so the number of series
+ * stays small whatever URLs people try.
  */
+
+// A worker answers the primary's requests for its counts (prom-client listens once the class is made).
+if (inCluster()) new AggregatorRegistry();
+
+/** The primary's question that `everyProcessMetrics` asks, and scripts/workers.ts answers. */
+export const METRICS_QUESTION = "metrics";
+
+const globalForMetrics = globalThis as unknown as { __kalloReadNowMetrics?: Registry };
+const readNow = (globalForMetrics.__kalloReadNowMetrics ??= new Registry());
+
 export const httpRequests =
   (register.getSingleMetric("kallo_http_requests_total") as Counter<"route" | "method" | "status"> | undefined) ??
   new Counter({
@@ -31,10 +46,21 @@ export const bytesStreamed =
     labelNames: ["kind"],
   });
 
-/** Gauges whose values the app sets when /metrics is read. */
+/** Gauges whose values the app sets when /metrics is read (from the database and the disk). */
 export function gauge<L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> {
-  return (register.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames });
+  return (
+    (readNow.getSingleMetric(name) as Gauge<L> | undefined) ??
+    new Gauge({ name, help, labelNames, registers: [readNow] })
+  );
 }
+
+/** The text /metrics answers: every worker's counts summed (or this process's alone), then the gauges read now. */
+export async function metricsText(): Promise<string> {
+  const counted = inCluster() ? await askPrimary<string>(METRICS_QUESTION) : await register.metrics();
+  return `${counted.trimEnd()}\n\n${await readNow.metrics()}`;
+}
+
+export const metricsContentType = register.contentType;
 
 const ID = /^[a-z0-9]{12,}$/i;
 

@@ -17,6 +17,10 @@ import { makeVideoFixture } from "../fixtures/media";
 
 export const PASSWORD = "api-test-password-1";
 
+// One server process per test file (WORKERS=1, the server as a single process runs it): on this small
+// shared box each worker costs seconds of start-up. tests/api/workers.test.ts runs several.
+process.env.WORKERS ??= "1";
+
 export type Seeded = { id: string; email: string; role: Role };
 
 export type ApiWorld = {

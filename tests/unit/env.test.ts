@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "~/utils/env.server";
@@ -32,6 +33,14 @@ describe("the environment module", () => {
     const env = parseEnv({ NODE_ENV: "production", SESSION_SECRET: "new-secret, old-secret" });
     expect(env.sessionSecrets).toEqual(["new-secret", "old-secret"]);
     expect(env.isProduction).toBe(true);
+  });
+
+  it("serves with one process per core unless WORKERS says otherwise, and refuses nonsense", () => {
+    expect(parseEnv({}).workers).toBe(availableParallelism());
+    expect(parseEnv({ WORKERS: "1" }).workers).toBe(1);
+    expect(parseEnv({ WORKERS: "3" }).workers).toBe(3);
+    expect(() => parseEnv({ WORKERS: "0" })).toThrow(/WORKERS/);
+    expect(() => parseEnv({ WORKERS: "two" })).toThrow(/WORKERS/);
   });
 
   it("refuses a port that is not a port, and a bad SMTP URL", () => {

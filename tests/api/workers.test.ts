@@ -1,0 +1,454 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobs, movies } from "~/db/schema";
+import { movieVideoPath, storagePaths } from "~/media/storage.server";
+import { MOVIE_JOB } from "~/services/movie-processing.server";
+import { LADDER_JOB } from "~/services/renditions.server";
+import { makeVideoFixture } from "../fixtures/media";
+import { call, login, PASSWORD, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Seeded } from "./helpers";
+
+/**
+ * Two workers (WORKERS=2) behave as one server: a session made on one is good
+ * on the other, a sign-in limit counts both, a job queued by either runs once
+ * (in the background worker, at once), two requests for one upload on two
+ * workers never write into it together, /metrics sums both, a killed worker
+ * is replaced, and SIGTERM stops them all as it stops one process: requests
+ * under way finish, the running job goes back in the queue, exit code 0.
+ *
+ * Each answer names its process (WORKER_HEADER=1: `Kallo-Worker: <pid> <role>`);
+ * a keep-alive connection stays with the worker that accepted it, so a test
+ * picks its worker by its connection.
+ */
+let world: ApiWorld;
+let viewer: Seeded;
+let provider: Seeded;
+
+beforeAll(async () => {
+  process.env.WORKERS = "2";
+  process.env.WORKER_HEADER = "1";
+  world = await startApiWorld("workers", 3308);
+  viewer = seedAccount(world, "viewer");
+  provider = seedAccount(world, "provider");
+});
+afterAll(async () => {
+  delete process.env.WORKERS;
+  delete process.env.WORKER_HEADER;
+  await world?.stop();
+});
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string; pid: number; role: string };
+
+/** One keep-alive connection: every request on it goes to the worker that accepted it. */
+class Connection {
+  readonly agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  send(
+    pathname: string,
+    options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+  ): Promise<Answer> {
+    const method = options.method ?? "GET";
+    // A write without a body says so (Content-Length: 0), as browsers do: the server refuses chunked bodies there.
+    const body = options.body ?? (method === "GET" || method === "HEAD" ? undefined : "");
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        `${world.url}${pathname}`,
+        {
+          agent: this.agent,
+          method,
+          headers: {
+            "X-Forwarded-For": "10.9.0.1",
+            ...(body !== undefined ? { "Content-Length": String(Buffer.byteLength(body)) } : {}),
+            ...options.headers,
+          },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve(answerOf(response, Buffer.concat(chunks).toString())));
+          response.on("error", reject);
+        },
+      );
+      // A connection handed to a worker at the moment it is killed is lost with it: the client gives up.
+      request.setTimeout(15_000, () => request.destroy(new Error(`no answer to ${method} ${pathname}`)));
+      request.on("error", reject);
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+function answerOf(response: http.IncomingMessage, text: string): Answer {
+  const [pid, role] = String(response.headers["kallo-worker"] ?? "").split(" ");
+  return { status: response.statusCode ?? 0, headers: response.headers, text, pid: Number(pid), role };
+}
+
+/** A connection to each of the two workers (the primary hands new connections out in turn). */
+async function connectionToEachWorker(): Promise<{ background: Connection; serving: Connection }> {
+  const found = new Map<string, Connection>();
+  for (let i = 0; i < 20 && found.size < 2; i++) {
+    const connection = new Connection();
+    const { role } = await connection.send("/healthz");
+    if (found.has(role)) connection.close();
+    else found.set(role, connection);
+  }
+  expect([...found.keys()].sort()).toEqual(["background", "serving"]);
+  return { background: found.get("background")!, serving: found.get("serving")! };
+}
+
+/** The workers that answer now, by pid (a connection that gets no answer does not count). */
+async function workerPids(): Promise<Map<number, string>> {
+  const pids = new Map<number, string>();
+  for (let i = 0; i < 20 && pids.size < 2; i++) {
+    const connection = new Connection();
+    try {
+      const { pid, role } = await connection.send("/healthz");
+      pids.set(pid, role);
+    } catch {
+      // lost with a killed worker
+    } finally {
+      connection.close();
+    }
+  }
+  return pids;
+}
+
+function encodersOf(root: string): string[] {
+  try {
+    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+const json = (value: unknown) => ({
+  body: JSON.stringify(value),
+  headers: { "Content-Type": "application/json" },
+});
+
+describe("two workers serve as one", () => {
+  it("a session made on one worker is good on the other, and signing out on the other ends it everywhere", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    const signIn = await serving.send("/api/user/login", {
+      method: "POST",
+      ...json({ email: viewer.email, password: PASSWORD }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers["set-cookie"] ?? []).find((value) => value.startsWith("kallo_session="))!;
+    const session = cookie.split(";")[0];
+    const token = JSON.parse(signIn.text).token as string;
+
+    const answers: Answer[] = [];
+    for (let i = 0; i < 3; i++) {
+      for (const connection of [background, serving]) {
+        const profile = await connection.send(`/api/user/profile/${viewer.id}`, { headers: { Cookie: session } });
+        expect(profile.status).toBe(200);
+        expect(JSON.parse(profile.text).email).toBe(viewer.email);
+        answers.push(profile);
+        const byToken = await connection.send(`/api/user/profile/${viewer.id}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
+        expect(byToken.status).toBe(200);
+      }
+    }
+    expect(new Set(answers.map((answer) => answer.pid)).size).toBe(2);
+
+    const signOut = await background.send("/logout", { method: "POST", headers: { Cookie: session } });
+    expect(signOut.status).toBe(303);
+    const after = await serving.send(`/api/user/profile/${viewer.id}`, { headers: { Cookie: session } });
+    expect(after.status).toBe(401);
+    expect(new Set([signIn.pid, after.pid]).size).toBe(1);
+    expect(signOut.pid).not.toBe(after.pid);
+    background.close();
+    serving.close();
+  });
+
+  it("counts one sign-in limit for both workers: ten failures from one address over both, then 429", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    const address = { "X-Forwarded-For": "203.0.113.77" };
+    const answers: Answer[] = [];
+    for (let i = 0; i < 10; i++) {
+      const connection = i % 2 === 0 ? background : serving;
+      answers.push(
+        await connection.send("/api/user/login", {
+          method: "POST",
+          body: JSON.stringify({ email: `nobody${i}@api.test`, password: "wrong-password" }),
+          headers: { "Content-Type": "application/json", ...address },
+        }),
+      );
+    }
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(401));
+    expect(new Set(answers.map((answer) => answer.pid)).size).toBe(2);
+    for (const connection of [background, serving]) {
+      const refused = await connection.send("/api/user/login", {
+        method: "POST",
+        body: JSON.stringify({ email: "nobody@api.test", password: "wrong-password" }),
+        headers: { "Content-Type": "application/json", ...address },
+      });
+      expect(refused.status).toBe(429);
+    }
+    background.close();
+    serving.close();
+  });
+
+  it("runs a job queued by the serving worker once, in the background worker, at once", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    // Reset mails are jobs: each asked for on the serving worker, each written once by the background worker.
+    const mailDir = path.join(world.root, "mail");
+    const mailsTo = (email: string) =>
+      (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : []).filter((file) =>
+        fs.readFileSync(path.join(mailDir, file), "utf8").includes(email),
+      );
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const account = seedAccount(world, "viewer");
+      const asked = await serving.send("/reset", {
+        method: "POST",
+        body: new URLSearchParams({ email: account.email }).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": `10.9.1.${i + 1}` },
+      });
+      expect(asked.status).toBe(200);
+      expect(asked.role).toBe("serving");
+      const askedAt = Date.now();
+      await expect.poll(() => mailsTo(account.email).length, { timeout: 10_000, interval: 20 }).toBe(1);
+      waits.push(Date.now() - askedAt);
+    }
+    // The runner polls every 2 s; a job announced over the cluster's channel starts well before that.
+    console.log(`[workers] reset mails written ${waits.join(", ")} ms after the serving worker answered`);
+    expect(Math.max(...waits)).toBeLessThan(1500);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(fs.readdirSync(mailDir)).toHaveLength(3);
+    background.close();
+    serving.close();
+  });
+
+  it("never lets two requests for one upload on two workers write into it together, and makes one title, processed once", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    const video = fs.readFileSync(await sharedVideo(world));
+    const signIn = await serving.send("/api/cp/login", {
+      method: "POST",
+      ...json({ email: provider.email, password: PASSWORD }),
+    });
+    const token = JSON.parse(signIn.text).token as string;
+    const tusHeaders = { "Tus-Resumable": "1.0.0", Authorization: `Bearer ${token}` };
+    const b64 = (value: string) => Buffer.from(value).toString("base64");
+    const created = await serving.send("/provider/uploads/tus", {
+      method: "POST",
+      headers: {
+        ...tusHeaders,
+        "Upload-Length": String(video.length),
+        "Upload-Metadata": `name ${b64("Two doors")},Category ${b64(world.categoryId)},filename ${b64("two.mp4")}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.role).toBe("serving");
+    const location = String(created.headers.location);
+    const stored = path.join(storagePaths(world.root).uploads, location.split("/").pop()!);
+    const half = Math.floor(video.length / 2);
+
+    // The first PATCH, on the serving worker, sends half the film and then stalls (a dropped phone, say).
+    const first = http.request(`${world.url}${location}`, {
+      agent: serving.agent,
+      method: "PATCH",
+      headers: {
+        ...tusHeaders,
+        "X-Forwarded-For": "10.9.0.1",
+        "Upload-Offset": "0",
+        "Content-Type": "application/offset+octet-stream",
+        "Content-Length": String(video.length),
+      },
+    });
+    const firstAnswer = new Promise<{ status: number; offset?: string }>((resolve) => {
+      first.on("response", (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, offset: response.headers["upload-offset"] as string | undefined });
+      });
+      first.on("error", () => resolve({ status: 0 }));
+    });
+    first.write(video.subarray(0, half));
+    await expect.poll(() => (fs.existsSync(stored) ? fs.statSync(stored).size : 0), { timeout: 10_000 }).toBe(half);
+
+    // The client resumes on the other worker: it asks the first request to let go, and sends the rest.
+    const second = await background.send(location, {
+      method: "PATCH",
+      body: video.subarray(half),
+      headers: { ...tusHeaders, "Upload-Offset": String(half), "Content-Type": "application/offset+octet-stream" },
+    });
+    expect(second.status).toBe(204);
+    expect(second.headers["upload-offset"]).toBe(String(video.length));
+    expect(second.role).toBe("background");
+    const movieId = String(second.headers["kallo-movie-id"]);
+
+    // The stalled request wakes up and sends bytes for the same places: they must not land. (Let go, it
+    // answers with the offset it had reached, or not at all.)
+    first.end(Buffer.alloc(video.length - half, 0x55));
+    const stalled = await firstAnswer;
+    if (stalled.status === 204) expect(stalled.offset).toBe(String(half));
+
+    await expect
+      .poll(() => world.db.select().from(movies).where(eq(movies.id, movieId)).get()?.status, {
+        timeout: 60_000,
+      })
+      .toBe("ready");
+    const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+    expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
+
+    // Its processing ran once: one job of each kind, done at the first try.
+    const jobsOf = (kind: string) =>
+      world.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.movieId, movieId), eq(jobs.kind, kind)))
+        .all();
+    await expect.poll(() => jobsOf(MOVIE_JOB).map((job) => [job.status, job.attempts])).toEqual([["done", 1]]);
+    await expect
+      .poll(() => jobsOf(LADDER_JOB).map((job) => [job.status, job.attempts]), { timeout: 60_000 })
+      .toEqual([["done", 1]]);
+    background.close();
+    serving.close();
+  });
+
+  it("sums both workers' counts in /metrics, and reads the jobs once", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    for (let i = 0; i < 3; i++) await background.send("/no-such-page-for-metrics");
+    for (let i = 0; i < 4; i++) await serving.send("/no-such-page-for-metrics");
+    const metrics = await background.send("/metrics", { headers: { "X-Forwarded-For": "127.0.0.1" } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(
+      /^kallo_http_requests_total\{route="\/no-such-page-for-metrics",method="GET",status="404"\} 7$/m,
+    );
+    const doneJobs = world.db.select().from(jobs).where(eq(jobs.status, "done")).all().length;
+    const shown = metrics.text.match(/^kallo_jobs\{kind="[^"]+",status="done"\} (\d+)$/gm) ?? [];
+    expect(shown.reduce((sum, line) => sum + Number(line.split(" ").pop()), 0)).toBe(doneJobs);
+    background.close();
+    serving.close();
+  });
+
+  it("replaces a killed worker; the new background worker runs the jobs", async () => {
+    const before = await workerPids();
+    expect([...before.values()].sort()).toEqual(["background", "serving"]);
+    const killed = [...before].find(([, role]) => role === "background")![0];
+    process.kill(killed, "SIGKILL");
+    await expect
+      .poll(
+        async () => {
+          const now = await workerPids();
+          return now.size === 2 && !now.has(killed) ? [...now.values()].sort() : null;
+        },
+        { timeout: 150_000, interval: 500 },
+      )
+      .toEqual(["background", "serving"]);
+
+    const account = seedAccount(world, "viewer");
+    const connection = new Connection();
+    const asked = await connection.send("/reset", {
+      method: "POST",
+      body: new URLSearchParams({ email: account.email }).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": "10.9.2.1" },
+    });
+    expect(asked.status).toBe(200);
+    const mailDir = path.join(world.root, "mail");
+    await expect
+      .poll(
+        () =>
+          fs
+            .readdirSync(mailDir)
+            .filter((file) => fs.readFileSync(path.join(mailDir, file), "utf8").includes(account.email)).length,
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    connection.close();
+    // A worker takes a while to start on a busy box.
+  }, 180_000);
+
+  it("stops every process on SIGTERM with exit code 0: a download under way finishes, the running job goes back in the queue, none stays", async () => {
+    const uploader = await login(world, provider);
+    const watcher = await login(world, viewer);
+    // A film whose processing takes a while: its encoder runs in the background worker at the signal.
+    const film = await makeVideoFixture(world.fixtures, "mp4-large", 8);
+    const body = new FormData();
+    body.append("name", "Stopped mid-job");
+    body.append("Category", world.categoryId);
+    body.append("file", new Blob([new Uint8Array(fs.readFileSync(film))]), "stopped.mp4");
+    const uploaded = await call(world, "/api/upload/movies", { method: "POST", body, token: uploader.token });
+    expect(uploaded.status).toBe(201);
+    const movieId = world.db.select().from(movies).where(eq(movies.name, "Stopped mid-job")).get()!.id;
+    await expect
+      .poll(() => world.db.select().from(jobs).where(eq(jobs.movieId, movieId)).get()?.toolPid ?? null, {
+        timeout: 60_000,
+      })
+      .not.toBeNull();
+
+    // A viewer's download of another film, read slowly (about 1 MB/s), under way at the signal.
+    const watchedId = "workerswatched01";
+    fs.mkdirSync(path.dirname(movieVideoPath(watchedId, world.root)), { recursive: true });
+    fs.writeFileSync(movieVideoPath(watchedId, world.root), Buffer.alloc(4 * 1024 * 1024, 5));
+    world.db
+      .insert(movies)
+      .values({
+        id: watchedId,
+        name: "Watched",
+        categoryId: world.categoryId,
+        providerId: provider.id,
+        status: "ready",
+        approved: true,
+        videoFile: `${watchedId}.mp4`,
+        sizeBytes: 4 * 1024 * 1024,
+      })
+      .run();
+    const download = new Promise<{ bytes: number; complete: boolean }>((resolve, reject) => {
+      http
+        .get(
+          `${world.url}/api/files/${watchedId}.mp4`,
+          { headers: { Authorization: `Bearer ${watcher.token}` } },
+          (response) => {
+            let bytes = 0;
+            response.on("data", (chunk: Buffer) => {
+              bytes += chunk.length;
+              response.pause();
+              setTimeout(() => response.resume(), Math.ceil(chunk.length / 1000));
+            });
+            response.on("end", () => resolve({ bytes, complete: response.complete }));
+            response.on("error", reject);
+          },
+        )
+        .on("error", reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const pids = [...(await workerPids()).keys()];
+    expect(pids).toHaveLength(2);
+    const primary = world.server.process;
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", (code) => resolve(code)));
+    primary.kill("SIGTERM");
+    const [code, received] = await Promise.all([exited, download]);
+    expect(code).toBe(0);
+    expect(received).toEqual({ bytes: 4 * 1024 * 1024, complete: true });
+    for (const pid of pids) expect(processRuns(pid), `worker ${pid}`).toBe(false);
+    // No encoder outlives the server, and the job waits in the queue with the try not counted.
+    expect(world.db.select().from(jobs).where(eq(jobs.movieId, movieId)).all()).toMatchObject([
+      { kind: MOVIE_JOB, status: "queued", attempts: 0, toolPid: null },
+    ]);
+    expect(encodersOf(world.root)).toEqual([]);
+    await expect(fetch(`${world.url}/healthz`)).rejects.toThrow();
+  }, 180_000);
+});
