@@ -1,12 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { watchEvents } from "../../app/db/schema";
 import { createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
 import { expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
 /**
- * A viewer finds the demo series, opens its page, plays the first episode,
- * goes on to the second from the end card (the countdown with JavaScript, the
+ * A viewer finds the demo series, opens its page, plays the first episode
+ * with Hausa subtitles, goes on to the second from the end card (the countdown with JavaScript, the
  * link without), and "Continue" on the series page brings them back to where
  * they stopped — with and without JavaScript. The old apps' list names the
  * episodes with their series.
@@ -15,6 +15,16 @@ import { expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 const SERIES_ID = "demoseries01";
 const FIRST = "demoepisode01";
 const SECOND = "demoepisode02";
+/** The demo's Hausa subtitles on the first episode begin with this line (0.5 s to 2.5 s). */
+const FIRST_HAUSA_CUE = "Ina ka je tun safe?";
+
+/** The cues of the video's track in `language` that are on screen now. */
+function activeCues(video: Locator, language: string) {
+  return video.evaluate((element: HTMLVideoElement, wanted) => {
+    const track = Array.from(element.textTracks).find((candidate) => candidate.language === wanted);
+    return track?.activeCues ? Array.from(track.activeCues).map((cue) => (cue as VTTCue).text) : [];
+  }, language);
+}
 
 async function signIn(page: Page, viewer: TestAccount) {
   await signInThroughForm(page, "/login", viewer.email, viewer.password);
@@ -35,7 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`a series ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a viewer opens the series, plays episode 1, goes on to episode 2 from its end, and Continue resumes it — ${mode}`, async ({
+    test(`a viewer opens the series, plays episode 1 with Hausa subtitles, goes on to episode 2 from its end, and Continue resumes it — ${mode}`, async ({
       page,
     }) => {
       const viewer = await createViewer(javaScriptEnabled ? "series-js" : "series-nojs");
@@ -65,10 +75,18 @@ for (const javaScriptEnabled of [true, false]) {
       const video = page.locator("video");
 
       if (javaScriptEnabled) {
-        // Played to its end: the card counts down and starts episode 2 by itself.
+        // Hausa subtitles from the menu: the first cue is in the rendered track while it is on screen.
+        await page.getByLabel("Subtitles", { exact: true }).selectOption({ label: "Hausa" });
         await pressPlay(video, FIRST);
         await video.evaluate((element: HTMLVideoElement) => {
+          element.pause();
+          element.currentTime = 1;
+        });
+        await expect.poll(() => activeCues(video, "ha"), { timeout: 15_000 }).toEqual([FIRST_HAUSA_CUE]);
+        // Played to its end: the card counts down and starts episode 2 by itself.
+        await video.evaluate((element: HTMLVideoElement) => {
           element.currentTime = Math.max(0, element.duration - 0.4);
+          void element.play();
         });
         const card = page.getByTestId("next-episode-card");
         await expect(card).toBeVisible({ timeout: 15_000 });
@@ -90,6 +108,13 @@ for (const javaScriptEnabled of [true, false]) {
         });
         await expect.poll(() => recordedPosition(viewer, SECOND), { timeout: 10_000 }).toBe(3);
       } else {
+        // Hausa subtitles chosen with the menu's form: the page comes back with the Hausa track as the default.
+        await page.getByLabel("Subtitles", { exact: true }).selectOption("ha");
+        await page.getByTestId("subtitle-choices").getByRole("button", { name: "Apply" }).click();
+        const track = video.locator('track[kind="subtitles"][srclang="ha"]');
+        await expect(track).toHaveAttribute("default", "");
+        const file = await page.request.get((await track.getAttribute("src"))!);
+        expect(await file.text()).toContain(FIRST_HAUSA_CUE);
         // Without JavaScript the end card is a link under the player.
         await expectAdaptiveStream(video, FIRST, false);
         await page.getByTestId("next-episode-link").click();
