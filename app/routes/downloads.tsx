@@ -41,9 +41,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const MB = 1_000_000;
 const PROGRESS_EVERY_SECONDS = 10;
 
-/** Tell the server what was watched offline, and learn which licences no longer hold. */
-async function syncWithServer(records: DownloadRecord[]): Promise<void> {
-  if (!navigator.onLine || records.length === 0) return;
+/**
+ * Tell the server what was watched offline, and learn which licences no longer hold.
+ * Says whether the server answered (null: nothing to ask): a browser may think it is
+ * online on a network that reaches nothing.
+ */
+async function syncWithServer(records: DownloadRecord[]): Promise<boolean | null> {
+  if (!navigator.onLine || records.length === 0) return null;
   try {
     const ids = records.map((record) => record.licence.terms.id).join(",");
     const answer = await fetch(`/downloads/licences?ids=${encodeURIComponent(ids)}`, { credentials: "same-origin" });
@@ -59,6 +63,7 @@ async function syncWithServer(records: DownloadRecord[]): Promise<void> {
     }
   } catch {
     // Offline after all: next time.
+    return false;
   }
   for (const record of records) {
     if (record.pendingProgress.length === 0) continue;
@@ -71,9 +76,10 @@ async function syncWithServer(records: DownloadRecord[]): Promise<void> {
       if (sent.ok || sent.status === 404)
         await updateRecord(record.title.id, (current) => ({ ...current, pendingProgress: [] }));
     } catch {
-      return;
+      return false;
     }
   }
+  return true;
 }
 
 export default function Downloads() {
@@ -101,14 +107,18 @@ export default function Downloads() {
     setMissing(lacking);
     if (lacking.length > 0) return;
     setOnline(navigator.onLine);
+    const sync = (list: DownloadRecord[]) =>
+      syncWithServer(list).then((reached) => {
+        if (reached !== null) setOnline(reached);
+      });
     const goOnline = () => {
       setOnline(true);
-      void refresh().then(syncWithServer).then(refresh);
+      void refresh().then(sync).then(refresh);
     };
     const goOffline = () => setOnline(false);
     window.addEventListener("online", goOnline);
     window.addEventListener("offline", goOffline);
-    void refresh().then(syncWithServer).then(refresh);
+    void refresh().then(sync).then(refresh);
     // This device keeps films: the list itself must open offline too.
     void listRecords().then((list) => (list.length > 0 ? keepDownloadsPageOffline() : undefined));
     return () => {
