@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, notInArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { categories, movies, ratings, watchEvents } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 
@@ -7,25 +8,32 @@ import { posterUrl } from "~/media/storage.server";
  * The public catalogue: the lists the landing page, /movies and the API show.
  * Only published titles appear anywhere here — processed ("ready") AND approved
  * by an administrator. Every query is bounded by a LIMIT and uses an index of
- * schema.ts; ratings are aggregated for the returned titles in one grouped query.
+ * schema.ts. A page of cards is one query: each card's stars are counted in it
+ * through the ratings primary key. The queries a catalogue page runs on every
+ * request are prepared once (db/prepared.server.ts).
  */
 
-export type CatalogueMovie = {
+/** What a title's card shows (grids, rows, side lists, the viewer's lists). */
+export type CatalogueCard = {
   id: string;
   name: string;
-  description: string;
   categoryName: string;
   /** 300×200 card poster (jpg) and its webp twin; null when the title has no poster. */
   posterCard: string | null;
   posterCardWebp: string | null;
-  /** 1280×720 hero poster (jpg) and its webp twin. */
-  posterHero: string | null;
-  posterHeroWebp: string | null;
   /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
   averageRating: number | null;
   ratingCount: number;
   durationSeconds: number;
   access: "free" | "premium";
+};
+
+/** A featured title as the landing page's hero shows it: its card, its description and the large poster. */
+export type CatalogueMovie = CatalogueCard & {
+  description: string;
+  /** 1280×720 hero poster (jpg) and its webp twin. */
+  posterHero: string | null;
+  posterHeroWebp: string | null;
 };
 
 export const TRENDING_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -62,24 +70,32 @@ export function posterAccess(db: DB, movieId: string, caller: { id: string; role
   return "hidden";
 }
 
-const movieColumns = {
+/**
+ * The columns of a card, for a query over `movies` joined to `categories`.
+ * The stars are two correlated subqueries on the ratings primary key
+ * (movie_id, account_id): SQLite evaluates them for the rows returned only.
+ * (Raw SQL, so the correlation names `movies` whatever Drizzle would print.)
+ */
+export const cardColumns = {
   id: movies.id,
   name: movies.name,
-  description: movies.description,
   categoryName: categories.name,
   posterFile: movies.posterFile,
   durationSeconds: movies.durationSeconds,
   access: movies.access,
+  averageStars: sql<number | null>`(SELECT avg(r.stars) FROM ratings AS r WHERE r.movie_id = "movies"."id")`,
+  ratingCount: sql<number>`(SELECT count(*) FROM ratings AS r WHERE r.movie_id = "movies"."id")`,
 };
 
-type MovieRow = {
+export type CardRow = {
   id: string;
   name: string;
-  description: string;
   categoryName: string;
   posterFile: string | null;
   durationSeconds: number;
   access: "free" | "premium";
+  averageStars: number | null;
+  ratingCount: number;
 };
 
 function clampLimit(limit: number): number {
@@ -87,87 +103,68 @@ function clampLimit(limit: number): number {
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
 }
 
-/** Average and count of stars for these titles, in one grouped query over the ratings primary key. */
-export function ratingSummaries(db: DB, movieIds: string[]): Map<string, { average: number; count: number }> {
-  const summaries = new Map<string, { average: number; count: number }>();
-  if (movieIds.length === 0) return summaries;
-  const rows = db
-    .select({
-      movieId: ratings.movieId,
-      average: sql<number>`avg(${ratings.stars})`,
-      count: sql<number>`count(*)`,
-    })
-    .from(ratings)
-    .where(inArray(ratings.movieId, movieIds))
-    .groupBy(ratings.movieId)
-    .all();
-  for (const row of rows) summaries.set(row.movieId, { average: Number(row.average), count: Number(row.count) });
-  return summaries;
+/** A card from a row of `cardColumns`. */
+export function toCard(row: CardRow): CatalogueCard {
+  const hasPoster = Boolean(row.posterFile);
+  const count = Number(row.ratingCount);
+  return {
+    id: row.id,
+    name: row.name,
+    categoryName: row.categoryName,
+    posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
+    posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
+    averageRating: count > 0 && row.averageStars !== null ? Math.round(Number(row.averageStars) * 10) / 10 : null,
+    ratingCount: count,
+    durationSeconds: row.durationSeconds,
+    access: row.access,
+  };
 }
 
-/** Turn rows (already in display order) into cards, with their ratings. */
-function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
-  const summaries = ratingSummaries(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => {
-    const summary = summaries.get(row.id);
-    const hasPoster = Boolean(row.posterFile);
-    return {
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      categoryName: row.categoryName,
-      posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
-      posterCardWebp: hasPoster ? posterUrl(row.id, "card", "webp") : null,
-      posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
-      posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
-      averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
-      ratingCount: summary?.count ?? 0,
-      durationSeconds: row.durationSeconds,
-      access: row.access,
-    };
-  });
-}
-
-/** Titles an administrator has featured, newest first (movies_featured_idx). */
+/** Titles an administrator has featured, newest first (movies_featured_idx), with what the hero shows. */
 export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
   const rows = db
-    .select(movieColumns)
+    .select({ ...cardColumns, description: movies.description })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .where(and(eq(movies.featured, true), isPublished()))
     .orderBy(desc(movies.uploadedAt), desc(movies.id))
     .limit(clampLimit(limit))
     .all();
-  return toCards(db, rows);
+  return rows.map((row) => {
+    const hasPoster = Boolean(row.posterFile);
+    return {
+      ...toCard(row),
+      description: row.description,
+      posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
+      posterHeroWebp: hasPoster ? posterUrl(row.id, "hero", "webp") : null,
+    };
+  });
 }
 
 /** The newest published titles (movies_published_idx). */
-export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rows = db
-    .select(movieColumns)
+export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
+  return db
+    .select(cardColumns)
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .where(isPublished())
     .orderBy(desc(movies.uploadedAt), desc(movies.id))
     .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+    .all()
+    .map(toCard);
 }
 
 /** The newest published titles of one category, by its slug (categories_slug_unique, movies_category_idx). */
-export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const rows = db
-    .select(movieColumns)
+export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueCard[] {
+  return db
+    .select(cardColumns)
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .where(and(eq(categories.slug, slug), isPublished()))
     .orderBy(desc(movies.uploadedAt), desc(movies.id))
     .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+    .all()
+    .map(toCard);
 }
 
 type TrendingEntry = { id: string; uploadedAt: number };
@@ -210,7 +207,7 @@ export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[]
  * (always true on a new install), the rest of the row is filled with the most
  * viewed titles of all time, so the row is never empty while titles exist.
  */
-export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueMovie[] {
+export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueCard[] {
   const max = clampLimit(limit);
   const trending = listCatalogueByIds(
     db,
@@ -222,14 +219,14 @@ export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new
 
   const taken = trending.map((movie) => movie.id);
   const mostViewed = db
-    .select(movieColumns)
+    .select(cardColumns)
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .where(taken.length > 0 ? and(isPublished(), notInArray(movies.id, taken)) : isPublished())
     .orderBy(desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
     .limit(max - trending.length)
     .all();
-  return [...trending, ...toCards(db, mostViewed)];
+  return [...trending, ...mostViewed.map(toCard)];
 }
 
 /**
@@ -248,7 +245,7 @@ export const SUGGESTION_PRIOR_STARS = 3;
  * prior, so well-rated titles come first, badly rated ones last, and among the
  * unrated the most watched lead.
  */
-export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
   const rated = db
     .select({
       movieId: ratings.movieId,
@@ -259,16 +256,16 @@ export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueMovi
     .groupBy(ratings.movieId)
     .as("rated");
   const score = sql`(coalesce(${rated.total}, 0) + ${SUGGESTION_PRIOR_COUNT * SUGGESTION_PRIOR_STARS}) * 1.0 / (coalesce(${rated.votes}, 0) + ${SUGGESTION_PRIOR_COUNT})`;
-  const rows = db
-    .select(movieColumns)
+  return db
+    .select(cardColumns)
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .leftJoin(rated, eq(rated.movieId, movies.id))
     .where(isPublished())
     .orderBy(desc(score), desc(movies.views), desc(movies.uploadedAt), desc(movies.id))
     .limit(clampLimit(limit))
-    .all();
-  return toCards(db, rows);
+    .all()
+    .map(toCard);
 }
 
 /** Everything the landing page shows from the catalogue, in one call. */
@@ -297,20 +294,61 @@ export function parseCatalogueFilter(value: string | null): CatalogueFilter | nu
 }
 
 export type CataloguePage = {
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
   total: number;
   page: number;
   pageCount: number;
   pageSize: number;
 };
 
+type GridFilter = "featured" | "new" | "all";
+
+/** The grid's rows: published, and for "new" uploaded since the `since` placeholder. */
+function gridWhere(filter: GridFilter): SQL {
+  const conditions: SQL[] = [isPublished()];
+  if (filter === "featured") conditions.push(eq(movies.featured, true));
+  if (filter === "new") conditions.push(gte(movies.uploadedAt, sql.placeholder("since")));
+  return and(...conditions)!;
+}
+
+const gridCount = (filter: GridFilter) =>
+  preparedQuery((db) =>
+    db
+      .select({ count: sql<number>`count(*)` })
+      .from(movies)
+      .where(gridWhere(filter))
+      .prepare(),
+  );
+
+const gridPage = (filter: GridFilter, sort: CatalogueSort) =>
+  preparedQuery((db) =>
+    db
+      .select(cardColumns)
+      .from(movies)
+      .innerJoin(categories, eq(categories.id, movies.categoryId))
+      .where(gridWhere(filter))
+      .orderBy(
+        ...(sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)]),
+      )
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+  );
+
+/** /movies asks the same few shapes over and over: each filter's count and page, prepared once. */
+const GRID_QUERIES = {
+  all: { count: gridCount("all"), new: gridPage("all", "new"), old: gridPage("all", "old") },
+  featured: { count: gridCount("featured"), new: gridPage("featured", "new"), old: gridPage("featured", "old") },
+  new: { count: gridCount("new"), new: gridPage("new", "new"), old: gridPage("new", "old") },
+};
+
 /**
  * One page of the /movies grid. `sort` orders by upload date (new: newest
  * first, old: oldest first); `filter` narrows to featured titles, titles
  * uploaded in the last 30 days, or titles played in the last seven days
- * (which, unless a sort is asked for, come most played first). Bounded by
- * LIMIT/OFFSET over movies_published_idx / movies_featured_idx; trending pages
- * are slices of the kept trendingRanking.
+ * (which, unless a sort is asked for, come most played first). Two queries:
+ * the count and the page of cards, by LIMIT/OFFSET over movies_published_idx /
+ * movies_featured_idx; trending pages are slices of the kept trendingRanking.
  */
 export function listCatalogue(
   options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
@@ -319,12 +357,6 @@ export function listCatalogue(
 ): CataloguePage {
   const pageSize = clampLimit(options.pageSize ?? 24);
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-  const conditions: SQL[] = [isPublished()];
-  if (options.filter === "featured") conditions.push(eq(movies.featured, true));
-  if (options.filter === "new") conditions.push(gte(movies.uploadedAt, new Date(now.getTime() - NEW_WINDOW_MS)));
-  const where = and(...conditions);
-  const byDate =
-    options.sort === "old" ? [asc(movies.uploadedAt), asc(movies.id)] : [desc(movies.uploadedAt), desc(movies.id)];
 
   if (options.filter === "trending") {
     let ranking = trendingRanking(db, now);
@@ -341,47 +373,47 @@ export function listCatalogue(
     return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize };
   }
 
-  const total = Number(
-    db
-      .select({ count: sql<number>`count(*)` })
-      .from(movies)
-      .where(where)
-      .get()?.count ?? 0,
-  );
+  const queries = GRID_QUERIES[options.filter ?? "all"];
+  // Placeholders take the stored value: milliseconds, as uploaded_at holds them.
+  const since = now.getTime() - NEW_WINDOW_MS;
+  const total = Number(queries.count(db).get({ since })?.count ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
-  const rows = db
-    .select(movieColumns)
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(where)
-    .orderBy(...byDate)
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all();
-  return { movies: toCards(db, rows), total, page, pageCount, pageSize };
+  const rows = queries[options.sort === "old" ? "old" : "new"](db).all({
+    since,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return { movies: rows.map(toCard), total, page, pageCount, pageSize };
 }
 
-/**
- * Cards for these titles (published only), in the order given. The lookup is by
- * primary key alone and the published rule is applied to the fetched rows:
- * with the status terms in the WHERE clause SQLite prefers movies_published_idx
- * and walks every published title instead of fetching a page of ids.
- */
-export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
-  if (ids.length === 0) return [];
-  const rows = db
-    .select({ ...movieColumns, status: movies.status, approved: movies.approved })
+const cardsByIds = preparedQuery((db) =>
+  db
+    .select({ ...cardColumns, status: movies.status, approved: movies.approved })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .where(inArray(movies.id, ids.slice(0, MAX_LIMIT)))
-    .all()
+    // One statement for any number of ids: they come as a JSON array.
+    .where(sql`${movies.id} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`)
+    .prepare(),
+);
+
+/**
+ * Cards for these titles (published only), in the order given, in one query.
+ * The lookup is by primary key alone and the published rule is applied to the
+ * fetched rows: with the status terms in the WHERE clause SQLite prefers
+ * movies_published_idx and walks every published title instead of fetching a
+ * page of ids.
+ */
+export function listCatalogueByIds(db: DB, ids: string[]): CatalogueCard[] {
+  if (ids.length === 0) return [];
+  const rows = cardsByIds(db)
+    .all({ ids: JSON.stringify(ids.slice(0, MAX_LIMIT)) })
     .filter(isPublishedRow);
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return toCards(
-    db,
-    ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
-  );
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toCard(row)] : [];
+  });
 }
 
 export type PublishedTitle = {

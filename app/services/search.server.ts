@@ -2,9 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { categories, movies, watchEvents } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
-import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueMovie } from "./catalogue.server";
+import { isPublished, listCatalogueByIds, TRENDING_WINDOW_MS, type CatalogueCard } from "./catalogue.server";
 
 /**
  * /moviecategory: category tiles, browsing by category and sort, and the
@@ -105,8 +106,85 @@ export function resolveCategoryImage(name: string, root?: string): string | null
   return path.join(storagePaths(root).categories, `${match[1]}.jpg`);
 }
 
+type BrowseQueries = {
+  count: ReturnType<typeof browseCount>;
+  page: ReturnType<typeof browsePage>;
+};
+const browseShapes = new Map<string, BrowseQueries>();
+
+/**
+ * The count and page queries of one shape of browse page (with or without
+ * words, a category, each sort), built and prepared once (db/prepared.server.ts).
+ * Values are placeholders: match, categoryId, since (trending), limit, offset.
+ */
+function browseQueries(
+  shape: string,
+  options: { search: boolean; category: boolean; sort?: BrowseSort | null },
+): BrowseQueries {
+  let queries = browseShapes.get(shape);
+  if (!queries) {
+    queries = { count: browseCount(options), page: browsePage(options) };
+    browseShapes.set(shape, queries);
+  }
+  return queries;
+}
+
+/**
+ * Where a browse page's titles come from: with words, the search index's
+ * matches drive the join (CROSS JOIN keeps them first: otherwise SQLite may
+ * walk every published title and ask the index about each), and each match
+ * finds its title through movies_search_idx by its search row (drizzle/0014),
+ * which also answers the published rule without reading the title's row.
+ */
+function browseSource(search: boolean): SQL {
+  return search ? sql`movies_fts CROSS JOIN ${movies} ON ${movies.searchRowid} = movies_fts.rowid` : sql`${movies}`;
+}
+
+function browseWhere(options: { search: boolean; category: boolean }): SQL {
+  const conditions: SQL[] = [isPublished()];
+  if (options.category) conditions.push(sql`${movies.categoryId} = ${sql.placeholder("categoryId")}`);
+  if (options.search) conditions.push(sql`movies_fts MATCH ${sql.placeholder("match")}`);
+  return sql.join(conditions, sql` AND `);
+}
+
+function browseCount(options: { search: boolean; category: boolean }) {
+  return preparedQuery((db) =>
+    db
+      .select({ total: sql<number>`count(*)` })
+      .from(browseSource(options.search))
+      .where(browseWhere(options))
+      .prepare(),
+  );
+}
+
+function browsePage(options: { search: boolean; category: boolean; sort?: BrowseSort | null }) {
+  const newest = sql`${movies.uploadedAt} DESC, ${movies.id} DESC`;
+  let source = browseSource(options.search);
+  let order: SQL;
+  if (options.sort === "trending") {
+    source = sql`${source} LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${sql.placeholder("since")} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
+    order = sql`coalesce(recent.plays, 0) DESC, ${movies.views} DESC, ${newest}`;
+  } else if (options.sort === "featured") {
+    order = options.search ? sql`${movies.featured} DESC, ${RANK}, ${newest}` : sql`${movies.featured} DESC, ${newest}`;
+  } else if (options.sort === "new" || !options.search) {
+    order = newest;
+  } else {
+    order = sql`${RANK}, ${newest}`;
+  }
+  return preparedQuery((db) =>
+    db
+      .select({ id: sql<string>`${movies.id}` })
+      .from(source)
+      .where(browseWhere(options))
+      .orderBy(order)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+  );
+}
+
 export type BrowseResult = {
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
   total: number;
   page: number;
   pageCount: number;
@@ -158,37 +236,21 @@ export function browseCatalogue(
   if (text && !ftsQuery) return empty(true);
   if (options.categorySlug && !category) return empty(false);
 
-  const conditions: SQL[] = [isPublished()];
-  if (category) conditions.push(eq(movies.categoryId, category.id));
-  const from = ftsQuery ? sql`movies_fts INNER JOIN ${movies} ON ${movies.id} = movies_fts.movie_id` : sql`${movies}`;
-  if (ftsQuery) conditions.push(sql`movies_fts MATCH ${ftsQuery}`);
-  const where = sql.join(conditions, sql` AND `);
-
-  const total = Number(
-    db.get<{ total: number }>(sql`SELECT count(*) AS total FROM ${from} WHERE ${where}`)?.total ?? 0,
-  );
+  const shape = `${ftsQuery ? "search" : "all"}:${category ? "category" : "any"}:${options.sort ?? "default"}`;
+  const queries = browseQueries(shape, { search: Boolean(ftsQuery), category: Boolean(category), sort: options.sort });
+  const values = {
+    match: ftsQuery ?? "",
+    categoryId: category?.id ?? "",
+    since: now.getTime() - TRENDING_WINDOW_MS,
+  };
+  const total = Number(queries.count(db).get(values)?.total ?? 0);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
   if (total === 0) return { ...empty(false), page, pageCount };
 
-  const newest = sql`${movies.uploadedAt} DESC, ${movies.id} DESC`;
-  let join = sql``;
-  let order: SQL;
-  if (options.sort === "trending") {
-    const since = now.getTime() - TRENDING_WINDOW_MS;
-    join = sql` LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
-    order = sql`coalesce(recent.plays, 0) DESC, ${movies.views} DESC, ${newest}`;
-  } else if (options.sort === "featured") {
-    order = ftsQuery ? sql`${movies.featured} DESC, ${RANK}, ${newest}` : sql`${movies.featured} DESC, ${newest}`;
-  } else if (options.sort === "new" || !ftsQuery) {
-    order = newest;
-  } else {
-    order = sql`${RANK}, ${newest}`;
-  }
-  const ids = db
-    .all<{ id: string }>(
-      sql`SELECT ${movies.id} AS id FROM ${from}${join} WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-    )
+  const ids = queries
+    .page(db)
+    .all({ ...values, limit: pageSize, offset: (page - 1) * pageSize })
     .map((row) => row.id);
   return { movies: listCatalogueByIds(db, ids), total, page, pageCount, pageSize, category, emptyQuery: false };
 }

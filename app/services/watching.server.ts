@@ -1,10 +1,11 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, comments, movies, ratings, savedMovies, watchEvents, type Role } from "~/db/schema";
+import { preparedQuery } from "~/db/prepared.server";
+import { accounts, categories, comments, movies, ratings, watchEvents, type Role } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
-import { isPublished, listCatalogueByIds, ratingSummaries, type CatalogueMovie } from "./catalogue.server";
+import { cardColumns, isPublished, toCard, type CatalogueCard } from "./catalogue.server";
 
 /**
  * The watch page and what a viewer does there: comments, ratings, lists and
@@ -65,17 +66,22 @@ export type WatchPage = {
   ratingCount: number;
   myRating: number | null;
   comments: WatchComment[];
-  providerTitles: CatalogueMovie[];
-  related: CatalogueMovie[];
+  providerTitles: CatalogueCard[];
+  related: CatalogueCard[];
   onWatchLater: boolean;
   onSaved: boolean;
   resumeSeconds: number;
 };
 
-/** Everything /WatchMovie shows, or null when there is no such published title. */
-export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
-  if (!movieId) return null;
-  const movie = db
+/**
+ * The title with everything about it that belongs to this viewer, in one
+ * statement: its stars (cardColumns), the viewer's own stars, which of the
+ * viewer's lists hold it, and where the viewer's latest visible viewing
+ * stopped (watch_events_account_movie_idx). Each subquery reads one index
+ * range for this one row.
+ */
+const watchPageTitle = preparedQuery((db) =>
+  db
     .select({
       id: movies.id,
       name: movies.name,
@@ -87,21 +93,28 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       providerName: sql<string>`coalesce(${accounts.providerName}, ${accounts.name})`,
       posterFile: movies.posterFile,
       durationSeconds: movies.durationSeconds,
+      averageStars: cardColumns.averageStars,
+      ratingCount: cardColumns.ratingCount,
+      myStars: sql<
+        number | null
+      >`(SELECT r.stars FROM ratings AS r WHERE r.movie_id = "movies"."id" AND r.account_id = ${sql.placeholder("viewerId")})`,
+      lists: sql<
+        string | null
+      >`(SELECT group_concat(s.list) FROM saved_movies AS s WHERE s.account_id = ${sql.placeholder("viewerId")} AND s.movie_id = "movies"."id")`,
+      // A viewing the viewer removed from their history no longer says where to resume.
+      lastPosition: sql<number | null>`(SELECT w.position_seconds FROM watch_events AS w
+        WHERE w.account_id = ${sql.placeholder("viewerId")} AND w.movie_id = "movies"."id" AND w.hidden_at IS NULL
+        ORDER BY w.updated_at DESC LIMIT 1)`,
     })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
-    .where(and(eq(movies.id, movieId), isPublished()))
-    .get();
-  if (!movie) return null;
+    .where(and(eq(movies.id, sql.placeholder("movieId")), isPublished()))
+    .prepare(),
+);
 
-  const summary = ratingSummaries(db, [movie.id]).get(movie.id);
-  const mine = db
-    .select({ stars: ratings.stars })
-    .from(ratings)
-    .where(and(eq(ratings.movieId, movie.id), eq(ratings.accountId, viewer.id)))
-    .get();
-  const commentRows = db
+const watchPageComments = preparedQuery((db) =>
+  db
     .select({
       id: comments.id,
       body: comments.body,
@@ -111,34 +124,35 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
     })
     .from(comments)
     .innerJoin(accounts, eq(accounts.id, comments.accountId))
-    .where(eq(comments.movieId, movie.id))
+    .where(eq(comments.movieId, sql.placeholder("movieId")))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENTS_LIMIT)
-    .all();
-  const lists = db
-    .select({ list: savedMovies.list })
-    .from(savedMovies)
-    .where(and(eq(savedMovies.accountId, viewer.id), eq(savedMovies.movieId, movie.id)))
-    .all()
-    .map((row) => row.list);
-  const lastEvent = db
-    .select({ positionSeconds: watchEvents.positionSeconds })
-    .from(watchEvents)
-    // A viewing the viewer removed from their history no longer says where to resume.
-    .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
-    .orderBy(desc(watchEvents.updatedAt))
-    .limit(1)
-    .get();
+    .prepare(),
+);
 
-  const otherIds = (condition: ReturnType<typeof eq>) =>
+/** The newest other published titles of the same provider or category, as cards. */
+const otherTitles = (by: "providerId" | "categoryId") =>
+  preparedQuery((db) =>
     db
-      .select({ id: movies.id })
+      .select(cardColumns)
       .from(movies)
-      .where(and(condition, ne(movies.id, movie.id), isPublished()))
+      .innerJoin(categories, eq(categories.id, movies.categoryId))
+      .where(and(eq(movies[by], sql.placeholder("owner")), ne(movies.id, sql.placeholder("movieId")), isPublished()))
       .orderBy(desc(movies.uploadedAt), desc(movies.id))
       .limit(SIDE_LIST_LIMIT)
-      .all()
-      .map((row) => row.id);
+      .prepare(),
+  );
+const providerTitles = otherTitles("providerId");
+const relatedTitles = otherTitles("categoryId");
+
+/** Everything /WatchMovie shows, or null when there is no such published title: four statements. */
+export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
+  if (!movieId) return null;
+  const movie = watchPageTitle(db).get({ movieId, viewerId: viewer.id });
+  if (!movie) return null;
+  const commentRows = watchPageComments(db).all({ movieId: movie.id });
+  const lists = movie.lists?.split(",") ?? [];
+  const ratingCount = Number(movie.ratingCount);
 
   return {
     movie: {
@@ -152,9 +166,10 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
     },
-    averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
-    ratingCount: summary?.count ?? 0,
-    myRating: mine?.stars ?? null,
+    averageRating:
+      ratingCount > 0 && movie.averageStars !== null ? Math.round(Number(movie.averageStars) * 10) / 10 : null,
+    ratingCount,
+    myRating: movie.myStars ?? null,
     comments: commentRows.map((row) => ({
       id: row.id,
       body: row.body,
@@ -162,11 +177,11 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       createdAt: row.createdAt.toISOString(),
       canDelete: row.accountId === viewer.id || viewer.role === "admin",
     })),
-    providerTitles: listCatalogueByIds(db, otherIds(eq(movies.providerId, movie.providerId))),
-    related: listCatalogueByIds(db, otherIds(eq(movies.categoryId, movie.categoryId))),
+    providerTitles: providerTitles(db).all({ owner: movie.providerId, movieId: movie.id }).map(toCard),
+    related: relatedTitles(db).all({ owner: movie.categoryId, movieId: movie.id }).map(toCard),
     onWatchLater: lists.includes("watch_later"),
     onSaved: lists.includes("saved"),
-    resumeSeconds: resumePosition(lastEvent?.positionSeconds, movie.durationSeconds),
+    resumeSeconds: resumePosition(movie.lastPosition, movie.durationSeconds),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { CatalogueMovie } from "~/services/catalogue.server";
+import type { CatalogueCard } from "~/services/catalogue.server";
 
 export function watchHref(movieId: string): string {
   return `/WatchMovie?id=${encodeURIComponent(movieId)}`;
@@ -95,7 +95,7 @@ export function Poster({
 }
 
 /** A title's card: 300×200 poster, title, real average rating; the whole card opens the watch page. */
-export function MovieCard({ movie, eager = false }: { movie: CatalogueMovie; eager?: boolean }) {
+export function MovieCard({ movie, eager = false }: { movie: CatalogueCard; eager?: boolean }) {
   const { t } = useTranslation("pages");
   const duration = useDuration()(movie.durationSeconds);
   return (
