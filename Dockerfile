@@ -46,4 +46,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["tini", "--"]
 # Applies migrations, creates the first administrator if needed, then serves.
-CMD ["node", "--import", "tsx", "scripts/start.ts"]
+CMD ["node", "--max-old-space-size=256", "--import", "tsx", "scripts/start.ts"]

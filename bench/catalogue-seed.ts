@@ -2,11 +2,15 @@
  * A large, realistic catalogue for load benchmarks: titles spread over
  * categories, providers and two years of upload dates, with descriptions and
  * casts built from a word list (so search has work to do), ratings, comments
- * and a month of viewings (so Trending and history have real rows).
+ * and a month of viewings (so Trending and history have real rows). Every
+ * ready title has its adaptive ladder recorded, as a served catalogue has, so
+ * the server's start-up backfill finds nothing to queue and the watch page
+ * offers its qualities (the files themselves are never read by these pages).
  * Deterministic: the same seed number gives the same catalogue.
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../app/db/client.server";
+import { planLadder } from "../app/media/ladder";
 
 const WORDS = [
   "Kano",
@@ -138,6 +142,11 @@ export function seedBulkCatalogue(
   const insertComment = sqlite.prepare(
     "INSERT INTO comments (id, movie_id, account_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
   );
+  const insertRendition = sqlite.prepare(
+    `INSERT INTO movie_renditions (movie_id, rung, width, height, status, bandwidth, average_bandwidth, codecs, size_bytes, duration_seconds, ready_at)
+     VALUES (?, ?, ?, ?, 'ready', ?, ?, 'avc1.64001f,mp4a.40.2', ?, ?, ?)`,
+  );
+  const ladder = planLadder({ width: 1280, height: 720 });
   const insertWatch = sqlite.prepare(
     "INSERT INTO watch_events (id, account_id, movie_id, started_at, updated_at, position_seconds, view_counted) VALUES (?, ?, ?, ?, ?, ?, 1)",
   );
@@ -154,6 +163,8 @@ export function seedBulkCatalogue(
       const uploadedAt = now - Math.floor(rand() * 730 * day);
       // About one title in fifty is still processing or waiting for approval: lists must skip them.
       const unpublished = rand() < 0.02;
+      const status = unpublished && rand() < 0.5 ? "processing" : "ready";
+      const durationSeconds = Math.floor(1200 + rand() * 6000);
       insertMovie.run(
         movieId,
         `${pick(WORDS)} ${pick(WORDS)} ${i + 1}`.replace(/^./, (c) => c.toUpperCase()),
@@ -161,17 +172,33 @@ export function seedBulkCatalogue(
         `${pick(NAMES)}, ${pick(NAMES)}`,
         pick(categoryIds),
         pick(options.providerIds),
-        unpublished && rand() < 0.5 ? "processing" : "ready",
+        status,
         rand() < 0.01 ? 1 : 0,
         unpublished ? 0 : 1,
         rand() < 0.3 ? "premium" : "free",
         Math.floor(50_000_000 + rand() * 1_500_000_000),
-        Math.floor(1200 + rand() * 6000),
+        durationSeconds,
         Math.floor(rand() * 20_000),
         uploadedAt,
         uploadedAt,
       );
       if (!unpublished) movieIds.push(movieId);
+      if (status === "ready") {
+        for (const spec of ladder) {
+          const bitsPerSecond = (spec.videoKbps + spec.audioKbps) * 1000;
+          insertRendition.run(
+            movieId,
+            spec.rung,
+            spec.width,
+            spec.height,
+            Math.round(bitsPerSecond * 1.3),
+            bitsPerSecond,
+            Math.round((bitsPerSecond / 8) * durationSeconds),
+            durationSeconds,
+            uploadedAt,
+          );
+        }
+      }
       const raters = Math.floor(rand() * 4);
       for (let r = 0; r < raters; r++) insertRating.run(movieId, pick(options.viewerIds), 1 + Math.floor(rand() * 5));
       if (rand() < 0.2) insertComment.run(id(), movieId, pick(options.viewerIds), words(15), uploadedAt + day);

@@ -1,20 +1,50 @@
 /**
- * Catalogue pages under load: 10,000 titles (plus ratings, comments and a
- * month of viewings), 50 concurrent keep-alive connections of a signed-in
- * viewer. Prints p50/p95/p99 response times (loopback, so they are server
- * time plus a fraction of a millisecond) and throughput for /movies,
- * /moviecategory?q= and /WatchMovie?id=.
- * Run with `npm run bench:catalogue` after `npm run build`.
- * BENCH_TITLES and BENCH_REQUESTS change the size of the run.
+ * Catalogue pages under load: 10,000 titles (plus ratings, comments, a month
+ * of viewings and their ladders), 50 concurrent keep-alive connections of a
+ * signed-in viewer, on /movies, /moviecategory?q= and /WatchMovie?id=.
+ *
+ * The server runs twice in one run — `WORKERS=1`, then the default number of
+ * workers — and prints per page kind: p50/p95/p99 response times (loopback,
+ * so server time plus a fraction of a millisecond), requests per second, the
+ * server's CPU milliseconds per request and its peak memory (RSS of the server
+ * and its children: all of them, and the largest one). Then the floor: the
+ * same pages rendered by the same build from loader data held in memory
+ * (bench/floor-server.ts), and how far the server is above it. The goals are
+ * printed alongside.
+ *
+ * Run with `npm run bench:catalogue` after `npm run build`. BENCH_TITLES and
+ * BENCH_REQUESTS (per page kind and run) change the size of the run,
+ * BENCH_PORT the port, BENCH_WORKERS the runs ("1,default"). With
+ * BENCH_PROFILE_DIR each server writes its CPU profile there and the largest
+ * costs in it are printed (bench/profile-summary.ts).
  */
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { accounts } from "../app/db/schema";
 import { seedBulkCatalogue } from "./catalogue-seed";
-import { percentile, prepareStorage, rssMiB, sampleMemory, signIn, startServer } from "./lib";
+import {
+  cpuMs,
+  percentile,
+  prepareStorage,
+  processTree,
+  sampleTreeMemory,
+  signIn,
+  startServer,
+  type RunningServer,
+} from "./lib";
+import { printProfileSummary } from "./profile-summary";
 
 const TITLES = Number(process.env.BENCH_TITLES ?? 10_000);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
+const PORT = Number(process.env.BENCH_PORT ?? 3604);
+const RUNS = (process.env.BENCH_WORKERS ?? "1,default").split(",").map((value) => value.trim());
 const CONNECTIONS = 50;
+/** The floor renders this many distinct URLs of each page kind (their loader data is captured once). */
+const FLOOR_URLS = 12;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+// The default run must not inherit a WORKERS of the shell that started the benchmark.
+delete process.env.WORKERS;
 
 const { root, db } = await prepareStorage("catalogue");
 const viewerIds = ["benchviewer0001"];
@@ -44,84 +74,246 @@ console.log(
 );
 db.$client.close();
 
-const server = await startServer(root, 3604);
-const cookie = await signIn(server.url, "/login", "viewer@bench.test");
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+type PageKind = {
+  label: string;
+  path: (i: number) => string;
+  goal: { p95Ms: number; requestsPerSecond?: number };
+};
+const sorts = ["", "?sort=new", "?sort=old", "?filter=trending", "?filter=featured", "?page=3", "?page=40&sort=old"];
+const words = catalogue.searchWords;
+const ids = catalogue.movieIds;
+const PAGE_KINDS: PageKind[] = [
+  {
+    label: "/movies (sorts, filters, pages)",
+    path: (i) => `/movies${sorts[i % sorts.length]}`,
+    goal: { p95Ms: 100, requestsPerSecond: 500 },
+  },
+  {
+    label: "/moviecategory?q=",
+    path: (i) => `/moviecategory?q=${encodeURIComponent(words[i % words.length]!)}${i % 3 === 0 ? "&page=2" : ""}`,
+    goal: { p95Ms: 150 },
+  },
+  {
+    label: "/WatchMovie?id=",
+    path: (i) => `/WatchMovie?id=${ids[(i * 7919) % ids.length]}`,
+    goal: { p95Ms: 100, requestsPerSecond: 500 },
+  },
+];
+const CPU_GOAL_MS = 3;
+const MEMORY_GOAL_MIB = 250;
 
-function get(path: string): Promise<{ ms: number; status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const request = http.get(
-      `${server.url}${path}`,
-      { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
-      (response) => {
-        let bytes = 0;
-        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-        response.on("end", () =>
-          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
-        );
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-  });
+type Result = {
+  label: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  requestsPerSecond: number;
+  cpuMsPerRequest: number;
+  kibPerPage: number;
+  peakTotalMiB: number;
+  peakLargestMiB: number;
+  statuses: Map<number, number>;
+};
+
+function getter(server: RunningServer, cookie: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  // A request the server drops (reset, closed) counts as status 0 and fails the run at the end.
+  const get = (urlPath: string): Promise<{ ms: number; status: number; bytes: number }> =>
+    new Promise<{ ms: number; status: number; bytes: number }>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const request = http.get(
+        `${server.url}${urlPath}`,
+        { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
+        (response) => {
+          let bytes = 0;
+          response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          response.on("end", () =>
+            resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
+          );
+          response.on("error", reject);
+        },
+      );
+      request.on("error", reject);
+    }).catch(() => ({ ms: Number.NaN, status: 0, bytes: 0 }));
+  return { get, close: () => agent.destroy() };
 }
 
-/** `total` requests from `CONNECTIONS` concurrent workers; `nextPath(i)` varies the URL. */
-async function load(label: string, nextPath: (i: number) => string, total: number) {
+/** `total` requests from CONNECTIONS concurrent clients; `nextPath(i)` varies the URL. */
+async function load(
+  server: RunningServer,
+  get: ReturnType<typeof getter>["get"],
+  label: string,
+  nextPath: (i: number) => string,
+  total: number,
+): Promise<Result> {
   // Warm up: JIT, SQLite page cache, the connections themselves.
   await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => get(nextPath(i))));
   const times: number[] = [];
   const statuses = new Map<number, number>();
   let bytes = 0;
   let issued = 0;
-  const memory = sampleMemory(server.process.pid!, 50);
+  const pid = server.process.pid!;
+  const memory = sampleTreeMemory(pid, 50);
+  const cpuBefore = cpuMs(pid);
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (issued < total) {
         const result = await get(nextPath(issued++));
-        times.push(result.ms);
+        if (result.status !== 0) times.push(result.ms);
         bytes += result.bytes;
         statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
       }
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = cpuMs(pid) - cpuBefore;
   const peak = memory.stop();
-  const codes = [...statuses].map(([status, count]) => `${status}×${count}`).join(" ");
-  console.log(
-    `${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(times, 95).toFixed(1).padStart(6)} ms  p99 ${percentile(
-      times,
-      99,
-    )
-      .toFixed(1)
-      .padStart(
-        6,
-      )} ms  ${(times.length / seconds).toFixed(0).padStart(5)} req/s  ${(bytes / times.length / 1024).toFixed(1)} KiB/page  [${codes}]  server RSS peak ${peak.toFixed(0)} MiB`,
-  );
-  return statuses;
+  return {
+    label,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    requestsPerSecond: times.length / seconds,
+    cpuMsPerRequest: cpu / times.length,
+    kibPerPage: bytes / times.length / 1024,
+    peakTotalMiB: peak.totalMiB,
+    peakLargestMiB: peak.largestMiB,
+    statuses,
+  };
 }
 
-const sorts = ["", "?sort=new", "?sort=old", "?filter=trending", "?filter=featured", "?page=3", "?page=40&sort=old"];
-const words = catalogue.searchWords;
-const ids = catalogue.movieIds;
+function printResult(result: Result): void {
+  const ms = (value: number) => value.toFixed(1).padStart(7);
+  const codes = [...result.statuses].map(([status, count]) => `${status}×${count}`).join(" ");
+  console.log(
+    `  ${result.label.padEnd(32)} p50 ${ms(result.p50)} ms  p95 ${ms(result.p95)} ms  p99 ${ms(result.p99)} ms  ${result.requestsPerSecond
+      .toFixed(0)
+      .padStart(
+        5,
+      )} req/s  CPU ${result.cpuMsPerRequest.toFixed(2).padStart(6)} ms/req  ${result.kibPerPage.toFixed(1)} KiB/page  peak RSS ${result.peakTotalMiB.toFixed(0)} MiB (largest process ${result.peakLargestMiB.toFixed(0)})  [${codes}]`,
+  );
+}
+
+/** How many processes serve: what the server says ("workers: N", "N workers"), else its node processes. */
+function workersOf(server: RunningServer): string {
+  const said = /workers?\D{0,3}(\d+)|(\d+)\s+workers?/i.exec(server.output());
+  const nodes = processTree(server.process.pid!).filter((id) => {
+    try {
+      return fs.readFileSync(`/proc/${id}/cmdline`, "utf8").split("\0")[0] === process.execPath;
+    } catch {
+      return false;
+    }
+  });
+  const serving = nodes.length > 1 ? nodes.length - 1 : 1;
+  return said
+    ? `${said[1] ?? said[2]} (as the server says; ${nodes.length} node processes)`
+    : `${serving} (counted: ${nodes.length} node processes)`;
+}
+
+function newProfiles(before: Set<string>): string[] {
+  if (!PROFILE_DIR || !fs.existsSync(PROFILE_DIR)) return [];
+  // Main threads only (…<pid>.0.<seq>.cpuprofile); tsx's loader thread does nothing after start.
+  return fs
+    .readdirSync(PROFILE_DIR)
+    .filter((name) => !before.has(name) && /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+    .map((name) => path.join(PROFILE_DIR, name));
+}
+const profilesNow = () => new Set(PROFILE_DIR && fs.existsSync(PROFILE_DIR) ? fs.readdirSync(PROFILE_DIR) : []);
+
+let cookie = "";
+const runs: Array<{ label: string; results: Result[] }> = [];
+const profileSummaries: Array<{ label: string; files: string[]; requests: number }> = [];
+console.log(`${CONNECTIONS} connections, ${REQUESTS} requests per page kind and run`);
+
+for (const workers of RUNS) {
+  const label = workers === "default" ? "default workers" : `WORKERS=${workers}`;
+  const before = profilesNow();
+  // WORKERS unset is the default (one worker per core once the server forks workers).
+  const server = await startServer(root, PORT, { env: workers === "default" ? {} : { WORKERS: workers } });
+  cookie ||= await signIn(server.url, "/login", "viewer@bench.test");
+  const client = getter(server, cookie);
+  console.log(`${label} — workers: ${workersOf(server)}`);
+  const results: Result[] = [];
+  for (const kind of PAGE_KINDS) {
+    const result = await load(server, client.get, kind.label, kind.path, REQUESTS);
+    printResult(result);
+    results.push(result);
+  }
+  client.close();
+  await server.stop();
+  runs.push({ label, results });
+  profileSummaries.push({ label, files: newProfiles(before), requests: PAGE_KINDS.length * (REQUESTS + CONNECTIONS) });
+}
+
 console.log(
-  `${CONNECTIONS} connections, ${REQUESTS} requests per page kind, server RSS at start ${rssMiB(server.process.pid!).toFixed(0)} MiB`,
+  `floor — the same pages rendered by the same build from loader data in memory (${FLOOR_URLS} URLs per kind, one process, bare node:http)`,
 );
-const results = [
-  await load("/movies (sorts, filters, pages)", (i) => `/movies${sorts[i % sorts.length]}`, REQUESTS),
-  await load(
-    "/moviecategory?q=",
-    (i) => `/moviecategory?q=${encodeURIComponent(words[i % words.length]!)}${i % 3 === 0 ? "&page=2" : ""}`,
-    REQUESTS,
-  ),
-  await load("/WatchMovie?id=", (i) => `/WatchMovie?id=${ids[(i * 7919) % ids.length]}`, REQUESTS),
-];
-agent.destroy();
-await server.stop();
-const failures = results.flatMap((statuses) => [...statuses].filter(([status]) => status !== 200));
+const floorBefore = profilesNow();
+const floor = await startServer(root, PORT, { script: "bench/floor-server.ts" });
+// The session made on the real server: its row is in the database the floor reads.
+const floorClient = getter(floor, cookie || (await signIn(floor.url, "/login", "viewer@bench.test")));
+const floorResults: Result[] = [];
+for (const kind of PAGE_KINDS) {
+  const floorPath = (i: number) => kind.path(i % FLOOR_URLS);
+  // Each URL's loader data is captured by its first request, before anything is measured.
+  for (let i = 0; i < FLOOR_URLS; i++) await floorClient.get(floorPath(i));
+  const result = await load(floor, floorClient.get, kind.label, floorPath, REQUESTS);
+  printResult(result);
+  floorResults.push(result);
+}
+floorClient.close();
+await floor.stop();
+profileSummaries.push({
+  label: "floor",
+  files: newProfiles(floorBefore),
+  requests: PAGE_KINDS.length * (REQUESTS + CONNECTIONS + FLOOR_URLS),
+});
+
+const single = runs.find((run) => run.label === "WORKERS=1") ?? runs[0];
+if (single) {
+  console.log(`server (${single.label}) over the floor:`);
+  single.results.forEach((result, index) => {
+    const bare = floorResults[index]!;
+    console.log(
+      `  ${result.label.padEnd(32)} CPU per request ×${(result.cpuMsPerRequest / bare.cpuMsPerRequest).toFixed(1)}  (${result.cpuMsPerRequest.toFixed(2)} vs ${bare.cpuMsPerRequest.toFixed(2)} ms)  p50 ×${(result.p50 / bare.p50).toFixed(1)}  req/s ×${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`,
+    );
+  });
+}
+
+const goalRun = runs.find((run) => run.label === "default workers") ?? runs.at(-1);
+if (goalRun) {
+  console.log(`goals (${goalRun.label}):`);
+  const mark = (ok: boolean) => (ok ? "met" : "NOT met");
+  goalRun.results.forEach((result, index) => {
+    const goal = PAGE_KINDS[index]!.goal;
+    const parts = [
+      `p95 ${result.p95.toFixed(0)} ≤ ${goal.p95Ms} ms ${mark(result.p95 <= goal.p95Ms)}`,
+      ...(goal.requestsPerSecond
+        ? [
+            `${result.requestsPerSecond.toFixed(0)} ≥ ${goal.requestsPerSecond} req/s ${mark(result.requestsPerSecond >= goal.requestsPerSecond)}`,
+          ]
+        : []),
+      `CPU ${result.cpuMsPerRequest.toFixed(2)} ≤ ${CPU_GOAL_MS} ms ${mark(result.cpuMsPerRequest <= CPU_GOAL_MS)}`,
+      `largest process ${result.peakLargestMiB.toFixed(0)} ≤ ${MEMORY_GOAL_MIB} MiB ${mark(result.peakLargestMiB <= MEMORY_GOAL_MIB)}`,
+    ];
+    console.log(`  ${result.label.padEnd(32)} ${parts.join("; ")}`);
+  });
+}
+
+for (const summary of profileSummaries)
+  for (const file of summary.files) {
+    console.log(`\n${summary.label}:`);
+    printProfileSummary(file, summary.requests, 12);
+  }
+
+if (!process.env.BENCH_KEEP_STORAGE) fs.rmSync(root, { recursive: true, force: true });
+const failures = [...runs.flatMap((run) => run.results), ...floorResults].flatMap((result) =>
+  [...result.statuses]
+    .filter(([status]) => status !== 200)
+    .map(([status, count]) => `${result.label}: ${status}×${count}`),
+);
 if (failures.length > 0) {
-  console.error(`non-200 answers: ${JSON.stringify(failures)}`);
+  console.error(`non-200 answers: ${failures.join(", ")}`);
   process.exitCode = 1;
 }

@@ -44,22 +44,47 @@ export async function prepareStorage(label: string): Promise<{ root: string; db:
   return { root, db };
 }
 
-export type RunningServer = { url: string; port: number; process: ChildProcess; stop: () => Promise<void> };
+export type RunningServer = {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** What the server printed on its standard output so far. */
+  output: () => string;
+  stop: () => Promise<void>;
+};
 
 /**
  * Start the built server on a storage folder. With BENCH_PROFILE_DIR set, the
  * server writes a V8 CPU profile there when it stops (open it in Chrome's
  * DevTools, Performance panel) to see where a benchmark's time went.
+ * `options.env` adds settings (WORKERS, say); `options.script` serves with
+ * another script than scripts/serve.ts (bench/floor-server.ts).
  */
-export async function startServer(root: string, port: number): Promise<RunningServer> {
+/**
+ * The V8 flags `npm start` gives the server (the heap ceiling, see
+ * docs/decisions/033-cpu-per-page.md), read from package.json so a benchmark
+ * measures the server as it is deployed.
+ */
+export function serverNodeFlags(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
+  return (scripts.start ?? "").split(/\s+/).filter((part) => part.startsWith("--max-"));
+}
+
+export async function startServer(
+  root: string,
+  port: number,
+  options: { env?: Record<string, string>; script?: string; profile?: boolean } = {},
+): Promise<RunningServer> {
   if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
+  const profile = (options.profile ?? true) && process.env.BENCH_PROFILE_DIR;
   const child = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+      ...serverNodeFlags(),
+      ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
       "--import",
       "tsx",
-      "scripts/serve.ts",
+      options.script ?? "scripts/serve.ts",
     ],
     {
       // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.
@@ -71,10 +96,16 @@ export async function startServer(root: string, port: number): Promise<RunningSe
         STORAGE_DIR: root,
         SESSION_SECRET: "bench-secret-0123456789",
         LOG_LEVEL: "error",
+        ...options.env,
       },
-      stdio: ["ignore", "ignore", "inherit"],
+      stdio: ["ignore", "pipe", "inherit"],
     },
   );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    // Keep the start of the log (what the server says about itself), not every request line.
+    if (output.length < 64 * 1024) output += chunk.toString("utf8");
+  });
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
   child.once("exit", () => (exited = true));
@@ -97,6 +128,7 @@ export async function startServer(root: string, port: number): Promise<RunningSe
     url,
     port,
     process: child,
+    output: () => output,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve();
@@ -124,6 +156,73 @@ export function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** A process and all its descendants (cluster workers, media tools), from /proc. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name may hold spaces and brackets: the fields start after its last ")".
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: number[] = [];
+  const visit = (id: number) => {
+    tree.push(id);
+    for (const child of children.get(id) ?? []) visit(child);
+  };
+  visit(pid);
+  return tree;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU milliseconds (user + system) used so far by a process, its live
+ * descendants and the descendants that have ended (the kernel adds those to
+ * their parent when it reaps them).
+ */
+export function cpuMs(pid: number): number {
+  let ticks = 0;
+  for (const id of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${id}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime, cutime, cstime are fields 14–17 of /proc/<pid>/stat (11–14 after the name).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Sample the memory of a process and its descendants until stopped: the peak of their sum and of the largest one. */
+export function sampleTreeMemory(pid: number, everyMs = 50) {
+  let total = 0;
+  let largest = 0;
+  const sample = () => {
+    let sum = 0;
+    for (const id of processTree(pid)) {
+      try {
+        const rss = rssMiB(id);
+        sum += rss;
+        largest = Math.max(largest, rss);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    total = Math.max(total, sum);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return { stop: () => (clearInterval(timer), sample(), { totalMiB: total, largestMiB: largest }) };
 }
 
 /** Sample a process's memory until stopped; returns the peak. */

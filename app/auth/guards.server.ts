@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { getAccountById, type Account } from "~/services/accounts.server";
 import { getSession } from "./session.server";
 import { usesViewerPages } from "~/services/roles";
+import { shareWhilePending } from "~/utils/share-while-pending";
 
 /**
  * Role checks in one place, used by every loader and action. Each guard
@@ -12,8 +13,21 @@ import { usesViewerPages } from "~/services/roles";
  */
 export type SignedInAccount = Account;
 
-/** The signed-in account, or null (no cookie, unknown or expired session, blocked account). */
-export async function getOptionalUser(request: Request): Promise<SignedInAccount | null> {
+const accountsBeingRead = new Map<string, Promise<SignedInAccount | null>>();
+
+/**
+ * The signed-in account, or null (no cookie, unknown or expired session,
+ * blocked account). The root loader and the page's loader both ask for each
+ * page: for a GET they share one reading while it is under way (as
+ * getSession does).
+ */
+export function getOptionalUser(request: Request): Promise<SignedInAccount | null> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie || (request.method !== "GET" && request.method !== "HEAD")) return readOptionalUser(request);
+  return shareWhilePending(accountsBeingRead, cookie, () => readOptionalUser(request));
+}
+
+async function readOptionalUser(request: Request): Promise<SignedInAccount | null> {
   const session = await getSession(request);
   const accountId = session.get("accountId");
   if (!accountId) return null;

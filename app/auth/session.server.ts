@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createSessionStorage, type Session } from "@remix-run/node";
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { sessions } from "~/db/schema";
 import { SESSION_COOKIE_NAME } from "~/utils/cookie-names";
 import { getEnv } from "~/utils/env.server";
+import { shareWhilePending } from "~/utils/share-while-pending";
 
 export { SESSION_COOKIE_NAME };
 
@@ -22,6 +24,15 @@ export type AccountSession = Session<SessionData>;
 export function deleteExpiredSessions(db: DB, now = new Date()): number {
   return db.delete(sessions).where(lte(sessions.expiresAt, now)).run().changes;
 }
+
+// Read on every signed-in request: prepared once.
+const sessionById = preparedQuery((db) =>
+  db
+    .select({ accountId: sessions.accountId, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** A session storage over the `sessions` table of the given database (tests pass their own). */
 export function createDatabaseSessionStorage(database: () => DB, options: { secure: boolean; secrets: string[] }) {
@@ -54,11 +65,7 @@ export function createDatabaseSessionStorage(database: () => DB, options: { secu
     },
     async readData(id) {
       const db = database();
-      const row = db
-        .select({ accountId: sessions.accountId, expiresAt: sessions.expiresAt })
-        .from(sessions)
-        .where(eq(sessions.id, id))
-        .get();
+      const row = sessionById(db).get({ id });
       if (!row) return null;
       if (row.expiresAt.getTime() <= Date.now()) {
         db.delete(sessions).where(eq(sessions.id, id)).run();
@@ -92,8 +99,20 @@ export function getSessionStorage() {
   return storage;
 }
 
+const sessionsBeingRead = new Map<string, Promise<AccountSession>>();
+
+/**
+ * This request's session. Remix hands the root loader and the page's loader
+ * each its own copy of a request, and both ask (the watch page a third time,
+ * for the device): for a GET they share one reading of the cookie's signature
+ * and the session row while it is under way. Nothing is kept after it; a
+ * request that changes things reads its own.
+ */
 export function getSession(request: Request): Promise<AccountSession> {
-  return getSessionStorage().getSession(request.headers.get("Cookie"));
+  const cookie = request.headers.get("Cookie");
+  const read = () => getSessionStorage().getSession(cookie);
+  if (!cookie || (request.method !== "GET" && request.method !== "HEAD")) return read();
+  return shareWhilePending(sessionsBeingRead, cookie, read);
 }
 
 /** Start a fresh session (a new id, so no one can fix it beforehand) and return its Set-Cookie value. */

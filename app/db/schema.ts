@@ -190,6 +190,12 @@ export const movies = sqliteTable(
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
+    /**
+     * The rowid of this title's row in the movies_fts search index, set by the
+     * triggers of drizzle/0012: a search joins its matches to their titles by
+     * this integer instead of reading each match's stored movie_id.
+     */
+    searchRowid: integer("search_rowid"),
   },
   (t) => [
     // The catalogue's cards: published films (no season), newest first, read straight off the index.
@@ -202,6 +208,8 @@ export const movies = sqliteTable(
     index("movies_category_idx").on(t.categoryId, t.uploadedAt),
     index("movies_provider_idx").on(t.providerId, t.updatedAt),
     index("movies_views_idx").on(t.views),
+    // A search's matches to published titles, without reading the titles' rows.
+    index("movies_search_idx").on(t.searchRowid, t.status, t.approved),
   ],
 );
 

@@ -44,16 +44,13 @@ function qualityOf(request: Request): PlayerQuality {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request);
+  // Asked together, the two share one reading of the session.
+  const [viewer, deviceId] = await Promise.all([requireViewer(request), getDeviceId(request)]);
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer);
   if (!watch) throw data(null, { status: 404 });
   const { t } = await getRequestT(request, "watch");
   // The player, or why not: a Premium title without a pass, or every screen of the plan in use.
-  const access = decideWatchAccess(getDb(), {
-    account: viewer,
-    movieId: watch.movie.id,
-    deviceId: await getDeviceId(request),
-  });
+  const access = decideWatchAccess(getDb(), { account: viewer, movieId: watch.movie.id, deviceId });
   // The qualities this viewer may play, what each costs, and data saver.
   const dataSaver = await isDataSaverOn(request, viewer);
   const player = playerChoices(getDb(), {

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
@@ -61,8 +62,17 @@ type Context = { actorId?: string | null; ipAddress?: string | null };
 
 export type WriteResult<T> = { ok: true; value: T } | { ok: false; fieldErrors: FieldErrors };
 
+// Every signed-in page asks this (the guards): prepared once.
+const accountById = preparedQuery((db) =>
+  db
+    .select(publicColumns)
+    .from(accounts)
+    .where(eq(accounts.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 export function getAccountById(db: DB, id: string): Account | undefined {
-  return db.select(publicColumns).from(accounts).where(eq(accounts.id, id)).get();
+  return accountById(db).get({ id });
 }
 
 export function findAccountByEmail(db: DB, email: string): Account | undefined {

@@ -1,5 +1,6 @@
-import { and, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { movies, type PassPeriod, type Role } from "~/db/schema";
 import { formatPrice } from "~/utils/money";
 import { FREE_PLAN_CODE, getPassStatus, hasActivePass } from "./passes.server";
@@ -43,6 +44,14 @@ export type WatchAccess =
     }
   | { kind: "screens"; screens: number };
 
+const titleAccess = preparedQuery((db) =>
+  db
+    .select({ access: movies.access })
+    .from(movies)
+    .where(eq(movies.id, sql.placeholder("movieId")))
+    .prepare(),
+);
+
 /**
  * What the watch page shows instead of (or as) the player: the player; a
  * "needs a pass" panel for a Premium title without a pass; or the screens
@@ -55,11 +64,7 @@ export function decideWatchAccess(
   now: Date = new Date(),
 ): WatchAccess {
   if (!isBoundByPlan(input.account.role)) return { kind: "play" };
-  const movie = db
-    .select({ access: movies.access })
-    .from(movies)
-    .where(and(eq(movies.id, input.movieId)))
-    .get();
+  const movie = titleAccess(db).get({ movieId: input.movieId });
   if (movie?.access === "premium" && !hasActivePass(db, input.account.id, now)) {
     const plans = listPlansForSale(db)
       .filter((plan) => plan.periods.length > 0)

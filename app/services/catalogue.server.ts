@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery, preparedSql } from "~/db/prepared.server";
 import { categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
 import { qualified } from "~/db/sql";
 import { posterUrl, seriesPosterUrl } from "~/media/storage.server";
@@ -9,34 +10,37 @@ import { episodeContextColumns, titleDisplayName } from "./episode-names";
  * The public catalogue: the lists the landing page, /movies and the API show.
  * Only published titles appear anywhere here — processed ("ready") AND approved
  * by an administrator. Every query is bounded by a LIMIT and uses an index of
- * schema.ts; ratings are aggregated for the returned titles in one grouped query.
+ * schema.ts.
  *
  * A series is one card in every list (its episodes never are): the lists are
  * "entries", films and series together, one UNION ALL whose arms are each read
  * in order (films off movies_catalogue_idx), merged, and cut by LIMIT/OFFSET.
  * A series sorts by its newest published episode, counts its episodes' views
  * and plays, and shows their ratings together.
+ *
+ * A list is two statements whatever it shows: its entries, then the cards of
+ * all of them, films and series together, each card's stars counted in it.
+ * Both are prepared once per shape (db/prepared.server.ts; decision 033).
  */
 
 /** What a card opens: a film or an episode (the watch page) or a series (its page). */
 export type CardKind = "film" | "episode" | "series";
 
-export type CatalogueMovie = {
+/** What a card shows (grids, rows, side lists, the viewer's lists). */
+export type CatalogueCard = {
   id: string;
   kind: CardKind;
   /** The card's link: /WatchMovie?id=… or /series/…. */
   href: string;
   /** A film's name; an episode's "Series — S1E2 Title"; a series' name. */
   name: string;
-  description: string;
   categoryName: string;
   /**
-   * The fixed 300×200 card and 1280×720 hero JPEGs; null when the title has no
-   * poster. Pages offer the sized AVIF and JPEG files of media/poster-sizes.ts
-   * in srcset and keep these as the fallback.
+   * The fixed 300×200 card JPEG; null when the title has no poster. Pages
+   * offer the sized AVIF and JPEG files of media/poster-sizes.ts in srcset
+   * and keep this as the fallback (a series has only its fixed files).
    */
   posterCard: string | null;
-  posterHero: string | null;
   /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
   averageRating: number | null;
   ratingCount: number;
@@ -44,6 +48,13 @@ export type CatalogueMovie = {
   access: "free" | "premium";
   /** A series' published episodes (0 for a film or an episode). */
   episodeCount: number;
+};
+
+/** A featured title or series as the landing page's hero shows it: its card, its description and the large poster. */
+export type CatalogueMovie = CatalogueCard & {
+  description: string;
+  /** The fixed 1280×720 hero JPEG (the sized ones in srcset, as for the card); null without a poster. */
+  posterHero: string | null;
 };
 
 /** A place in a list: a film (a movies row without a season) or a series. */
@@ -76,7 +87,7 @@ export function isPublishedRow(row: { status: string; approved: boolean }): bool
  * least one of its episodes is published. Its page and its card need both.
  */
 export function isSeriesPublished(): SQL {
-  return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()}))`;
+  return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} CROSS JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()}))`;
 }
 
 /** Only films (titles outside any season) are cards of their own; an episode is reached through its series. */
@@ -103,55 +114,12 @@ export function posterAccess(db: DB, movieId: string, caller: { id: string; role
   return "hidden";
 }
 
-const movieColumns = {
-  id: movies.id,
-  name: movies.name,
-  description: movies.description,
-  categoryName: categories.name,
-  posterFile: movies.posterFile,
-  durationSeconds: movies.durationSeconds,
-  access: movies.access,
-  ...episodeContextColumns,
-};
-
-type MovieRow = {
-  id: string;
-  name: string;
-  description: string;
-  categoryName: string;
-  posterFile: string | null;
-  durationSeconds: number;
-  access: "free" | "premium";
-  seriesId: string | null;
-  seriesName: string | null;
-  seasonNumber: number | null;
-  episodeNumber: number | null;
-};
-
 function clampLimit(limit: number): number {
   if (!Number.isFinite(limit)) return 12;
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
 }
 
 type RatingSummary = { average: number; count: number };
-
-/** Average and count of stars for these titles, in one grouped query over the ratings primary key. */
-export function ratingSummaries(db: DB, movieIds: string[]): Map<string, RatingSummary> {
-  const summaries = new Map<string, RatingSummary>();
-  if (movieIds.length === 0) return summaries;
-  const rows = db
-    .select({
-      movieId: ratings.movieId,
-      average: sql<number>`avg(${ratings.stars})`,
-      count: sql<number>`count(*)`,
-    })
-    .from(ratings)
-    .where(inArray(ratings.movieId, movieIds))
-    .groupBy(ratings.movieId)
-    .all();
-  for (const row of rows) summaries.set(row.movieId, { average: Number(row.average), count: Number(row.count) });
-  return summaries;
-}
 
 /** A series' rating: every star given to any of its published episodes, together (one grouped query). */
 export function seriesRatingSummaries(db: DB, seriesIds: string[]): Map<string, RatingSummary> {
@@ -173,120 +141,199 @@ export function seriesRatingSummaries(db: DB, seriesIds: string[]): Map<string, 
   return summaries;
 }
 
-const roundedAverage = (summary: RatingSummary | undefined) => (summary ? Math.round(summary.average * 10) / 10 : null);
-
-/** Turn title rows (already in display order) into cards, with their ratings; an episode is named with its series. */
-function toCards(db: DB, rows: MovieRow[]): CatalogueMovie[] {
-  const summaries = ratingSummaries(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => {
-    const summary = summaries.get(row.id);
-    const hasPoster = Boolean(row.posterFile);
-    return {
-      id: row.id,
-      kind: row.seriesId ? "episode" : "film",
-      href: watchPageHref(row.id),
-      name: titleDisplayName(row),
-      description: row.description,
-      categoryName: row.categoryName,
-      posterCard: hasPoster ? posterUrl(row.id, "card", "jpg") : null,
-      posterHero: hasPoster ? posterUrl(row.id, "hero", "jpg") : null,
-      averageRating: roundedAverage(summary),
-      ratingCount: summary?.count ?? 0,
-      durationSeconds: row.durationSeconds,
-      access: row.access,
-      episodeCount: 0,
-    };
-  });
-}
-
-/** SQL over one series' published episodes (`what` is the aggregate), for the series row in scope. */
+/**
+ * SQL over one series' published episodes (`what` is the aggregate), for the
+ * series row in scope. CROSS JOIN keeps the series' seasons first
+ * (seasons_series_number_unique), then their published episodes
+ * (movies_catalogue_idx): otherwise SQLite may walk every published title and
+ * look up each one's season.
+ */
 function overPublishedEpisodes(what: SQL, extra?: SQL): SQL {
-  return sql`(SELECT ${what} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id}${extra ?? sql``} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()})`;
+  return sql`(SELECT ${what} FROM ${seasons} CROSS JOIN ${movies} ON ${movies.seasonId} = ${seasons.id}${extra ?? sql``} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()})`;
 }
 
 /**
- * Cards for these series (published only), in the order given: the series'
- * own poster, else its first episode's; its episodes' ratings together.
+ * A title's stars, for a query over `movies`: two correlated subqueries on the
+ * ratings primary key (movie_id, account_id), which SQLite evaluates for the
+ * rows returned only. The outer title is named with its table (`qualified`):
+ * in the fields of a query over one table Drizzle would print the column bare,
+ * and a bare `id` inside the subquery is the inner table's.
  */
-export function listSeriesCards(db: DB, ids: string[]): CatalogueMovie[] {
-  if (ids.length === 0) return [];
-  const rows = db
+export const titleStars = {
+  averageStars: sql<number | null>`(SELECT avg(r.stars) FROM ratings AS r WHERE r.movie_id = ${qualified(movies.id)})`,
+  ratingCount: sql<number>`(SELECT count(*) FROM ratings AS r WHERE r.movie_id = ${qualified(movies.id)})`,
+};
+
+/** A series' stars: every star given to any of its published episodes, together (as seriesRatingSummaries). */
+const seriesStars = {
+  averageStars: sql<
+    number | null
+  >`${overPublishedEpisodes(sql`avg(r.stars)`, sql` INNER JOIN ratings AS r ON r.movie_id = ${movies.id}`)}`,
+  ratingCount: sql<number>`${overPublishedEpisodes(sql`count(*)`, sql` INNER JOIN ratings AS r ON r.movie_id = ${movies.id}`)}`,
+};
+
+/** One decimal; null when nobody has rated. */
+export function roundedStars(averageStars: number | null, ratingCount: number): number | null {
+  return ratingCount > 0 && averageStars !== null ? Math.round(Number(averageStars) * 10) / 10 : null;
+}
+
+/** The ids a card statement takes: one JSON array for any number of them (json_each). */
+const idsIn = (name: string) => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
+
+/**
+ * Cards of titles (films and episodes) by id: the title, its category, an
+ * episode's series, season and number (its display name), and its stars. By
+ * primary key alone: the published rule is applied to the fetched rows, since
+ * with the status terms in the WHERE clause SQLite prefers movies_published_idx
+ * and walks every published title instead of fetching a page of ids.
+ */
+function titleCards(db: DB, hero: boolean) {
+  return db
     .select({
+      arm: sql<"title" | "series">`'title'`,
+      id: movies.id,
+      name: movies.name,
+      description: hero ? sql<string>`${movies.description}` : sql<string>`''`,
+      categoryName: categories.name,
+      posterFile: movies.posterFile,
+      firstEpisodeId: sql<string | null>`NULL`,
+      durationSeconds: sql<number>`${movies.durationSeconds}`,
+      access: movies.access,
+      episodeCount: sql<number>`0`,
+      published: sql<number>`(${movies.status} = 'ready' AND ${movies.approved} = 1)`,
+      ...episodeContextColumns,
+      ...titleStars,
+    })
+    .from(movies)
+    .innerJoin(categories, eq(categories.id, movies.categoryId))
+    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
+    .leftJoin(series, eq(series.id, seasons.seriesId))
+    .where(sql`${movies.id} IN ${idsIn("titles")}`);
+}
+
+/** Cards of series by id: the series' own poster, else its first episode's; its published episodes and their stars. */
+function seriesCards(db: DB, hero: boolean) {
+  return db
+    .select({
+      arm: sql<"title" | "series">`'series'`,
       id: series.id,
       name: series.name,
-      description: series.description,
+      description: hero ? sql<string>`${series.description}` : sql<string>`''`,
       categoryName: categories.name,
       posterFile: series.posterFile,
-      access: series.access,
-      approved: series.approved,
-      episodeCount: sql<number>`${overPublishedEpisodes(sql`count(*)`)}`,
       firstEpisodeId: sql<
         string | null
-      >`(SELECT ${movies.id} FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
+      >`(SELECT ${movies.id} FROM ${seasons} CROSS JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
+      durationSeconds: sql<number>`0`,
+      access: series.access,
+      episodeCount: sql<number>`${overPublishedEpisodes(sql`count(*)`)}`,
+      // Approved here; published once it also has a published episode (episodeCount).
+      published: sql<number>`${series.approved}`,
+      seriesId: sql<string | null>`NULL`,
+      seriesName: sql<string | null>`NULL`,
+      seasonNumber: sql<number | null>`NULL`,
+      episodeNumber: sql<number | null>`NULL`,
+      ...seriesStars,
     })
     .from(series)
     .innerJoin(categories, eq(categories.id, series.categoryId))
-    .where(inArray(series.id, ids.slice(0, MAX_LIMIT)))
-    .all()
-    .filter((row) => row.approved && Number(row.episodeCount) > 0);
-  const summaries = seriesRatingSummaries(
-    db,
-    rows.map((row) => row.id),
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    if (!row) return [];
-    const summary = summaries.get(row.id);
-    const poster = (variant: "card" | "hero", format: "jpg" | "webp") =>
-      row.posterFile
-        ? seriesPosterUrl(row.id, variant, format)
-        : row.firstEpisodeId
-          ? posterUrl(row.firstEpisodeId, variant, format)
-          : null;
-    return [
-      {
-        id: row.id,
-        kind: "series" as const,
-        href: seriesPageHref(row.id),
-        name: row.name,
-        description: row.description,
-        categoryName: row.categoryName,
-        posterCard: poster("card", "jpg"),
-        posterCardWebp: poster("card", "webp"),
-        posterHero: poster("hero", "jpg"),
-        posterHeroWebp: poster("hero", "webp"),
-        averageRating: roundedAverage(summary),
-        ratingCount: summary?.count ?? 0,
-        durationSeconds: 0,
-        access: row.access,
-        episodeCount: Number(row.episodeCount),
-      },
-    ];
+    .where(sql`${series.id} IN ${idsIn("series")}`);
+}
+
+/**
+ * The cards of any mix of titles and series in one statement (for the
+ * landing page's hero, `hero` adds the description), prepared once.
+ */
+const cardStatement = (hero: boolean) =>
+  preparedQuery((db) => titleCards(db, hero).unionAll(seriesCards(db, hero)).prepare());
+const CARD_STATEMENTS = { card: cardStatement(false), hero: cardStatement(true) };
+
+type CardRow = ReturnType<ReturnType<(typeof CARD_STATEMENTS)["card"]>["all"]>[number];
+
+/** A card from a row of the card statement. */
+function toCard(row: CardRow): CatalogueCard {
+  const ratingCount = Number(row.ratingCount);
+  const averageRating = roundedStars(row.averageStars, ratingCount);
+  if (row.arm === "series") {
+    return {
+      id: row.id,
+      kind: "series",
+      href: seriesPageHref(row.id),
+      name: row.name,
+      categoryName: row.categoryName,
+      posterCard: seriesPoster(row, "card"),
+      averageRating,
+      ratingCount,
+      durationSeconds: 0,
+      access: row.access,
+      episodeCount: Number(row.episodeCount),
+    };
+  }
+  return {
+    id: row.id,
+    kind: row.seriesId ? "episode" : "film",
+    href: watchPageHref(row.id),
+    name: titleDisplayName(row),
+    categoryName: row.categoryName,
+    posterCard: row.posterFile ? posterUrl(row.id, "card", "jpg") : null,
+    averageRating,
+    ratingCount,
+    durationSeconds: Number(row.durationSeconds),
+    access: row.access,
+    episodeCount: 0,
+  };
+}
+
+/** A series' fixed poster: its own, else its first episode's with a poster, else none. */
+function seriesPoster(row: CardRow, variant: "card" | "hero"): string | null {
+  if (row.posterFile) return seriesPosterUrl(row.id, variant, "jpg");
+  return row.firstEpisodeId ? posterUrl(row.firstEpisodeId, variant, "jpg") : null;
+}
+
+function isPublishedCard(row: CardRow): boolean {
+  return Boolean(row.published) && (row.arm === "title" || Number(row.episodeCount) > 0);
+}
+
+/** The published ones of these entries' card rows, in the order given: one statement. */
+function cardRows(db: DB, entries: { kind: "film" | "series"; id: string }[], hero: boolean): CardRow[] {
+  if (entries.length === 0) return [];
+  const titles = entries.filter((entry) => entry.kind === "film").map((entry) => entry.id);
+  const shows = entries.filter((entry) => entry.kind === "series").map((entry) => entry.id);
+  const rows = CARD_STATEMENTS[hero ? "hero" : "card"](db)
+    .all({ titles: JSON.stringify(titles.slice(0, MAX_LIMIT)), series: JSON.stringify(shows.slice(0, MAX_LIMIT)) })
+    .filter(isPublishedCard);
+  const byEntry = new Map(rows.map((row) => [`${row.arm === "series" ? "series" : "film"}:${row.id}`, row]));
+  return entries.flatMap((entry) => {
+    const row = byEntry.get(`${entry.kind}:${entry.id}`);
+    return row ? [row] : [];
   });
 }
 
-/** Cards for a list of entries (films and series), in the order given; anything no longer published is left out. */
-export function listCardsForEntries(db: DB, entries: CatalogueEntry[]): CatalogueMovie[] {
-  const films = new Map(
-    listCatalogueByIds(
-      db,
-      entries.filter((entry) => entry.kind === "film").map((entry) => entry.id),
-    ).map((card) => [card.id, card]),
+/** Cards for a list of entries (films and series), in the order given; anything no longer published is left out. One statement. */
+export function listCardsForEntries(db: DB, entries: CatalogueEntry[]): CatalogueCard[] {
+  return cardRows(db, entries, false).map(toCard);
+}
+
+/** The same with what the landing page's hero shows: the description and the large poster. */
+function listHeroesForEntries(db: DB, entries: CatalogueEntry[]): CatalogueMovie[] {
+  return cardRows(db, entries, true).map((row) => ({
+    ...toCard(row),
+    description: row.description,
+    posterHero:
+      row.arm === "series" ? seriesPoster(row, "hero") : row.posterFile ? posterUrl(row.id, "hero", "jpg") : null,
+  }));
+}
+
+/**
+ * Cards for these titles (published only), in the order given; an episode is
+ * named with its series ("Series — S1E2 Title") and opens its watch page. One
+ * statement for any number of ids.
+ */
+export function listCatalogueByIds(db: DB, ids: string[]): CatalogueCard[] {
+  return listCardsForEntries(
+    db,
+    ids.map((id) => ({ kind: "film", id })),
   );
-  const shows = new Map(
-    listSeriesCards(
-      db,
-      entries.filter((entry) => entry.kind === "series").map((entry) => entry.id),
-    ).map((card) => [card.id, card]),
-  );
-  return entries.flatMap((entry) => {
-    const card = (entry.kind === "film" ? films : shows).get(entry.id);
-    return card ? [card] : [];
-  });
 }
 
 export type EntryFilter = {
@@ -321,44 +368,75 @@ const ENTRY_ORDER: Record<EntryOrder, string> = {
 const FILM_RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
 const SERIES_RANK = sql.raw("bm25(series_fts, 0.0, 10.0, 2.0, 4.0)");
 
+/** Which parts of an EntryFilter are in use: an entry statement is prepared once per shape and order. */
+type EntryShape = { featuredOnly: boolean; category: boolean; provider: boolean; since: boolean; search: boolean };
+
+function shapeOf(filter: EntryFilter): EntryShape {
+  return {
+    featuredOnly: Boolean(filter.featuredOnly),
+    category: Boolean(filter.categoryId),
+    provider: Boolean(filter.providerId),
+    since: Boolean(filter.since),
+    search: Boolean(filter.ftsQuery),
+  };
+}
+
+/** The values of a filter's placeholders (those a shape does not use are ignored). */
+function entryValues(filter: EntryFilter, playsSince: number) {
+  return {
+    categoryId: filter.categoryId ?? "",
+    providerId: filter.providerId ?? "",
+    since: filter.since?.getTime() ?? 0,
+    match: filter.ftsQuery ?? "",
+    playsSince,
+  };
+}
+
 /**
  * The two arms of an entry list: published films, and published series, each
  * with the same columns (kind, id, sort_at, views, featured, rank, plays,
  * score). Columns an order does not need are constant 0, so no join is made
- * for them.
+ * for them. Values are placeholders (entryValues): categoryId, providerId,
+ * since and playsSince (milliseconds, as the tables hold them), match.
+ *
+ * A search's matches drive the films' arm: CROSS JOIN keeps them first
+ * (otherwise SQLite may walk every published title and ask the index about
+ * each), and each match finds its title by its search row (movies.search_rowid,
+ * drizzle/0012) through movies_search_idx, which also answers the published
+ * rule, instead of reading the match's stored movie_id.
  */
-function entryArms(filter: EntryFilter, order: EntryOrder | null, playsSince: Date): { films: SQL; shows: SQL } {
+function entryArms(shape: EntryShape, order: EntryOrder | null): { films: SQL; shows: SQL } {
   const film: SQL[] = [isPublished(), isFilm()];
   const show: SQL[] = [sql`${series.approved} = 1`];
-  if (filter.featuredOnly) {
+  if (shape.featuredOnly) {
     film.push(eq(movies.featured, true));
     show.push(sql`${series.featured} = 1`);
   }
-  if (filter.categoryId) {
-    film.push(eq(movies.categoryId, filter.categoryId));
-    show.push(eq(series.categoryId, filter.categoryId));
+  if (shape.category) {
+    film.push(sql`${movies.categoryId} = ${sql.placeholder("categoryId")}`);
+    show.push(sql`${series.categoryId} = ${sql.placeholder("categoryId")}`);
   }
-  if (filter.providerId) {
-    film.push(eq(movies.providerId, filter.providerId));
-    show.push(eq(series.providerId, filter.providerId));
+  if (shape.provider) {
+    film.push(sql`${movies.providerId} = ${sql.placeholder("providerId")}`);
+    show.push(sql`${series.providerId} = ${sql.placeholder("providerId")}`);
   }
-  if (filter.since) film.push(gte(movies.uploadedAt, filter.since));
-  if (filter.ftsQuery) {
-    film.push(sql`movies_fts MATCH ${filter.ftsQuery}`);
-    show.push(sql`series_fts MATCH ${filter.ftsQuery}`);
+  if (shape.since) film.push(sql`${movies.uploadedAt} >= ${sql.placeholder("since")}`);
+  if (shape.search) {
+    film.push(sql`movies_fts MATCH ${sql.placeholder("match")}`);
+    show.push(sql`series_fts MATCH ${sql.placeholder("match")}`);
   }
-  const wantsRank = Boolean(filter.ftsQuery) && (order === "rank" || order === "featured");
+  const wantsRank = shape.search && (order === "rank" || order === "featured");
   const prior = sql.raw(String(SUGGESTION_PRIOR_COUNT));
   const priorStars = sql.raw(String(SUGGESTION_PRIOR_COUNT * SUGGESTION_PRIOR_STARS));
-  const since = playsSince.getTime();
+  const since = sql.placeholder("playsSince");
 
   let filmJoins = sql``;
   if (order === "plays")
     filmJoins = sql`${filmJoins} LEFT JOIN (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent ON recent.movie_id = ${movies.id}`;
   if (order === "suggested")
     filmJoins = sql`${filmJoins} LEFT JOIN (SELECT ${ratings.movieId} AS movie_id, sum(${ratings.stars}) AS total, count(*) AS votes FROM ${ratings} GROUP BY ${ratings.movieId}) AS rated ON rated.movie_id = ${movies.id}`;
-  const filmFrom = filter.ftsQuery
-    ? sql`movies_fts INNER JOIN ${movies} ON ${movies.id} = movies_fts.movie_id`
+  const filmFrom = shape.search
+    ? sql`movies_fts CROSS JOIN ${movies} ON ${movies.searchRowid} = movies_fts.rowid`
     : sql`${movies}`;
   const films = sql`SELECT 'film' AS kind, ${movies.id} AS id, ${movies.uploadedAt} AS sort_at, ${movies.views} AS views, ${movies.featured} AS featured,
       ${wantsRank ? FILM_RANK : sql`0`} AS rank,
@@ -366,7 +444,7 @@ function entryArms(filter: EntryFilter, order: EntryOrder | null, playsSince: Da
       ${order === "suggested" ? sql`(coalesce(rated.total, 0) + ${priorStars}) * 1.0 / (coalesce(rated.votes, 0) + ${prior})` : sql`0`} AS score
     FROM ${filmFrom}${filmJoins} WHERE ${sql.join(film, sql` AND `)}`;
 
-  const seriesFrom = filter.ftsQuery
+  const seriesFrom = shape.search
     ? sql`series_fts INNER JOIN ${series} ON ${series.id} = series_fts.series_id`
     : sql`${series}`;
   const plays =
@@ -385,58 +463,107 @@ function entryArms(filter: EntryFilter, order: EntryOrder | null, playsSince: Da
         ${order === "views" || order === "plays" || order === "suggested" ? sql`coalesce(${overPublishedEpisodes(sql`sum(${movies.views})`)}, 0)` : sql`0`} AS views, ${series.featured} AS featured,
         ${wantsRank ? SERIES_RANK : sql`0`} AS rank, ${plays} AS plays, ${score} AS score
       FROM ${seriesFrom} WHERE ${sql.join(show, sql` AND `)}
-    ) WHERE sort_at IS NOT NULL${filter.since ? sql` AND sort_at >= ${filter.since.getTime()}` : sql``}`;
+    ) WHERE sort_at IS NOT NULL${shape.since ? sql` AND sort_at >= ${sql.placeholder("since")}` : sql``}`;
   return { films, shows };
 }
 
-/** One slice of the entries (films and series) that pass `filter`, in `order`. */
+function shapeKey(shape: EntryShape, order: EntryOrder | "count"): string {
+  return `${order}:${Object.entries(shape)
+    .filter(([, used]) => used)
+    .map(([name]) => name)
+    .join(",")}`;
+}
+
+/**
+ * One slice of the entries of a shape in an order (limit, offset and the
+ * filter's values as placeholders). The compound itself is ordered and cut,
+ * so each arm is read in its order and the two are merged, stopping at the
+ * LIMIT (an outer SELECT around it would sort every row of both first).
+ */
+function entrySliceStatement(shape: EntryShape, order: EntryOrder) {
+  return preparedSql<CatalogueEntry>(() => {
+    const { films, shows } = entryArms(shape, order);
+    return sql`${films} UNION ALL ${shows} ORDER BY ${sql.raw(ENTRY_ORDER[order])} LIMIT ${sql.placeholder("limit")} OFFSET ${sql.placeholder("offset")}`;
+  });
+}
+
+/** How many entries of a shape there are: each arm counted on its own (a count over the UNION would first copy every row of both). */
+function entryCountStatement(shape: EntryShape) {
+  return preparedSql<{ total: number }>(() => {
+    const { films, shows } = entryArms(shape, null);
+    return sql`SELECT (SELECT count(*) FROM (${films})) + (SELECT count(*) FROM (${shows})) AS total`;
+  });
+}
+
+/** Few shapes are ever asked for (a handful of pages, each with a few filters and orders): each prepared once. */
+const entrySlices = new Map<string, ReturnType<typeof entrySliceStatement>>();
+const entryCounts = new Map<string, ReturnType<typeof entryCountStatement>>();
+
+/** One slice of the entries (films and series) that pass `filter`, in `order`: one prepared statement. */
 export function queryEntries(
   db: DB,
   filter: EntryFilter,
   options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
 ): CatalogueEntry[] {
   const now = options.now ?? new Date();
-  const { films, shows } = entryArms(filter, options.order, new Date(now.getTime() - TRENDING_WINDOW_MS));
-  return db
-    .all<{ kind: "film" | "series"; id: string }>(
-      sql`${films} UNION ALL ${shows} ORDER BY ${sql.raw(ENTRY_ORDER[options.order])} LIMIT ${options.limit} OFFSET ${options.offset ?? 0}`,
-    )
+  const shape = shapeOf(filter);
+  const key = shapeKey(shape, options.order);
+  let statement = entrySlices.get(key);
+  if (!statement) {
+    statement = entrySliceStatement(shape, options.order);
+    entrySlices.set(key, statement);
+  }
+  return statement(db)
+    .all({
+      ...entryValues(filter, now.getTime() - TRENDING_WINDOW_MS),
+      limit: options.limit,
+      offset: options.offset ?? 0,
+    })
     .map((row) => ({ kind: row.kind, id: row.id }));
 }
 
-/** How many entries pass `filter`. */
+/** How many entries pass `filter`: one prepared statement. */
 export function countEntries(db: DB, filter: EntryFilter): number {
-  const { films, shows } = entryArms(filter, null, new Date());
-  return Number(
-    // Each arm counted on its own: a count over the UNION would first copy every row of both.
-    db.get<{ total: number }>(
-      sql`SELECT (SELECT count(*) FROM (${films})) + (SELECT count(*) FROM (${shows})) AS total`,
-    )?.total ?? 0,
-  );
+  const shape = shapeOf(filter);
+  const key = shapeKey(shape, "count");
+  let statement = entryCounts.get(key);
+  if (!statement) {
+    statement = entryCountStatement(shape);
+    entryCounts.set(key, statement);
+  }
+  return Number(statement(db).get(entryValues(filter, 0))?.total ?? 0);
 }
 
-/** Cards of a slice of entries. */
+/** Cards of a slice of entries: two statements, the entries and their cards. */
 function entryCards(
   db: DB,
   filter: EntryFilter,
   options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
-): CatalogueMovie[] {
+): CatalogueCard[] {
   return listCardsForEntries(db, queryEntries(db, filter, options));
 }
 
-/** Titles and series an administrator has featured, newest first (movies_featured_idx). */
+/** Titles and series an administrator has featured, newest first (movies_featured_idx), with what the hero shows. */
 export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  return entryCards(db, { featuredOnly: true }, { order: "new", limit: clampLimit(limit) });
+  return listHeroesForEntries(db, queryEntries(db, { featuredOnly: true }, { order: "new", limit: clampLimit(limit) }));
 }
 
 /** The newest published films and series (movies_catalogue_idx). */
-export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
   return entryCards(db, {}, { order: "new", limit: clampLimit(limit) });
 }
 
+const categoryBySlug = preparedQuery((db) =>
+  db
+    .select({ id: categories.id })
+    .from(categories)
+    .where(eq(categories.slug, sql.placeholder("slug")))
+    .prepare(),
+);
+
 /** The newest published films and series of one category, by its slug (categories_slug_unique, movies_category_idx). */
-export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  const category = db.select({ id: categories.id }).from(categories).where(eq(categories.slug, slug)).get();
+export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueCard[] {
+  const category = categoryBySlug(db).get({ slug });
   if (!category) return [];
   return entryCards(db, { categoryId: category.id }, { order: "new", limit: clampLimit(limit) });
 }
@@ -484,7 +611,7 @@ export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[]
  * the row is filled with the most viewed of all time, so the row is never
  * empty while titles exist.
  */
-export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueMovie[] {
+export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueCard[] {
   const max = clampLimit(limit);
   const trending = listCardsForEntries(db, trendingRanking(db, now).slice(0, max));
   if (trending.length >= max) return trending;
@@ -512,7 +639,7 @@ export const SUGGESTION_PRIOR_STARS = 3;
  * prior, so well-rated titles come first, badly rated ones last, and among the
  * unrated the most watched lead. A series is scored on all its episodes' stars.
  */
-export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
+export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
   return entryCards(db, {}, { order: "suggested", limit: clampLimit(limit) });
 }
 
@@ -542,7 +669,7 @@ export function parseCatalogueFilter(value: string | null): CatalogueFilter | nu
 }
 
 export type CataloguePage = {
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
   total: number;
   page: number;
   pageCount: number;
@@ -554,9 +681,10 @@ export type CataloguePage = {
  * date (new: newest first, old: oldest first; a series by its newest
  * episode); `filter` narrows to featured entries, entries uploaded in the
  * last 30 days, or entries played in the last seven days (which, unless a
- * sort is asked for, come most played first). Bounded by LIMIT/OFFSET over
- * movies_catalogue_idx / movies_featured_idx; trending pages are slices of
- * the kept trendingRanking.
+ * sort is asked for, come most played first). Three statements, each
+ * prepared once per filter and sort: the count, the page's entries (bounded
+ * by LIMIT/OFFSET over movies_catalogue_idx / movies_featured_idx) and their
+ * cards; a trending page is a slice of the kept trendingRanking and its cards.
  */
 export function listCatalogue(
   options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
@@ -595,32 +723,6 @@ export function listCatalogue(
     now,
   });
   return { movies, total, page, pageCount, pageSize };
-}
-
-/**
- * Cards for these titles (published only), in the order given; an episode is
- * named with its series ("Series — S1E2 Title") and opens its watch page. The
- * lookup is by primary key alone and the published rule is applied to the
- * fetched rows: with the status terms in the WHERE clause SQLite prefers
- * movies_published_idx and walks every published title instead of fetching a
- * page of ids.
- */
-export function listCatalogueByIds(db: DB, ids: string[]): CatalogueMovie[] {
-  if (ids.length === 0) return [];
-  const rows = db
-    .select({ ...movieColumns, status: movies.status, approved: movies.approved })
-    .from(movies)
-    .innerJoin(categories, eq(categories.id, movies.categoryId))
-    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
-    .leftJoin(series, eq(series.id, seasons.seriesId))
-    .where(inArray(movies.id, ids.slice(0, MAX_LIMIT)))
-    .all()
-    .filter(isPublishedRow);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return toCards(
-    db,
-    ids.map((id) => byId.get(id)).filter((row) => row !== undefined),
-  );
 }
 
 export type PublishedTitle = {

@@ -6,8 +6,9 @@ import {
   sign,
   type JsonWebKey,
 } from "node:crypto";
-import { and, count, eq, gt, inArray, isNull, ne } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { accounts, downloadLicences, movies, plans } from "~/db/schema";
 import type { Account } from "./accounts.server";
 import { isPublishedRow } from "./catalogue.server";
@@ -110,9 +111,9 @@ export function judgePlay(
 }
 
 /** The download rules of the plan an account is on now (FREE without a pass). */
-export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new Date()): DownloadRules {
-  const status = getPassStatus(db, account.id, now);
-  const plan = db
+// Every watch page asks: prepared once.
+const planDownloadRules = preparedQuery((db) =>
+  db
     .select({
       allowed: plans.downloadsAllowed,
       maxDownloads: plans.maxDownloads,
@@ -120,8 +121,13 @@ export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new
       playHours: plans.downloadPlayHours,
     })
     .from(plans)
-    .where(eq(plans.code, status.plan.code))
-    .get();
+    .where(eq(plans.code, sql.placeholder("code")))
+    .prepare(),
+);
+
+export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new Date()): DownloadRules {
+  const status = getPassStatus(db, account.id, now);
+  const plan = planDownloadRules(db).get({ code: status.plan.code });
   return plan ?? { allowed: false, maxDownloads: 0, days: 0, playHours: 0 };
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, watchEvents } from "~/db/schema";
-import { isPublished, listCatalogueByIds, type CatalogueMovie } from "./catalogue.server";
+import { isPublished, listCatalogueByIds, type CatalogueCard } from "./catalogue.server";
 import { normaliseSearchText, toFtsQuery } from "./search.server";
 import { isFinished } from "./watching.server";
 
@@ -23,7 +23,7 @@ export function parseHistoryPeriod(value: string | null): HistoryPeriod | null {
 }
 
 /** `finished`: the viewer reached the end, so the player will start again from the beginning. */
-export type HistoryItem = CatalogueMovie & { lastWatchedAt: string; positionSeconds: number; finished: boolean };
+export type HistoryItem = CatalogueCard & { lastWatchedAt: string; positionSeconds: number; finished: boolean };
 export type HistoryPage = { items: HistoryItem[]; total: number; page: number; pageCount: number; pageSize: number };
 
 /**

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { notifications } from "~/db/schema";
 import { isPublished } from "./catalogue.server";
 
@@ -22,14 +23,17 @@ export function listNotifications(db: DB, accountId: string, limit = 50) {
     .all();
 }
 
+// The bell on every signed-in page: prepared once.
+const unreadCount = preparedQuery((db) =>
+  db
+    .select({ value: count() })
+    .from(notifications)
+    .where(and(eq(notifications.accountId, sql.placeholder("accountId")), isNull(notifications.readAt)))
+    .prepare(),
+);
+
 export function countUnreadNotifications(db: DB, accountId: string): number {
-  return (
-    db
-      .select({ value: count() })
-      .from(notifications)
-      .where(and(eq(notifications.accountId, accountId), isNull(notifications.readAt)))
-      .get()?.value ?? 0
-  );
+  return unreadCount(db).get({ accountId })?.value ?? 0;
 }
 
 /** Mark one (only the owner's) or all of a person's notifications read. */

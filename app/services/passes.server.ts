@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { notifications, passes, PASS_PERIODS, PERIOD_DAYS, planPeriods, plans, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 
@@ -56,8 +57,9 @@ export function periodOfDays(days: number): PassPeriod | null {
   return PASS_PERIODS.find((period) => PERIOD_DAYS[period] === days) ?? null;
 }
 
-function openPasses(db: Tx, accountId: string, now: number) {
-  return db
+// Every watch page asks for the plan in force (screens, quality, downloads): prepared once.
+const openPassesQuery = preparedQuery((db: Tx) =>
+  db
     .select({
       id: passes.id,
       planId: passes.planId,
@@ -70,18 +72,27 @@ function openPasses(db: Tx, accountId: string, now: number) {
     })
     .from(passes)
     .innerJoin(plans, eq(plans.id, passes.planId))
-    .where(and(eq(passes.accountId, accountId), gt(passes.endsAt, new Date(now))))
+    .where(and(eq(passes.accountId, sql.placeholder("accountId")), gt(passes.endsAt, sql.placeholder("now"))))
     .orderBy(asc(passes.startsAt))
-    .all()
+    .prepare(),
+);
+
+function openPasses(db: Tx, accountId: string, now: number) {
+  return openPassesQuery(db)
+    .all({ accountId, now })
     .map((row) => ({ ...row, startsAt: row.startsAt.getTime(), endsAt: row.endsAt.getTime() }));
 }
 
-function freePlan(db: Tx) {
-  return db
+const freePlanQuery = preparedQuery((db: Tx) =>
+  db
     .select({ id: plans.id, code: plans.code, name: plans.name, screens: plans.screens, maxQuality: plans.maxQuality })
     .from(plans)
     .where(eq(plans.code, FREE_PLAN_CODE))
-    .get();
+    .prepare(),
+);
+
+function freePlan(db: Tx) {
+  return freePlanQuery(db).get();
 }
 
 export type PassStatus = {
@@ -129,16 +140,24 @@ export function getPassStatus(db: Tx, accountId: string, now: Date = new Date())
   };
 }
 
+const activePassQuery = preparedQuery((db: Tx) =>
+  db
+    .select({ id: passes.id })
+    .from(passes)
+    .where(
+      and(
+        eq(passes.accountId, sql.placeholder("accountId")),
+        gt(passes.endsAt, sql.placeholder("now")),
+        lte(passes.startsAt, sql.placeholder("now")),
+      ),
+    )
+    .limit(1)
+    .prepare(),
+);
+
 /** Whether the account holds an active pass of a paid plan (what Premium titles need). */
 export function hasActivePass(db: Tx, accountId: string, now: Date = new Date()): boolean {
-  return Boolean(
-    db
-      .select({ id: passes.id })
-      .from(passes)
-      .where(and(eq(passes.accountId, accountId), gt(passes.endsAt, now), lte(passes.startsAt, now)))
-      .limit(1)
-      .get(),
-  );
+  return Boolean(activePassQuery(db).get({ accountId, now: now.getTime() }));
 }
 
 export type SellablePlan = {

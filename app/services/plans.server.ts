@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { PERIOD_DAYS, PLAN_FEATURES, planPeriods, plans, type PassPeriod, type PlanFeature } from "~/db/schema";
 import { annualPriceMinor, formatPrice } from "~/utils/money";
 import { recordAudit } from "./audit.server";
@@ -50,14 +51,13 @@ function toPlanView(plan: PlanRow) {
 }
 
 /** The plans visitors may choose, in the administrator's order (a handful of rows). */
+// The landing page, /plans and every watch page of a Premium title without a pass ask: prepared once.
+const offeredPlans = preparedQuery((db) =>
+  db.select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder), asc(plans.code)).prepare(),
+);
+
 export function listOfferedPlans(db: DB = getDb()): OfferedPlan[] {
-  return db
-    .select()
-    .from(plans)
-    .where(eq(plans.offered, true))
-    .orderBy(asc(plans.sortOrder), asc(plans.code))
-    .all()
-    .map(toPlanView);
+  return offeredPlans(db).all().map(toPlanView);
 }
 
 /** The offered plans and the features any of them includes (canonical order): the rows of a comparison. */

@@ -1,5 +1,6 @@
 import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
 import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
@@ -147,20 +148,23 @@ export function planLimitsFor(db: DB, account: Account, now: Date = new Date()):
 
 export type LeaseResult = { ok: true } | { ok: false; screens: number };
 
+// Asked by every watch page and every byte range: prepared once.
+const otherActiveDevicesQuery = preparedQuery((db: Pick<DB, "select">) =>
+  db
+    .select({ value: sql<number>`count(*)` })
+    .from(playbackLeases)
+    .where(
+      and(
+        eq(playbackLeases.accountId, sql.placeholder("accountId")),
+        ne(playbackLeases.deviceId, sql.placeholder("deviceId")),
+        gt(playbackLeases.expiresAt, sql.placeholder("now")),
+      ),
+    )
+    .prepare(),
+);
+
 function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId: string, now: Date): number {
-  return (
-    db
-      .select({ value: sql<number>`count(*)` })
-      .from(playbackLeases)
-      .where(
-        and(
-          eq(playbackLeases.accountId, accountId),
-          ne(playbackLeases.deviceId, deviceId),
-          gt(playbackLeases.expiresAt, now),
-        ),
-      )
-      .get()?.value ?? 0
-  );
+  return otherActiveDevicesQuery(db).get({ accountId, deviceId, now: now.getTime() })?.value ?? 0;
 }
 
 /**

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { jobs, movieRenditions, movies } from "~/db/schema";
 import { temporaryPath } from "~/media/atomic-files.server";
 import { probeMedia } from "~/media/ffmpeg.server";
@@ -29,8 +30,9 @@ export type Rendition = {
 };
 
 /** The ready rungs of a title, lowest first. */
-export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
-  return db
+// The watch page and every playlist ask: prepared once.
+const readyRenditions = preparedQuery((db) =>
+  db
     .select({
       rung: movieRenditions.rung,
       width: movieRenditions.width,
@@ -42,9 +44,13 @@ export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
       durationSeconds: movieRenditions.durationSeconds,
     })
     .from(movieRenditions)
-    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
+    .where(and(eq(movieRenditions.movieId, sql.placeholder("movieId")), eq(movieRenditions.status, "ready")))
     .orderBy(asc(movieRenditions.rung))
-    .all();
+    .prepare(),
+);
+
+export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
+  return readyRenditions(db).all({ movieId });
 }
 
 export type RenditionStatusRow = { rung: number; status: "pending" | "ready" | "failed"; sizeBytes: number };

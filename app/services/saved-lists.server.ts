@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, savedMovies, SAVED_LISTS } from "~/db/schema";
-import { isPublished, listCatalogueByIds, type CatalogueMovie } from "./catalogue.server";
+import { isPublished, listCatalogueByIds, type CatalogueCard } from "./catalogue.server";
 
 /** A viewer's saved and watch-later lists: what is on them (one page), and putting titles on and off. */
 
@@ -30,7 +30,7 @@ export function removeFromSavedList(db: DB, accountId: string, movieId: string, 
 }
 
 export type SavedListPage = {
-  items: (CatalogueMovie & { addedAt: string })[];
+  items: (CatalogueCard & { addedAt: string })[];
   total: number;
   page: number;
   pageCount: number;

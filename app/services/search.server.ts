@@ -1,14 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { categories } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
 import {
   countEntries,
   listCardsForEntries,
   queryEntries,
-  type CatalogueMovie,
+  type CatalogueCard,
   type EntryFilter,
   type EntryOrder,
 } from "./catalogue.server";
@@ -20,9 +21,11 @@ import {
  * (unicode61 with diacritics removed: "cafe" finds "Café", "KANO" finds
  * "Kano"), which triggers keep in step with `movies` (drizzle/0003). Hausa's
  * hooked letters are folded on both sides (drizzle/0005 and foldHausaLetters):
- * "dan kauye" finds "Ɗan ƙauye", and so does "ɗan ƙauye". A series is found by
- * its own title, description and cast (`series_fts`, the same folding) and
- * shows as one card; its episodes are not cards of their own.
+ * "dan kauye" finds "Ɗan ƙauye", and so does "ɗan ƙauye". A search joins its
+ * matches to their titles by their search rows (movies.search_rowid,
+ * drizzle/0012; catalogue.server.ts entryArms). A series is found by its own
+ * title, description and cast (`series_fts`, the same folding) and shows as
+ * one card; its episodes are not cards of their own.
  */
 
 export const BROWSE_SORTS = ["featured", "new", "trending"] as const;
@@ -112,8 +115,16 @@ export function resolveCategoryImage(name: string, root?: string): string | null
   return path.join(storagePaths(root).categories, `${match[1]}.jpg`);
 }
 
+const categoryBySlug = preparedQuery((db) =>
+  db
+    .select({ id: categories.id, name: categories.name, slug: categories.slug })
+    .from(categories)
+    .where(eq(categories.slug, sql.placeholder("slug")))
+    .prepare(),
+);
+
 export type BrowseResult = {
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
   total: number;
   page: number;
   pageCount: number;
@@ -146,13 +157,7 @@ export function browseCatalogue(
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
   const text = normaliseSearchText(options.q);
   const ftsQuery = text ? toFtsQuery(text) : null;
-  const category = options.categorySlug
-    ? (db
-        .select({ id: categories.id, name: categories.name, slug: categories.slug })
-        .from(categories)
-        .where(eq(categories.slug, options.categorySlug))
-        .get() ?? null)
-    : null;
+  const category = options.categorySlug ? (categoryBySlug(db).get({ slug: options.categorySlug }) ?? null) : null;
   const empty = (emptyQuery: boolean): BrowseResult => ({
     movies: [],
     total: 0,

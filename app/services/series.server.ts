@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { accounts, categories, movies, savedMovies, seasons, series, watchEvents, type Role } from "~/db/schema";
 import { qualified } from "~/db/sql";
 import { checkUploadedFile } from "~/media/file-types.server";
@@ -883,9 +884,9 @@ export type EpisodeContext = {
   next: { id: string; href: string; name: string; code: string; posterHero: string | null } | null;
 };
 
-/** For an episode's watch page: its series, season and number, and the next published episode (null for a film). */
-export function getEpisodeContext(db: DB, movieId: string): EpisodeContext | null {
-  const row = db
+// Every watch page asks (a film's answer is no row): prepared once.
+const episodePlace = preparedQuery((db) =>
+  db
     .select({
       seriesId: series.id,
       seriesName: series.name,
@@ -895,8 +896,13 @@ export function getEpisodeContext(db: DB, movieId: string): EpisodeContext | nul
     .from(movies)
     .innerJoin(seasons, eq(seasons.id, movies.seasonId))
     .innerJoin(series, eq(series.id, seasons.seriesId))
-    .where(eq(movies.id, movieId))
-    .get();
+    .where(eq(movies.id, sql.placeholder("movieId")))
+    .prepare(),
+);
+
+/** For an episode's watch page: its series, season and number, and the next published episode (null for a film). */
+export function getEpisodeContext(db: DB, movieId: string): EpisodeContext | null {
+  const row = episodePlace(db).get({ movieId });
   if (!row) return null;
   const episodes = publishedEpisodes(db, row.seriesId);
   const next = nextEpisodeAfter(episodes, movieId);

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { createCookie } from "@remix-run/node";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
+import { preparedQuery } from "~/db/prepared.server";
 import { movies, subtitles, type Role } from "~/db/schema";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "~/media/atomic-files.server";
 import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
@@ -31,9 +32,9 @@ export type SubtitleTrack = {
   url: string;
 };
 
-/** A title's subtitles, by language tag. */
-export function listSubtitles(db: DB, movieId: string): SubtitleTrack[] {
-  return db
+// Every watch page asks: prepared once.
+const subtitlesOf = preparedQuery((db) =>
+  db
     .select({
       language: subtitles.language,
       label: subtitles.label,
@@ -41,9 +42,15 @@ export function listSubtitles(db: DB, movieId: string): SubtitleTrack[] {
       updatedAt: subtitles.updatedAt,
     })
     .from(subtitles)
-    .where(eq(subtitles.movieId, movieId))
+    .where(eq(subtitles.movieId, sql.placeholder("movieId")))
     .orderBy(asc(subtitles.language))
-    .all()
+    .prepare(),
+);
+
+/** A title's subtitles, by language tag. */
+export function listSubtitles(db: DB, movieId: string): SubtitleTrack[] {
+  return subtitlesOf(db)
+    .all({ movieId })
     .map((row) => ({ ...row, url: subtitleUrl(movieId, row.language, row.updatedAt.getTime()) }));
 }
 

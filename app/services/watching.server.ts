@@ -2,25 +2,18 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
-import {
-  accounts,
-  categories,
-  comments,
-  movies,
-  ratings,
-  savedMovies,
-  seasons,
-  watchEvents,
-  type Role,
-} from "~/db/schema";
+import { preparedQuery } from "~/db/prepared.server";
+import { qualified } from "~/db/sql";
+import { accounts, categories, comments, movies, ratings, seasons, watchEvents, type Role } from "~/db/schema";
 import { sizedPosterUrl } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import {
   isPublished,
   listCardsForEntries,
   queryEntries,
-  ratingSummaries,
-  type CatalogueMovie,
+  roundedStars,
+  titleStars,
+  type CatalogueCard,
   type EntryFilter,
 } from "./catalogue.server";
 
@@ -88,17 +81,22 @@ export type WatchPage = {
   ratingCount: number;
   myRating: number | null;
   comments: WatchComment[];
-  providerTitles: CatalogueMovie[];
-  related: CatalogueMovie[];
+  providerTitles: CatalogueCard[];
+  related: CatalogueCard[];
   onWatchLater: boolean;
   onSaved: boolean;
   resumeSeconds: number;
 };
 
-/** Everything /WatchMovie shows, or null when there is no such published title. */
-export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
-  if (!movieId) return null;
-  const movie = db
+/**
+ * The title with everything about it that belongs to this viewer, in one
+ * statement: its stars (titleStars), the viewer's own stars, which of the
+ * viewer's lists hold it, and where the viewer's latest visible viewing
+ * stopped (watch_events_account_movie_idx). Each subquery reads one index
+ * range for this one row.
+ */
+const watchPageTitle = preparedQuery((db) =>
+  db
     .select({
       id: movies.id,
       name: movies.name,
@@ -111,22 +109,28 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       posterFile: movies.posterFile,
       durationSeconds: movies.durationSeconds,
       seriesId: seasons.seriesId,
+      ...titleStars,
+      myStars: sql<
+        number | null
+      >`(SELECT r.stars FROM ratings AS r WHERE r.movie_id = ${qualified(movies.id)} AND r.account_id = ${sql.placeholder("viewerId")})`,
+      lists: sql<
+        string | null
+      >`(SELECT group_concat(s.list) FROM saved_movies AS s WHERE s.account_id = ${sql.placeholder("viewerId")} AND s.movie_id = ${qualified(movies.id)})`,
+      // A viewing the viewer removed from their history no longer says where to resume.
+      lastPosition: sql<number | null>`(SELECT w.position_seconds FROM watch_events AS w
+        WHERE w.account_id = ${sql.placeholder("viewerId")} AND w.movie_id = ${qualified(movies.id)} AND w.hidden_at IS NULL
+        ORDER BY w.updated_at DESC LIMIT 1)`,
     })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
     .leftJoin(seasons, eq(seasons.id, movies.seasonId))
-    .where(and(eq(movies.id, movieId), isPublished()))
-    .get();
-  if (!movie) return null;
+    .where(and(eq(movies.id, sql.placeholder("movieId")), isPublished()))
+    .prepare(),
+);
 
-  const summary = ratingSummaries(db, [movie.id]).get(movie.id);
-  const mine = db
-    .select({ stars: ratings.stars })
-    .from(ratings)
-    .where(and(eq(ratings.movieId, movie.id), eq(ratings.accountId, viewer.id)))
-    .get();
-  const commentRows = db
+const watchPageComments = preparedQuery((db) =>
+  db
     .select({
       id: comments.id,
       body: comments.body,
@@ -136,24 +140,24 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
     })
     .from(comments)
     .innerJoin(accounts, eq(accounts.id, comments.accountId))
-    .where(eq(comments.movieId, movie.id))
+    .where(eq(comments.movieId, sql.placeholder("movieId")))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENTS_LIMIT)
-    .all();
-  const lists = db
-    .select({ list: savedMovies.list })
-    .from(savedMovies)
-    .where(and(eq(savedMovies.accountId, viewer.id), eq(savedMovies.movieId, movie.id)))
-    .all()
-    .map((row) => row.list);
-  const lastEvent = db
-    .select({ positionSeconds: watchEvents.positionSeconds })
-    .from(watchEvents)
-    // A viewing the viewer removed from their history no longer says where to resume.
-    .where(and(eq(watchEvents.accountId, viewer.id), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
-    .orderBy(desc(watchEvents.updatedAt))
-    .limit(1)
-    .get();
+    .prepare(),
+);
+
+/**
+ * Everything /WatchMovie shows, or null when there is no such published title:
+ * the title with the viewer's part, the comments, and the two side lists (each
+ * its entries and their cards), six statements.
+ */
+export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
+  if (!movieId) return null;
+  const movie = watchPageTitle(db).get({ movieId, viewerId: viewer.id });
+  if (!movie) return null;
+  const commentRows = watchPageComments(db).all({ movieId: movie.id });
+  const lists = movie.lists?.split(",") ?? [];
+  const ratingCount = Number(movie.ratingCount);
 
   // Other films and series (an episode's own series and the title itself left out), newest first.
   const others = (filter: EntryFilter) =>
@@ -176,9 +180,9 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
     },
-    averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
-    ratingCount: summary?.count ?? 0,
-    myRating: mine?.stars ?? null,
+    averageRating: roundedStars(movie.averageStars, ratingCount),
+    ratingCount,
+    myRating: movie.myStars ?? null,
     comments: commentRows.map((row) => ({
       id: row.id,
       body: row.body,
@@ -190,7 +194,7 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
     related: others({ categoryId: movie.categoryId }),
     onWatchLater: lists.includes("watch_later"),
     onSaved: lists.includes("saved"),
-    resumeSeconds: resumePosition(lastEvent?.positionSeconds, movie.durationSeconds),
+    resumeSeconds: resumePosition(movie.lastPosition, movie.durationSeconds),
   };
 }
 

@@ -19,6 +19,16 @@ export function localeFor(language: string): string {
   return language === "ha" ? "ha-NG" : "en-GB";
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The formatter for a language and style: made once (making one costs far more than using it) and shared. */
 export function dateFormatter(language: string, style: DateStyle = "date"): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(localeFor(language), { ...STYLES[style], timeZone: DISPLAY_TIME_ZONE });
+  const locale = localeFor(language);
+  const key = `${locale} ${style}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone: DISPLAY_TIME_ZONE });
+    formatters.set(key, formatter);
+  }
+  return formatter;
 }

@@ -4,9 +4,31 @@
  * the server-rendered HTML and the hydrated page agree.
  */
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** A number format, made once per currency and shape (making one costs far more than using it). */
+function numberFormat(currency: string, fractionDigits?: number): Intl.NumberFormat {
+  const key = `${currency} ${fractionDigits ?? ""}`;
+  let format = formats.get(key);
+  if (!format) {
+    format =
+      fractionDigits === undefined
+        ? new Intl.NumberFormat("en", { style: "currency", currency })
+        : new Intl.NumberFormat("en", {
+            style: "currency",
+            currency,
+            currencyDisplay: "narrowSymbol",
+            minimumFractionDigits: fractionDigits,
+            maximumFractionDigits: fractionDigits,
+          });
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** How many minor-unit digits a currency has (USD 2, NGN 2, JPY 0). */
 export function minorUnitDigits(currency: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return numberFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /**
@@ -22,13 +44,7 @@ export function formatPrice(
   const amount = amountMinor / 10 ** digits;
   const whole = Number.isInteger(amount);
   const fractionDigits = options.cents === "always" || !whole ? digits : 0;
-  return new Intl.NumberFormat("en", {
-    style: "currency",
-    currency,
-    currencyDisplay: "narrowSymbol",
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(amount);
+  return numberFormat(currency, fractionDigits).format(amount);
 }
 
 /**

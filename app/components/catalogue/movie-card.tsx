@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { posterSrcSet } from "~/media/poster-sizes";
-import type { CatalogueMovie } from "~/services/catalogue.server";
+import type { CatalogueCard } from "~/services/catalogue.server";
 
 export function watchHref(movieId: string): string {
   return `/WatchMovie?id=${encodeURIComponent(movieId)}`;
@@ -151,7 +151,7 @@ export function MovieCard({
   eager = false,
   sizes = CARD_SIZES.grid,
 }: {
-  movie: CatalogueMovie;
+  movie: CatalogueCard;
   eager?: boolean;
   /** How wide the card is drawn where it is shown (CARD_SIZES). */
   sizes?: string;

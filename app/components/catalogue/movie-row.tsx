@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { CatalogueMovie } from "~/services/catalogue.server";
+import type { CatalogueCard } from "~/services/catalogue.server";
 import { Carousel } from "./carousel";
 import { CARD_SIZES, MovieCard } from "./movie-card";
 
@@ -35,7 +35,7 @@ export function MovieCarouselSection({
   id: string;
   title: string;
   intro?: string;
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
 }) {
   const headingId = `${id}-heading`;
   const heading = <SectionHeading id={headingId} title={title} intro={intro} />;
@@ -70,7 +70,7 @@ export function MovieGridSection({
   id: string;
   title: string;
   intro?: string;
-  movies: CatalogueMovie[];
+  movies: CatalogueCard[];
   children?: ReactNode;
 }) {
   const headingId = `${id}-heading`;
