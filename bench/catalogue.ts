@@ -34,12 +34,16 @@ import {
   type RunningServer,
 } from "./lib";
 import { printProfileSummary } from "./profile-summary";
+import { formatSequential, seedLongSeries, timeSequentially } from "./series-seed";
 
 const TITLES = Number(process.env.BENCH_TITLES ?? 10_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3604);
 const RUNS = (process.env.BENCH_WORKERS ?? "1,default").split(",").map((value) => value.trim());
 const CONNECTIONS = 50;
+/** Episodes of the long series whose page is timed after each run's load. */
+const SERIES_EPISODES = 100;
+const SERIES_REQUESTS = 300;
 /** The floor renders this many distinct URLs of each page kind (their loader data is captured once). */
 const FLOOR_URLS = 12;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
@@ -72,6 +76,8 @@ const catalogue = seedBulkCatalogue(db, { count: TITLES, providerIds: ["benchpro
 console.log(
   `seeded ${TITLES} titles, ratings, comments and ${TITLES * 5} viewings in ${(Number(process.hrtime.bigint() - seeded) / 1e9).toFixed(1)} s`,
 );
+// A long series among them: its page is timed on its own (one connection), as a viewer opening it meets it.
+const longSeries = seedLongSeries(db, { episodes: SERIES_EPISODES });
 db.$client.close();
 
 type PageKind = {
@@ -240,6 +246,15 @@ for (const workers of RUNS) {
     printResult(result);
     results.push(result);
   }
+  const seriesPage = await timeSequentially(client.get, `/series/${longSeries.seriesId}`, SERIES_REQUESTS);
+  console.log(
+    formatSequential(
+      `  /series/<id> (${SERIES_EPISODES} episodes, ${longSeries.watched} watched), one connection`,
+      seriesPage,
+      SERIES_REQUESTS,
+    ),
+  );
+  if (seriesPage.failed > 0) process.exitCode = 1;
   client.close();
   await server.stop();
   runs.push({ label, results });
