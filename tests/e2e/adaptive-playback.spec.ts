@@ -426,7 +426,7 @@ test.describe("without JavaScript", () => {
         .evaluateAll((items) =>
           items.map((item) => ({ src: item.getAttribute("src"), type: item.getAttribute("type") })),
         );
-    expect(await sources()).toEqual([
+    await expect.poll(sources).toEqual([
       { src: `/stream/${movieId}/master.m3u8?max=360`, type: HLS_TYPE },
       { src: `/stream/${movieId}/360p.mp4`, type: "video/mp4" },
     ]);
@@ -454,7 +454,7 @@ test.describe("without JavaScript", () => {
     await page.locator("select[name=quality]").selectOption("240");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}&quality=240$`));
-    expect(await sources()).toEqual([
+    await expect.poll(sources).toEqual([
       { src: `/stream/${movieId}/master.m3u8?max=360&rung=240`, type: HLS_TYPE },
       { src: `/stream/${movieId}/240p.mp4`, type: "video/mp4" },
     ]);
@@ -465,7 +465,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}&quality=240$`));
     await expect(page.getByTestId("data-saver-toggle")).toHaveText("Turn data saver off");
     await expect(page.locator("select[name=quality] option")).toHaveCount(3);
-    expect(await sources()).toEqual([
+    await expect.poll(sources).toEqual([
       { src: `/stream/${movieId}/master.m3u8?max=240&rung=240`, type: HLS_TYPE },
       { src: `/stream/${movieId}/240p.mp4`, type: "video/mp4" },
     ]);
