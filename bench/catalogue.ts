@@ -19,12 +19,12 @@
  * costs in it are printed (bench/profile-summary.ts).
  */
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { accounts } from "../app/db/schema";
 import { seedBulkCatalogue } from "./catalogue-seed";
 import {
   cpuMs,
+  pageGetter,
   percentile,
   prepareStorage,
   processTree,
@@ -122,26 +122,7 @@ type Result = {
 };
 
 function getter(server: RunningServer, cookie: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  // A request the server drops (reset, closed) counts as status 0 and fails the run at the end.
-  const get = (urlPath: string): Promise<{ ms: number; status: number; bytes: number }> =>
-    new Promise<{ ms: number; status: number; bytes: number }>((resolve, reject) => {
-      const started = process.hrtime.bigint();
-      const request = http.get(
-        `${server.url}${urlPath}`,
-        { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
-        (response) => {
-          let bytes = 0;
-          response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-          response.on("end", () =>
-            resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
-          );
-          response.on("error", reject);
-        },
-      );
-      request.on("error", reject);
-    }).catch(() => ({ ms: Number.NaN, status: 0, bytes: 0 }));
-  return { get, close: () => agent.destroy() };
+  return pageGetter(server.url, cookie, CONNECTIONS);
 }
 
 /** `total` requests from CONNECTIONS concurrent clients; `nextPath(i)` varies the URL. */

@@ -270,3 +270,30 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/**
+ * GETs of one signed-in viewer's pages over keep-alive connections (at most
+ * `maxSockets`), uncompressed: how long each took, its status and size. A
+ * request the server drops (reset, closed) counts as status 0.
+ */
+export function pageGetter(baseUrl: string, cookie: string, maxSockets: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const get = (urlPath: string): Promise<{ ms: number; status: number; bytes: number }> =>
+    new Promise<{ ms: number; status: number; bytes: number }>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const request = http.get(
+        `${baseUrl}${urlPath}`,
+        { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
+        (response) => {
+          let bytes = 0;
+          response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+          response.on("end", () =>
+            resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
+          );
+          response.on("error", reject);
+        },
+      );
+      request.on("error", reject);
+    }).catch(() => ({ ms: Number.NaN, status: 0, bytes: 0 }));
+  return { get, close: () => agent.destroy() };
+}

@@ -7,8 +7,7 @@
  * Run with `npm run bench:series` after `npm run build`.
  * BENCH_REQUESTS (500), BENCH_EPISODES (100) and BENCH_PORT (3610) change the run.
  */
-import http from "node:http";
-import { prepareStorage, rssMiB, signIn, startServer } from "./lib";
+import { pageGetter, prepareStorage, rssMiB, signIn, startServer } from "./lib";
 import { formatSequential, seedLongSeries, timeSequentially } from "./series-seed";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 500);
@@ -30,26 +29,7 @@ for (let i = 0; i < 600; i++) {
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 const cookie = await signIn(server.url, "/login", "viewer@bench.test");
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function get(path: string): Promise<{ ms: number; status: number; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const request = http.get(
-      `${server.url}${path}`,
-      { agent, headers: { Cookie: cookie, "Accept-Encoding": "identity" } },
-      (response) => {
-        let bytes = 0;
-        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-        response.on("end", () =>
-          resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, status: response.statusCode ?? 0, bytes }),
-        );
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-  });
-}
+const { get, close } = pageGetter(server.url, cookie, 1);
 
 async function measure(label: string, path: string): Promise<boolean> {
   const result = await timeSequentially(get, path, REQUESTS);
@@ -64,6 +44,6 @@ const ok = [
   await measure(`/series/<id> (${EPISODES} episodes)`, `/series/${seriesId}`),
   await measure("/WatchMovie?id=<episode> (next across seasons)", `/WatchMovie?id=${episodeIds[WATCHED - 1]}`),
 ];
-agent.destroy();
+close();
 await server.stop();
 if (ok.includes(false)) process.exitCode = 1;
