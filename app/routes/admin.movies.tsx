@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { DataTable } from "~/components/ui/data-table";
+import { RowAction } from "~/components/admin/row-action";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -121,22 +122,17 @@ export async function action({ request }: ActionFunctionArgs) {
   );
 }
 
-function RowAction({ movieId, intent, name, back }: { movieId: string; intent: string; name: string; back: string }) {
+function TitleAction({ movieId, intent, name, back }: { movieId: string; intent: string; name: string; back: string }) {
   const { t } = useTranslation("admin");
   return (
-    <Form method="post">
-      <input type="hidden" name="movieId" value={movieId} />
-      <input type="hidden" name="back" value={back} />
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        aria-label={t(`movies.named.${intent}`, { name })}
-        className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5"
-      >
-        {t(`movies.actions.${intent}`)}
-      </button>
-    </Form>
+    <RowAction
+      idField="movieId"
+      id={movieId}
+      intent={intent}
+      back={back}
+      label={t(`movies.actions.${intent}`)}
+      ariaLabel={t(`movies.named.${intent}`, { name })}
+    />
   );
 }
 
@@ -314,19 +310,19 @@ export default function AdminMovies() {
             cell: (row) => (
               <>
                 <div className="flex flex-wrap gap-1.5">
-                  <RowAction
+                  <TitleAction
                     movieId={row.id}
                     back={back}
                     intent={row.approved ? "unapprove" : "approve"}
                     name={row.name}
                   />
-                  <RowAction
+                  <TitleAction
                     movieId={row.id}
                     back={back}
                     intent={row.featured ? "unfeature" : "feature"}
                     name={row.name}
                   />
-                  <RowAction
+                  <TitleAction
                     movieId={row.id}
                     back={back}
                     intent={row.access === "free" ? "premium" : "free"}

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireAdmin } from "~/auth/guards.server";
 import { Pagination } from "~/components/ui/pagination";
+import { DataTable } from "~/components/ui/data-table";
+import { RowAction } from "~/components/admin/row-action";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { changeSeries, listAllSeries, type SeriesChange } from "~/services/series.server";
@@ -61,22 +63,27 @@ export async function action({ request }: ActionFunctionArgs) {
   );
 }
 
-function RowAction({ seriesId, intent, name, back }: { seriesId: string; intent: string; name: string; back: string }) {
+function SeriesAction({
+  seriesId,
+  intent,
+  name,
+  back,
+}: {
+  seriesId: string;
+  intent: string;
+  name: string;
+  back: string;
+}) {
   const { t } = useTranslation("series");
   return (
-    <Form method="post">
-      <input type="hidden" name="seriesId" value={seriesId} />
-      <input type="hidden" name="back" value={back} />
-      <button
-        type="submit"
-        name="intent"
-        value={intent}
-        aria-label={t(`admin.named.${intent}`, { name })}
-        className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5"
-      >
-        {t(`admin.actions.${intent}`)}
-      </button>
-    </Form>
+    <RowAction
+      idField="seriesId"
+      id={seriesId}
+      intent={intent}
+      back={back}
+      label={t(`admin.actions.${intent}`)}
+      ariaLabel={t(`admin.named.${intent}`, { name })}
+    />
   );
 }
 
@@ -89,96 +96,88 @@ export default function AdminSeries() {
       <h1 className="text-3xl font-bold">{t("admin.title")}</h1>
       <p className="mt-1 text-sm text-slate-300">{t("admin.count", { count: total })}</p>
       <p className="mt-1 text-sm text-slate-300">{t("admin.intro")}</p>
-      {rows.length === 0 ? (
-        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300">{t("admin.empty")}</p>
-      ) : (
-        <div className="mt-4 overflow-x-auto rounded-lg border border-white/10">
-          <table className="w-full min-w-[760px] text-left text-sm">
-            <thead className="bg-ink-800 text-slate-300">
-              <tr>
-                <th scope="col" className="px-3 py-3">
-                  {t("admin.columns.series")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("admin.columns.provider")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("admin.columns.state")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("admin.columns.episodes")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("admin.columns.views")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("admin.columns.actions")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-white/5">
-              {rows.map((row) => (
-                <tr
-                  key={row.id}
-                  data-series-id={row.id}
-                  data-approved={row.approved ? "true" : "false"}
-                  data-featured={row.featured ? "true" : "false"}
-                  data-access={row.access}
-                >
-                  <td className="px-3 py-2">
-                    <Link to={`/series/${row.id}`} className="font-medium hover:underline">
-                      {row.name}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2">{row.providerName ?? "—"}</td>
-                  <td className="px-3 py-2">
-                    <span className="block">
-                      {row.approved ? t("admin.approved") : t("admin.waiting")}
-                      {row.featured ? ` · ${t("admin.featured")}` : ""} · {t(`admin.access.${row.access}`)}
-                    </span>
-                    {row.overrides > 0 ? (
-                      <span className="block text-xs text-slate-400">
-                        {t("admin.overrides", { count: row.overrides })}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {row.episodes}
-                    {row.waiting > 0 ? (
-                      <span className="block text-xs text-slate-400">
-                        {t("admin.waitingEpisodes", { count: row.waiting })}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
-                  <td className="px-3 py-2">
-                    <div className="flex flex-wrap gap-1.5">
-                      <RowAction
-                        seriesId={row.id}
-                        back={back}
-                        intent={row.approved ? "unapprove" : "approve"}
-                        name={row.name}
-                      />
-                      <RowAction
-                        seriesId={row.id}
-                        back={back}
-                        intent={row.featured ? "unfeature" : "feature"}
-                        name={row.name}
-                      />
-                      <RowAction
-                        seriesId={row.id}
-                        back={back}
-                        intent={row.access === "free" ? "premium" : "free"}
-                        name={row.name}
-                      />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        dense
+        minWidth="min-w-[760px]"
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({
+          "data-series-id": row.id,
+          "data-approved": row.approved ? "true" : "false",
+          "data-featured": row.featured ? "true" : "false",
+          "data-access": row.access,
+        })}
+        empty={t("admin.empty")}
+        columns={[
+          {
+            key: "series",
+            header: t("admin.columns.series"),
+            cell: (row) => (
+              <Link to={`/series/${row.id}`} className="font-medium hover:underline">
+                {row.name}
+              </Link>
+            ),
+          },
+          { key: "provider", header: t("admin.columns.provider"), cell: (row) => row.providerName ?? "—" },
+          {
+            key: "state",
+            header: t("admin.columns.state"),
+            cell: (row) => (
+              <>
+                <span className="block">
+                  {row.approved ? t("admin.approved") : t("admin.waiting")}
+                  {row.featured ? ` · ${t("admin.featured")}` : ""} · {t(`admin.access.${row.access}`)}
+                </span>
+                {row.overrides > 0 ? (
+                  <span className="block text-xs text-slate-400">{t("admin.overrides", { count: row.overrides })}</span>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            key: "episodes",
+            header: t("admin.columns.episodes"),
+            align: "right",
+            cell: (row) => (
+              <>
+                {row.episodes}
+                {row.waiting > 0 ? (
+                  <span className="block text-xs text-slate-400">
+                    {t("admin.waitingEpisodes", { count: row.waiting })}
+                  </span>
+                ) : null}
+              </>
+            ),
+          },
+          { key: "views", header: t("admin.columns.views"), align: "right", cell: (row) => row.views },
+          {
+            key: "actions",
+            header: t("admin.columns.actions"),
+            cell: (row) => (
+              <div className="flex flex-wrap gap-1.5">
+                <SeriesAction
+                  seriesId={row.id}
+                  back={back}
+                  intent={row.approved ? "unapprove" : "approve"}
+                  name={row.name}
+                />
+                <SeriesAction
+                  seriesId={row.id}
+                  back={back}
+                  intent={row.featured ? "unfeature" : "feature"}
+                  name={row.name}
+                />
+                <SeriesAction
+                  seriesId={row.id}
+                  back={back}
+                  intent={row.access === "free" ? "premium" : "free"}
+                  name={row.name}
+                />
+              </div>
+            ),
+          },
+        ]}
+      />
       <Pagination page={page} pageCount={pageCount} />
     </section>
   );
