@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Browser, Page } from "@playwright/test";
-import { movies, seasons, series } from "../../app/db/schema";
+import { accounts, movies, seasons, series, subtitles } from "../../app/db/schema";
+import { saveSubtitle } from "../../app/services/subtitles.server";
 import { makeVideoFixture } from "../fixtures/media";
 import {
   createAdmin,
   createApprovedProvider,
+  createViewer,
   e2eDb,
   expect,
   signInThroughForm,
@@ -19,8 +21,10 @@ import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 /**
  * The series forms as people use them, with and without JavaScript: a
  * provider makes a series, adds a season, uploads an episode into it from the
- * upload page, renumbers the season's episodes and deletes one; an
- * administrator approves, features and prices the series on /admin/series.
+ * upload page, edits its details, renumbers the season's episodes and deletes
+ * them and then the series; an administrator approves, features and prices
+ * the series on /admin/series and removes an episode's subtitles; a viewer on
+ * data saver chooses whether next episodes start by themselves.
  */
 
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-e2e-series-"));
@@ -71,6 +75,12 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByText("Series created. Add its first season and upload episodes into it.")).toBeVisible();
     const made = e2eDb().select().from(series).where(eq(series.name, name)).get()!;
     expect(made).toMatchObject({ providerId: provider.id, categoryId, approved: false });
+    await page.getByLabel("Cast").fill("Ali Nuhu, Hadiza Gabon, Sani Danja");
+    await page.getByRole("button", { name: "Save details" }).click();
+    await expect(page.getByText("Series details saved")).toBeVisible();
+    expect(e2eDb().select().from(series).where(eq(series.id, made.id)).get()?.cast).toBe(
+      "Ali Nuhu, Hadiza Gabon, Sani Danja",
+    );
 
     // A season.
     await page.getByRole("button", { name: "Add season 1" }).click();
@@ -131,7 +141,56 @@ for (const javaScriptEnabled of [true, false]) {
       approved: true,
       access: "premium",
     });
+
+    // The administrator removes an episode's subtitles.
+    const farko = episodesOf(season.id)[0]!;
+    const saved = saveSubtitle(
+      e2eDb(),
+      {
+        movieId: farko.id,
+        language: "en",
+        bytes: new TextEncoder().encode("WEBVTT\n\n00:00:00.500 --> 00:00:01.500\nHello\n"),
+      },
+      process.env.E2E_STORAGE_DIR!,
+    );
+    expect(saved.ok).toBe(true);
+    await adminPage.goto(`/admin/subtitles?id=${farko.id}`);
+    await adminPage.getByRole("button", { name: "Delete the English subtitles" }).click();
+    await expect(adminPage.getByText("Subtitles deleted")).toBeVisible();
+    expect(e2eDb().select().from(subtitles).where(eq(subtitles.movieId, farko.id)).all()).toEqual([]);
     await adminPage.context().close();
+
+    // With its last episode gone, the provider deletes the series.
+    await page.goto(`/provider/series/${made.id}`);
+    await page.getByRole("link", { name: "Delete the episode Farko" }).click();
+    await page.getByRole("button", { name: "Delete the episode" }).click();
+    await expect(page.getByText("Episode deleted")).toBeVisible();
+    await page.getByRole("button", { name: "Delete this series" }).click();
+    await expect(page).toHaveURL(/\/provider\/series$/);
+    await expect(page.getByText("Series deleted")).toBeVisible();
+    expect(e2eDb().select().from(series).where(eq(series.id, made.id)).get()).toBeUndefined();
+    await page.context().close();
+  });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`a viewer on data saver chooses whether next episodes start by themselves — ${mode}`, async ({ browser }) => {
+    const viewer = await createViewer(`autoplay-${javaScriptEnabled ? "js" : "nojs"}`);
+    const page = await signedIn(browser, viewer, javaScriptEnabled);
+    const choice = () =>
+      e2eDb().select({ on: accounts.autoplayOnDataSaver }).from(accounts).where(eq(accounts.id, viewer.id)).get()?.on;
+    await page.goto("/WatchMovie?id=demoepisode01");
+    await page.getByTestId("data-saver-toggle").click();
+    await expect(page.getByText("With data saver on, next episodes wait for you.")).toBeVisible();
+    await page.getByRole("button", { name: "Start them by themselves" }).click();
+    await expect(page.getByText("Next episodes now start by themselves on data saver")).toBeVisible();
+    await expect(page).toHaveURL(/\/WatchMovie\?id=demoepisode01$/);
+    expect(choice()).toBe(true);
+    await page.getByRole("button", { name: "Let them wait" }).click();
+    await expect(page.getByText("Next episodes now wait for you on data saver")).toBeVisible();
+    expect(choice()).toBe(false);
     await page.context().close();
   });
 }
