@@ -18,7 +18,8 @@ import {
   providersWithMovies,
   setAutoApprove,
 } from "~/services/admin-movies.server";
-import { changeTitle, deleteTitleAudited, type TitleChange } from "~/services/title-lifecycle.server";
+import { publishingChange, publishingToggles } from "~/services/publishing";
+import { changeTitle, deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskUsage } from "~/services/disk.server";
@@ -70,15 +71,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const CHANGES: Record<string, TitleChange> = {
-  approve: { approved: true },
-  unapprove: { approved: false },
-  feature: { featured: true },
-  unfeature: { featured: false },
-  free: { access: "free" },
-  premium: { access: "premium" },
-};
-
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData();
@@ -110,7 +102,7 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 303 },
     );
   }
-  const change = CHANGES[intent];
+  const change = publishingChange(intent);
   if (!change) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const changed = changeTitle(db, movieId, change, actor);
   return redirectWithToast(
@@ -310,24 +302,9 @@ export default function AdminMovies() {
             cell: (row) => (
               <>
                 <div className="flex flex-wrap gap-1.5">
-                  <TitleAction
-                    movieId={row.id}
-                    back={back}
-                    intent={row.approved ? "unapprove" : "approve"}
-                    name={row.name}
-                  />
-                  <TitleAction
-                    movieId={row.id}
-                    back={back}
-                    intent={row.featured ? "unfeature" : "feature"}
-                    name={row.name}
-                  />
-                  <TitleAction
-                    movieId={row.id}
-                    back={back}
-                    intent={row.access === "free" ? "premium" : "free"}
-                    name={row.name}
-                  />
+                  {publishingToggles(row).map((intent) => (
+                    <TitleAction key={intent} movieId={row.id} back={back} intent={intent} name={row.name} />
+                  ))}
                   <Link
                     to={`/admin/subtitles?${new URLSearchParams({ id: row.id })}`}
                     aria-label={t("subtitles:studio.linkNamed", { name: row.name })}

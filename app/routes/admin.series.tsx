@@ -8,7 +8,8 @@ import { DataTable } from "~/components/ui/data-table";
 import { RowAction } from "~/components/admin/row-action";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { changeSeries, listAllSeries, type SeriesChange } from "~/services/series.server";
+import { publishingChange, publishingToggles } from "~/services/publishing";
+import { changeSeries, listAllSeries } from "~/services/series.server";
 import { clientAddress } from "~/utils/client.server";
 import { pageParam } from "~/utils/paging";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -36,21 +37,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-const CHANGES: Record<string, SeriesChange> = {
-  approve: { approved: true },
-  unapprove: { approved: false },
-  feature: { featured: true },
-  unfeature: { featured: false },
-  free: { access: "free" },
-  premium: { access: "premium" },
-};
-
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const back = safeRedirectPath(form.get("back"), "/admin/series");
-  const change = CHANGES[intent];
+  const change = publishingChange(intent);
   const seriesId = String(form.get("seriesId") ?? "");
   if (!change || !seriesId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const changed = changeSeries(getDb(), seriesId, change, { actorId: admin.id, ipAddress: clientAddress(request) });
@@ -155,24 +147,9 @@ export default function AdminSeries() {
             header: t("admin.columns.actions"),
             cell: (row) => (
               <div className="flex flex-wrap gap-1.5">
-                <SeriesAction
-                  seriesId={row.id}
-                  back={back}
-                  intent={row.approved ? "unapprove" : "approve"}
-                  name={row.name}
-                />
-                <SeriesAction
-                  seriesId={row.id}
-                  back={back}
-                  intent={row.featured ? "unfeature" : "feature"}
-                  name={row.name}
-                />
-                <SeriesAction
-                  seriesId={row.id}
-                  back={back}
-                  intent={row.access === "free" ? "premium" : "free"}
-                  name={row.name}
-                />
+                {publishingToggles(row).map((intent) => (
+                  <SeriesAction key={intent} seriesId={row.id} back={back} intent={intent} name={row.name} />
+                ))}
               </div>
             ),
           },

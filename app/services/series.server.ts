@@ -11,6 +11,7 @@ import { writeMoviePosters } from "~/media/posters.server";
 import { movieDir, posterUrl, removeMovieFiles, seriesPosterUrl, storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
+import { publishingVerb, type PublishingChange } from "./publishing";
 import { isPublished, isSeriesPublished, seriesRatingSummaries, watchPageHref } from "./catalogue.server";
 import { episodeCode } from "./episode-names";
 import { deleteTitleAudited, type DeleteTitleOutcome } from "./title-lifecycle.server";
@@ -994,13 +995,7 @@ export function listAllSeries(db: DB, options: { page?: number; pageSize?: numbe
   return { rows, total, page, pageSize };
 }
 
-export type SeriesChange = { approved: boolean } | { featured: boolean } | { access: SeriesAccess };
-
-function seriesActionFor(change: SeriesChange) {
-  if ("approved" in change) return change.approved ? "series.approve" : "series.unapprove";
-  if ("featured" in change) return change.featured ? "series.feature" : "series.unfeature";
-  return "series.access";
-}
+export type SeriesChange = PublishingChange;
 
 /**
  * An administrator approves (or withdraws), features or prices a series.
@@ -1044,7 +1039,7 @@ export function changeSeries(
         .run();
     recordAudit(tx, {
       actorId: actor.actorId,
-      action: seriesActionFor(change),
+      action: `series.${publishingVerb(change)}`,
       targetType: "series",
       targetId: seriesId,
       details: { ...change },

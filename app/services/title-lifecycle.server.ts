@@ -2,7 +2,8 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, type Role } from "~/db/schema";
 import { removeMovieFiles } from "~/media/storage.server";
-import { recordAudit, type AuditAction } from "./audit.server";
+import { recordAudit } from "./audit.server";
+import { publishingVerb, type PublishingChange } from "./publishing";
 import { enqueueJob } from "./jobs.server";
 import { MOVIE_JOB, type FailureReason, type ProcessMoviePayload } from "./movie-processing.server";
 import { notifyNewTitle } from "./notifications.server";
@@ -93,13 +94,7 @@ export function markTitleFailed(db: DB, movieId: string, reason: FailureReason):
     .run();
 }
 
-export type TitleChange = { approved: boolean } | { featured: boolean } | { access: "free" | "premium" };
-
-function actionFor(change: TitleChange): AuditAction {
-  if ("approved" in change) return change.approved ? "movie.approve" : "movie.unapprove";
-  if ("featured" in change) return change.featured ? "movie.feature" : "movie.unfeature";
-  return "movie.access";
-}
+export type TitleChange = PublishingChange;
 
 /** An administrator's change to a title, audited. False when there is no such title. */
 export function changeTitle(db: DB, movieId: string, change: TitleChange, actor: Actor): boolean {
@@ -117,7 +112,7 @@ export function changeTitle(db: DB, movieId: string, change: TitleChange, actor:
     if ("approved" in change && change.approved) notifyNewTitle(tx, movieId);
     recordAudit(tx, {
       actorId: actor.actorId,
-      action: actionFor(change),
+      action: `movie.${publishingVerb(change)}`,
       targetType: "movie",
       targetId: movieId,
       details: { ...change },
