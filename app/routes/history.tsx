@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { LibraryRow } from "~/components/library/library-row";
+import { WatchProgress, watchedPercent } from "~/components/library/watch-progress";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -160,10 +161,7 @@ export default function History() {
       ) : (
         <ul className="mt-8 grid gap-3" data-testid="history-list">
           {items.map((item) => {
-            const percent =
-              item.durationSeconds > 0
-                ? Math.min(100, Math.round((item.positionSeconds / item.durationSeconds) * 100))
-                : 0;
+            const percent = watchedPercent(item.positionSeconds, item.durationSeconds);
             return (
               <LibraryRow
                 key={item.id}
@@ -201,24 +199,12 @@ export default function History() {
                   </>
                 }
               >
-                <div className="mt-2 flex items-center gap-2">
-                  <div
-                    role="progressbar"
-                    aria-label={t("history.progressLabel", { percent })}
-                    aria-valuemin={0}
-                    aria-valuemax={100}
-                    aria-valuenow={percent}
-                    className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
-                  >
-                    <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
-                  </div>
-                  <span className="text-xs text-slate-300">
-                    {t("history.progress", {
-                      position: clock(item.positionSeconds),
-                      duration: clock(item.durationSeconds),
-                    })}
-                  </span>
-                </div>
+                <WatchProgress percent={percent} label={t("history.progressLabel", { percent })}>
+                  {t("history.progress", {
+                    position: clock(item.positionSeconds),
+                    duration: clock(item.durationSeconds),
+                  })}
+                </WatchProgress>
               </LibraryRow>
             );
           })}

@@ -4,6 +4,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { requireViewer } from "~/auth/guards.server";
 import { CARD_SIZES, Poster, Rating } from "~/components/catalogue/movie-card";
+import { WatchProgress, watchedPercent } from "~/components/library/watch-progress";
 import { EpisodeClock } from "~/components/series/episode-clock";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
@@ -179,10 +180,9 @@ export default function SeriesPage() {
           </h2>
           <ol className="mt-3 grid gap-3" data-testid={`season-${season.number}`}>
             {season.episodes.map((episode) => {
-              const percent =
-                episode.positionSeconds !== null && episode.durationSeconds > 0
-                  ? Math.min(100, Math.round((episode.positionSeconds / episode.durationSeconds) * 100))
-                  : 0;
+              const percent = episode.finished
+                ? 100
+                : watchedPercent(episode.positionSeconds ?? 0, episode.durationSeconds);
               return (
                 <li
                   key={episode.id}
@@ -220,30 +220,15 @@ export default function SeriesPage() {
                       {episode.access === "premium" ? ` · ${t("page.premium")}` : ""}
                     </p>
                     {episode.positionSeconds !== null ? (
-                      <div className="mt-2 flex items-center gap-2">
-                        <div
-                          role="progressbar"
-                          aria-label={t("page.progressLabel", { percent: episode.finished ? 100 : percent })}
-                          aria-valuemin={0}
-                          aria-valuemax={100}
-                          aria-valuenow={episode.finished ? 100 : percent}
-                          className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
-                        >
-                          <div
-                            className="h-full rounded-full bg-brand-500"
-                            style={{ width: `${episode.finished ? 100 : percent}%` }}
-                          />
-                        </div>
-                        <span className="text-xs text-slate-300">
-                          {episode.finished ? (
-                            t("page.watched")
-                          ) : (
-                            <>
-                              {t("page.stoppedAt")} <EpisodeClock seconds={episode.positionSeconds} />
-                            </>
-                          )}
-                        </span>
-                      </div>
+                      <WatchProgress percent={percent} label={t("page.progressLabel", { percent })}>
+                        {episode.finished ? (
+                          t("page.watched")
+                        ) : (
+                          <>
+                            {t("page.stoppedAt")} <EpisodeClock seconds={episode.positionSeconds} />
+                          </>
+                        )}
+                      </WatchProgress>
                     ) : null}
                   </div>
                   <Link

@@ -1,0 +1,25 @@
+import type { ReactNode } from "react";
+
+/** How much of a title was watched, in whole percent (0 for a title of unknown length). */
+export function watchedPercent(positionSeconds: number, durationSeconds: number): number {
+  return durationSeconds > 0 ? Math.min(100, Math.round((positionSeconds / durationSeconds) * 100)) : 0;
+}
+
+/** A thin bar of how much was watched, named for screen readers, and what to say beside it. */
+export function WatchProgress({ percent, label, children }: { percent: number; label: string; children: ReactNode }) {
+  return (
+    <div className="mt-2 flex items-center gap-2">
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-1.5 w-40 overflow-hidden rounded-full bg-white/10"
+      >
+        <div className="h-full rounded-full bg-brand-500" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="text-xs text-slate-300">{children}</span>
+    </div>
+  );
+}
