@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { asc } from "drizzle-orm";
 import { useTranslation } from "react-i18next";
 import { requireProvider } from "~/auth/guards.server";
+import { DataTable } from "~/components/ui/data-table";
 import { SeriesDetailsForm } from "~/components/series/series-form";
 import { useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
@@ -74,48 +75,34 @@ export default function ProviderSeries() {
     <section className="max-w-4xl">
       <h1 className="text-3xl font-bold">{t("studio.title")}</h1>
       <p className="mt-2 text-slate-300">{t("studio.intro")}</p>
-      {series.length === 0 ? (
-        <p className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-5 text-slate-300">{t("studio.empty")}</p>
-      ) : (
-        <div className="mt-6 overflow-x-auto rounded-lg border border-white/10">
-          <table className="w-full min-w-[560px] text-left text-sm" data-testid="series-list">
-            <thead className="bg-ink-800 text-slate-300">
-              <tr>
-                <th scope="col" className="px-3 py-3">
-                  {t("studio.columns.name")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("studio.columns.seasons")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("studio.columns.episodes")}
-                </th>
-                <th scope="col" className="px-3 py-3 text-right">
-                  {t("studio.columns.views")}
-                </th>
-                <th scope="col" className="px-3 py-3">
-                  {t("studio.columns.status")}
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-white/5">
-              {series.map((row) => (
-                <tr key={row.id} data-series-id={row.id}>
-                  <td className="px-3 py-2">
-                    <Link to={`/provider/series/${row.id}`} className="font-medium hover:underline">
-                      {row.name}
-                    </Link>
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.seasons}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.episodes}</td>
-                  <td className="px-3 py-2 text-right tabular-nums">{row.views}</td>
-                  <td className="px-3 py-2">{row.approved ? t("studio.approved") : t("studio.waiting")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        dense
+        minWidth="min-w-[560px]"
+        testId="series-list"
+        rows={series}
+        rowKey={(row) => row.id}
+        rowAttributes={(row) => ({ "data-series-id": row.id })}
+        empty={t("studio.empty")}
+        columns={[
+          {
+            key: "name",
+            header: t("studio.columns.name"),
+            cell: (row) => (
+              <Link to={`/provider/series/${row.id}`} className="font-medium hover:underline">
+                {row.name}
+              </Link>
+            ),
+          },
+          { key: "seasons", header: t("studio.columns.seasons"), align: "right", cell: (row) => row.seasons },
+          { key: "episodes", header: t("studio.columns.episodes"), align: "right", cell: (row) => row.episodes },
+          { key: "views", header: t("studio.columns.views"), align: "right", cell: (row) => row.views },
+          {
+            key: "status",
+            header: t("studio.columns.status"),
+            cell: (row) => (row.approved ? t("studio.approved") : t("studio.waiting")),
+          },
+        ]}
+      />
       <h2 className="mt-10 text-xl font-semibold">{t("studio.newTitle")}</h2>
       <div className="mt-3 max-w-2xl">
         <SeriesDetailsForm

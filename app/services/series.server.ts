@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
+import { titleTextFields } from "./validation";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { accounts, categories, movies, savedMovies, seasons, series, watchEvents, type Role } from "~/db/schema";
@@ -121,8 +122,7 @@ export const seriesDetailsSchema = z.object({
     .trim()
     .min(1, "series:errors.nameRequired")
     .max(SERIES_NAME_MAX, "series:errors.nameTooLong"),
-  Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
-  cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
+  ...titleTextFields,
   Category: z
     .string({ required_error: "studio:errors.categoryRequired" })
     .trim()

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
-import { fieldErrorsOf } from "~/services/validation";
+import { fieldErrorsOf, titleTextFields } from "~/services/validation";
 import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
@@ -63,8 +63,7 @@ export const uploadDetailsSchema = z.object({
     .trim()
     .min(1, "studio:errors.titleRequired")
     .max(200, "studio:errors.titleTooLong"),
-  Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
-  cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
+  ...titleTextFields,
   Category: z
     .string({ required_error: "studio:errors.categoryRequired" })
     .trim()
