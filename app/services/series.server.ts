@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { titleTextFields } from "./validation";
+import { titleTextFields } from "./title-fields";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { accounts, categories, movies, savedMovies, seasons, series, watchEvents, type Role } from "~/db/schema";

@@ -153,9 +153,3 @@ export function isHoneypotFilled(form: FormData): boolean {
   const value = form.get(HONEYPOT_FIELD);
   return typeof value === "string" && value.trim() !== "";
 }
-
-/** A title's or a series' description and cast, as the studio's forms and the old clients send them. */
-export const titleTextFields = {
-  Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
-  cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
-};
