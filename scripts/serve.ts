@@ -31,6 +31,7 @@
  * scripts/serve.ts` serves an existing database (the benchmarks do).
  */
 import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -60,6 +61,8 @@ export type ServeOptions = {
   announce?: boolean;
   /** Name the process in every answer (`Kallo-Worker: <pid> background|serving`), for tests of several workers. */
   workerHeader?: boolean;
+  /** One log line per request (LOG_LEVEL info and debug). */
+  requestLog?: boolean;
 };
 
 export type RunningKallo = { server: http.Server; stop: () => Promise<void> };
@@ -80,8 +83,8 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(compressResponses());
   app.use(build.publicPath, servePrecompressed(build.assetsBuildDirectory));
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-  app.use(express.static("public", { maxAge: "1h" }));
-  app.use(morgan("tiny"));
+  app.use(publicFiles("public"));
+  if (options.requestLog ?? true) app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
   const server = http.createServer(app);
@@ -294,7 +297,32 @@ export function serveOptionsFrom(env: Env, buildPath: string): ServeOptions {
     idleSeconds: env.uploadIdleSeconds,
     stopGraceMs: env.shutdownGraceSeconds * 1000,
     workerHeader: env.workerHeader,
+    requestLog: env.logLevel === "info" || env.logLevel === "debug",
   };
+}
+
+/**
+ * public/ (the service worker, the manifest, icons), for an hour. Only paths
+ * under a name public/ holds reach the static server: any other request (every
+ * page) would cost it a file-system look-up that fails, with an error object
+ * made for it, before the page is rendered.
+ */
+function publicFiles(folder: string): express.RequestHandler {
+  const names = new Set(fs.existsSync(folder) ? fs.readdirSync(folder) : []);
+  const files = express.static(folder, { maxAge: "1h" });
+  return (req, res, next) => {
+    const first = req.path.split("/", 2)[1] ?? "";
+    if (names.has(decodeSegment(first))) files(req, res, next);
+    else next();
+  };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**

@@ -208,8 +208,8 @@ export const movies = sqliteTable(
     index("movies_category_idx").on(t.categoryId, t.uploadedAt),
     index("movies_provider_idx").on(t.providerId, t.updatedAt),
     index("movies_views_idx").on(t.views),
-    // A search's matches to published titles, without reading the titles' rows.
-    index("movies_search_idx").on(t.searchRowid, t.status, t.approved),
+    // A search's matches to published films (no season), without reading the titles' rows (drizzle/0013).
+    index("movies_search_idx").on(t.searchRowid, t.status, t.approved, t.seasonId),
   ],
 );
 

@@ -132,9 +132,18 @@ export function seriesRatingSummaries(db: DB, seriesIds: string[]): Map<string, 
       count: sql<number>`count(*)`,
     })
     .from(seasons)
-    .innerJoin(movies, eq(movies.seasonId, seasons.id))
-    .innerJoin(ratings, eq(ratings.movieId, movies.id))
-    .where(and(inArray(seasons.seriesId, seriesIds), isPublished()))
+    // CROSS JOIN keeps this order: the series' seasons, their published episodes, their ratings.
+    // Left to choose, SQLite walked every published title (4 ms for 10,000 titles; this way 0.02 ms).
+    .crossJoin(movies)
+    .crossJoin(ratings)
+    .where(
+      and(
+        inArray(seasons.seriesId, seriesIds),
+        eq(movies.seasonId, seasons.id),
+        isPublished(),
+        eq(ratings.movieId, movies.id),
+      ),
+    )
     .groupBy(seasons.seriesId)
     .all();
   for (const row of rows) summaries.set(row.seriesId, { average: Number(row.average), count: Number(row.count) });

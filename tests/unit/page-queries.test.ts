@@ -237,3 +237,33 @@ describe("the SQL statements a catalogue page runs", () => {
     expect(await statementsFor(loaders.watch, "/WatchMovie?id=ep1000000001")).toHaveLength(busy.length + 2);
   });
 });
+
+/** SQLite's plan for a statement as it was run (its values bound), one step a line. */
+function planOf({ source, args }: { source: string; args: unknown[] }): string {
+  return (db.$client.prepare(`EXPLAIN QUERY PLAN ${source}`).all(...args) as { detail: string }[])
+    .map((step) => step.detail)
+    .join("\n");
+}
+
+describe("how SQLite runs the heaviest statements", () => {
+  it("a search counts its films from the index alone and never reads every title", async () => {
+    await statementsFor(loaders.search, "/moviecategory?q=many");
+    await loaded(loaders.search, "/moviecategory?q=many");
+    const plans = counter.takeWithValues().map(planOf);
+    const count = plans.find((plan) => plan.includes("movies_fts") && !plan.includes("ORDER BY"));
+    expect(count).toMatch(
+      /SEARCH movies USING COVERING INDEX movies_search_idx \(search_rowid=\? AND status=\? AND approved=\? AND season_id=\?\)/,
+    );
+    for (const plan of plans) expect(plan).not.toMatch(/SCAN movies\b/);
+  });
+
+  it("a series' stars are read from its seasons, not by walking every published title", async () => {
+    const { seriesRatingSummaries } = await import("~/services/catalogue.server");
+    counter.take();
+    const summaries = seriesRatingSummaries(db, ["series000000", "series000001"]);
+    expect(summaries.get("series000000")).toEqual({ average: 3, count: 3 });
+    const [plan] = counter.takeWithValues().map(planOf);
+    expect(plan?.split("\n")[0]).toMatch(/SEARCH seasons USING (COVERING )?INDEX seasons_series_number_unique/);
+    expect(plan).not.toMatch(/SCAN/);
+  });
+});

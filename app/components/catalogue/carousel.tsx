@@ -1,19 +1,23 @@
-import Autoplay from "embla-carousel-autoplay";
-import useEmblaCarousel from "embla-carousel-react";
+import type { CarouselApi } from "./carousel-engine.client";
 import {
   Children,
   createContext,
+  lazy,
+  Suspense,
   useCallback,
   useContext,
   useEffect,
   useId,
-  useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from "react";
 import { useTranslation } from "react-i18next";
 
 export const CAROUSEL_AUTOPLAY_MS = 3000;
+
+/** embla and its autoplay plugin, fetched once the page has hydrated (carousel-engine.client.tsx). */
+const CarouselEngine = lazy(() => import("./carousel-engine.client"));
 
 /** 1, 2, 3 and 5 slides at ≥320, ≥400, ≥768 and ≥1024 px — the same widths with and without JavaScript. */
 const SLIDE_WIDTHS = {
@@ -57,7 +61,8 @@ function usePrefersReducedMotion(): boolean {
 /**
  * A row of slides. The server renders a plain horizontally scrollable row
  * (`.scroll-row`), so every slide is reachable before and without JavaScript.
- * After hydration embla takes over: snapping slides, previous/next buttons,
+ * Once the page has hydrated, embla arrives in a chunk of its own
+ * (carousel-engine.client.tsx) and takes over: snapping slides, previous/next buttons,
  * autoplay every 3 s that pauses on hover, on keyboard focus, when the visitor
  * presses Pause, and never starts for people who prefer reduced motion.
  */
@@ -77,25 +82,9 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
 
   useEffect(() => setHydrated(true), []);
 
-  const plugins = useMemo(
-    () =>
-      reducedMotion
-        ? []
-        : [
-            Autoplay({
-              delay: CAROUSEL_AUTOPLAY_MS,
-              // Pausing on hover and focus is handled below, so a visitor's Pause survives both.
-              stopOnInteraction: false,
-              stopOnMouseEnter: false,
-              stopOnFocusIn: false,
-            }),
-          ],
-    [reducedMotion],
-  );
-  const [viewportRef, emblaApi] = useEmblaCarousel(
-    { active: hydrated, loop: true, align: "start", skipSnaps: false, duration: reducedMotion ? 15 : 25 },
-    plugins,
-  );
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const [emblaApi, setEmblaApi] = useState<CarouselApi | undefined>(undefined);
+  const autoplays = !reducedMotion;
 
   const autoplay = useCallback(() => emblaApi?.plugins()?.autoplay, [emblaApi]);
 
@@ -127,7 +116,7 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
 
   const pause = () => autoplay()?.stop();
   const resume = () => {
-    if (!userPaused && !reducedMotion) autoplay()?.play();
+    if (!userPaused && autoplays) autoplay()?.play();
   };
 
   const enhanced = hydrated && Boolean(emblaApi);
@@ -160,7 +149,7 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
           <div className="min-w-0">{heading}</div>
           {enhanced && scrollable ? (
             <div className="flex shrink-0 items-center gap-2">
-              {plugins.length > 0 ? (
+              {autoplays ? (
                 <CarouselButton
                   label={playing ? t("carousel.pause") : t("carousel.play")}
                   onClick={() => {
@@ -189,6 +178,16 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
             </div>
           ) : null}
         </div>
+      ) : null}
+      {hydrated ? (
+        <Suspense fallback={null}>
+          <CarouselEngine
+            viewport={viewportRef}
+            autoplayMs={CAROUSEL_AUTOPLAY_MS}
+            reducedMotion={reducedMotion}
+            onReady={setEmblaApi}
+          />
+        </Suspense>
       ) : null}
       <div
         ref={viewportRef}
