@@ -13,12 +13,8 @@ import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "
 import { periodOfDays } from "~/services/passes.server";
 import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
-import {
-  formatVoucherCode,
-  generateVoucherBatch,
-  getVoucherBatch,
-  VOUCHER_BATCH_MAX,
-} from "~/services/vouchers.server";
+import { formatVoucherCode, generateVoucherBatch, getVoucherBatch } from "~/services/vouchers.server";
+import { VOUCHER_BATCH_MAX } from "~/utils/form-limits";
 import { formatPrice } from "~/utils/money";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";

@@ -20,7 +20,8 @@ import {
   removeFromHistory,
   type HistoryPeriod,
 } from "~/services/history.server";
-import { normaliseSearchText, SEARCH_MAX_LENGTH } from "~/services/search.server";
+import { normaliseSearchText } from "~/services/search.server";
+import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";

@@ -11,9 +11,9 @@ import {
   listCategoryTiles,
   normaliseSearchText,
   parseBrowseSort,
-  SEARCH_MAX_LENGTH,
   type CategoryTile,
 } from "~/services/search.server";
+import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
 

@@ -5,6 +5,7 @@ import { getDb, type DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { categories } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
+import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
 import {
   countEntries,
   listCardsForEntries,
@@ -33,7 +34,6 @@ export type BrowseSort = (typeof BROWSE_SORTS)[number];
 
 const MAX_TOKENS = 8;
 const MAX_TOKEN_LENGTH = 40;
-export const SEARCH_MAX_LENGTH = 200;
 
 export function parseBrowseSort(value: string | null): BrowseSort | null {
   return (BROWSE_SORTS as readonly string[]).includes(value ?? "") ? (value as BrowseSort) : null;

@@ -5,6 +5,7 @@ import { PASS_PERIODS, plans, redeemCodes, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { DAY_MS, findSellablePeriod, grantPass, periodOfDays } from "./passes.server";
+import { VOUCHER_BATCH_MAX } from "~/utils/form-limits";
 
 /**
  * Vouchers (redeem codes): printed codes that activate a pass of a plan for a
@@ -15,7 +16,6 @@ import { DAY_MS, findSellablePeriod, grantPass, periodOfDays } from "./passes.se
 /** 32 symbols, so a random byte maps onto it without bias (byte & 31). */
 export const VOUCHER_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 export const VOUCHER_LENGTH = 16;
-export const VOUCHER_BATCH_MAX = 500;
 /** The furthest a batch's redeem-by date may be. */
 export const VOUCHER_MAX_VALIDITY_DAYS = 730;
 

@@ -5,6 +5,7 @@
  * Hausa, whatever state it is in (form errors, toasts, notifications); the
  * landing page and /movies bring no player and /movies no carousel.
  */
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageAssets, type PageAssets } from "../../bench/page-assets";
 import { resources } from "~/i18n/catalogues.server";
@@ -150,10 +151,37 @@ describe("a page's bundle", () => {
     expect(has(landing, HLS_MARK, "scripts") || has(landing, HLS_MARK, "lazyScripts")).toBe(false);
     expect(has(movies, HLS_MARK, "scripts") || has(movies, HLS_MARK, "lazyScripts")).toBe(false);
     expect(has(movies, CAROUSEL_MARK, "scripts")).toBe(false);
-    // The marks are real: the carousel is on the landing page, the player a chunk the watch page imports when needed.
-    expect(has(landing, CAROUSEL_MARK, "scripts")).toBe(true);
+    // The marks are real: the carousel is a chunk the landing page imports once it has hydrated (not before
+    // it can run), the player a chunk the watch page imports when needed.
+    expect(has(landing, CAROUSEL_MARK, "scripts")).toBe(false);
+    expect(has(landing, CAROUSEL_MARK, "lazyScripts")).toBe(true);
     expect(has(watch, HLS_MARK, "scripts")).toBe(false);
     expect(has(watch, HLS_MARK, "lazyScripts")).toBe(true);
+  });
+});
+
+describe("the browser's scripts", () => {
+  it("have no file made only of .server modules (which are empty in the browser)", () => {
+    // A component that takes a value from a .server module gets undefined in the browser, and the
+    // empty module becomes one more file for every page that imports it: both show here.
+    const metafile = JSON.parse(fs.readFileSync("build/metafile.js.json", "utf8")) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
+    const scripts = Object.entries(metafile.outputs).filter(([file]) => file.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(20);
+    const emptyOnly = scripts
+      .filter(([, output]) => {
+        const inputs = Object.keys(output.inputs);
+        return inputs.length > 0 && inputs.every((input) => input.startsWith("empty-module:"));
+      })
+      .map(([file, output]) => `${file}: ${Object.keys(output.inputs).join(", ")}`);
+    expect(emptyOnly).toEqual([]);
+  });
+
+  it("of the landing page are few files (each costs a round trip on a slow link)", async () => {
+    const landing = await loadPageAssets(`${world.url}/`, headersFor("en"));
+    expect(landing.scripts.size).toBeGreaterThan(3);
+    expect(landing.scripts.size).toBeLessThanOrEqual(16);
   });
 });
 
