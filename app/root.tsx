@@ -109,8 +109,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </main>
           <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
           <Toaster toasts={rootData?.toasts ?? []} />
-          <ScrollRestoration nonce={nonce} />
+          {/* Scripts first: its modulepreload links are then read before any inline script, which a
+              browser may not run (nor read past) until the stylesheet has arrived. On a slow link
+              that held every script back until the CSS was in (about 0.7 s at 500 kbps). */}
           <Scripts nonce={nonce} />
+          <ScrollRestoration nonce={nonce} />
         </body>
       </html>
     </I18nextProvider>

@@ -40,7 +40,8 @@
  * Knobs: BENCH_RUNS (3), BENCH_PORT (3380), BENCH_DPR (1: device pixels per
  * CSS pixel), BENCH_KBPS (500), BENCH_LATENCY_MS (300), BENCH_DEMO_DIR,
  * CHROMIUM_PATH (/usr/bin/chromium), BENCH_VERBOSE=1 (every request of each
- * visit).
+ * visit, with when it was asked for and when it finished, in seconds from the
+ * document's request: a waterfall).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -210,6 +211,8 @@ type Tracked = {
   headers?: Record<string, string>;
   dataLength: number;
   encodedDataLength?: number;
+  /** Monotonic seconds (CDP timestamps): asked for, and finished. */
+  sentAt?: number;
   finishedAt?: number;
   failed?: boolean;
 };
@@ -224,7 +227,12 @@ async function visit(context: BrowserContext, url: string, serviceWorkerBytes: (
   cdp.on("Network.requestWillBeSent", (event) => {
     // A redirect reuses the id: the earlier hop's bytes are in its redirectResponse, counted as part of this one.
     if (!requests.has(event.requestId)) inFlight++;
-    requests.set(event.requestId, { url: event.request.url, type: event.type, dataLength: 0 });
+    requests.set(event.requestId, {
+      url: event.request.url,
+      type: event.type,
+      dataLength: 0,
+      sentAt: requests.get(event.requestId)?.sentAt ?? event.timestamp,
+    });
     lastActivity = Date.now();
   });
   cdp.on("Network.responseReceived", (event) => {
@@ -314,6 +322,10 @@ async function visit(context: BrowserContext, url: string, serviceWorkerBytes: (
     longTasksBeforeInteractiveMs: timing.longTasks,
     mismatches: [],
   };
+  // The first request (the document) is the waterfall's zero.
+  const startedAt = Math.min(...[...requests.values()].map((tracked) => tracked.sentAt ?? Number.POSITIVE_INFINITY));
+  const at = (timestamp: number | undefined) =>
+    timestamp === undefined ? "    -" : (timestamp - startedAt).toFixed(2).padStart(5);
   for (const tracked of requests.values()) {
     // What the service worker answered came from its cache or its own fetch (counted with the worker).
     const bytes = tracked.fromServiceWorker ? 0 : (tracked.encodedDataLength ?? 0);
@@ -333,7 +345,7 @@ async function visit(context: BrowserContext, url: string, serviceWorkerBytes: (
       result.mismatches.push(`${tracked.url}: ${tracked.dataLength} bytes of ${declared}`);
     if (VERBOSE)
       console.log(
-        `    ${String(tracked.status ?? "-").padStart(3)} ${kind.padEnd(8)} ${String(bytes).padStart(7)} B${tracked.fromServiceWorker ? " (sw)" : ""}${tracked.headers?.["content-encoding"] ? ` ${tracked.headers["content-encoding"]}` : ""}  ${tracked.url.replace(/^https?:\/\/[^/]+/, "")}`,
+        `    ${at(tracked.sentAt)}→${at(tracked.finishedAt)} s ${String(tracked.status ?? "-").padStart(3)} ${kind.padEnd(8)} ${String(bytes).padStart(7)} B${tracked.fromServiceWorker ? " (sw)" : ""}${tracked.headers?.["content-encoding"] ? ` ${tracked.headers["content-encoding"]}` : ""}  ${tracked.url.replace(/^https?:\/\/[^/]+/, "")}`,
       );
   }
   await page.close();

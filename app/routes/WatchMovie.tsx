@@ -23,7 +23,9 @@ import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { chosenTrack, listSubtitles, readSubtitleChoice } from "~/services/subtitles.server";
-import { addComment, COMMENT_MAX_LENGTH, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
+import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
+import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
+import { posterFormatFor } from "~/media/poster-sizes";
 import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
@@ -46,7 +48,9 @@ function qualityOf(request: Request): PlayerQuality {
 export async function loader({ request }: LoaderFunctionArgs) {
   // Asked together, the two share one reading of the session.
   const [viewer, deviceId] = await Promise.all([requireViewer(request), getDeviceId(request)]);
-  const watch = getWatchPage(getDb(), movieIdOf(request), viewer);
+  const watch = getWatchPage(getDb(), movieIdOf(request), viewer, {
+    posterFormat: posterFormatFor(request.headers.get("Accept")),
+  });
   if (!watch) throw data(null, { status: 404 });
   const { t } = await getRequestT(request, "watch");
   // The player, or why not: a Premium title without a pass, or every screen of the plan in use.

@@ -5,7 +5,8 @@ import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { qualified } from "~/db/sql";
 import { accounts, categories, comments, movies, ratings, seasons, watchEvents, type Role } from "~/db/schema";
-import { sizedPosterUrl } from "~/media/poster-sizes";
+import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
+import { sizedPosterUrl, type SizedPosterFormat } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import {
   isPublished,
@@ -25,7 +26,6 @@ import {
 
 /** A viewing that has not moved for this long is over; the next play is a new viewing (and a new view). */
 export const VIEWING_IDLE_MS = 30 * 60 * 1000;
-export const COMMENT_MAX_LENGTH = 1000;
 const SIDE_LIST_LIMIT = 8;
 const COMMENTS_LIMIT = 100;
 
@@ -151,7 +151,12 @@ const watchPageComments = preparedQuery((db) =>
  * the title with the viewer's part, the comments, and the two side lists (each
  * its entries and their cards), six statements.
  */
-export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage | null {
+export function getWatchPage(
+  db: DB,
+  movieId: string,
+  viewer: Actor,
+  options: { posterFormat?: SizedPosterFormat } = {},
+): WatchPage | null {
   if (!movieId) return null;
   const movie = watchPageTitle(db).get({ movieId, viewerId: viewer.id });
   if (!movie) return null;
@@ -176,7 +181,7 @@ export function getWatchPage(db: DB, movieId: string, viewer: Actor): WatchPage 
       cast: movie.cast,
       categoryName: movie.categoryName,
       providerName: movie.providerName,
-      playerPoster: movie.posterFile ? sizedPosterUrl(movie.id, "hero", 960, "jpg") : null,
+      playerPoster: movie.posterFile ? sizedPosterUrl(movie.id, "hero", 960, options.posterFormat ?? "jpg") : null,
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
     },

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SIZED_POSTER_FORMATS, SIZED_POSTERS, sizedPosterHeight } from "~/media/poster-sizes";
+import { posterFormatFor, SIZED_POSTER_FORMATS, SIZED_POSTERS, sizedPosterHeight } from "~/media/poster-sizes";
 import { ensureSizedPoster, moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { moviePosterPath, sizedPosterPath, storagePaths } from "~/media/storage.server";
 
@@ -152,5 +152,21 @@ describe("srcset sizes of titles made before them", () => {
     fs.mkdirSync(path.join(storagePaths(root).media, "postertest06"), { recursive: true });
     expect(await ensureSizedPoster("postertest06", "card", 300, "avif", root)).toBeNull();
     expect(fs.readdirSync(path.join(storagePaths(root).media, "postertest06"))).toEqual([]);
+  });
+});
+
+describe("the player's poster format", () => {
+  it("is AVIF only when the page's request lists image/avif", () => {
+    // Chromium's and Firefox's page requests; Safari's; a script's; none.
+    expect(
+      posterFormatFor(
+        "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8",
+      ),
+    ).toBe("avif");
+    expect(posterFormatFor("text/html,application/xhtml+xml,image/avif;q=0.9,*/*;q=0.8")).toBe("avif");
+    expect(posterFormatFor("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")).toBe("jpg");
+    expect(posterFormatFor("*/*")).toBe("jpg");
+    expect(posterFormatFor("image/avifx,text/html")).toBe("jpg");
+    expect(posterFormatFor(null)).toBe("jpg");
   });
 });

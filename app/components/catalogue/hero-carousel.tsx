@@ -47,8 +47,8 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
       <div className="relative aspect-[4/5] sm:aspect-[16/9] lg:aspect-[21/8]">
         <div className="absolute inset-0 -z-10">
           {/* The first slide's poster at once; the others when the carousel is about to show them (once it
-              runs), or as the browser scrolls to them without JavaScript. */}
-          {shown ? poster : nearby === null ? <noscript>{poster}</noscript> : null}
+              runs), or as the browser scrolls to them before that (and without JavaScript: Poster). */}
+          {shown || nearby === null ? poster : null}
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/60 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/60" />
         <div className="flex h-full max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { posterSrcSet } from "~/media/poster-sizes";
 import type { CatalogueCard } from "~/services/catalogue.server";
 
@@ -71,6 +72,12 @@ const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
  * JPEG (`fallback`, the fixed-size JPEG, for browsers without srcset). The
  * hero switches to its 4:5 crop on phones. Sized so the page never jumps
  * while it loads; lazy unless `eager`.
+ *
+ * A poster that is not `eager` waits for the page's script to run: until
+ * then the HTML holds a box of its size and the image inside `<noscript>`
+ * (shown as usual when JavaScript is off). On a slow link the images below the
+ * first screen would otherwise share it with the scripts the page needs to
+ * respond (a phone's browser loads lazy images up to thousands of pixels ahead).
  */
 export function Poster({
   movieId,
@@ -103,6 +110,7 @@ export function Poster({
   className?: string;
 }) {
   const { t } = useTranslation("pages");
+  const hydrated = useHydrated();
   if (!fallback) {
     return (
       <div
@@ -114,7 +122,7 @@ export function Poster({
     );
   }
   const drawn = variant === "hero" ? HERO_SIZES : (sizes ?? CARD_SIZES.grid);
-  return (
+  const picture = (
     <picture className={fill ? "block h-full w-full" : undefined}>
       {sized && variant === "hero" ? (
         <>
@@ -142,6 +150,17 @@ export function Poster({
         className={`${fill ? "h-full" : "h-auto"} w-full object-cover ${className}`}
       />
     </picture>
+  );
+  if (eager || hydrated) return picture;
+  // The box keeps the poster's place; without JavaScript the poster itself fills it.
+  return (
+    <span
+      data-poster-waiting=""
+      className={`block w-full ${fill ? "h-full" : ""}`}
+      style={fill ? undefined : { aspectRatio: `${width} / ${height}` }}
+    >
+      <noscript>{picture}</noscript>
+    </span>
   );
 }
 
