@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { posterSrcSet } from "~/media/poster-sizes";
 import type { CatalogueCard } from "~/services/catalogue.server";
 
