@@ -63,7 +63,7 @@ function valueAt(catalogue: Catalogue | undefined, path: string): CatalogueValue
     if (value === undefined || typeof value !== "object" || !own(value, part)) return undefined;
     value = (value as Record<string, CatalogueValue>)[part];
   }
-  return value ?? undefined;
+  return value ?? undefined; // a null in a JSON file is no text
 }
 
 const PLACEHOLDER = /\{\{(.+?)\}\}/g;
@@ -128,6 +128,7 @@ export function createTranslator(
   }
 
   function translate(defaultNamespace: Namespace, fullKey: string, values?: TranslateOptions): unknown {
+    // Keys also come from loader data and stored notifications, where one may be absent.
     if (fullKey === undefined || fullKey === null) return "";
     let namespace = defaultNamespace;
     let key = String(fullKey);
