@@ -12,7 +12,6 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { I18nextProvider } from "react-i18next";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Footer } from "~/components/layout/footer";
 import { TopBar } from "~/components/layout/top-bar";
@@ -22,6 +21,7 @@ import { getDb } from "~/db/client.server";
 import { catalogueHashes } from "~/i18n/catalogues.server";
 import { getLanguage } from "~/i18n/language.server";
 import { usePageTranslations, type TranslationHandle } from "~/i18n/page-translations";
+import { TranslatorContext } from "~/i18n/use-translation";
 import { countUnreadNotifications } from "~/services/notifications.server";
 import { getEnv } from "~/utils/env.server";
 import { useNonce } from "~/utils/nonce";
@@ -69,7 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   // Only this language, only the namespaces of the routes on screen (and of the toasts shown).
-  const { i18n, language, preloads } = usePageTranslations({
+  const { translator, language, preloads } = usePageTranslations({
     language: rootData?.language,
     handles: matches.map((match) => match.handle),
     keys: (rootData?.toasts ?? []).map((toast) => toast.key),
@@ -77,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   });
 
   return (
-    <I18nextProvider i18n={i18n}>
+    <TranslatorContext.Provider value={translator}>
       <html lang={language} dir="ltr">
         <head>
           <meta charSet="utf-8" />
@@ -101,7 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             href="#main"
             className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
           >
-            {i18n.t("skipToContent")}
+            {translator.t("skipToContent")}
           </a>
           <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
           <main id="main" className="flex-1">
@@ -116,7 +116,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <ScrollRestoration nonce={nonce} />
         </body>
       </html>
-    </I18nextProvider>
+    </TranslatorContext.Provider>
   );
 }
 

@@ -14,7 +14,7 @@ import { billingCsvLines } from "../app/services/billing-export.server";
 import { takePlaybackLease } from "../app/services/playback.server";
 import { generateVoucherBatch, redeemVoucher } from "../app/services/vouchers.server";
 import { createId } from "../app/utils/ids.server";
-import type { TFunction } from "i18next";
+import type { TFunction } from "~/i18n/translator";
 
 const ROWS = Number(process.env.BENCH_BILLING_ROWS ?? 20_000);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-bench-billing-"));

@@ -2,7 +2,7 @@
  * Where a V8 CPU profile's time went, in a few lines: the share of samples
  * spent in garbage collection, idle, and under each package or part of our
  * own code (a sample counts once for every package on its stack, so "under
- * i18next" includes what i18next called), and the functions with the most
+ * react-dom" includes what react-dom called), and the functions with the most
  * self time. `npm run bench:catalogue` prints it for the server's profile when
  * BENCH_PROFILE_DIR is set; `node --import tsx bench/profile-summary.ts
  * <file.cpuprofile>` prints it for any profile.
@@ -87,7 +87,7 @@ export function summariseProfile(profile: CpuProfile, marks: Record<string, RegE
 /** Frames worth naming in a page server's profile (inclusive time under each). */
 export const PAGE_MARKS: Record<string, RegExp> = {
   "React rendering (renderToPipeableStream work)": /^(performWork|renderNodeDestructive|retryTask)$/,
-  "i18next t()": /^(t|translate|fixedT)$/,
+  "translate (t())": /^(t|translate|fixedT)$/,
   "route matching (matchRoutes)": /^(matchRoutes|matchRoutesImpl|flattenRoutes|rankRouteBranches)$/,
   "SQL (better-sqlite3 prepare)": /^prepare$/,
   "SQL (better-sqlite3 all/get/run)": /^(all|get|run|values)$/,

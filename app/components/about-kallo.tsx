@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Paragraphs, tList } from "~/components/layout/text-page";
 
 /** The About text promoting Hausa and African language and culture (landing and /about). */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { ResourceLanguage } from "i18next";
 import type { Language, Namespace } from "./config";
+import type { Catalogue } from "./translator";
 import enAdmin from "./locales/en/admin";
 import enAuth from "./locales/en/auth";
 import enBilling from "./locales/en/billing";
@@ -66,7 +66,7 @@ export const resources = {
     subtitles: haSubtitles,
     series: haSeries,
   },
-} satisfies Record<Language, Record<Namespace, ResourceLanguage[string]>>;
+} satisfies Record<Language, Record<Namespace, Catalogue>>;
 
 export type CatalogueFile = { json: string; hash: string };
 

@@ -1,5 +1,3 @@
-import i18next, { type i18n as I18n, type Resource } from "i18next";
-
 export const LANGUAGES = ["en", "ha"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "en";
@@ -41,39 +39,4 @@ export function isNamespace(value: unknown): value is Namespace {
 export function namespaceOfKey(key: string): Namespace {
   const prefix = key.split(":", 2);
   return prefix.length === 2 && isNamespace(prefix[0]) ? prefix[0] : DEFAULT_NAMESPACE;
-}
-
-/**
- * A ready i18next instance over the given catalogues (synchronous: they are in
- * memory). The server's own instance holds both languages and falls back to
- * English; a page's holds one language (the Hausa catalogues are typed against
- * the English ones, so no key is missing) and says so when a key is not there.
- */
-export function createI18n(
-  language: Language,
-  resources: Resource,
-  options: { fallbackToEnglish?: boolean; onMissingKey?: (namespace: string, key: string) => void } = {},
-): I18n {
-  const instance = i18next.createInstance();
-  void instance.init({
-    lng: language,
-    fallbackLng: options.fallbackToEnglish ? DEFAULT_LANGUAGE : false,
-    supportedLngs: [...LANGUAGES],
-    ns: Object.keys(resources[language] ?? {}),
-    defaultNS: DEFAULT_NAMESPACE,
-    resources,
-    partialBundledLanguages: true,
-    initAsync: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    showSupportNotice: false,
-    ...(options.onMissingKey
-      ? {
-          saveMissing: true,
-          missingKeyHandler: (_languages: readonly string[], namespace: string, key: string) =>
-            options.onMissingKey!(namespace, key),
-        }
-      : {}),
-  });
-  return instance;
 }

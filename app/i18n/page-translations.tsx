@@ -1,6 +1,6 @@
-import type { i18n as I18n } from "i18next";
 import { createContext, useContext } from "react";
 import { DEFAULT_NAMESPACE, NAMESPACES, namespaceOfKey, type Language, type Namespace } from "./config";
+import type { Translator } from "./translator";
 
 /**
  * Which translations a page carries (decision 031). Every route module names
@@ -37,15 +37,15 @@ export function pageNamespaces(handles: ReadonlyArray<unknown>, keys: ReadonlyAr
 }
 
 /**
- * Where the page's i18next comes from: on the server, instances built from the
- * catalogues in memory; in the browser, one instance per language filled with
- * the files the page fetched.
+ * Where the page's translator comes from: on the server, translators over the
+ * catalogues in memory; in the browser, one translator per language filled
+ * with the files the pages fetched.
  */
 export type TranslationSource = {
   /** The language when the root loader gave none (its error page). */
   fallbackLanguage: Language;
-  /** i18next holding these namespaces of this language. In the browser it suspends while missing ones load. */
-  instanceFor(language: Language, namespaces: readonly Namespace[], hashes?: TranslationHashes): I18n;
+  /** A translator holding these namespaces of this language. In the browser it suspends while missing ones load. */
+  translatorFor(language: Language, namespaces: readonly Namespace[], hashes?: TranslationHashes): Translator;
   /**
    * The files the document preloads. The server names the page's; the browser
    * keeps the ones the server named (later pages fetch theirs without a tag).
@@ -58,7 +58,7 @@ export type TranslationFile = { language: Language; namespace: Namespace; href: 
 export const TranslationSourceContext = createContext<TranslationSource | null>(null);
 
 /**
- * The page's i18next and the translation files to preload, for the root
+ * The page's translator and the translation files to preload, for the root
  * layout. `handles` are the matched routes' handles, `keys` the message keys
  * the root shows itself (toasts).
  */
@@ -67,11 +67,11 @@ export function usePageTranslations(options: {
   handles: ReadonlyArray<unknown>;
   keys: ReadonlyArray<string>;
   hashes: TranslationHashes | undefined;
-}): { i18n: I18n; language: Language; preloads: TranslationFile[] } {
+}): { translator: Translator; language: Language; preloads: TranslationFile[] } {
   const source = useContext(TranslationSourceContext);
   if (!source) throw new Error("usePageTranslations needs a TranslationSourceContext (entry.server / entry.client)");
   const language = options.language ?? source.fallbackLanguage;
   const namespaces = pageNamespaces(options.handles, options.keys);
-  const i18n = source.instanceFor(language, namespaces, options.hashes);
-  return { i18n, language, preloads: source.preloads(language, namespaces) };
+  const translator = source.translatorFor(language, namespaces, options.hashes);
+  return { translator, language, preloads: source.preloads(language, namespaces) };
 }

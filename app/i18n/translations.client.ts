@@ -1,9 +1,9 @@
-import type { i18n as I18n } from "i18next";
-import { createI18n, DEFAULT_LANGUAGE, isLanguage, isNamespace, type Language, type Namespace } from "./config";
+import { DEFAULT_LANGUAGE, isLanguage, isNamespace, type Language, type Namespace } from "./config";
 import { translationUrl, type TranslationFile, type TranslationSource } from "./page-translations";
+import { createTranslator, type Catalogue, type Translator } from "./translator";
 
 /**
- * The browser's side of decision 031: one i18next instance per language,
+ * The browser's side of decision 031: one translator per language,
  * filled with the namespace files the pages fetch. The first page's files are
  * named by the `<link rel="preload" data-translation>` tags the server
  * rendered (the browser has been fetching them since it read the HTML), and
@@ -12,18 +12,24 @@ import { translationUrl, type TranslationFile, type TranslationSource } from "./
  * a navigation React keeps the old page on screen until it arrives.
  */
 export function createBrowserTranslations(document: Document): TranslationSource & { ready: Promise<void> } {
-  const instances = new Map<Language, I18n>();
+  const translators = new Map<Language, Translator>();
   const urls = new Map<string, string>();
   const loads = new Map<string, Promise<void>>();
   const waits = new Map<string, Promise<unknown>>();
 
-  function instance(language: Language): I18n {
-    let i18n = instances.get(language);
-    if (!i18n) {
-      i18n = createI18n(language, { [language]: {} });
-      instances.set(language, i18n);
+  function translator(language: Language): Translator {
+    let found = translators.get(language);
+    if (!found) {
+      found = createTranslator(
+        language,
+        {},
+        {
+          onMissingKey: (namespace, key) => console.warn(`[i18n] no ${language} text for "${namespace}:${key}"`),
+        },
+      );
+      translators.set(language, found);
     }
-    return i18n;
+    return found;
   }
 
   function load(language: Language, namespace: Namespace): Promise<void> {
@@ -35,11 +41,9 @@ export function createBrowserTranslations(document: Document): TranslationSource
       loading = fetch(href, { credentials: "same-origin" })
         .then((response) => {
           if (!response.ok) throw new Error(`${href} answered ${response.status}`);
-          return response.json() as Promise<Record<string, unknown>>;
+          return response.json() as Promise<Catalogue>;
         })
-        .then((catalogue) => {
-          instance(language).addResourceBundle(language, namespace, catalogue, true, true);
-        });
+        .then((catalogue) => translator(language).addNamespace(namespace, catalogue));
       loads.set(href, loading);
     }
     return loading;
@@ -59,14 +63,14 @@ export function createBrowserTranslations(document: Document): TranslationSource
   return {
     fallbackLanguage: isLanguage(htmlLanguage) ? htmlLanguage : DEFAULT_LANGUAGE,
     ready: Promise.all(preloaded.map(({ language, namespace }) => load(language, namespace))).then(() => undefined),
-    instanceFor(language, namespaces, hashes) {
+    translatorFor(language, namespaces, hashes) {
       for (const [namespace, hash] of Object.entries(hashes ?? {})) {
         if (isNamespace(namespace) && hash)
           urls.set(`${language}:${namespace}`, translationUrl(language, namespace, hash));
       }
-      const i18n = instance(language);
-      const missing = namespaces.filter((namespace) => !i18n.hasResourceBundle(language, namespace));
-      if (missing.length === 0) return i18n;
+      const held = translator(language);
+      const missing = namespaces.filter((namespace) => !held.hasNamespace(namespace));
+      if (missing.length === 0) return held;
       const id = `${language}:${missing.join(",")}`;
       let wait = waits.get(id);
       if (!wait) {

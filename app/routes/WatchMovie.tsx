@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AboutKallo } from "~/components/about-kallo";
 import { HeroCarousel } from "~/components/catalogue/hero-carousel";
 import { MovieCarouselSection, MovieGridSection } from "~/components/catalogue/movie-row";

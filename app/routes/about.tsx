@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AboutKallo } from "~/components/about-kallo";
 import { MovieCarouselSection } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";

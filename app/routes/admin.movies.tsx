@@ -3,7 +3,7 @@ import { DataTable } from "~/components/ui/data-table";
 import { RowAction } from "~/components/admin/row-action";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { RenditionList } from "~/components/studio/rendition-list";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AccountsTable } from "~/components/admin/accounts-table";
 import { getDb } from "~/db/client.server";
 import { listAccounts, type Account } from "~/services/accounts.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, useActionData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { SubtitleTable } from "~/components/subtitles/subtitle-table";
 import { getDb } from "~/db/client.server";

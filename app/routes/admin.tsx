@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useOutlet } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
 import { getRequestT } from "~/i18n/translate.server";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AccountsTable } from "~/components/admin/accounts-table";
 import { lastActivity } from "~/services/admin-accounts.server";
 import { accountsAction, loadAccountsPage } from "~/routes-support/admin-accounts-action.server";

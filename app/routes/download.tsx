@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { tList } from "~/components/layout/text-page";
 import { getRequestT } from "~/i18n/translate.server";
 import { titleMeta } from "~/utils/meta";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useRouteLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { TextPage, tList, type TextSection } from "~/components/layout/text-page";
 import { getRequestT } from "~/i18n/translate.server";
 import type { loader as rootLoader } from "~/root";

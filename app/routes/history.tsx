@@ -3,7 +3,7 @@ import { LibraryRow } from "~/components/library/library-row";
 import { WatchProgress, watchedPercent } from "~/components/library/watch-progress";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { watchHref } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard, SignInForm } from "~/components/auth/sign-in-form";
 import { landingPath, signInAtDoor } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { CARD_SIZES, MovieCard } from "~/components/catalogue/movie-card";
 import { LinkMenu } from "~/components/library/link-menu";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { getRequestT } from "~/i18n/translate.server";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { DataTable } from "~/components/ui/data-table";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { BillingToggle } from "~/components/plans/plan-parts";
 import { PlanTable } from "~/components/plans/plan-table";
 import { getOptionalUser } from "~/auth/guards.server";

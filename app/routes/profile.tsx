@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { isDataSaverOn } from "~/services/data-saver.server";

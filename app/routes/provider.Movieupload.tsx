@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";

@@ -3,7 +3,7 @@ import { DataTable } from "~/components/ui/data-table";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { RenditionList } from "~/components/studio/rendition-list";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { DataTable } from "~/components/ui/data-table";
 import { Pagination } from "~/components/ui/pagination";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Outlet } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { SideNav } from "~/components/layout/side-nav";
 import type { TranslationHandle } from "~/i18n/page-translations";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { landingPath } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { AuthCard } from "~/components/auth/sign-in-form";

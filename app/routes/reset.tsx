@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { CARD_SIZES, Poster, Rating } from "~/components/catalogue/movie-card";
 import { WatchProgress, watchedPercent } from "~/components/library/watch-progress";

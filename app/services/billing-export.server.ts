@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "~/i18n/translator";
 import type { DB } from "~/db/client.server";
 import { csvLine } from "~/utils/csv";
 import { minorUnitDigits } from "~/utils/money";

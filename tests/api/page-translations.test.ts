@@ -3,9 +3,11 @@
  * production build: only the reader's language, only the namespaces the page
  * uses, cached by hash; no page shows a raw translation key, in English or in
  * Hausa, whatever state it is in (form errors, toasts, notifications); the
- * landing page and /movies bring no player and /movies no carousel.
+ * landing page and /movies bring no player and /movies no carousel; no page
+ * brings i18next or react-i18next (decision 035).
  */
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageAssets, type PageAssets } from "../../bench/page-assets";
 import { resources } from "~/i18n/catalogues.server";
@@ -185,6 +187,37 @@ describe("the browser's scripts", () => {
   });
 });
 
+/** Words in i18next's code that minifying keeps: its name (in its log prefixes, as in react-i18next's) and an option's. */
+const I18NEXT_MARKS = [/i18next/i, /missingKeyNoValueFallbackToKey/];
+
+describe("the translation runtime", () => {
+  it("is our own: no page's scripts carry i18next or react-i18next", async () => {
+    // The marks are real: i18next's own code (a devDependency, for the translator's tests) has them.
+    const i18nextCode = fs.readFileSync(createRequire(import.meta.url).resolve("i18next"), "utf8");
+    expect(I18NEXT_MARKS.filter((mark) => mark.test(i18nextCode))).toEqual(I18NEXT_MARKS);
+
+    for (const [path, session] of [
+      ["/", ""],
+      ["/movies", cookies.viewer],
+      [`/WatchMovie?id=${movieId}`, cookies.viewer],
+      ["/help", ""],
+    ] as const) {
+      for (const language of LANGUAGES) {
+        const assets = await loadPageAssets(`${world.url}${path}`, headersFor(language, session));
+        expect(assets.scripts.size).toBeGreaterThan(5);
+        const carrying = [
+          ...assets.scripts.entries(),
+          ...assets.lazyScripts.entries(),
+          ...assets.inlineScripts.map((body, index) => [`inline script ${index}`, body] as [string, string]),
+        ].flatMap(([where, body]) =>
+          I18NEXT_MARKS.filter((mark) => mark.test(body)).map((mark) => `${where}: ${mark}`),
+        );
+        expect(carrying, `${path} in ${language}`).toEqual([]);
+      }
+    }
+  });
+});
+
 describe("the translation files", () => {
   it("are named by hash and cached for a year; an old hash gets today's text, never cached; others are 404", async () => {
     const assets = await loadPageAssets(`${world.url}/`, headersFor("ha"));
@@ -212,7 +245,7 @@ describe("the translation files", () => {
 });
 
 /**
- * What i18next shows when it has no text for a key: the key itself
+ * What a page shows when it has no text for a key: the key itself
  * ("errors.tooMany", or "watch:errors.tooMany" with its namespace). A piece of
  * a page looks like one when it is dotted words whose first word opens a
  * group of some catalogue — a key of a namespace the page lacks, or a key no

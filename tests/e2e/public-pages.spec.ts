@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { movies, plans } from "../../app/db/schema";
+import hausaInfo from "../../app/i18n/locales/ha/info";
 import { createViewer, e2eDb, expect, signInThroughForm, test } from "./fixtures/accounts";
 
 /** What the landing page must show, read from the same database the server uses. */
@@ -144,6 +145,36 @@ test.describe("languages", () => {
     await expect(page.getByRole("link", { name: "Shiga" })).toBeVisible();
     await context.close();
   });
+});
+
+test("a Hausa page hydrates with the text the server sent, and a link to a page with other texts fetches them", async ({
+  page,
+}) => {
+  const complaints: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") complaints.push(message.text());
+  });
+  page.on("pageerror", (error) => complaints.push(error.message));
+  await page.goto("/");
+  await page.getByRole("button", { name: "Switch language to Hausa" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ha");
+  // React has taken the page over when its elements carry React's own properties.
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main")!).some((name) => name.startsWith("__reactFiber")),
+  );
+
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(request.url());
+  });
+  const helpTexts = page.waitForResponse((response) => /\/locales\/ha\/info\.[0-9a-f]+\.json$/.test(response.url()));
+  await page.getByRole("contentinfo").getByRole("link", { name: "Taimako", exact: true }).click();
+  expect((await helpTexts).status()).toBe(200);
+  await expect(page).toHaveURL(/\/help$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(hausaInfo.help.heading);
+  await expect(page.getByRole("link", { name: "Shiga" })).toBeVisible();
+  expect(documents, "a client navigation, not a new document").toEqual([]);
+  expect(complaints, "no hydration mismatch, missing text or failed load").toEqual([]);
 });
 
 test.describe("plans", () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { catalogueFile, catalogueHashes, resources } from "~/i18n/catalogues.server";
 import { isNamespace, LANGUAGES, namespaceOfKey, NAMESPACES, type Namespace } from "~/i18n/config";
 import { pageNamespaces, translationUrl } from "~/i18n/page-translations";
-import { getPageI18n, serverTranslationSource } from "~/i18n/translate.server";
+import { getPageTranslator, serverTranslationSource } from "~/i18n/translate.server";
 
 const APP = path.resolve(__dirname, "../../app");
 const ROUTES = path.join(APP, "routes");
@@ -151,19 +151,21 @@ describe("the server's page translations", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("hold one language and only the page's namespaces, made once per set", () => {
-    const i18n = getPageI18n("ha", ["common", "pages"]);
-    expect(getPageI18n("ha", ["common", "pages"])).toBe(i18n);
-    expect(i18n.language).toBe("ha");
-    expect(i18n.t("nav.login")).toBe("Shiga");
-    expect(i18n.t("pages:home.watchNow")).toBe(resources.ha.pages.home.watchNow);
-    expect(i18n.hasResourceBundle("ha", "auth")).toBe(false);
-    expect(i18n.hasResourceBundle("en", "common")).toBe(false);
+    const translator = getPageTranslator("ha", ["common", "pages"]);
+    expect(getPageTranslator("ha", ["common", "pages"])).toBe(translator);
+    expect(translator.language).toBe("ha");
+    expect(translator.t("nav.login")).toBe("Shiga");
+    expect(translator.t("pages:home.watchNow")).toBe(resources.ha.pages.home.watchNow);
+    expect(translator.hasNamespace("pages")).toBe(true);
+    expect(translator.hasNamespace("auth")).toBe(false);
+    // No English to fall back on: a page shows only its language.
+    expect(translator.t("auth:login.title")).toBe("login.title");
   });
 
   it("show a key they lack as the key, and say so in the log", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const i18n = getPageI18n("en", ["common"]);
-    expect(i18n.t("auth:login.title")).toBe("login.title");
+    const translator = getPageTranslator("en", ["common"]);
+    expect(translator.t("auth:login.title")).toBe("login.title");
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"auth:login.title"'));
   });
 

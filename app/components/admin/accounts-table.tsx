@@ -1,6 +1,6 @@
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Pagination } from "~/components/ui/pagination";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";

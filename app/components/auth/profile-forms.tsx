@@ -1,6 +1,6 @@
 import { Form, useActionData } from "@remix-run/react";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Field, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 
 export type ProfileActionData = FormErrors & {

@@ -1,6 +1,6 @@
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";
 

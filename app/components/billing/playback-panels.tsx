@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { SubmitButton } from "~/components/ui/form";
 
 type PlanOffer = { code: string; name: string; cheapest: { price: string; period: string } | null };

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import type { CatalogueMovie } from "~/services/catalogue.server";
 import { Carousel, useSlideNearby } from "./carousel";
 import { Poster, Rating } from "./movie-card";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { useTranslation } from "~/i18n/use-translation";
 import { posterSrcSet } from "~/media/poster-sizes";
 import type { CatalogueCard } from "~/services/catalogue.server";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import type { CatalogueCard } from "~/services/catalogue.server";
 import { Carousel } from "./carousel";
 import { CARD_SIZES, MovieCard } from "./movie-card";

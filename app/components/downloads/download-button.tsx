@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { DownloadProblem, fetchMissingChunks, onMobileData, prepareDownload } from "./downloader";
 import { isComplete, missingFeatures, readRecord, storedBytes } from "./offline-store";
 

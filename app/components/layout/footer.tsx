@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { LanguageSwitcher } from "./language-switcher";
 
 export type CustomerCare = { email: string; phone: string };

@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { LANGUAGES } from "~/i18n/config";
 
 /** Plain form buttons: switching language works before (and without) JavaScript. */

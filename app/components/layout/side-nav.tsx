@@ -1,5 +1,5 @@
 import { Form, NavLink } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 export type SideNavLink = { to: string; label: string };
 

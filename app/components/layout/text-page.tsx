@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "~/i18n/translator";
 import type { ReactNode } from "react";
 
 export type TextSection = { heading: string; paragraphs: string[] };

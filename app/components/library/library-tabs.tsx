@@ -1,5 +1,5 @@
 import { NavLink } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 /** History, Watch later and Saved: the viewer's own lists, one tab each. */
 export function LibraryTabs() {

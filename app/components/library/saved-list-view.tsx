@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Rating, watchHref } from "~/components/catalogue/movie-card";
 import { Pagination } from "~/components/ui/pagination";
 import type { SavedListPage } from "~/services/saved-lists.server";

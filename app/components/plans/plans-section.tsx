@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import type { OfferedPlan } from "~/services/plans.server";
 import type { Billing } from "~/utils/money";
 import { SectionHeading } from "~/components/catalogue/movie-row";

@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 /** How long the end card counts down before the next episode starts. */
 export const NEXT_EPISODE_COUNTDOWN_SECONDS = 10;

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { Field, FormError, SubmitButton, type FormErrors } from "~/components/ui/form";
 
 export type SeriesFormValues = { name: string; description: string; cast: string; categoryId: string };

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 export type RenditionSummary = { rung: number; status: "pending" | "ready" | "failed"; sizeBytes: number };
 

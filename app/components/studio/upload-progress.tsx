@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import type { ResumableState, UploadProgress } from "./use-resumable-upload";
 
 const MB = 1024 * 1024;

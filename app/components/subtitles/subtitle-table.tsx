@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import { dateFormatter } from "~/utils/dates";
 
 export type SubtitleRow = { language: string; label: string; sizeBytes: number; updatedAt: string; url: string };

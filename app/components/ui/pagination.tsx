@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 
 /**
  * Previous / next links that keep the rest of the query: paging works without JavaScript.

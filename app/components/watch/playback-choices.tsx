@@ -1,6 +1,6 @@
 import { Form, useLocation } from "@remix-run/react";
 import { useEffect, useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/use-translation";
 import type { PlayerQuality } from "~/services/playback.server";
 
 type Choices = {
