@@ -53,13 +53,9 @@ export type RunningServer = {
   stop: () => Promise<void>;
 };
 
-/**
- * Start the built server on a storage folder. With BENCH_PROFILE_DIR set, the
- * server writes a V8 CPU profile there when it stops (open it in Chrome's
- * DevTools, Performance panel) to see where a benchmark's time went.
- * `options.env` adds settings (WORKERS, say); `options.script` serves with
- * another script than scripts/serve.ts (bench/floor-server.ts).
- */
+/** scripts/serve.ts as `npm run build` compiles it (scripts/build-server.ts). */
+export const BUILT_SERVER = "build/server/serve.js";
+
 /**
  * The V8 flags `npm start` gives the server (the heap ceiling, see
  * docs/decisions/033-cpu-per-page.md), read from package.json so a benchmark
@@ -70,21 +66,28 @@ export function serverNodeFlags(): string[] {
   return (scripts.start ?? "").split(/\s+/).filter((part) => part.startsWith("--max-"));
 }
 
+/**
+ * Start the built server on a storage folder. With BENCH_PROFILE_DIR set, the
+ * server writes a V8 CPU profile there when it stops (open it in Chrome's
+ * DevTools, Performance panel) to see where a benchmark's time went.
+ * `options.env` adds settings (WORKERS, say); `options.script` serves with
+ * another script than the compiled scripts/serve.ts (bench/floor-server.ts,
+ * through tsx).
+ */
 export async function startServer(
   root: string,
   port: number,
   options: { env?: Record<string, string>; script?: string; profile?: boolean } = {},
 ): Promise<RunningServer> {
-  if (!fs.existsSync("build/index.js")) throw new Error("Run `npm run build` first");
+  if (!fs.existsSync("build/index.js") || !fs.existsSync(BUILT_SERVER)) throw new Error("Run `npm run build` first");
   const profile = (options.profile ?? true) && process.env.BENCH_PROFILE_DIR;
   const child = spawn(
     process.execPath,
     [
       ...serverNodeFlags(),
       ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
-      "--import",
-      "tsx",
-      options.script ?? "scripts/serve.ts",
+      // The server as deployed: compiled JavaScript (scripts/build-server.ts); another script runs through tsx.
+      ...(options.script ? ["--import", "tsx", options.script] : [BUILT_SERVER]),
     ],
     {
       // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.

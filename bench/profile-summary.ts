@@ -27,7 +27,7 @@ export function frameArea(frame: CallFrame): string {
   if (nodeModule) return nodeModule[1]!;
   if (url.startsWith("node:")) return "node internals";
   if (/\/build\/index\.js$/.test(url)) return "app (server build)";
-  if (/\/scripts\//.test(url)) return "scripts/serve.ts";
+  if (/\/scripts\/|\/build\/server\//.test(url)) return "scripts/serve.ts";
   return url.replace(/^file:\/\//, "");
 }
 

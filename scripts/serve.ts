@@ -27,8 +27,11 @@
  *   script, the whole server, on the shared port; WORKERS=1 serves in this
  *   one process.
  *
- * `npm start` runs it after the migrations; `node --import tsx
- * scripts/serve.ts` serves an existing database (the benchmarks do).
+ * `npm start` runs it after the migrations; `node build/server/serve.js`
+ * serves an existing database (the benchmarks do). Both run as `npm run build`
+ * compiles them (scripts/build-server.ts); `node --import tsx scripts/serve.ts`
+ * serves from the source. A process that serves loads Express, Remix and the
+ * app when it starts to serve: the primary of several workers never does.
  */
 import cluster from "node:cluster";
 import fs from "node:fs";
@@ -36,15 +39,12 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { installGlobals, type ServerBuild } from "@remix-run/node";
-import express from "express";
-import morgan from "morgan";
+import type { ServerBuild } from "@remix-run/node";
+import type express from "express";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
 import { onWorkerNote, runsBackgroundWork } from "../app/utils/cluster.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
-import { compressResponses, servePrecompressed } from "./compression";
 import { runPrimary, STOP_NOTE } from "./workers";
 
 export type ServeOptions = {
@@ -68,6 +68,16 @@ export type ServeOptions = {
 export type RunningKallo = { server: http.Server; stop: () => Promise<void> };
 
 export async function serve(options: ServeOptions): Promise<RunningKallo> {
+  // Loaded here, in a process that serves: the primary of several workers never needs them.
+  const [{ createRequestHandler }, { installGlobals }, { default: express }, { default: morgan }, compression] =
+    await Promise.all([
+      import("@remix-run/express"),
+      import("@remix-run/node"),
+      import("express"),
+      import("morgan"),
+      import("./compression"),
+    ]);
+  const { compressResponses, servePrecompressed } = compression;
   const build = (await import(pathToFileURL(path.resolve(options.buildPath)).href)) as ServerBuild;
   installGlobals({ nativeFetch: build.future.v3_singleFetch });
 

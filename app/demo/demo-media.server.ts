@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import sharp from "sharp";
 import { removeQuietly, temporaryPath, writeAtomically } from "~/media/atomic-files.server";
 import { runFfmpeg } from "~/media/ffmpeg.server";
+import { loadSharp } from "~/media/sharp.server";
 
 /**
  * The pictures and films of the demo catalogue, made on the spot so the
@@ -60,6 +60,7 @@ export async function writeCategoryTile(
   <rect x="44" y="${height - 48 - fontSize - 22}" width="56" height="6" rx="3" fill="#fff"/>
   <text x="44" y="${height - 48}" font-family="${FONT_FAMILY}" font-size="${fontSize}" font-weight="700" fill="#fff">${escapeXml(name)}</text>
 </svg>`;
+  const sharp = await loadSharp();
   await writeAtomically(destination, tmpDir, (temporaryFile) =>
     sharp(Buffer.from(svg)).jpeg({ quality: 85, mozjpeg: true }).toFile(temporaryFile),
   );
@@ -81,6 +82,7 @@ async function titleCardPng(title: string, subtitle: string, accent: string): Pr
   <text x="52" y="${height - 68}" font-family="${FONT_FAMILY}" font-size="${titleSize}" font-weight="700" fill="#fff">${escapeXml(title)}</text>
   <text x="54" y="${height - 42}" font-family="${FONT_FAMILY}" font-size="17" fill="#fff" fill-opacity="0.85">${escapeXml(subtitle)}</text>
 </svg>`;
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
@@ -205,6 +207,7 @@ export async function composeDemoPoster(
   <text x="${left + 22}" y="462" font-family="${FONT_FAMILY}" font-size="24" font-weight="700" letter-spacing="2" fill="#fff">${escapeXml(label)}</text>
   <text x="${left}" y="${540 + Math.round(titleSize * 0.35)}" font-family="${FONT_FAMILY}" font-size="${titleSize}" font-weight="700" fill="#fff">${escapeXml(details.title)}</text>
 </svg>`;
+  const sharp = await loadSharp();
   return sharp(frame)
     .resize(width, height, { fit: "cover" })
     .modulate({ saturation: 1.1 })

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import sharp from "sharp";
+import type sharp from "sharp";
 import { writeAtomically } from "./atomic-files.server";
 import {
   SIZED_POSTER_FORMATS,
@@ -9,6 +9,7 @@ import {
   type SizedPosterFormat,
   type SizedPosterVariant,
 } from "./poster-sizes";
+import { loadSharp } from "./sharp.server";
 import {
   moviePosterPath,
   POSTER_VARIANTS,
@@ -117,6 +118,7 @@ const WORKING_SIZE = { width: 1280, height: 900 };
  * otherwise decode the source again: 22 decodes of a 12-megapixel photo).
  */
 async function decodePoster(movieId: string, source: string | Buffer): Promise<sharp.Sharp> {
+  const sharp = await loadSharp();
   try {
     // EXIF orientation applied first, so phone photos are not sideways; failOn "error" rejects truncated files.
     const { data, info } = await sharp(source, { failOn: "error" })
@@ -141,7 +143,8 @@ function writePosterFile(
 ): Promise<PosterFile> {
   const resized = decoded.clone().resize(file.width, file.height, {
     fit: "cover",
-    position: position === "attention" ? sharp.strategy.attention : "centre",
+    // sharp's strategy by its name (sharp.strategy.attention), so this module needs no sharp loaded.
+    position,
   });
   const encode = file.sized && file.format === "jpg" ? SIZED_JPEG : ENCODERS[file.format];
   return writeAtomically(file.path, tmpDir, (temporaryFile) => encode(resized).toFile(temporaryFile)).then(() => file);

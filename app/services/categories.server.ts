@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { asc, count, eq, or } from "drizzle-orm";
-import sharp from "sharp";
 import type { DB } from "~/db/client.server";
 import { categories, movies, series } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
+import { loadSharp } from "~/media/sharp.server";
 import { storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
@@ -211,6 +211,7 @@ export async function setCategoryImage(
   const fileName = `${id}.jpg`;
   const temporary = path.join(paths.tmp, `category-${id}-${createId()}.jpg`);
   try {
+    const sharp = await loadSharp();
     await sharp(file.bytes)
       .rotate()
       .resize(CATEGORY_IMAGE_SIZE.width, CATEGORY_IMAGE_SIZE.height, { fit: "cover" })

@@ -4,6 +4,8 @@
  * that sends payers back to the callback and posts signed webhooks to the server.
  */
 import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { startFakePaystack } from "../fixtures/fake-paystack";
 
 const storageDir = process.env.STORAGE_DIR;
@@ -16,4 +18,5 @@ const paystack = await startFakePaystack("sk_test_e2e_kallo", {
 process.env.PAYSTACK_SECRET_KEY = paystack.secretKey;
 process.env.PAYSTACK_BASE_URL = paystack.baseUrl;
 process.argv.push("--demo");
-await import("../../scripts/start");
+// The start as `npm run build` compiled it (build/server/start.js), as `npm run demo` runs it.
+await import(pathToFileURL(path.resolve("build/server/start.js")).href);

@@ -1,0 +1,47 @@
+/**
+ * The part of `npm run build` that compiles the server itself: scripts/start.ts
+ * (`npm start`) and scripts/serve.ts (the server, and each cluster worker) with
+ * our code they import, bundled to plain JavaScript in build/server/. Node
+ * then runs them without a TypeScript loader: tsx's loader thread and its
+ * esbuild process cost every server process about 35 MiB and 14 MiB more
+ * (docs/decisions/036-server-memory.md).
+ *
+ * Packages stay imports (resolved from node_modules at run time, as before),
+ * and the Remix build (build/index.js) is loaded by its path, as before. The
+ * two entry points share their common code in chunks; scripts/serve.ts stays
+ * its own file, which the cluster's workers run.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+export const SERVER_OUT_DIR = "build/server";
+
+export async function buildServer(outdir = SERVER_OUT_DIR): Promise<string[]> {
+  fs.rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { start: "scripts/start.ts", serve: "scripts/serve.ts" },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    chunkNames: "chunks/[name]-[hash]",
+    sourcemap: "linked",
+    metafile: true,
+    logLevel: "warning",
+  });
+  return Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const started = Date.now();
+  const files = await buildServer();
+  const bytes = files.reduce((sum, file) => sum + fs.statSync(file).size, 0);
+  console.log(
+    `[build-server] ${files.length} files in ${path.normalize(SERVER_OUT_DIR)}: ${(bytes / 1024).toFixed(0)} kB (${Date.now() - started} ms)`,
+  );
+}
