@@ -93,7 +93,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(compressResponses());
   app.use(build.publicPath, servePrecompressed(build.assetsBuildDirectory));
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
-  app.use(publicFiles("public"));
+  app.use(publicFiles("public", express.static));
   if (options.requestLog ?? true) app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
@@ -317,9 +317,9 @@ export function serveOptionsFrom(env: Env, buildPath: string): ServeOptions {
  * page) would cost it a file-system look-up that fails, with an error object
  * made for it, before the page is rendered.
  */
-function publicFiles(folder: string): express.RequestHandler {
+function publicFiles(folder: string, serveStatic: typeof express.static): express.RequestHandler {
   const names = new Set(fs.existsSync(folder) ? fs.readdirSync(folder) : []);
-  const files = express.static(folder, { maxAge: "1h" });
+  const files = serveStatic(folder, { maxAge: "1h" });
   return (req, res, next) => {
     const first = req.path.split("/", 2)[1] ?? "";
     if (names.has(decodeSegment(first))) files(req, res, next);
