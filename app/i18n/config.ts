@@ -35,8 +35,18 @@ export function isNamespace(value: unknown): value is Namespace {
   return typeof value === "string" && (NAMESPACES as readonly string[]).includes(value);
 }
 
+/**
+ * Where a key is looked up: its `namespace:` prefix and the rest, else
+ * `namespace` (the page's) and the whole key. A prefix that is no namespace
+ * stays part of the key.
+ */
+export function splitKey(key: string, namespace: Namespace = DEFAULT_NAMESPACE): { namespace: Namespace; key: string } {
+  const colon = key.indexOf(":");
+  const prefix = key.slice(0, colon);
+  return colon > 0 && isNamespace(prefix) ? { namespace: prefix, key: key.slice(colon + 1) } : { namespace, key };
+}
+
 /** The namespace a key is looked up in: its `namespace:` prefix, else the default one. */
 export function namespaceOfKey(key: string): Namespace {
-  const prefix = key.split(":", 2);
-  return prefix.length === 2 && isNamespace(prefix[0]) ? prefix[0] : DEFAULT_NAMESPACE;
+  return splitKey(key).namespace;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_NAMESPACE, isNamespace, type Language, type Namespace } from "./config";
+import { DEFAULT_NAMESPACE, splitKey, type Language, type Namespace } from "./config";
 
 /**
  * Our own translate function (decision 035): the little of i18next the
@@ -130,13 +130,7 @@ export function createTranslator(
   function translate(defaultNamespace: Namespace, fullKey: string, values?: TranslateOptions): unknown {
     // Keys also come from loader data and stored notifications, where one may be absent.
     if (fullKey === undefined || fullKey === null) return "";
-    let namespace = defaultNamespace;
-    let key = String(fullKey);
-    const colon = key.indexOf(":");
-    if (colon > 0 && isNamespace(key.slice(0, colon))) {
-      namespace = key.slice(0, colon) as Namespace;
-      key = key.slice(colon + 1);
-    }
+    const { namespace, key } = splitKey(String(fullKey), defaultNamespace);
     const value = lookUp(namespace, key, values?.count);
     if (value === undefined) {
       options.onMissingKey?.(namespace, key);

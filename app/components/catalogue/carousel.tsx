@@ -13,6 +13,7 @@ import {
   type ReactNode,
 } from "react";
 import { useTranslation } from "~/i18n/use-translation";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export const CAROUSEL_AUTOPLAY_MS = 3000;
 
@@ -70,7 +71,7 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
   const { t } = useTranslation("pages");
   const slides = Children.toArray(children);
   const total = slides.length;
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const reducedMotion = usePrefersReducedMotion();
   const [userPaused, setUserPaused] = useState(false);
   const [canPrevious, setCanPrevious] = useState(false);
@@ -79,8 +80,6 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
   const [inView, setInView] = useState<number[]>([0]);
   const [playing, setPlaying] = useState(false);
   const regionId = useId();
-
-  useEffect(() => setHydrated(true), []);
 
   const viewportRef = useRef<HTMLDivElement>(null);
   const [emblaApi, setEmblaApi] = useState<CarouselApi | undefined>(undefined);
@@ -119,7 +118,8 @@ export function Carousel({ label, labelledBy, variant = "cards", children, class
     if (!userPaused && autoplays) autoplay()?.play();
   };
 
-  const enhanced = hydrated && Boolean(emblaApi);
+  // embla runs only after hydration (CarouselEngine), so its API is the sign that it took over.
+  const enhanced = Boolean(emblaApi);
   const scrollable = canPrevious || canNext;
   // On screen, or one step away in either direction (the row loops).
   const nearby = (index: number) =>

@@ -1,7 +1,8 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { PlayerQuality } from "~/services/playback.server";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 type Choices = {
   rungs: Array<{ rung: number; megabytesPerHour: number; megabytes: number }>;
@@ -43,8 +44,7 @@ export function PlaybackChoices({
   const { t } = useTranslation("watch");
   const location = useLocation();
   const selectId = useId();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   if (choices.rungs.length === 0) return null;
 
   const shown = quality === "auto" ? choices.estimate : choices.rungs.find((rung) => rung.rung === quality);

@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useId } from "react";
 import { useTranslation } from "~/i18n/use-translation";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 export type PlayerSubtitleTrack = { language: string; label: string; url: string };
 
@@ -36,8 +37,7 @@ export function SubtitleChoices({
   const { t } = useTranslation("subtitles");
   const location = useLocation();
   const selectId = useId();
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   if (tracks.length === 0) return null;
   return (
     <form
