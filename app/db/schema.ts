@@ -671,3 +671,15 @@ export const subtitles = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.movieId, t.language] })],
 );
+
+/**
+ * One row: a number that triggers (drizzle/0014) raise whenever what a
+ * catalogue list holds or its order by date or by match may change — a title,
+ * series or season added, removed, published, hidden, featured, renamed or
+ * moved. Views, plays and ratings do not raise it. A process keeps such lists
+ * (not their cards) while the number stays the same (catalogue.server.ts).
+ */
+export const catalogueVersion = sqliteTable("catalogue_version", {
+  id: integer("id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});

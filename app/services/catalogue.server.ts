@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { preparedQuery, preparedSql } from "~/db/prepared.server";
-import { categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
+import { catalogueVersion, categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
 import { qualified } from "~/db/sql";
 import { posterUrl, seriesPosterUrl } from "~/media/storage.server";
 import { episodeContextColumns, titleDisplayName } from "./episode-names";
@@ -304,7 +304,7 @@ function isPublishedCard(row: CardRow): boolean {
 }
 
 /** The published ones of these entries' card rows, in the order given: one statement. */
-function cardRows(db: DB, entries: { kind: "film" | "series"; id: string }[], hero: boolean): CardRow[] {
+function cardRows(db: DB, entries: readonly CatalogueEntry[], hero: boolean): CardRow[] {
   if (entries.length === 0) return [];
   const titles = entries.filter((entry) => entry.kind === "film").map((entry) => entry.id);
   const shows = entries.filter((entry) => entry.kind === "series").map((entry) => entry.id);
@@ -319,12 +319,12 @@ function cardRows(db: DB, entries: { kind: "film" | "series"; id: string }[], he
 }
 
 /** Cards for a list of entries (films and series), in the order given; anything no longer published is left out. One statement. */
-export function listCardsForEntries(db: DB, entries: CatalogueEntry[]): CatalogueCard[] {
+export function listCardsForEntries(db: DB, entries: readonly CatalogueEntry[]): CatalogueCard[] {
   return cardRows(db, entries, false).map(toCard);
 }
 
 /** The same with what the landing page's hero shows: the description and the large poster. */
-function listHeroesForEntries(db: DB, entries: CatalogueEntry[]): CatalogueMovie[] {
+function listHeroesForEntries(db: DB, entries: readonly CatalogueEntry[]): CatalogueMovie[] {
   return cardRows(db, entries, true).map((row) => ({
     ...toCard(row),
     description: row.description,
@@ -508,12 +508,52 @@ function entryCountStatement(shape: EntryShape) {
 const entrySlices = new Map<string, ReturnType<typeof entrySliceStatement>>();
 const entryCounts = new Map<string, ReturnType<typeof entryCountStatement>>();
 
-/** One slice of the entries (films and series) that pass `filter`, in `order`: one prepared statement. */
+/**
+ * The catalogue's version (drizzle/0014): triggers raise it whenever a list's
+ * members, or their order by date or by match, may change.
+ */
+const catalogueVersionNow = preparedSql<{ version: number }>(
+  () => sql`SELECT ${catalogueVersion.version} AS version FROM ${catalogueVersion} WHERE ${catalogueVersion.id} = 1`,
+);
+
+/** Lists that depend only on what raises the catalogue's version: not orders by views, plays or stars, nor "since" (it moves with the clock). */
+const KEPT_ORDERS: ReadonlySet<EntryOrder | "count"> = new Set(["new", "old", "featured", "rank", "count"]);
+const KEPT_LISTS = 500;
+const keptLists = new WeakMap<DB, { version: number; lists: Map<string, unknown> }>();
+
+/**
+ * A list of entries (or their count) as `read` gives it, kept by this process
+ * while the catalogue's version stays the same (one small read per call), at
+ * most KEPT_LISTS of them, oldest out first. Popular searches and the first
+ * pages of /movies are asked for again and again between changes; a search's
+ * bm25 ranking costs milliseconds, the version a few microseconds. Every
+ * process reads the version from the database, so a change made by any worker
+ * is seen by all at their next request. Cards (stars, views) are never kept.
+ */
+function keptUntilCatalogueChanges<T>(db: DB, key: string, read: () => T): T {
+  const version = catalogueVersionNow(db).get()?.version ?? -1;
+  let kept = keptLists.get(db);
+  if (!kept || kept.version !== version) {
+    kept = { version, lists: new Map() };
+    keptLists.set(db, kept);
+  }
+  if (kept.lists.has(key)) return kept.lists.get(key) as T;
+  const value = read();
+  if (kept.lists.size >= KEPT_LISTS) kept.lists.delete(kept.lists.keys().next().value!);
+  kept.lists.set(key, value);
+  return value;
+}
+
+function isKept(shape: EntryShape, order: EntryOrder | "count"): boolean {
+  return KEPT_ORDERS.has(order) && !shape.since;
+}
+
+/** One slice of the entries (films and series) that pass `filter`, in `order`: one prepared statement (or none, when kept). */
 export function queryEntries(
   db: DB,
   filter: EntryFilter,
   options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
-): CatalogueEntry[] {
+): readonly CatalogueEntry[] {
   const now = options.now ?? new Date();
   const shape = shapeOf(filter);
   const key = shapeKey(shape, options.order);
@@ -522,16 +562,23 @@ export function queryEntries(
     statement = entrySliceStatement(shape, options.order);
     entrySlices.set(key, statement);
   }
-  return statement(db)
-    .all({
-      ...entryValues(filter, now.getTime() - TRENDING_WINDOW_MS),
-      limit: options.limit,
-      offset: options.offset ?? 0,
-    })
-    .map((row) => ({ kind: row.kind, id: row.id }));
+  const values = {
+    ...entryValues(filter, now.getTime() - TRENDING_WINDOW_MS),
+    limit: options.limit,
+    offset: options.offset ?? 0,
+  };
+  const read = () =>
+    Object.freeze(
+      statement(db)
+        .all(values)
+        .map((row) => Object.freeze({ kind: row.kind, id: row.id })),
+    );
+  if (!isKept(shape, options.order)) return read();
+  const { playsSince: _moving, ...kept } = values;
+  return keptUntilCatalogueChanges(db, `${key}|${JSON.stringify(kept)}`, read);
 }
 
-/** How many entries pass `filter`: one prepared statement. */
+/** How many entries pass `filter`: one prepared statement (or none, when kept). */
 export function countEntries(db: DB, filter: EntryFilter): number {
   const shape = shapeOf(filter);
   const key = shapeKey(shape, "count");
@@ -540,7 +587,10 @@ export function countEntries(db: DB, filter: EntryFilter): number {
     statement = entryCountStatement(shape);
     entryCounts.set(key, statement);
   }
-  return Number(statement(db).get(entryValues(filter, 0))?.total ?? 0);
+  const { playsSince: _moving, ...values } = entryValues(filter, 0);
+  const read = () => Number(statement(db).get(values)?.total ?? 0);
+  if (!isKept(shape, "count")) return read();
+  return keptUntilCatalogueChanges(db, `${key}|${JSON.stringify(values)}`, read);
 }
 
 /** Cards of a slice of entries: two statements, the entries and their cards. */

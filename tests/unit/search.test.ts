@@ -132,6 +132,9 @@ describe("searching published titles", () => {
     expect(browseCatalogue({ q: "dan" }, db, now).total).toBe(0);
     const migration = fs.readFileSync(path.join("drizzle", "0005_hausa_letters_in_search.sql"), "utf8");
     for (const statement of migration.split("--> statement-breakpoint")) db.$client.exec(statement);
+    // Migrations run before a process serves, so no process keeps a list from before one;
+    // this test's process does (the search above): it forgets it as a restart would.
+    db.$client.exec("UPDATE catalogue_version SET version = version + 1");
     expect(ids(browseCatalogue({ q: "dan" }, db, now))).toEqual(["oldindex001"]);
   });
 
