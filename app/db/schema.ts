@@ -438,7 +438,8 @@ export const planPeriods = sqliteTable(
 
 /**
  * Who is playing what on which device. A device is a sign-in (a hash of the
- * session id); a lease lives two minutes after its last renewal.
+ * session id); a lease lives two minutes after its last renewal. A released
+ * lease stays as a marker (expired, with releasedAt) until the next is taken.
  */
 export const playbackLeases = sqliteTable(
   "playback_leases",
@@ -451,6 +452,8 @@ export const playbackLeases = sqliteTable(
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    /** The device said "stop" (its lease ended then): for a while only a "play" takes the screen again. */
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -37,7 +37,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const deviceId = (await getDeviceId(request)) ?? `account:${user.id}`;
   const stopping = form.get("event") === "stop";
   if (!stopping) {
-    const lease = takePlaybackLease(db, { account: user, deviceId, movieId: parsed.data.movieId });
+    // "play" takes the screen; a progress report only renews it (one sent before a "stop" may arrive after it).
+    const by = form.get("event") === "play" ? "play" : "request";
+    const lease = takePlaybackLease(db, { account: user, deviceId, movieId: parsed.data.movieId }, new Date(), by);
     if (!lease.ok)
       return jsonError(403, screensMessage(lease.screens), { details: { reason: "screens", screens: lease.screens } });
   }

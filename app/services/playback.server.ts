@@ -163,6 +163,24 @@ const otherActiveDevicesQuery = preparedQuery((db: Pick<DB, "select">) =>
     .prepare(),
 );
 
+// Asked by every byte range of a playing device: prepared once. Times as stored (milliseconds).
+const heldLeaseQuery = preparedQuery((db: DB) =>
+  db
+    .select({
+      movieId: playbackLeases.movieId,
+      expiresAt: sql<number>`${playbackLeases.expiresAt}`,
+      releasedAt: sql<number | null>`${playbackLeases.releasedAt}`,
+    })
+    .from(playbackLeases)
+    .where(
+      and(
+        eq(playbackLeases.accountId, sql.placeholder("accountId")),
+        eq(playbackLeases.deviceId, sql.placeholder("deviceId")),
+      ),
+    )
+    .prepare(),
+);
+
 function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId: string, now: Date): number {
   return otherActiveDevicesQuery(db).get({ accountId, deviceId, now: now.getTime() })?.value ?? 0;
 }
@@ -172,23 +190,29 @@ function otherActiveDevices(db: Pick<DB, "select">, accountId: string, deviceId:
  * of the account already hold as many live leases as the plan has screens.
  * Callers identify a device by `deviceIdForSession` (a sign-in), whether the
  * request came with the session cookie or with a token mapped to a session.
+ *
+ * `by` says who asks. A "play" (the player started or resumed, or this
+ * device stopped the others) always takes the screen. A "request" — a
+ * segment, a byte range, a progress report — does not take it back within
+ * LEASE_TTL_MS of this device saying "stop": a player keeps fetching ahead
+ * for a while after a pause, and a request sent before the stop may arrive
+ * after it; neither should hold the screen another device is waiting for.
+ * Such a request is let through (read only) while a screen is free.
  */
 export function takePlaybackLease(
   db: DB,
   input: { account: Account; deviceId: string; movieId: string },
   now: Date = new Date(),
+  by: "play" | "request" = "play",
 ): LeaseResult {
   const { account } = input;
   if (!countsScreens(account)) return { ok: true };
   // A player fetches a segment every few seconds: a lease of this title with
   // more than half its time left already holds the screen, with no write.
-  const held = db
-    .select({ movieId: playbackLeases.movieId, expiresAt: playbackLeases.expiresAt })
-    .from(playbackLeases)
-    .where(and(eq(playbackLeases.accountId, account.id), eq(playbackLeases.deviceId, input.deviceId)))
-    .get();
-  if (held && held.movieId === input.movieId && held.expiresAt.getTime() - now.getTime() > LEASE_TTL_MS / 2)
-    return { ok: true };
+  const held = heldLeaseQuery(db).get({ accountId: account.id, deviceId: input.deviceId });
+  if (held && held.movieId === input.movieId && held.expiresAt - now.getTime() > LEASE_TTL_MS / 2) return { ok: true };
+  if (by === "request" && held?.releasedAt != null && now.getTime() - held.releasedAt < LEASE_TTL_MS)
+    return checkPlaybackLease(db, input, now);
   // Nothing to lease for an unknown title (the caller answers 404 for it).
   if (!db.select({ id: movies.id }).from(movies).where(eq(movies.id, input.movieId)).get()) return { ok: true };
   const { screens } = planLimitsFor(db, account, now);
@@ -203,7 +227,7 @@ export function takePlaybackLease(
         .values({ accountId: account.id, deviceId: input.deviceId, movieId: input.movieId, expiresAt, createdAt: now })
         .onConflictDoUpdate({
           target: [playbackLeases.accountId, playbackLeases.deviceId],
-          set: { movieId: input.movieId, expiresAt },
+          set: { movieId: input.movieId, expiresAt, releasedAt: null },
         })
         .run();
       return { ok: true } as const;
@@ -225,9 +249,13 @@ export function checkPlaybackLease(
     : { ok: true };
 }
 
-/** The device stopped playing (pause, end, page left): its screen is free at once. */
-export function releasePlaybackLease(db: DB, accountId: string, deviceId: string): void {
-  db.delete(playbackLeases)
+/**
+ * The device stopped playing (pause, end, page left): its screen is free at
+ * once. Its row stays, expired, as the marker takePlaybackLease reads.
+ */
+export function releasePlaybackLease(db: DB, accountId: string, deviceId: string, now: Date = new Date()): void {
+  db.update(playbackLeases)
+    .set({ expiresAt: now, releasedAt: now })
     .where(and(eq(playbackLeases.accountId, accountId), eq(playbackLeases.deviceId, deviceId)))
     .run();
 }
@@ -267,6 +295,7 @@ export function authorizeStream(
     db,
     { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
     now,
+    "request",
   );
   if (!lease.ok)
     return {
@@ -329,6 +358,7 @@ export function authorizeHlsStream(
     db,
     { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
     now,
+    "request",
   );
   if (!lease.ok)
     return {

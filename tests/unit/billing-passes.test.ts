@@ -162,11 +162,47 @@ describe("screens", () => {
     // Another account is not affected.
     expect(takePlaybackLease(testDb.db, { ...second, account: people.other }, t0)).toEqual({ ok: true });
 
-    releasePlaybackLease(testDb.db, "viewer1", "phone");
+    releasePlaybackLease(testDb.db, "viewer1", "phone", t0);
     expect(takePlaybackLease(testDb.db, second, t0)).toEqual({ ok: true });
     // The laptop's lease lapses two minutes after its last renewal.
     const later = new Date(t0.getTime() + LEASE_TTL_MS + 1);
     expect(takePlaybackLease(testDb.db, first, later)).toEqual({ ok: true });
+  });
+
+  it("a request that arrives after the device said stop does not take the screen back; a play does", () => {
+    const phone = { account: people.viewer, deviceId: "phone", movieId: "freemovie01" };
+    const laptop = { account: people.viewer, deviceId: "laptop", movieId: "freemovie01" };
+    const at = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
+    expect(takePlaybackLease(testDb.db, phone, t0)).toEqual({ ok: true });
+    releasePlaybackLease(testDb.db, "viewer1", "phone", at(1));
+    // A segment the phone asked for before it stopped (or while paused) is served, and holds nothing.
+    expect(authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "phone", at(2))).toMatchObject({
+      allowed: true,
+    });
+    expect(takePlaybackLease(testDb.db, phone, at(2), "request")).toEqual({ ok: true });
+    expect(checkPlaybackLease(testDb.db, { account: people.viewer, deviceId: "laptop" }, at(3))).toEqual({ ok: true });
+    expect(takePlaybackLease(testDb.db, laptop, at(3))).toEqual({ ok: true });
+    // Now the screen is the laptop's: the phone's late requests are refused, and so is its play.
+    expect(authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "phone", at(4))).toMatchObject({
+      allowed: false,
+      reason: "screens",
+    });
+    expect(takePlaybackLease(testDb.db, phone, at(4), "play")).toEqual({ ok: false, screens: 1 });
+    // Once the laptop stops, the phone's play takes the screen again, and its requests renew it.
+    releasePlaybackLease(testDb.db, "viewer1", "laptop", at(5));
+    expect(takePlaybackLease(testDb.db, phone, at(6), "play")).toEqual({ ok: true });
+    expect(checkPlaybackLease(testDb.db, { account: people.viewer, deviceId: "laptop" }, at(7))).toEqual({
+      ok: false,
+      screens: 1,
+    });
+    // Long after a stop, a request takes the screen as before (a player without reports, say).
+    releasePlaybackLease(testDb.db, "viewer1", "phone", at(8));
+    const later = new Date(at(8).getTime() + LEASE_TTL_MS + 1);
+    expect(takePlaybackLease(testDb.db, phone, later, "request")).toEqual({ ok: true });
+    expect(checkPlaybackLease(testDb.db, { account: people.viewer, deviceId: "laptop" }, later)).toEqual({
+      ok: false,
+      screens: 1,
+    });
   });
 
   it("stops the other device on request and hands this one the screen", () => {
