@@ -71,7 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Only this language, only the namespaces of the routes on screen (and of the toasts shown).
   const { translator, language, preloads } = usePageTranslations({
     language: rootData?.language,
-    handles: matches.map((match) => match.handle),
+    routes: matches,
     keys: (rootData?.toasts ?? []).map((toast) => toast.key),
     hashes: rootData?.translationHashes,
   });

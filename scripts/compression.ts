@@ -44,6 +44,20 @@ const TWINS = [
   { encoding: "gzip", extension: ".gz" },
 ] as const;
 
+/**
+ * How a hashed build file is sent: cached for a year and never asked about
+ * again (immutable), so no validators (ETag, Last-Modified): they would only
+ * add their bytes to each of the twenty-odd files a first visit fetches.
+ */
+export const IMMUTABLE_FILE = {
+  maxAge: "1y",
+  immutable: true,
+  etag: false,
+  lastModified: false,
+  acceptRanges: false,
+  dotfiles: "deny",
+} as const;
+
 export function servePrecompressed(folder: string): express.RequestHandler {
   const root = path.resolve(folder);
   // The bundle does not change while the server runs: which twins exist is looked up once per file.
@@ -75,16 +89,12 @@ export function servePrecompressed(folder: string): express.RequestHandler {
     if (!twin) return next();
     res.setHeader("Content-Encoding", twin.encoding);
     res.type(path.extname(file));
-    res.sendFile(
-      file + twin.extension,
-      { maxAge: "1y", immutable: true, acceptRanges: false, dotfiles: "deny" },
-      (error?: Error & { code?: string; status?: number }) => {
-        if (!error) return;
-        if (res.headersSent) return res.destroy();
-        res.removeHeader("Content-Encoding");
-        next(error.code === "ENOENT" || error.status === 404 ? undefined : error);
-      },
-    );
+    res.sendFile(file + twin.extension, IMMUTABLE_FILE, (error?: Error & { code?: string; status?: number }) => {
+      if (!error) return;
+      if (res.headersSent) return res.destroy();
+      res.removeHeader("Content-Encoding");
+      next(error.code === "ENOENT" || error.status === 404 ? undefined : error);
+    });
   };
 }
 

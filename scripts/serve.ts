@@ -92,7 +92,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   // Brotli for text, the build's files as compressed at build time, never a film (scripts/compression.ts).
   app.use(compressResponses());
   app.use(build.publicPath, servePrecompressed(build.assetsBuildDirectory));
-  app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable: true, maxAge: "1y" }));
+  app.use(build.publicPath, express.static(build.assetsBuildDirectory, compression.IMMUTABLE_FILE));
   app.use(publicFiles("public", express.static));
   if (options.requestLog ?? true) app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));

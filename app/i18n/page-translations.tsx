@@ -16,7 +16,18 @@ import type { Translator } from "./translator";
  * a page that needs more waits (React keeps the old page on screen) until they
  * arrive.
  */
-export type TranslationHandle = { i18n?: readonly Namespace[] };
+export type TranslationHandle = {
+  i18n?: readonly Namespace[];
+  /**
+   * Namespaces of `i18n` a page needs only with some data: each is carried
+   * only when its test holds for the route's loader data (the watch page's
+   * `series` only for an episode). The server and the browser decide alike.
+   */
+  i18nOnlyWhen?: Partial<Record<Namespace, (data: unknown) => boolean>>;
+};
+
+/** A matched route as the root layout sees it: its handle and its loader data. */
+export type RouteOnScreen = { handle?: unknown; data?: unknown };
 
 /** Namespace → content hash, for one language: where its files are. */
 export type TranslationHashes = Partial<Record<Namespace, string>>;
@@ -26,11 +37,16 @@ export function translationUrl(language: Language, namespace: Namespace, hash: s
 }
 
 /** The namespaces a page needs, in a stable order. */
-export function pageNamespaces(handles: ReadonlyArray<unknown>, keys: ReadonlyArray<string> = []): Namespace[] {
+export function pageNamespaces(routes: ReadonlyArray<RouteOnScreen>, keys: ReadonlyArray<string> = []): Namespace[] {
   const wanted = new Set<Namespace>([DEFAULT_NAMESPACE]);
-  for (const handle of handles) {
-    const declared = (handle as TranslationHandle | undefined)?.i18n;
-    if (Array.isArray(declared)) for (const namespace of declared) wanted.add(namespace);
+  for (const route of routes) {
+    const handle = route.handle as TranslationHandle | null | undefined;
+    const declared = handle?.i18n;
+    if (!Array.isArray(declared)) continue;
+    for (const namespace of declared as readonly Namespace[]) {
+      const onlyWhen = handle?.i18nOnlyWhen?.[namespace];
+      if (!onlyWhen || onlyWhen(route.data)) wanted.add(namespace);
+    }
   }
   for (const key of keys) wanted.add(namespaceOfKey(key));
   return NAMESPACES.filter((namespace) => wanted.has(namespace));
@@ -59,19 +75,19 @@ export const TranslationSourceContext = createContext<TranslationSource | null>(
 
 /**
  * The page's translator and the translation files to preload, for the root
- * layout. `handles` are the matched routes' handles, `keys` the message keys
+ * layout. `routes` are the matched routes (handle and data), `keys` the message keys
  * the root shows itself (toasts).
  */
 export function usePageTranslations(options: {
   language: Language | undefined;
-  handles: ReadonlyArray<unknown>;
+  routes: ReadonlyArray<RouteOnScreen>;
   keys: ReadonlyArray<string>;
   hashes: TranslationHashes | undefined;
 }): { translator: Translator; language: Language; preloads: TranslationFile[] } {
   const source = useContext(TranslationSourceContext);
   if (!source) throw new Error("usePageTranslations needs a TranslationSourceContext (entry.server / entry.client)");
   const language = options.language ?? source.fallbackLanguage;
-  const namespaces = pageNamespaces(options.handles, options.keys);
+  const namespaces = pageNamespaces(options.routes, options.keys);
   const translator = source.translatorFor(language, namespaces, options.hashes);
   return { translator, language, preloads: source.preloads(language, namespaces) };
 }

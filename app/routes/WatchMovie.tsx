@@ -31,7 +31,11 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
-export const handle: TranslationHandle = { i18n: ["pages", "watch", "billing", "downloads", "series", "subtitles"] };
+export const handle: TranslationHandle = {
+  i18n: ["pages", "watch", "billing", "downloads", "series", "subtitles"],
+  // A film's page says nothing about series: only an episode's carries their texts.
+  i18nOnlyWhen: { series: (data) => Boolean((data as { series?: unknown } | null)?.series) },
+};
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 

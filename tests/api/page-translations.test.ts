@@ -12,13 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadPageAssets, type PageAssets } from "../../bench/page-assets";
 import { resources } from "~/i18n/catalogues.server";
 import { LANGUAGES, NAMESPACES, type Language } from "~/i18n/config";
-import { notifications } from "~/db/schema";
+import { eq } from "drizzle-orm";
+import { movies, notifications, seasons, series } from "~/db/schema";
 import { AUDIT_ACTIONS } from "~/services/audit.server";
 import { call, login, nextAddress, seedAccount, seedMovie, startApiWorld, uniqueId, type ApiWorld } from "./helpers";
 
 let world: ApiWorld;
 const cookies: Record<"viewer" | "provider" | "admin", string> = { viewer: "", provider: "", admin: "" };
 let movieId = "";
+let episodeId = "";
 
 beforeAll(async () => {
   world = await startApiWorld("page-translations", 3308);
@@ -26,6 +28,21 @@ beforeAll(async () => {
   const provider = seedAccount(world, "provider");
   const admin = seedAccount(world, "admin");
   movieId = (await seedMovie(world, provider.id, { withFiles: true, name: "Ruwan Dare" })).id;
+  // An episode of an approved series: its watch page names its series, season and number.
+  episodeId = (await seedMovie(world, provider.id, { withFiles: true, name: "Kashi Na Farko" })).id;
+  const film = world.db.select({ categoryId: movies.categoryId }).from(movies).where(eq(movies.id, movieId)).get()!;
+  world.db
+    .insert(series)
+    .values({
+      id: "pageseries01",
+      name: "Gidan Haya",
+      categoryId: film.categoryId,
+      providerId: provider.id,
+      approved: true,
+    })
+    .run();
+  world.db.insert(seasons).values({ id: "pageseason01", seriesId: "pageseries01", number: 1 }).run();
+  world.db.update(movies).set({ seasonId: "pageseason01", episodeNumber: 1 }).where(eq(movies.id, episodeId)).run();
   // One notification of each kind the bell shows, whose keys live in two other namespaces.
   world.db
     .insert(notifications)
@@ -142,6 +159,21 @@ describe("a page's bundle", () => {
       });
     }
   }
+
+  it("of a film's watch page carries no series texts; an episode's does", async () => {
+    const namespacesOf = async (id: string) =>
+      [
+        ...(
+          await loadPageAssets(`${world.url}/WatchMovie?id=${id}`, headersFor("en", cookies.viewer))
+        ).translations.keys(),
+      ]
+        .map((file) => /^\/locales\/en\/([a-z]+)\./.exec(file)?.[1])
+        .sort();
+    const film = await namespacesOf(movieId);
+    expect(film).toContain("watch");
+    expect(film).not.toContain("series");
+    expect(await namespacesOf(episodeId)).toEqual([...film, "series"].sort());
+  });
 
   it("of the landing page and /movies brings no player; /movies no carousel; the watch page the player only when needed", async () => {
     const landing = await loadPageAssets(`${world.url}/`, headersFor("en"));

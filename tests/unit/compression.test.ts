@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compressAssets } from "../../scripts/compress-assets";
-import { acceptedEncodings, compressResponses, servePrecompressed } from "../../scripts/compression";
+import { acceptedEncodings, compressResponses, IMMUTABLE_FILE, servePrecompressed } from "../../scripts/compression";
 
 let folder: string;
 let server: http.Server;
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const app = express();
   app.use(compressResponses());
   app.use("/build", servePrecompressed(folder));
-  app.use("/build", express.static(folder, { immutable: true, maxAge: "1y" }));
+  app.use("/build", express.static(folder, IMMUTABLE_FILE));
   app.get("/stream/abc/240p.mp4", (req, res) => {
     res.type("text/plain").send(film);
   });
@@ -116,6 +116,11 @@ describe("the build's files compressed at build time", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.vary).toBe("Accept-Encoding");
     expect(plain.body.toString()).toBe(script);
+    // Immutable: nothing to revalidate with, so no validators' bytes.
+    for (const answer of [brotli, gzip, plain]) {
+      expect(answer.headers.etag).toBeUndefined();
+      expect(answer.headers["last-modified"]).toBeUndefined();
+    }
 
     const head = await new Promise<http.IncomingMessage>((resolve) =>
       http

@@ -131,13 +131,24 @@ describe("each route lists the translations its page uses", () => {
 
 describe("a page's namespaces", () => {
   it("are common, those of its matched routes and those of the toasts it shows, in one order", () => {
-    expect(pageNamespaces([{ i18n: ["common"] }, { i18n: ["plans", "pages"] }])).toEqual(["common", "pages", "plans"]);
-    expect(pageNamespaces([undefined, { i18n: ["auth"] }], ["watch:dataSaver.turnedOn", "toast.close"])).toEqual([
+    const routes = (...handles: unknown[]) => handles.map((handle) => ({ handle, data: {} }));
+    expect(pageNamespaces(routes({ i18n: ["common"] }, { i18n: ["plans", "pages"] }))).toEqual([
+      "common",
+      "pages",
+      "plans",
+    ]);
+    expect(pageNamespaces(routes(undefined, { i18n: ["auth"] }), ["watch:dataSaver.turnedOn", "toast.close"])).toEqual([
       "common",
       "auth",
       "watch",
     ]);
-    expect(pageNamespaces([null, { other: true }, { i18n: "pages" }])).toEqual(["common"]);
+    expect(pageNamespaces(routes(null, { other: true }, { i18n: "pages" }))).toEqual(["common"]);
+  });
+
+  it("leave out a namespace a route needs only with some data when its data does not have it", () => {
+    const handle = { i18n: ["watch", "series"], i18nOnlyWhen: { series: (data: unknown) => data === "episode" } };
+    expect(pageNamespaces([{ handle, data: "film" }])).toEqual(["common", "watch"]);
+    expect(pageNamespaces([{ handle, data: "episode" }])).toEqual(["common", "watch", "series"]);
   });
 
   it("take a key's namespace from its prefix, else common", () => {
