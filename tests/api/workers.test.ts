@@ -10,7 +10,17 @@ import { movieVideoPath, storagePaths } from "~/media/storage.server";
 import { MOVIE_JOB } from "~/services/movie-processing.server";
 import { LADDER_JOB } from "~/services/renditions.server";
 import { makeVideoFixture } from "../fixtures/media";
-import { call, login, PASSWORD, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Seeded } from "./helpers";
+import {
+  call,
+  login,
+  PASSWORD,
+  seedAccount,
+  seedMovie,
+  sharedVideo,
+  startApiWorld,
+  type ApiWorld,
+  type Seeded,
+} from "./helpers";
 
 /**
  * Two workers (WORKERS=2) behave as one server: a session made on one is good
@@ -178,6 +188,33 @@ describe("two workers serve as one", () => {
     expect(after.status).toBe(401);
     expect(new Set([signIn.pid, after.pid]).size).toBe(1);
     expect(signOut.pid).not.toBe(after.pid);
+    background.close();
+    serving.close();
+  });
+
+  it("a change to the catalogue shows on both workers' next page, though each kept the list it showed", async () => {
+    const { background, serving } = await connectionToEachWorker();
+    const title = await seedMovie(world, provider.id, { name: "Kogin Zinari" });
+    const signIn = await serving.send("/api/user/login", {
+      method: "POST",
+      ...json({ email: viewer.email, password: PASSWORD }),
+    });
+    const session = (signIn.headers["set-cookie"] ?? [])
+      .find((value) => value.startsWith("kallo_session="))!
+      .split(";")[0];
+    const search = async (connection: Connection) => {
+      const page = await connection.send("/moviecategory?q=zinari", { headers: { Cookie: session } });
+      expect(page.status).toBe(200);
+      return page;
+    };
+    for (const connection of [background, serving]) {
+      for (let i = 0; i < 2; i++) expect((await search(connection)).text).toContain("Kogin Zinari");
+    }
+    // Renamed (as an administrator's edit would, from any process): both lists change at once.
+    world.db.update(movies).set({ name: "Kogin Azurfa" }).where(eq(movies.id, title.id)).run();
+    const after = [await search(background), await search(serving)];
+    for (const page of after) expect(page.text).not.toContain(`?id=${title.id}`);
+    expect(new Set(after.map((page) => page.pid)).size).toBe(2);
     background.close();
     serving.close();
   });
