@@ -266,7 +266,10 @@ test.describe("screens", () => {
       await second.page.goto(`/WatchMovie?id=${movieId}`);
       await expect(second.page.getByTestId("screens-limit")).toContainText("1 screen at a time");
 
-      // The first device leaves the title: its player frees the screen.
+      // The first device stops (pause: its player says "stop" at once) and leaves the title.
+      // (Leaving while playing sends the same "stop" from pagehide, which headless Chromium under
+      // load has been seen not to deliver; the screen then frees when the lease lapses.)
+      await first.page.locator("video").evaluate((element: HTMLVideoElement) => element.pause());
       await first.page.goto("/movies");
       await expect(async () => {
         await second.page.goto(`/WatchMovie?id=${movieId}`);

@@ -369,10 +369,15 @@ export function AdaptivePlayer({
       }
     };
     const onPageHide = () => {
-      // No fragment request may follow the beacon that frees the screen.
-      hlsRef.current?.stopLoad();
+      // The beacon that frees the screen goes first: nothing may keep it from leaving. (A fragment
+      // request still on its way after it no longer takes the screen back: playback.server.ts.)
       // A paused player already said "stop" when it paused.
       if (!video.paused) report("stop");
+      try {
+        hlsRef.current?.stopLoad();
+      } catch {
+        // The page is going away: nothing more to stop.
+      }
     };
     video.addEventListener("play", onPlay);
     video.addEventListener("playing", onPlaying);
