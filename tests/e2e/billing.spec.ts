@@ -337,6 +337,8 @@ for (const javaScriptEnabled of [true, false]) {
       await generate.getByRole("button", { name: "Generate codes" }).click();
       const batch = page.getByTestId("voucher-batch");
       await expect(batch).toContainText("3 codes for Basic (1 day)");
+      // Without JavaScript the page may still be arriving when its first lines show: wait for the list.
+      await expect(batch.locator("[data-voucher-code]")).toHaveCount(3);
       const codes = await batch.locator("[data-voucher-code]").allTextContents();
       expect(codes).toHaveLength(3);
       for (const code of codes) expect(code).toMatch(/^[23456789A-HJ-NP-Z]{4}(-[23456789A-HJ-NP-Z]{4}){3}$/);
