@@ -16,11 +16,13 @@
  *   answer rendered for a session `no-store`, and the shell is fetched
  *   without cookies. Signing out clears the stored pages all the same.
  * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
- *   requests and single-fetch `.data` requests always go to the network.
+ *   requests and single-fetch `.data` requests always go to the network; the
+ *   player's reports, /stream/ and /api/ do not even pass through this worker
+ *   where the browser supports static routes (NETWORK_ONLY).
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v5";
+const VERSION = "v6";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
@@ -83,7 +85,24 @@ async function hasDownloads() {
   return (await cache.keys()).length > 0;
 }
 
+/**
+ * Requests this worker never answers go straight to the network where the
+ * browser can be told so (Service Worker static routing; Chromium 123+):
+ * without it each one waits for this worker to start and decline, and a
+ * player's "stop" beacon sent as its page was left was now and then lost
+ * there, keeping the viewer's screen taken for two minutes. Media segments
+ * skip the wait too.
+ */
+const NETWORK_ONLY = [
+  { condition: { urlPattern: { pathname: "/watch-progress" } }, source: "network" },
+  { condition: { urlPattern: { pathname: "/stream/*" } }, source: "network" },
+  { condition: { urlPattern: { pathname: "/api/*" } }, source: "network" },
+];
+
 self.addEventListener("install", (event) => {
+  if (typeof event.addRoutes === "function") {
+    event.waitUntil(event.addRoutes(NETWORK_ONLY).catch((error) => console.warn("Static routes refused", error)));
+  }
   event.waitUntil(
     (async () => {
       await keepPages([OFFLINE_URL], stylesheetsIn);
