@@ -49,14 +49,7 @@ const TWINS = [
  * again (immutable), so no validators (ETag, Last-Modified): they would only
  * add their bytes to each of the twenty-odd files a first visit fetches.
  */
-export const IMMUTABLE_FILE = {
-  maxAge: "1y",
-  immutable: true,
-  etag: false,
-  lastModified: false,
-  acceptRanges: false,
-  dotfiles: "deny",
-} as const;
+export const IMMUTABLE_FILE = { maxAge: "1y", immutable: true, etag: false, lastModified: false } as const;
 
 export function servePrecompressed(folder: string): express.RequestHandler {
   const root = path.resolve(folder);
@@ -89,7 +82,8 @@ export function servePrecompressed(folder: string): express.RequestHandler {
     if (!twin) return next();
     res.setHeader("Content-Encoding", twin.encoding);
     res.type(path.extname(file));
-    res.sendFile(file + twin.extension, IMMUTABLE_FILE, (error?: Error & { code?: string; status?: number }) => {
+    const options = { ...IMMUTABLE_FILE, acceptRanges: false, dotfiles: "deny" } as const;
+    res.sendFile(file + twin.extension, options, (error?: Error & { code?: string; status?: number }) => {
       if (!error) return;
       if (res.headersSent) return res.destroy();
       res.removeHeader("Content-Encoding");

@@ -524,13 +524,22 @@ const keptLists = new WeakMap<DB, { version: number; lists: Map<string, unknown>
 /**
  * A list of entries (or their count) as `read` gives it, kept by this process
  * while the catalogue's version stays the same (one small read per call), at
- * most KEPT_LISTS of them, oldest out first. Popular searches and the first
- * pages of /movies are asked for again and again between changes; a search's
- * bm25 ranking costs milliseconds, the version a few microseconds. Every
- * process reads the version from the database, so a change made by any worker
- * is seen by all at their next request. Cards (stars, views) are never kept.
+ * most KEPT_LISTS of them, oldest out first; read afresh for an order or a
+ * filter that moves without the version (KEPT_ORDERS, "since"). Popular
+ * searches and the first pages of /movies are asked for again and again
+ * between changes; a search's bm25 ranking costs milliseconds, the version a
+ * few microseconds. Every process reads the version from the database, so a
+ * change made by any worker is seen by all at their next request. Cards
+ * (stars, views) are never kept.
  */
-function keptUntilCatalogueChanges<T>(db: DB, key: string, read: () => T): T {
+function keptUntilCatalogueChanges<T>(
+  db: DB,
+  list: { shape: EntryShape; order: EntryOrder | "count"; values: Record<string, unknown> },
+  read: () => T,
+): T {
+  if (!KEPT_ORDERS.has(list.order) || list.shape.since) return read();
+  const { playsSince: _moving, ...lasting } = list.values;
+  const key = `${shapeKey(list.shape, list.order)}|${JSON.stringify(lasting)}`;
   const version = catalogueVersionNow(db).get()?.version ?? -1;
   let kept = keptLists.get(db);
   if (!kept || kept.version !== version) {
@@ -542,10 +551,6 @@ function keptUntilCatalogueChanges<T>(db: DB, key: string, read: () => T): T {
   if (kept.lists.size >= KEPT_LISTS) kept.lists.delete(kept.lists.keys().next().value!);
   kept.lists.set(key, value);
   return value;
-}
-
-function isKept(shape: EntryShape, order: EntryOrder | "count"): boolean {
-  return KEPT_ORDERS.has(order) && !shape.since;
 }
 
 /** One slice of the entries (films and series) that pass `filter`, in `order`: one prepared statement (or none, when kept). */
@@ -567,15 +572,13 @@ export function queryEntries(
     limit: options.limit,
     offset: options.offset ?? 0,
   };
-  const read = () =>
+  return keptUntilCatalogueChanges(db, { shape, order: options.order, values }, () =>
     Object.freeze(
       statement(db)
         .all(values)
         .map((row) => Object.freeze({ kind: row.kind, id: row.id })),
-    );
-  if (!isKept(shape, options.order)) return read();
-  const { playsSince: _moving, ...kept } = values;
-  return keptUntilCatalogueChanges(db, `${key}|${JSON.stringify(kept)}`, read);
+    ),
+  );
 }
 
 /** How many entries pass `filter`: one prepared statement (or none, when kept). */
@@ -587,10 +590,10 @@ export function countEntries(db: DB, filter: EntryFilter): number {
     statement = entryCountStatement(shape);
     entryCounts.set(key, statement);
   }
-  const { playsSince: _moving, ...values } = entryValues(filter, 0);
-  const read = () => Number(statement(db).get(values)?.total ?? 0);
-  if (!isKept(shape, "count")) return read();
-  return keptUntilCatalogueChanges(db, `${key}|${JSON.stringify(values)}`, read);
+  const values = entryValues(filter, 0);
+  return keptUntilCatalogueChanges(db, { shape, order: "count", values }, () =>
+    Number(statement(db).get(values)?.total ?? 0),
+  );
 }
 
 /** Cards of a slice of entries: two statements, the entries and their cards. */
