@@ -10,6 +10,19 @@
  */
 
 export const POSTER_URL_PREFIX = "/api/files/thumbnail/";
+export const SERIES_POSTER_URL_PREFIX = "/series-poster/";
+
+/**
+ * Whose poster files a page shows: a title's (`/api/files/thumbnail/`) or a
+ * series' own (`/series-poster/`, the same names and sizes). A series without
+ * a poster of its own shows its first episode's, a title.
+ */
+export type PosterOwner = { kind: "title" | "series"; id: string };
+
+const OWNER_PREFIX: Record<PosterOwner["kind"], string> = {
+  title: POSTER_URL_PREFIX,
+  series: SERIES_POSTER_URL_PREFIX,
+};
 
 export const SIZED_POSTERS = {
   /** Cards (3:2): two to a phone's row (≈170 CSS px), one carousel slide a phone wide, 300 px on a desktop. */
@@ -34,6 +47,14 @@ export function isSizedPosterWidth(variant: SizedPosterVariant, width: number): 
   return (SIZED_POSTERS[variant].widths as readonly number[]).includes(width);
 }
 
+/**
+ * The fixed-size JPEG of an owner's card (300×200) or hero (1280×720): the
+ * `src` for browsers without srcset, and the names old clients use.
+ */
+export function fixedPosterUrl(owner: PosterOwner, variant: "card" | "hero"): string {
+  return `${OWNER_PREFIX[owner.kind]}${owner.id}-${variant}.jpg`;
+}
+
 /** `<movieId>-card-300.avif`: the public name of one size of one variant. */
 export function sizedPosterName(
   movieId: string,
@@ -45,12 +66,12 @@ export function sizedPosterName(
 }
 
 export function sizedPosterUrl(
-  movieId: string,
+  owner: PosterOwner,
   variant: SizedPosterVariant,
   width: number,
   format: SizedPosterFormat,
 ): string {
-  return `${POSTER_URL_PREFIX}${sizedPosterName(movieId, variant, width, format)}`;
+  return `${OWNER_PREFIX[owner.kind]}${sizedPosterName(owner.id, variant, width, format)}`;
 }
 
 /**
@@ -64,8 +85,8 @@ export function posterFormatFor(accept: string | null): SizedPosterFormat {
 }
 
 /** Every width of a variant in one format, as a `srcset` value ("… 200w, … 300w"). */
-export function posterSrcSet(movieId: string, variant: SizedPosterVariant, format: SizedPosterFormat): string {
+export function posterSrcSet(owner: PosterOwner, variant: SizedPosterVariant, format: SizedPosterFormat): string {
   return SIZED_POSTERS[variant].widths
-    .map((width) => `${sizedPosterUrl(movieId, variant, width, format)} ${width}w`)
+    .map((width) => `${sizedPosterUrl(owner, variant, width, format)} ${width}w`)
     .join(", ");
 }

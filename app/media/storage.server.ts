@@ -4,6 +4,7 @@ import { getEnv } from "~/utils/env.server";
 import {
   isSizedPosterWidth,
   POSTER_URL_PREFIX,
+  SERIES_POSTER_URL_PREFIX,
   SIZED_POSTER_VARIANTS,
   type SizedPosterFormat,
   type SizedPosterVariant,
@@ -169,24 +170,28 @@ export function resolvePublicPoster(name: string, root = storageRoot()): Resolve
   };
 }
 
-/** A series' poster address: `/series-poster/<seriesId>-card.jpg` (its files sit where a title's would). */
+/** A series' fixed poster address: `/series-poster/<seriesId>-card.jpg` (its files sit where a title's would). */
 export function seriesPosterUrl(
   seriesId: string,
   variant: PosterVariant = "card",
   format: PosterFormat = "jpg",
 ): string {
-  return `/series-poster/${publicPosterName(seriesId, variant, format)}`;
+  return `${SERIES_POSTER_URL_PREFIX}${publicPosterName(seriesId, variant, format)}`;
 }
 
-/** Map a series poster's public name back to its file, or null (the same names and folder rule as a title's). */
+/**
+ * Map a series poster's public name back to its file, or null: the same names,
+ * sizes and folder rule as a title's (a series' poster is written by the same
+ * code, every srcset size included).
+ */
 export function resolveSeriesPoster(
   name: string,
   root = storageRoot(),
-): { seriesId: string; path: string; format: PosterFormat } | null {
+): (Omit<ResolvedPoster, "movieId"> & { seriesId: string }) | null {
   const poster = resolvePublicPoster(name, root);
-  // A series has only its fixed card and hero files, never the sized ones.
-  if (!poster || poster.sized || poster.format === "avif") return null;
-  return { seriesId: poster.movieId, path: poster.path, format: poster.format };
+  if (!poster) return null;
+  const { movieId, ...rest } = poster;
+  return { seriesId: movieId, ...rest };
 }
 
 export function removeMovieFiles(movieId: string, root = storageRoot()): void {

@@ -2,8 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFailure } from "~/api/http.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
-import { serveFileWithRanges } from "~/media/byte-range.server";
-import { ensureSizedPoster, POSTER_MIME_TYPES } from "~/media/posters.server";
+import { servePoster } from "~/media/poster-serving.server";
 import { resolvePublicPoster } from "~/media/storage.server";
 import { posterAccess } from "~/services/catalogue.server";
 
@@ -26,15 +25,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     access = posterAccess(getDb(), poster.movieId, (await getApiCaller(request))?.account ?? null);
   if (access === "hidden") return posterNotFound();
   try {
-    if (poster.sized) {
-      const { variant, width, format } = poster.sized;
-      if (!(await ensureSizedPoster(poster.movieId, variant, width, format))) return posterNotFound();
-    }
-    const response = await serveFileWithRanges(request, poster.path, {
-      contentType: POSTER_MIME_TYPES[poster.format],
-      cacheControl: access === "public" ? "public, max-age=31536000, immutable" : "private, no-store",
-    });
-    return response ?? posterNotFound();
+    return (await servePoster(request, poster.movieId, poster, access)) ?? posterNotFound();
   } catch (error) {
     console.error(`[thumbnail] could not serve ${params.name}`, error);
     return apiFailure(500, "Internal server error");

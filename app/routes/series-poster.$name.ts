@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
-import { serveFileWithRanges } from "~/media/byte-range.server";
-import { POSTER_MIME_TYPES } from "~/media/posters.server";
+import { servePoster } from "~/media/poster-serving.server";
 import { resolveSeriesPoster } from "~/media/storage.server";
 import { seriesPosterAccess } from "~/services/series.server";
 
 /**
- * GET/HEAD /series-poster/:name — a series' own poster (`<seriesId>-<card|hero>.<jpg|webp>`),
+ * GET/HEAD /series-poster/:name — a series' own poster by the names a title's has
+ * (`<seriesId>-<card|hero>.jpg`, or a srcset size `<seriesId>-<card|hero|tall>-<width>.<avif|jpg>`),
  * by the same rule as a title's (/api/files/thumbnail): public and immutable once the series is
  * published (a new poster comes with a new URL, `?v=`), before that only for its provider and
  * administrators (private, never stored); anyone else gets 404.
@@ -20,11 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     access = seriesPosterAccess(getDb(), poster.seriesId, (await getApiCaller(request))?.account ?? null);
   if (access === "hidden") return posterNotFound();
   try {
-    const response = await serveFileWithRanges(request, poster.path, {
-      contentType: POSTER_MIME_TYPES[poster.format],
-      cacheControl: access === "public" ? "public, max-age=31536000, immutable" : "private, no-store",
-    });
-    return response ?? posterNotFound();
+    return (await servePoster(request, poster.seriesId, poster, access)) ?? posterNotFound();
   } catch (error) {
     console.error(`[series-poster] could not serve ${params.name}`, error);
     return new Response("Internal server error", { status: 500 });

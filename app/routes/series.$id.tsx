@@ -69,17 +69,7 @@ export default function SeriesPage() {
     <article className="mx-auto w-full max-w-6xl px-4 py-8" data-series-id={series.id}>
       <header className="relative isolate overflow-hidden rounded-xl bg-ink-900">
         <div className="absolute inset-0 -z-10">
-          <Poster
-            movieId={series.id}
-            sized={false}
-            variant="hero"
-            fallback={series.posterHero}
-            width={1280}
-            height={720}
-            eager
-            highPriority
-            fill
-          />
+          <Poster owner={series.poster} variant="hero" width={1280} height={720} eager highPriority fill />
         </div>
         <div className="absolute inset-0 -z-10 bg-gradient-to-t from-ink-950 via-ink-950/70 to-transparent sm:bg-gradient-to-r sm:from-ink-950/95 sm:via-ink-950/70" />
         <div className="flex min-h-72 max-w-2xl flex-col justify-end gap-3 p-5 sm:p-10">
@@ -197,9 +187,8 @@ export default function SeriesPage() {
                     aria-hidden="true"
                   >
                     <Poster
-                      movieId={episode.id}
+                      owner={episode.poster}
                       variant="card"
-                      fallback={episode.posterCard}
                       sizes={CARD_SIZES.thumbnail}
                       width={300}
                       height={200}

@@ -3,7 +3,7 @@ import { getDb, type DB } from "~/db/client.server";
 import { preparedQuery, preparedSql } from "~/db/prepared.server";
 import { catalogueVersion, categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
 import { qualified } from "~/db/sql";
-import { posterUrl, seriesPosterUrl } from "~/media/storage.server";
+import type { PosterOwner } from "~/media/poster-sizes";
 import { episodeContextColumns, titleDisplayName } from "./episode-names";
 
 /**
@@ -36,11 +36,11 @@ export type CatalogueCard = {
   name: string;
   categoryName: string;
   /**
-   * The fixed 300×200 card JPEG; null when the title has no poster. Pages
-   * offer the sized AVIF and JPEG files of media/poster-sizes.ts in srcset
-   * and keep this as the fallback (a series has only its fixed files).
+   * Whose poster files the card shows (media/poster-sizes.ts: every size in
+   * AVIF and JPEG, and the fixed JPEGs): the title's, the series' own, or a
+   * series' first episode's; null when there is no poster.
    */
-  posterCard: string | null;
+  poster: PosterOwner | null;
   /** Mean of the viewers' 1–5 stars, one decimal; null when nobody has rated it. */
   averageRating: number | null;
   ratingCount: number;
@@ -51,11 +51,7 @@ export type CatalogueCard = {
 };
 
 /** A featured title or series as the landing page's hero shows it: its card, its description and the large poster. */
-export type CatalogueMovie = CatalogueCard & {
-  description: string;
-  /** The fixed 1280×720 hero JPEG (the sized ones in srcset, as for the card); null without a poster. */
-  posterHero: string | null;
-};
+export type CatalogueMovie = CatalogueCard & { description: string };
 
 /** A place in a list: a film (a movies row without a season) or a series. */
 export type CatalogueEntry = { kind: "film" | "series"; id: string };
@@ -270,7 +266,7 @@ function toCard(row: CardRow): CatalogueCard {
       href: seriesPageHref(row.id),
       name: row.name,
       categoryName: row.categoryName,
-      posterCard: seriesPoster(row, "card"),
+      poster: seriesPoster(row),
       averageRating,
       ratingCount,
       durationSeconds: 0,
@@ -284,7 +280,7 @@ function toCard(row: CardRow): CatalogueCard {
     href: watchPageHref(row.id),
     name: titleDisplayName(row),
     categoryName: row.categoryName,
-    posterCard: row.posterFile ? posterUrl(row.id, "card", "jpg") : null,
+    poster: row.posterFile ? { kind: "title", id: row.id } : null,
     averageRating,
     ratingCount,
     durationSeconds: Number(row.durationSeconds),
@@ -293,10 +289,10 @@ function toCard(row: CardRow): CatalogueCard {
   };
 }
 
-/** A series' fixed poster: its own, else its first episode's with a poster, else none. */
-function seriesPoster(row: CardRow, variant: "card" | "hero"): string | null {
-  if (row.posterFile) return seriesPosterUrl(row.id, variant, "jpg");
-  return row.firstEpisodeId ? posterUrl(row.firstEpisodeId, variant, "jpg") : null;
+/** A series' poster: its own, else its first episode's with a poster, else none. */
+function seriesPoster(row: CardRow): PosterOwner | null {
+  if (row.posterFile) return { kind: "series", id: row.id };
+  return row.firstEpisodeId ? { kind: "title", id: row.firstEpisodeId } : null;
 }
 
 function isPublishedCard(row: CardRow): boolean {
@@ -325,12 +321,7 @@ export function listCardsForEntries(db: DB, entries: readonly CatalogueEntry[]):
 
 /** The same with what the landing page's hero shows: the description and the large poster. */
 function listHeroesForEntries(db: DB, entries: readonly CatalogueEntry[]): CatalogueMovie[] {
-  return cardRows(db, entries, true).map((row) => ({
-    ...toCard(row),
-    description: row.description,
-    posterHero:
-      row.arm === "series" ? seriesPoster(row, "hero") : row.posterFile ? posterUrl(row.id, "hero", "jpg") : null,
-  }));
+  return cardRows(db, entries, true).map((row) => ({ ...toCard(row), description: row.description }));
 }
 
 /**

@@ -9,7 +9,8 @@ import { qualified } from "~/db/sql";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { writeMoviePosters } from "~/media/posters.server";
-import { movieDir, posterUrl, removeMovieFiles, seriesPosterUrl, storagePaths } from "~/media/storage.server";
+import { movieDir, removeMovieFiles, seriesPosterUrl, storagePaths } from "~/media/storage.server";
+import type { PosterOwner } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { publishingVerb, type PublishingChange } from "./publishing";
@@ -696,7 +697,7 @@ export type SeriesEpisode = {
   description: string;
   durationSeconds: number;
   access: SeriesAccess;
-  posterCard: string | null;
+  poster: PosterOwner | null;
   /** The viewer's latest viewing of it: where, and whether they reached the end. */
   positionSeconds: number | null;
   finished: boolean;
@@ -747,8 +748,8 @@ export type SeriesPage = {
     categoryName: string;
     providerName: string;
     access: SeriesAccess;
-    posterHero: string | null;
-    posterHeroWebp: string | null;
+    /** The series' own poster, else its first episode's with one, else none. */
+    poster: PosterOwner | null;
   };
   averageRating: number | null;
   ratingCount: number;
@@ -796,7 +797,7 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
       description: episode.description,
       durationSeconds: episode.durationSeconds,
       access: episode.access,
-      posterCard: episode.posterFile ? posterUrl(episode.id, "card", "jpg") : null,
+      poster: episode.posterFile ? { kind: "title", id: episode.id } : null,
       positionSeconds: seen ? seen.positionSeconds : null,
       finished: seen ? isFinished(seen.positionSeconds, episode.durationSeconds) : false,
     };
@@ -808,13 +809,9 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
     else seasonsShown.push({ number: episode.seasonNumber, episodes: [episode] });
   }
   const summary = seriesRatingSummaries(db, [seriesId]).get(seriesId);
-  const firstPoster = episodes.find((episode) => episode.posterCard)?.id ?? null;
-  const poster = (format: "jpg" | "webp") =>
-    row.posterFile
-      ? seriesPosterUrl(row.id, "hero", format)
-      : firstPoster
-        ? posterUrl(firstPoster, "hero", format)
-        : null;
+  const poster: PosterOwner | null = row.posterFile
+    ? { kind: "series", id: row.id }
+    : (episodes.find((episode) => episode.poster)?.poster ?? null);
   return {
     series: {
       id: row.id,
@@ -824,8 +821,7 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
       categoryName: row.categoryName,
       providerName: row.providerName,
       access: row.access,
-      posterHero: poster("jpg"),
-      posterHeroWebp: poster("webp"),
+      poster,
     },
     averageRating: summary ? Math.round(summary.average * 10) / 10 : null,
     ratingCount: summary?.count ?? 0,
@@ -882,7 +878,7 @@ export type EpisodeContext = {
   seasonNumber: number;
   episodeNumber: number;
   code: string;
-  next: { id: string; href: string; name: string; code: string; posterHero: string | null } | null;
+  next: { id: string; href: string; name: string; code: string } | null;
 };
 
 // Every watch page asks (a film's answer is no row): prepared once.
@@ -920,7 +916,6 @@ export function getEpisodeContext(db: DB, movieId: string): EpisodeContext | nul
           href: watchPageHref(next.id),
           name: next.name,
           code: episodeCode(next.seasonNumber, next.episodeNumber),
-          posterHero: next.posterFile ? posterUrl(next.id, "hero", "jpg") : null,
         }
       : null,
   };

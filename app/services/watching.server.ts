@@ -181,7 +181,9 @@ export function getWatchPage(
       cast: movie.cast,
       categoryName: movie.categoryName,
       providerName: movie.providerName,
-      playerPoster: movie.posterFile ? sizedPosterUrl(movie.id, "hero", 960, options.posterFormat ?? "jpg") : null,
+      playerPoster: movie.posterFile
+        ? sizedPosterUrl({ kind: "title", id: movie.id }, "hero", 960, options.posterFormat ?? "jpg")
+        : null,
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
     },

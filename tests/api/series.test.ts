@@ -131,10 +131,14 @@ describe("a provider's series, seasons and episodes", () => {
     expect(bad.status).toBe(400);
     expect(world.db.select().from(series).all()).toHaveLength(1);
 
-    // Before approval its poster is its provider's only.
-    const posterPath = `/series-poster/${seriesId}-card.jpg`;
-    expect((await call(world, posterPath, { cookie: provider.cookie })).status).toBe(200);
-    expect((await call(world, posterPath, { cookie: viewer.cookie })).status).toBe(404);
+    // Before approval its poster, every size of it, is its provider's only (never stored).
+    for (const posterPath of [`/series-poster/${seriesId}-card.jpg`, `/series-poster/${seriesId}-card-200.avif`]) {
+      const own = await call(world, posterPath, { cookie: provider.cookie });
+      expect(own.status).toBe(200);
+      expect(own.headers.get("Cache-Control")).toBe("private, no-store");
+      expect((await call(world, posterPath, { cookie: viewer.cookie })).status).toBe(404);
+      expect((await call(world, posterPath, { cookie: otherProvider.cookie })).status).toBe(404);
+    }
   });
 
   it("refuses another provider's edit of the series and their new season", async () => {
@@ -279,5 +283,14 @@ describe("a provider's series, seasons and episodes", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Ranar Kuɗin Haya");
     expect((await call(world, `/series-poster/${seriesId}-card.jpg`)).status).toBe(200);
+
+    // Its page's hero offers the series' own poster in every size (4:5 on phones), AVIF first.
+    expect(page.text).toContain(`/series-poster/${seriesId}-tall-360.avif 360w`);
+    expect(page.text).toContain(`/series-poster/${seriesId}-hero-1280.jpg 1280w`);
+    const sized = await call(world, `/series-poster/${seriesId}-tall-360.avif`);
+    expect(sized.status).toBe(200);
+    expect(sized.headers.get("Content-Type")).toBe("image/avif");
+    expect(sized.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect((await call(world, `/series-poster/${seriesId}-tall-361.avif`)).status).toBe(404);
   });
 });

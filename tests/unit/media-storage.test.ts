@@ -1,7 +1,21 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { posterSrcSet, SIZED_POSTERS, sizedPosterUrl, type SizedPosterVariant } from "~/media/poster-sizes";
-import { movieDir, movieVideoPath, posterUrl, publicPosterName, resolvePublicPoster } from "~/media/storage.server";
+import {
+  fixedPosterUrl,
+  posterSrcSet,
+  SIZED_POSTERS,
+  sizedPosterUrl,
+  type SizedPosterVariant,
+} from "~/media/poster-sizes";
+import {
+  movieDir,
+  movieVideoPath,
+  posterUrl,
+  publicPosterName,
+  resolvePublicPoster,
+  resolveSeriesPoster,
+  seriesPosterUrl,
+} from "~/media/storage.server";
 
 const root = path.resolve("/srv/kallo-storage");
 const mediaFolder = path.join(root, "media");
@@ -36,13 +50,31 @@ describe("public poster names", () => {
     ][])
       for (const width of widths)
         for (const format of ["avif", "jpg"] as const) {
-          const url = sizedPosterUrl("demomovie02", variant, width, format);
+          const url = sizedPosterUrl({ kind: "title", id: "demomovie02" }, variant, width, format);
           expect(url).toBe(`/api/files/thumbnail/demomovie02-${variant}-${width}.${format}`);
           expect(resolvePublicPoster(url.split("/").pop()!, root)?.sized).toEqual({ variant, width, format });
         }
-    expect(posterSrcSet("demomovie02", "card", "avif")).toBe(
+    expect(posterSrcSet({ kind: "title", id: "demomovie02" }, "card", "avif")).toBe(
       [200, 300, 450, 600].map((width) => `/api/files/thumbnail/demomovie02-card-${width}.avif ${width}w`).join(", "),
     );
+  });
+
+  it("give a series the same sizes under /series-poster/, in its own folder", () => {
+    const owner = { kind: "series", id: "demoseries01" } as const;
+    expect(posterSrcSet(owner, "card", "avif")).toBe(
+      [200, 300, 450, 600].map((width) => `/series-poster/demoseries01-card-${width}.avif ${width}w`).join(", "),
+    );
+    expect(fixedPosterUrl(owner, "hero")).toBe(seriesPosterUrl("demoseries01", "hero", "jpg"));
+    expect(fixedPosterUrl({ kind: "title", id: "demomovie01" }, "card")).toBe(posterUrl("demomovie01", "card", "jpg"));
+    const tall = sizedPosterUrl(owner, "tall", 540, "avif");
+    expect(resolveSeriesPoster(tall.split("/").pop()!, root)).toEqual({
+      seriesId: "demoseries01",
+      path: path.join(mediaFolder, "demoseries01", "poster-tall-540.avif"),
+      format: "avif",
+      sized: { variant: "tall", width: 540, format: "avif" },
+    });
+    expect(resolveSeriesPoster("demoseries01-card-301.avif", root)).toBeNull();
+    expect(resolveSeriesPoster("../demoseries01-card.jpg", root)).toBeNull();
   });
 
   it("round-trip with the names and URLs the pages use", () => {

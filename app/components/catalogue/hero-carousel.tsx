@@ -30,17 +30,7 @@ function HeroSlide({ movie, eager }: { movie: CatalogueMovie; eager: boolean }) 
     if (nearby) setShown(true);
   }, [nearby]);
   const poster = (
-    <Poster
-      movieId={movie.id}
-      sized={movie.kind !== "series"}
-      variant="hero"
-      fallback={movie.posterHero}
-      width={1280}
-      height={720}
-      eager={eager}
-      highPriority={eager}
-      fill
-    />
+    <Poster owner={movie.poster} variant="hero" width={1280} height={720} eager={eager} highPriority={eager} fill />
   );
   return (
     <article className="relative isolate overflow-hidden rounded-xl bg-ink-900">

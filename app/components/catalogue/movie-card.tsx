@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
-import { posterSrcSet } from "~/media/poster-sizes";
+import { fixedPosterUrl, posterSrcSet, type PosterOwner } from "~/media/poster-sizes";
 import type { CatalogueCard } from "~/services/catalogue.server";
 
 export function watchHref(movieId: string): string {
@@ -67,11 +67,11 @@ const HERO_PHONE_SIZES = "calc(100vw - 32px)";
 const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
 
 /**
- * A title's poster in the width its box needs: every size of
+ * A title's or a series' poster in the width its box needs: every size of
  * media/poster-sizes.ts in `srcset`, AVIF where the browser takes it, else
- * JPEG (`fallback`, the fixed-size JPEG, for browsers without srcset). The
- * hero switches to its 4:5 crop on phones. Sized so the page never jumps
- * while it loads; lazy unless `eager`.
+ * JPEG (the fixed-size JPEG as `src`, for browsers without srcset). The hero
+ * switches to its 4:5 crop on phones. Sized so the page never jumps while it
+ * loads; lazy unless `eager`.
  *
  * A poster that is not `eager` waits for the page's script to run: until
  * then the HTML holds a box of its size and the image inside `<noscript>`
@@ -80,22 +80,19 @@ const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
  * respond (a phone's browser loads lazy images up to thousands of pixels ahead).
  */
 export function Poster({
-  movieId,
+  owner,
   variant,
-  fallback,
   sizes,
   width,
   height,
   eager = false,
   highPriority = false,
   fill = false,
-  sized = true,
   className = "",
 }: {
-  movieId: string;
+  /** Whose poster files to show; null when there is no poster. */
+  owner: PosterOwner | null;
   variant: "card" | "hero";
-  /** The fixed-size JPEG; null when the title has no poster. */
-  fallback: string | null;
   /** How wide the box is drawn (a `sizes` value); the hero has its own. */
   sizes?: string;
   width: number;
@@ -105,13 +102,11 @@ export function Poster({
   highPriority?: boolean;
   /** Cover the parent box (the hero) instead of keeping the poster's own shape. */
   fill?: boolean;
-  /** The title has the sized posters; false for a series, whose card and hero are its own two fixed-size files. */
-  sized?: boolean;
   className?: string;
 }) {
   const { t } = useTranslation("pages");
   const hydrated = useHydrated();
-  if (!fallback) {
+  if (!owner) {
     return (
       <div
         className={`grid place-items-center bg-gradient-to-br from-ink-700 to-ink-900 text-xs text-slate-400 ${fill ? "h-full w-full" : ""} ${className}`}
@@ -124,22 +119,22 @@ export function Poster({
   const drawn = variant === "hero" ? HERO_SIZES : (sizes ?? CARD_SIZES.grid);
   const picture = (
     <picture className={fill ? "block h-full w-full" : undefined}>
-      {sized && variant === "hero" ? (
+      {variant === "hero" ? (
         <>
           <source
             media={HERO_PHONES}
             type="image/avif"
-            srcSet={posterSrcSet(movieId, "tall", "avif")}
+            srcSet={posterSrcSet(owner, "tall", "avif")}
             sizes={HERO_PHONE_SIZES}
           />
-          <source media={HERO_PHONES} srcSet={posterSrcSet(movieId, "tall", "jpg")} sizes={HERO_PHONE_SIZES} />
+          <source media={HERO_PHONES} srcSet={posterSrcSet(owner, "tall", "jpg")} sizes={HERO_PHONE_SIZES} />
         </>
       ) : null}
-      {sized ? <source type="image/avif" srcSet={posterSrcSet(movieId, variant, "avif")} sizes={drawn} /> : null}
+      <source type="image/avif" srcSet={posterSrcSet(owner, variant, "avif")} sizes={drawn} />
       <img
-        src={fallback}
-        srcSet={sized ? posterSrcSet(movieId, variant, "jpg") : undefined}
-        sizes={sized ? drawn : undefined}
+        src={fixedPosterUrl(owner, variant)}
+        srcSet={posterSrcSet(owner, variant, "jpg")}
+        sizes={drawn}
         alt=""
         width={width}
         height={height}
@@ -183,10 +178,8 @@ export function MovieCard({
     <article className="group relative h-full overflow-hidden rounded-lg bg-ink-800 ring-1 ring-white/5 transition focus-within:ring-brand-400 hover:ring-brand-400/60">
       <div className="relative overflow-hidden">
         <Poster
-          movieId={movie.id}
-          sized={movie.kind !== "series"}
+          owner={movie.poster}
           variant="card"
-          fallback={movie.posterCard}
           sizes={sizes}
           width={300}
           height={200}

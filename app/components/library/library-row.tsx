@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { CARD_SIZES, Poster, watchHref } from "~/components/catalogue/movie-card";
+import type { PosterOwner } from "~/media/poster-sizes";
 
 /**
  * One title in a viewer's own lists (history, watch later, saved): its poster
@@ -13,7 +14,7 @@ export function LibraryRow({
   children,
   actions,
 }: {
-  item: { id: string; name: string; posterCard: string | null };
+  item: { id: string; name: string; poster: PosterOwner | null };
   facts: ReactNode;
   children?: ReactNode;
   actions: ReactNode;
@@ -30,9 +31,8 @@ export function LibraryRow({
         aria-hidden="true"
       >
         <Poster
-          movieId={item.id}
+          owner={item.poster}
           variant="card"
-          fallback={item.posterCard}
           sizes={CARD_SIZES.thumbnail}
           width={300}
           height={200}

@@ -5,7 +5,7 @@ import { useTranslation } from "~/i18n/use-translation";
 /** How long the end card counts down before the next episode starts. */
 export const NEXT_EPISODE_COUNTDOWN_SECONDS = 10;
 
-export type NextEpisode = { id: string; href: string; name: string; code: string; posterHero: string | null };
+export type NextEpisode = { id: string; href: string; name: string; code: string };
 
 /** The address that starts the next episode at once (the watch page's `?autoplay=1`). */
 export function autoplayHref(href: string): string {

@@ -1,0 +1,27 @@
+import { serveFileWithRanges } from "./byte-range.server";
+import { ensureSizedPoster, POSTER_MIME_TYPES } from "./posters.server";
+import type { ResolvedPoster } from "./storage.server";
+
+/**
+ * Answer a request for one poster file of a title or a series, once the route
+ * has decided who may see it: public ones are immutable for a year (a new
+ * poster comes with a new URL), private ones (the provider's and the
+ * administrators' before publication) never stored. A srcset size missing on
+ * disk (an owner older than that size) is made now. Null when there is no such
+ * file: the route answers its own 404.
+ */
+export async function servePoster(
+  request: Request,
+  ownerId: string,
+  poster: Omit<ResolvedPoster, "movieId">,
+  access: "public" | "private",
+): Promise<Response | null> {
+  if (poster.sized) {
+    const { variant, width, format } = poster.sized;
+    if (!(await ensureSizedPoster(ownerId, variant, width, format))) return null;
+  }
+  return serveFileWithRanges(request, poster.path, {
+    contentType: POSTER_MIME_TYPES[poster.format],
+    cacheControl: access === "public" ? "public, max-age=31536000, immutable" : "private, no-store",
+  });
+}
