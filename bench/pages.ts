@@ -1,6 +1,6 @@
 /**
  * What a page weighs on a slow phone link, and how soon it shows and works:
- * the landing page (signed out), /movies and a demo title's /WatchMovie
+ * the landing page (signed out), /movies, a demo title's /WatchMovie and the demo series' page
  * (signed in as the demo viewer), in Chromium at a 390-px-wide phone
  * viewport on a link throttled with the DevTools protocol
  * (`Network.emulateNetworkConditions`: 500 kbps down, 300 ms latency).
@@ -49,7 +49,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Request as PwRequest } from "@playwright/test";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { DEMO_ACCOUNTS, seedDemo } from "../app/demo/seed-demo.server";
+import { DEMO_ACCOUNTS, DEMO_SERIES, seedDemo } from "../app/demo/seed-demo.server";
 import { startServer, type RunningServer } from "./lib";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -449,6 +449,7 @@ const pages: PageSpec[] = [
   { label: "landing (signed out)", path: "/", signedIn: false },
   { label: "/movies (viewer)", path: "/movies", signedIn: true },
   { label: "/WatchMovie (viewer)", path: `/WatchMovie?id=${watchId}`, signedIn: true },
+  { label: "a series (viewer)", path: `/series/${DEMO_SERIES.id}`, signedIn: true },
 ];
 
 try {

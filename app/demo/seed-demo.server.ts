@@ -379,7 +379,7 @@ export const DEMO_SUBTITLED_TITLE = "demomovie01";
  * and rules), short and small; all Free. Uploaded before the newest films, so
  * the films' own order on the lists is as it was.
  */
-const DEMO_SERIES = {
+export const DEMO_SERIES = {
   id: "demoseries01",
   name: "Gidan Haya",
   categorySlug: "tv-show",
