@@ -27,6 +27,24 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/components/ui/link.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@remix-run/react",
+              importNames: ["Link"],
+              message: "Use Link from ~/components/ui/link: a plain <a> for a path of the site (decision 033).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["public/**/*.js"],
     languageOptions: { globals: { ...globals.serviceworker } },
   },

@@ -15,6 +15,7 @@ import {
 import { ErrorPage } from "~/components/layout/error-page";
 import { Footer } from "~/components/layout/footer";
 import { TopBar } from "~/components/layout/top-bar";
+import { InAppLinks } from "~/components/ui/link";
 import { Toaster } from "~/components/ui/toaster";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
@@ -78,44 +79,46 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
   return (
     <TranslatorContext.Provider value={translator}>
-      <html lang={language} dir="ltr">
-        <head>
-          <meta charSet="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="theme-color" content="#0b0d12" />
-          <Meta />
-          {preloads.map((file) => (
-            <link
-              key={file.href}
-              rel="preload"
-              as="fetch"
-              crossOrigin="anonymous"
-              href={file.href}
-              data-translation={`${file.language}:${file.namespace}`}
-            />
-          ))}
-          <Links />
-        </head>
-        <body className="flex min-h-screen flex-col">
-          <a
-            href="#main"
-            className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
-          >
-            {translator.t("skipToContent")}
-          </a>
-          <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
-          <main id="main" className="flex-1">
-            {children}
-          </main>
-          <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
-          <Toaster toasts={rootData?.toasts ?? []} />
-          {/* Scripts first: its modulepreload links are then read before any inline script, which a
+      <InAppLinks>
+        <html lang={language} dir="ltr">
+          <head>
+            <meta charSet="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <meta name="theme-color" content="#0b0d12" />
+            <Meta />
+            {preloads.map((file) => (
+              <link
+                key={file.href}
+                rel="preload"
+                as="fetch"
+                crossOrigin="anonymous"
+                href={file.href}
+                data-translation={`${file.language}:${file.namespace}`}
+              />
+            ))}
+            <Links />
+          </head>
+          <body className="flex min-h-screen flex-col">
+            <a
+              href="#main"
+              className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
+            >
+              {translator.t("skipToContent")}
+            </a>
+            <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
+            <main id="main" className="flex-1">
+              {children}
+            </main>
+            <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
+            <Toaster toasts={rootData?.toasts ?? []} />
+            {/* Scripts first: its modulepreload links are then read before any inline script, which a
               browser may not run (nor read past) until the stylesheet has arrived. On a slow link
               that held every script back until the CSS was in (about 0.7 s at 500 kbps). */}
-          <Scripts nonce={nonce} />
-          <ScrollRestoration nonce={nonce} />
-        </body>
-      </html>
+            <Scripts nonce={nonce} />
+            <ScrollRestoration nonce={nonce} />
+          </body>
+        </html>
+      </InAppLinks>
     </TranslatorContext.Provider>
   );
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";

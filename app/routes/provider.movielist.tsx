@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { DataTable } from "~/components/ui/data-table";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useEffect } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";

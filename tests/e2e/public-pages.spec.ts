@@ -177,6 +177,47 @@ test("a Hausa page hydrates with the text the server sent, and a link to a page 
   expect(complaints, "no hydration mismatch, missing text or failed load").toEqual([]);
 });
 
+test("a card opens its title inside the app, Back returns to the list, and a Ctrl+click is left to the browser", async ({
+  page,
+  context,
+}) => {
+  const viewer = await createViewer("links");
+  await signInThroughForm(page, "/login", viewer.email, viewer.password);
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto("/movies");
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main")!).some((name) => name.startsWith("__reactFiber")),
+  );
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(request.url());
+  });
+
+  const card = page.locator('main a[href^="/WatchMovie?id="]').first();
+  const href = (await card.getAttribute("href"))!;
+  await expect(card).toHaveAttribute("data-discover", "true");
+  const name = (await card.textContent())!.trim();
+  await card.click();
+  await expect(page).toHaveURL(href);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/movies$/);
+  await expect(page.locator(`main a[href="${href}"]`).first()).toBeVisible();
+  expect(documents, "client navigations, not new documents").toEqual([]);
+
+  // With a modifier the browser opens it in a tab of its own; the list stays.
+  const opened = context.waitForEvent("page");
+  await page
+    .locator(`main a[href="${href}"]`)
+    .first()
+    .click({ modifiers: ["ControlOrMeta"] });
+  const tab = await opened;
+  await tab.waitForLoadState();
+  expect(tab.url()).toContain(href);
+  await expect(page).toHaveURL(/\/movies$/);
+  await tab.close();
+});
+
 test.describe("plans", () => {
   test.use({ javaScriptEnabled: false });
 

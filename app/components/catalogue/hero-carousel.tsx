@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { CatalogueMovie } from "~/services/catalogue.server";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
 import { fixedPosterUrl, posterSrcSet, type PosterOwner } from "~/media/poster-sizes";

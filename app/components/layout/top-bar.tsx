@@ -1,4 +1,5 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, NavLink, useLocation } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { Role } from "~/db/schema";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import type { ReactNode } from "react";
 import { CARD_SIZES, Poster, watchHref } from "~/components/catalogue/movie-card";
 import type { PosterOwner } from "~/media/poster-sizes";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 
 /** A labelled row of plain links (filters, sorts, categories): each is a GET, so it works without JavaScript. */
 export function LinkMenu({

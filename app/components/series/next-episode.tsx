@@ -1,4 +1,5 @@
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, useLocation, useNavigate } from "@remix-run/react";
+import { Link } from "~/components/ui/link";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 
