@@ -56,14 +56,32 @@ function pluralRulesOf(language: Language): Intl.PluralRules {
 
 const own = (group: object, key: string) => Object.prototype.hasOwnProperty.call(group, key);
 
+/** Every dotted path of a catalogue and its value (`home.hero.title`, `help.sections`, `help.sections.0`): made once per catalogue. */
+const pathsOfCatalogue = new WeakMap<Catalogue, Map<string, CatalogueValue>>();
+
+function pathsOf(catalogue: Catalogue): Map<string, CatalogueValue> {
+  let paths = pathsOfCatalogue.get(catalogue);
+  if (!paths) {
+    const found = new Map<string, CatalogueValue>();
+    const walk = (group: object, prefix: string) => {
+      for (const key of Object.keys(group)) {
+        const value = (group as Record<string, CatalogueValue | null>)[key];
+        if (value === null || value === undefined) continue; // a null in a JSON file is no text
+        const path = prefix + key;
+        found.set(path, value);
+        if (typeof value === "object") walk(value, `${path}.`);
+      }
+    };
+    walk(catalogue, "");
+    paths = found;
+    pathsOfCatalogue.set(catalogue, paths);
+  }
+  return paths;
+}
+
 /** The value at a dotted path of a catalogue (`home.hero.title`, `help.sections`). */
 function valueAt(catalogue: Catalogue | undefined, path: string): CatalogueValue | undefined {
-  let value: CatalogueValue | undefined = catalogue;
-  for (const part of path.split(".")) {
-    if (value === undefined || typeof value !== "object" || !own(value, part)) return undefined;
-    value = (value as Record<string, CatalogueValue>)[part];
-  }
-  return value ?? undefined; // a null in a JSON file is no text
+  return catalogue === undefined ? undefined : pathsOf(catalogue).get(path);
 }
 
 const PLACEHOLDER = /\{\{(.+?)\}\}/g;
