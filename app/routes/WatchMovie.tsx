@@ -32,10 +32,24 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
+type ShownParts = {
+  series?: unknown;
+  access?: { kind?: string };
+  subtitles?: { tracks?: readonly unknown[] };
+  downloadOffers?: readonly unknown[];
+} | null;
+
 export const handle: TranslationHandle = {
   i18n: ["pages", "watch", "billing", "downloads", "series", "subtitles"],
-  // A film's page says nothing about series: only an episode's carries their texts.
-  i18nOnlyWhen: { series: (data) => Boolean((data as { series?: unknown } | null)?.series) },
+  // Only what the page shows: series texts for an episode, the plans' periods when a pass is needed
+  // (NeedsPassPanel's offers), the subtitles menu when there are subtitles, the download button's texts
+  // when it is offered.
+  i18nOnlyWhen: {
+    series: (data) => Boolean((data as ShownParts)?.series),
+    billing: (data) => (data as ShownParts)?.access?.kind === "needsPass",
+    subtitles: (data) => ((data as ShownParts)?.subtitles?.tracks?.length ?? 0) > 0,
+    downloads: (data) => ((data as ShownParts)?.downloadOffers?.length ?? 0) > 0,
+  },
 };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
@@ -172,7 +186,7 @@ export async function action({ request }: ActionFunctionArgs) {
       stopOtherDevices(db, { account: viewer, deviceId, movieId });
       return redirectWithToast(
         `/WatchMovie?${new URLSearchParams({ id: movieId })}`,
-        { type: "success", key: "billing:watch.stopped" },
+        { type: "success", key: "watch:pass.stopped" },
         { status: 303 },
       );
     }

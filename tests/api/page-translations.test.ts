@@ -13,7 +13,7 @@ import { loadPageAssets, type PageAssets } from "../../bench/page-assets";
 import { resources } from "~/i18n/catalogues.server";
 import { LANGUAGES, NAMESPACES, type Language } from "~/i18n/config";
 import { eq } from "drizzle-orm";
-import { movies, notifications, seasons, series } from "~/db/schema";
+import { movies, notifications, seasons, series, subtitles } from "~/db/schema";
 import { AUDIT_ACTIONS } from "~/services/audit.server";
 import { call, login, nextAddress, seedAccount, seedMovie, startApiWorld, uniqueId, type ApiWorld } from "./helpers";
 
@@ -160,7 +160,7 @@ describe("a page's bundle", () => {
     }
   }
 
-  it("of a film's watch page carries no series texts; an episode's does", async () => {
+  it("of a watch page carries only what it shows: series texts for an episode, plans' periods when a pass is needed, the subtitles menu's texts when there are subtitles", async () => {
     const namespacesOf = async (id: string) =>
       [
         ...(
@@ -171,8 +171,22 @@ describe("a page's bundle", () => {
         .sort();
     const film = await namespacesOf(movieId);
     expect(film).toContain("watch");
-    expect(film).not.toContain("series");
+    for (const absent of ["series", "billing", "subtitles"]) expect(film).not.toContain(absent);
     expect(await namespacesOf(episodeId)).toEqual([...film, "series"].sort());
+
+    // A Premium title for a viewer on the Free plan: the pass panel lists the plans with their periods.
+    const provider = world.db.select({ id: movies.providerId }).from(movies).where(eq(movies.id, movieId)).get()!;
+    const premium = (await seedMovie(world, provider.id, { withFiles: true, name: "Sarauta", access: "premium" })).id;
+    const needsPass = await loadPageAssets(`${world.url}/WatchMovie?id=${premium}`, headersFor("en", cookies.viewer));
+    expect(needsPass.html).toContain('data-testid="needs-pass"');
+    expect(needsPass.html).toContain(resources.en.watch.pass.needsPassTitle);
+    expect([...needsPass.translations.keys()].some((file) => file.includes("/billing."))).toBe(true);
+
+    // Subtitles in one language: the menu and its texts.
+    world.db.insert(subtitles).values({ movieId, language: "ha", label: "Hausa", sizeBytes: 10 }).run();
+    const subtitled = await namespacesOf(movieId);
+    world.db.delete(subtitles).where(eq(subtitles.movieId, movieId)).run();
+    expect(subtitled).toEqual([...film, "subtitles"].sort());
   });
 
   it("of the landing page and /movies brings no player; /movies no carousel; the watch page the player only when needed", async () => {

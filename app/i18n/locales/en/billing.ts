@@ -1,4 +1,4 @@
-/** Passes, payments and vouchers: /payment, the watch page's pass panels and /admin/userpayment. */
+/** Passes, payments and vouchers: /payment, the plans' periods and /admin/userpayment (the watch page's pass panels are in `watch`). */
 const billing = {
   page: {
     metaTitle: "Plans and payments · Kallo",
@@ -81,20 +81,6 @@ const billing = {
     pending: "Pending",
     success: "Paid",
     failed: "Failed",
-  },
-  watch: {
-    needsPassTitle: "This title needs a pass",
-    needsPass:
-      "{{name}} is a Premium title. Watch it with a Basic or Pro pass: buy one for a day, a week or a month, or redeem a voucher.",
-    seePasses: "Buy a pass or redeem a voucher",
-    from: "from {{price}} for {{period}}",
-    screensTitle: "Playing on another device",
-    screens_one: "Your plan allows {{count}} screen at a time, and another device is playing now.",
-    screens_other: "Your plan allows {{count}} screens at a time, and that many other devices are playing now.",
-    stopOthers: "Stop playback on the other device",
-    stopping: "Stopping…",
-    stopped: "Playback on the other device stopped. Enjoy the film.",
-    retry: "Try again",
   },
   notifications: {
     passEnding:

@@ -91,6 +91,20 @@ const watch = {
     turnedOn: "Data saver is on: films play at 240p at most",
     turnedOff: "Data saver is off",
   },
+  /** The panels shown instead of the player: a pass needed, every screen in use. */
+  pass: {
+    needsPassTitle: "This title needs a pass",
+    needsPass:
+      "{{name}} is a Premium title. Watch it with a Basic or Pro pass: buy one for a day, a week or a month, or redeem a voucher.",
+    seePasses: "Buy a pass or redeem a voucher",
+    from: "from {{price}} for {{period}}",
+    screensTitle: "Playing on another device",
+    screens_one: "Your plan allows {{count}} screen at a time, and another device is playing now.",
+    screens_other: "Your plan allows {{count}} screens at a time, and that many other devices are playing now.",
+    stopOthers: "Stop playback on the other device",
+    stopping: "Stopping…",
+    stopped: "Playback on the other device stopped. Enjoy the film.",
+  },
   errors: {
     commentRequired: "Write a comment first.",
     commentTooLong: "A comment can be at most 1000 characters.",

@@ -85,20 +85,6 @@ const billing: DeepStrings<typeof en> = {
     success: "An biya",
     failed: "Bai yi nasara ba",
   },
-  watch: {
-    needsPassTitle: "Wannan fim yana buƙatar fasin",
-    needsPass:
-      "{{name}} fim ne na Premium. Kalle shi da fasin Basic ko Pro: saya na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan.",
-    seePasses: "Saya fasin ko yi amfani da baucan",
-    from: "daga {{price}} na {{period}}",
-    screensTitle: "Ana kallo a wata na'ura",
-    screens_one: "Tsarinka yana ba da allo {{count}} a lokaci guda, kuma wata na'ura tana kallo yanzu.",
-    screens_other: "Tsarinka yana ba da allo {{count}} a lokaci guda, kuma na'urori da yawa haka suna kallo yanzu.",
-    stopOthers: "Dakatar da kallo a ɗayan na'urar",
-    stopping: "Ana dakatarwa…",
-    stopped: "An dakatar da kallo a ɗayan na'urar. A ji daɗin kallo.",
-    retry: "Sake gwadawa",
-  },
   notifications: {
     passEnding:
       "Fasinka na {{plan}} zai ƙare a ranar {{date}}. Saya wani fasin ko yi amfani da baucan don ci gaba da kallon fina-finan Premium.",

@@ -93,6 +93,19 @@ const watch: DeepStrings<typeof en> = {
     turnedOn: "Tanadin data yana kunne: fina-finai za su yi 240p a mafi yawa",
     turnedOff: "An kashe tanadin data",
   },
+  pass: {
+    needsPassTitle: "Wannan fim yana buƙatar fasin",
+    needsPass:
+      "{{name}} fim ne na Premium. Kalle shi da fasin Basic ko Pro: saya na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan.",
+    seePasses: "Saya fasin ko yi amfani da baucan",
+    from: "daga {{price}} na {{period}}",
+    screensTitle: "Ana kallo a wata na'ura",
+    screens_one: "Tsarinka yana ba da allo {{count}} a lokaci guda, kuma wata na'ura tana kallo yanzu.",
+    screens_other: "Tsarinka yana ba da allo {{count}} a lokaci guda, kuma na'urori da yawa haka suna kallo yanzu.",
+    stopOthers: "Dakatar da kallo a ɗayan na'urar",
+    stopping: "Ana dakatarwa…",
+    stopped: "An dakatar da kallo a ɗayan na'urar. A ji daɗin kallo.",
+  },
   errors: {
     commentRequired: "Rubuta sharhi tukuna.",
     commentTooLong: "Sharhi ba zai wuce haruffa 1000 ba.",
