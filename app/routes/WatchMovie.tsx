@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
-import { useEffect, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useState } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
 import { AdaptivePlayer } from "~/components/watch/adaptive-player";
-import { DownloadButton } from "~/components/downloads/download-button";
 import { PlaybackChoices } from "~/components/watch/playback-choices";
 import { rememberSubtitleChoice, SubtitleChoices } from "~/components/watch/subtitle-choices";
 import { NextEpisodeCard, NextEpisodeLink } from "~/components/series/next-episode";
@@ -197,8 +197,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 const SECTIONS = ["about", "cast", "comments", "provider"] as const;
 
+/** The Download button and the downloader behind it: JavaScript only, so fetched once the page has hydrated. */
+const DownloadButton = lazy(() =>
+  import("~/components/downloads/download-button.client").then((module) => ({ default: module.DownloadButton })),
+);
+
 export default function WatchMovie() {
   const { t, i18n } = useTranslation("watch");
+  const hydrated = useHydrated();
   const watch = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionErrors | undefined;
   useErrorToasts(actionData);
@@ -293,8 +299,10 @@ export default function WatchMovie() {
           onLanguageChange={setSubtitleLanguage}
         />
       ) : null}
-      {watch.downloadOffers.length > 0 ? (
-        <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
+      {hydrated && watch.downloadOffers.length > 0 ? (
+        <Suspense fallback={null}>
+          <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
+        </Suspense>
       ) : null}
 
       <header className="mt-6 flex flex-wrap items-start justify-between gap-4">

@@ -19,8 +19,8 @@ type Phase =
   | { kind: "unsupported"; what: string };
 
 /**
- * The title page's Download button (JavaScript only: it appears after the
- * page has loaded). Picks a quality (the lowest by default, each with its
+ * The title page's Download button (JavaScript only: the watch page fetches
+ * it, with the downloader, once it has hydrated). Picks a quality (the lowest by default, each with its
  * size), checks the space, then fetches with progress, pause and resume.
  */
 export function DownloadButton({
@@ -34,7 +34,6 @@ export function DownloadButton({
   subtitleLanguage?: string | null;
 }) {
   const { t } = useTranslation("downloads");
-  const [mounted, setMounted] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const [rung, setRung] = useState(offers[0]?.rung ?? 0);
   const [wifiOnly, setWifiOnly] = useState(false);
@@ -43,7 +42,6 @@ export function DownloadButton({
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => {
-    setMounted(true);
     setWifiOnly(localStorage.getItem(WIFI_ONLY_KEY) === "1");
     const missing = missingFeatures();
     if (missing.length > 0) {
@@ -58,7 +56,7 @@ export function DownloadButton({
     return () => controller.current?.abort();
   }, [movieId]);
 
-  if (!mounted || offers.length === 0) return null;
+  if (offers.length === 0) return null;
 
   const run = async () => {
     setMessage(null);
