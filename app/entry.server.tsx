@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
@@ -22,6 +22,40 @@ import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.serv
 import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * The document's bytes in one chunk per React flush. React writes what it has
+ * ready in 2 kB pieces, then calls `flush()` (the convention of compression
+ * streams). Remix's adapter flushes the response after every chunk it passes
+ * on, and each flush ends a compressed block: passed on piece by piece, a
+ * signed-in catalogue page went out as about 25 gzip blocks, 2.4 times the
+ * bytes of the page compressed whole (/movies 18 kB instead of 7.5; a series of
+ * 100 episodes 87 kB instead of 18). Browsers ask for gzip, not Brotli, over
+ * plain http (a LAN, a café box). Collected here, a page that renders at once
+ * is one chunk and one block; a page that streams (a Suspense boundary
+ * resolving later) still goes out as it comes, one chunk per React flush.
+ */
+class ChunkPerFlush extends Transform {
+  private pending: Uint8Array[] = [];
+
+  override _transform(chunk: Uint8Array, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.pending.push(chunk);
+    done();
+  }
+
+  /** Called by React when it has written all it has for now. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const pending = this.pending;
+    this.pending = [];
+    this.push(pending.length === 1 ? pending[0] : Buffer.concat(pending));
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.flush();
+    done();
+  }
+}
 
 // Validate the environment when the server loads, not at the first request,
 // resume media work a previous process left unfinished, and start the
@@ -83,7 +117,7 @@ export default async function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new PassThrough();
+          const body = new ChunkPerFlush();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           applySecurityHeaders(responseHeaders, nonce);
           if (revalidatable && responseStatusCode === 200) {

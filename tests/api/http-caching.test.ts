@@ -237,6 +237,22 @@ describe("compression", () => {
     const gzip = await rawGet("/", { "Accept-Encoding": "gzip" });
     expect(gzip.headers["content-encoding"]).toBe("gzip");
   });
+
+  it("compresses a streamed signed-in page as well as the page compressed whole (gzip is what browsers ask for over plain http)", async () => {
+    const plain = await rawGet("/movies", { Cookie: viewer.cookie });
+    expect(plain.body.length).toBeGreaterThan(8_000); // several of React's 2 kB pieces
+    const gzip = await rawGet("/movies", { Cookie: viewer.cookie, "Accept-Encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    const page = zlib.gunzipSync(gzip.body);
+    expect(page.toString()).toContain("<!DOCTYPE html>");
+    // Compressed piece by piece (a flush after each) it was twice as large or more.
+    expect(gzip.body.length).toBeLessThan(zlib.gzipSync(page, { level: 6 }).length * 1.05 + 64);
+    const brotli = await rawGet("/movies", { Cookie: viewer.cookie, "Accept-Encoding": "br" });
+    const whole = zlib.brotliCompressSync(zlib.brotliDecompressSync(brotli.body), {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+    });
+    expect(brotli.body.length).toBeLessThan(whole.length * 1.05 + 64);
+  });
 });
 
 describe("posters in the width the screen needs", () => {
