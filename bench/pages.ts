@@ -39,7 +39,9 @@
  *
  * Knobs: BENCH_RUNS (3), BENCH_PORT (3380), BENCH_DPR (1: device pixels per
  * CSS pixel), BENCH_KBPS (500), BENCH_LATENCY_MS (300), BENCH_DEMO_DIR,
- * CHROMIUM_PATH (/usr/bin/chromium), BENCH_VERBOSE=1 (every request of each
+ * CHROMIUM_PATH (/usr/bin/chromium), BENCH_HOST (another name of this
+ * machine, such as its LAN address: plain http, so gzip and no service
+ * worker), BENCH_VERBOSE=1 (every request of each
  * visit, with when it was asked for and when it finished, in seconds from the
  * document's request: a waterfall).
  */
@@ -59,6 +61,8 @@ const KBPS = Number(process.env.BENCH_KBPS ?? 500);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const VERBOSE = process.env.BENCH_VERBOSE === "1";
+/** Another name of this machine (BENCH_HOST=192.0.2.2): a LAN visit over plain http, where Chromium asks for gzip, not Brotli, and runs no service worker. */
+const HOST = process.env.BENCH_HOST;
 const DEMO_DIR = path.resolve(process.env.BENCH_DEMO_DIR ?? path.join(os.tmpdir(), "kallo-bench-pages-demo"));
 const VIEWPORT = { width: 390, height: 844 };
 const QUIET_MS = 2000;
@@ -375,7 +379,7 @@ async function measurePage(server: RunningServer, spec: PageSpec, cookie: { name
       serviceWorkers: "allow",
     });
     if (spec.signedIn)
-      await context.addCookies([{ ...cookie, url: server.url, httpOnly: true, sameSite: "Lax", secure: false }]);
+      await context.addCookies([{ ...cookie, url: siteUrl, httpOnly: true, sameSite: "Lax", secure: false }]);
     // tsx compiles this file with esbuild's keepNames: functions passed to page.evaluate call its __name helper.
     await context.addInitScript({ content: "globalThis.__name = (target) => target;" });
     await context.addInitScript({ content: PAGE_PROBE });
@@ -393,7 +397,7 @@ async function measurePage(server: RunningServer, spec: PageSpec, cookie: { name
         })
         .catch(() => {});
     });
-    const url = `${server.url}${spec.path}`;
+    const url = `${siteUrl}${spec.path}`;
     if (VERBOSE) console.log(`  ${spec.label}, first visit`);
     const cold = await visit(context, url, () => workerBytes);
     if (VERBOSE) console.log(`  ${spec.label}, second visit`);
@@ -445,6 +449,7 @@ const mark = (ok: boolean) => (ok ? "ok" : "MISSED");
 const root = await prepareDemoStorage();
 const watchId = freeDemoTitle(root);
 const server = await startServer(root, PORT);
+const siteUrl = HOST ? Object.assign(new URL(server.url), { hostname: HOST }).origin : server.url;
 const pages: PageSpec[] = [
   { label: "landing (signed out)", path: "/", signedIn: false },
   { label: "/movies (viewer)", path: "/movies", signedIn: true },
