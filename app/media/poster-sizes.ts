@@ -48,11 +48,16 @@ export function isSizedPosterWidth(variant: SizedPosterVariant, width: number): 
 }
 
 /**
- * The fixed-size JPEG of an owner's card (300×200) or hero (1280×720): the
- * `src` for browsers without srcset, and the names old clients use.
+ * `<id>-card.jpg`: the public name of a fixed-size poster, card (300×200) or
+ * hero (1280×720); `.webp` for titles made before sized posters.
  */
+export function fixedPosterName(id: string, variant: "card" | "hero" = "card", format: "jpg" | "webp" = "jpg"): string {
+  return `${id}-${variant}.${format}`;
+}
+
+/** The fixed-size JPEG of an owner's card or hero: the `src` for browsers without srcset, and the names old clients use. */
 export function fixedPosterUrl(owner: PosterOwner, variant: "card" | "hero"): string {
-  return `${OWNER_PREFIX[owner.kind]}${owner.id}-${variant}.jpg`;
+  return `${OWNER_PREFIX[owner.kind]}${fixedPosterName(owner.id, variant)}`;
 }
 
 /** `<movieId>-card-300.avif`: the public name of one size of one variant. */

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "~/utils/env.server";
 import {
+  fixedPosterName,
   isSizedPosterWidth,
   POSTER_URL_PREFIX,
   SERIES_POSTER_URL_PREFIX,
@@ -125,7 +126,7 @@ export function publicPosterName(
   variant: PosterVariant = "card",
   format: PosterFormat = "jpg",
 ): string {
-  return `${movieId}-${variant}.${format}`;
+  return fixedPosterName(movieId, variant, format);
 }
 export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
   return `${POSTER_URL_PREFIX}${publicPosterName(movieId, variant, format)}`;
