@@ -10,7 +10,7 @@ import { EpisodeClock } from "~/components/series/episode-clock";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series.server";
+import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -19,16 +19,28 @@ export const handle: TranslationHandle = { i18n: ["series", "pages"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
 /**
- * /series/<id>: a series' seasons and episodes, with what this viewer
+ * /series/<id>: a series' episodes one season at a time (`?season=N`; by
+ * default the season of the episode Continue opens), with what this viewer
  * watched and how far, and "Continue" (the next episode to watch, where they
- * stopped). Every link and form works without JavaScript.
+ * stopped). The seasons are tabs that are links; every link and form works
+ * without JavaScript.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
   const page = getSeriesPage(getDb(), params.id ?? "", viewer);
   if (!page) throw data(null, { status: 404 });
   const { t } = await getRequestT(request, "series");
-  return { metaTitle: t("page.metaTitle", { name: page.series.name }), ...page };
+  const { seasons, ...rest } = page;
+  // Only the season shown travels: the others are a tab (a link) away.
+  const season = chooseSeason(page, seasonAsked(new URL(request.url)));
+  const seasonNumbers = seasons.map((each) => each.number);
+  return { metaTitle: t("page.metaTitle", { name: page.series.name }), ...rest, seasonNumbers, season };
+}
+
+/** `?season=2`: a season number, or null for anything else (the page then picks one). */
+function seasonAsked(url: URL): number | null {
+  const value = url.searchParams.get("season");
+  return value && /^\d{1,4}$/.test(value) ? Number(value) : null;
 }
 
 const LIST_INTENTS = {
@@ -57,8 +69,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function SeriesPage() {
   const { t } = useTranslation("series");
   const page = useLoaderData<typeof loader>();
-  const { series, continueWith } = page;
-  const formAction = `/series/${encodeURIComponent(series.id)}`;
+  const { series, continueWith, season } = page;
+  const seriesPath = `/series/${encodeURIComponent(series.id)}`;
+  const formAction = seriesPath;
   const continueLabel = continueWith
     ? t(`page.continue.${continueWith.reason}`, {
         code: continueWith.episode.code,
@@ -82,7 +95,7 @@ export default function SeriesPage() {
           </p>
           <h1 className="text-3xl leading-tight font-extrabold text-white sm:text-5xl">{series.name}</h1>
           <p className="text-sm text-slate-200">
-            {t("page.seasonCount", { count: page.seasons.length })} ·{" "}
+            {t("page.seasonCount", { count: page.seasonNumbers.length })} ·{" "}
             {t("page.episodeCount", { count: page.episodeCount })} · {t("page.by", { name: series.providerName })}
           </p>
           <Rating average={page.averageRating} count={page.ratingCount} className="text-sm" />
@@ -145,27 +158,29 @@ export default function SeriesPage() {
         </div>
       </section>
 
-      {page.seasons.length > 1 ? (
+      {page.seasonNumbers.length > 1 ? (
         <nav aria-label={t("page.seasonsNav")} className="mt-8 border-b border-white/10">
           <ul className="flex flex-wrap gap-1 text-sm">
-            {page.seasons.map((season) => (
-              <li key={season.number}>
-                <a href={`#season-${season.number}`} className="inline-block rounded-t px-4 py-2 hover:bg-white/5">
-                  {t("page.season", { number: season.number })}
-                </a>
-              </li>
-            ))}
+            {page.seasonNumbers.map((tab) => {
+              const current = tab === season?.number;
+              return (
+                <li key={tab}>
+                  <Link
+                    to={`${seriesPath}?season=${tab}#episodes`}
+                    aria-current={current ? "page" : undefined}
+                    className={`inline-block rounded-t px-4 py-2 ${current ? "border-b-2 border-brand-400 font-semibold text-white" : "text-slate-300 hover:bg-white/5"}`}
+                  >
+                    {t("page.season", { number: tab })}
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
         </nav>
       ) : null}
 
-      {page.seasons.map((season) => (
-        <section
-          key={season.number}
-          id={`season-${season.number}`}
-          aria-labelledby={`season-${season.number}-title`}
-          className="mt-8 scroll-mt-20"
-        >
+      {season ? (
+        <section id="episodes" aria-labelledby={`season-${season.number}-title`} className="mt-8 scroll-mt-20">
           <h2 id={`season-${season.number}-title`} className="text-2xl font-semibold">
             {t("page.season", { number: season.number })}
           </h2>
@@ -233,7 +248,7 @@ export default function SeriesPage() {
             })}
           </ol>
         </section>
-      ))}
+      ) : null}
     </article>
   );
 }

@@ -836,6 +836,21 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
   };
 }
 
+/**
+ * The season a series page shows: a long series is read one season at a time
+ * (100 episodes would be 250 kB of page). `requested` (`?season=`) when the
+ * series has it; otherwise the season of the episode Continue opens, so a
+ * returning viewer lands where they are; else the first.
+ */
+export function chooseSeason(
+  page: Pick<SeriesPage, "seasons" | "continueWith">,
+  requested: number | null,
+): SeriesPage["seasons"][number] | null {
+  const find = (number: number | null | undefined) =>
+    number == null ? undefined : page.seasons.find((season) => season.number === number);
+  return find(requested) ?? find(page.continueWith?.episode.seasonNumber) ?? page.seasons[0] ?? null;
+}
+
 function listStateOf(db: DB, accountId: string, movieIds: string[]) {
   if (movieIds.length === 0) return { watchLater: false, saved: false };
   const lists = new Set(

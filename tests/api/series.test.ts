@@ -282,6 +282,12 @@ describe("a provider's series, seasons and episodes", () => {
     const page = await call(world, `/series/${seriesId}`, { cookie: viewer.cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain("Ranar Kuɗin Haya");
+    // A season it does not have, or not a number, shows the season it has.
+    for (const asked of ["7", "abc", "-1"]) {
+      const other = await call(world, `/series/${seriesId}?season=${asked}`, { cookie: viewer.cookie });
+      expect(other.status).toBe(200);
+      expect(other.text).toContain("Ranar Kuɗin Haya");
+    }
     expect((await call(world, `/series-poster/${seriesId}-card.jpg`)).status).toBe(200);
 
     // Its page's hero offers the series' own poster in every size (4:5 on phones), AVIF first.

@@ -60,8 +60,17 @@ for (const javaScriptEnabled of [true, false]) {
 
       await expect(page).toHaveURL(new RegExp(`/series/${SERIES_ID}$`));
       await expect(page.getByRole("heading", { level: 1, name: "Gidan Haya" })).toBeVisible();
+      // One season at a time: the one Continue opens; the other is a tab (a link) away.
       await expect(page.getByTestId("season-1").locator("li")).toHaveCount(2);
+      await expect(page.getByTestId("season-2")).toHaveCount(0);
+      const seasons = page.getByRole("navigation", { name: "Seasons" });
+      await seasons.getByRole("link", { name: "Season 2" }).click();
+      await expect(page).toHaveURL(new RegExp(`/series/${SERIES_ID}\\?season=2#episodes$`));
       await expect(page.getByTestId("season-2").locator("li")).toHaveCount(1);
+      await expect(page.getByTestId("season-1")).toHaveCount(0);
+      await expect(seasons.getByRole("link", { name: "Season 2" })).toHaveAttribute("aria-current", "page");
+      await seasons.getByRole("link", { name: "Season 1" }).click();
+      await expect(page.getByTestId("season-1").locator("li")).toHaveCount(2);
       const start = page.getByTestId("continue");
       await expect(start).toHaveText("Play S1E1");
       await start.click();

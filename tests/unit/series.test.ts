@@ -11,6 +11,7 @@ import {
   addSeason,
   changeSeries,
   checkEpisodeOrder,
+  chooseSeason,
   continueTarget,
   createSeries,
   deleteEpisode,
@@ -377,6 +378,14 @@ describe("series in the database", () => {
       positionSeconds: 240,
       reason: "resume",
     });
+    // The page shows one season: the one asked for, else the one Continue opens, else the first.
+    expect(chooseSeason(page, 2)?.episodes.map((episode) => episode.code)).toEqual(["S2E1"]);
+    expect(chooseSeason(page, null)?.number).toBe(1);
+    expect(chooseSeason(page, 9)?.number).toBe(1);
+    const inSeasonTwo = { ...page, continueWith: { ...page.continueWith!, episode: page.seasons[1].episodes[0] } };
+    expect(chooseSeason(inSeasonTwo, null)?.number).toBe(2);
+    expect(chooseSeason(inSeasonTwo, 1)?.number).toBe(1);
+    expect(chooseSeason({ seasons: [], continueWith: null }, 1)).toBeNull();
     expect(getSeriesPage(db, seriesId, { id: "viewer000002" })!.continueWith).toMatchObject({
       episode: { id: "episode00001" },
       reason: "start",
