@@ -36,8 +36,9 @@ export default tseslint.config(
           paths: [
             {
               name: "@remix-run/react",
-              importNames: ["Link"],
-              message: "Use Link from ~/components/ui/link: a plain <a> for a path of the site (decision 033).",
+              importNames: ["Link", "NavLink"],
+              message:
+                "Use Link and NavLink from ~/components/ui/link: a plain <a> for a path of the site (decision 033).",
             },
           ],
         },

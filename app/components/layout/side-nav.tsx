@@ -1,4 +1,5 @@
-import { Form, NavLink } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { NavLink } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 
 export type SideNavLink = { to: string; label: string };

@@ -1,5 +1,5 @@
-import { Form, NavLink, useLocation } from "@remix-run/react";
-import { Link } from "~/components/ui/link";
+import { Form, useLocation } from "@remix-run/react";
+import { Link, NavLink } from "~/components/ui/link";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { Role } from "~/db/schema";

@@ -1,4 +1,4 @@
-import { NavLink } from "@remix-run/react";
+import { NavLink } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 
 /** History, Watch later and Saved: the viewer's own lists, one tab each. */

@@ -1,4 +1,4 @@
-import { Link as RemixLink, useNavigate, type LinkProps } from "@remix-run/react";
+import { Link as RemixLink, useLocation, useNavigate, type LinkProps } from "@remix-run/react";
 import { createContext, forwardRef, useCallback, useContext, type MouseEvent, type ReactNode } from "react";
 
 /**
@@ -40,6 +40,39 @@ export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(props
     />
   );
 });
+
+/**
+ * A menu's link to a page of the site (the top bar, the library tabs, the side
+ * menus): `aria-current="page"` and `className({ isActive })` while that page
+ * is shown, by React Router's NavLink rule — the path itself, or a path under
+ * it unless `end` (case-insensitive) — drawn as the site's `Link`. React
+ * Router's NavLink runs a handful of router hooks per link while the server
+ * renders it; this reads the location once.
+ */
+export function NavLink({
+  to,
+  end = false,
+  className,
+  ...anchor
+}: Omit<LinkProps, "to" | "className"> & {
+  to: string;
+  end?: boolean;
+  className: (state: { isActive: boolean }) => string;
+}) {
+  const { pathname } = useLocation();
+  const isActive = isActivePath(pathname, to, end);
+  return <Link {...anchor} to={to} className={className({ isActive })} aria-current={isActive ? "page" : undefined} />;
+}
+
+/** React Router's rule for NavLink (`caseSensitive` off): the same path, or (without `end`) a path below it. */
+export function isActivePath(pathname: string, to: string, end: boolean): boolean {
+  const here = pathname.toLowerCase();
+  const path = (to.split(/[?#]/)[0] ?? to).toLowerCase();
+  if (here === path) return true;
+  if (end) return false;
+  const slashAt = path !== "/" && path.endsWith("/") ? path.length - 1 : path.length;
+  return here.startsWith(path) && here.charAt(slashAt) === "/";
+}
 
 /** Around the page (the root layout): the one navigate function its links share. */
 export function InAppLinks({ children }: { children: ReactNode }) {
