@@ -20,6 +20,7 @@ import { getEnv } from "~/utils/env.server";
 import { NonceProvider } from "~/utils/nonce";
 import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.server";
 import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
+import { renderDeadline } from "~/utils/render-deadline.server";
 
 export const streamTimeout = 5_000;
 
@@ -33,7 +34,9 @@ export const streamTimeout = 5_000;
  * 100 episodes 87 kB instead of 18). Browsers ask for gzip, not Brotli, over
  * plain http (a LAN, a café box). Collected here, a page that renders at once
  * is one chunk and one block; a page that streams (a Suspense boundary
- * resolving later) still goes out as it comes, one chunk per React flush.
+ * resolving later, as the loader data's scripts do) still goes out as it
+ * comes, one chunk per React flush. (Those few flushes are sync flushes, which
+ * keep the compressor's window: patches/compression+1.8.2.patch.)
  */
 class ChunkPerFlush extends Transform {
   private pending: Uint8Array[] = [];
@@ -107,6 +110,8 @@ export default async function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    // React's abort is called only when the timer fires, long after it is assigned below.
+    const deadline = renderDeadline(() => abort(), streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <TranslationSourceContext.Provider value={serverTranslationSource(language)}>
@@ -118,6 +123,7 @@ export default async function handleRequest(
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           const body = new ChunkPerFlush();
+          deadline.watch(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           applySecurityHeaders(responseHeaders, nonce);
           if (revalidatable && responseStatusCode === 200) {
@@ -142,6 +148,7 @@ export default async function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          deadline.done();
           reject(error);
         },
         onError(error: unknown) {
@@ -150,7 +157,6 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
   });
 }
 
