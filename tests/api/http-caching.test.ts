@@ -245,8 +245,9 @@ describe("compression", () => {
     expect(gzip.headers["content-encoding"]).toBe("gzip");
     const page = zlib.gunzipSync(gzip.body);
     expect(page.toString()).toContain("<!DOCTYPE html>");
-    // Compressed piece by piece (a flush after each) it was twice as large or more.
-    expect(gzip.body.length).toBeLessThan(zlib.gzipSync(page, { level: 6 }).length * 1.05 + 64);
+    // Compressed piece by piece (a flush after each) it was twice as large or more; flushed with gzip's
+    // default full flush (the compressor's window reset at each) 6–10 % larger.
+    expect(gzip.body.length).toBeLessThan(zlib.gzipSync(page, { level: 6 }).length * 1.02 + 64);
     const brotli = await rawGet("/movies", { Cookie: viewer.cookie, "Accept-Encoding": "br" });
     const whole = zlib.brotliCompressSync(zlib.brotliDecompressSync(brotli.body), {
       params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
