@@ -47,4 +47,4 @@ STOPSIGNAL SIGTERM
 ENTRYPOINT ["tini", "--"]
 # Applies migrations, creates the first administrator if needed, then serves (scripts/start.ts as
 # `npm run build` compiled it: no TypeScript loader in the server processes).
-CMD ["node", "--max-old-space-size=256", "build/server/start.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=32", "build/server/start.js"]
