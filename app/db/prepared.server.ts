@@ -1,4 +1,4 @@
-import { fillPlaceholders, type SQL } from "drizzle-orm";
+import { Column, fillPlaceholders, is, SQL } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { DB } from "./client.server";
 
@@ -59,4 +59,50 @@ export function preparedSql<Row>(build: () => SQL): (db: DB) => PreparedSql<Row>
       get: (values = {}) => statement.get(...fillPlaceholders(query.params, values)) as Row | undefined,
     };
   });
+}
+
+/** A prepared select that can also give SQLite's raw rows (Drizzle's prepared queries can). */
+type RawRowsQuery<Values, Row> = { all(values?: Values): Row[]; values(values?: Values): unknown[][] };
+
+/**
+ * A hot prepared select whose rows are made straight from SQLite's raw rows,
+ * by the order of the select's own fields, instead of by Drizzle's mapping of
+ * each value (which cost the 24-card statement of a catalogue page 40 % of its
+ * time: 55 µs of 140). Only for selects whose every field comes back as stored
+ * — text, integers, `sql` expressions without `mapWith` — never booleans,
+ * timestamps or JSON columns, which Drizzle decodes: such a field is refused
+ * when the statement is made. `fields` is the object given to `select()` (of
+ * the first arm, for a compound select).
+ */
+export function plainRows<Values, Row>(
+  query: RawRowsQuery<Values, Row>,
+  fields: Record<string, unknown>,
+): { all(values?: Values): Row[] } {
+  const keys = Object.keys(fields);
+  for (const key of keys) {
+    if (!storedAsIs(fields[key])) throw new Error(`plainRows: the field "${key}" is decoded by Drizzle`);
+  }
+  return {
+    all(values) {
+      return query.values(values).map((raw) => {
+        const row: Record<string, unknown> = {};
+        for (let index = 0; index < keys.length; index++) row[keys[index]!] = raw[index];
+        return row as Row;
+      });
+    },
+  };
+}
+
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+
+/** Does Drizzle hand this field's value back as SQLite gives it? (An `sql` expression keeps its `mapWith` decoder in a field Drizzle does not type.) */
+function storedAsIs(field: unknown): boolean {
+  const decoder: Decoder | null = is(field, Column)
+    ? field
+    : is(field, SQL)
+      ? (field as unknown as { decoder: Decoder }).decoder
+      : is(field, SQL.Aliased)
+        ? (field.sql as unknown as { decoder: Decoder }).decoder
+        : null;
+  return decoder !== null && decoder.mapFromDriverValue(1) === 1 && decoder.mapFromDriverValue("1") === "1";
 }

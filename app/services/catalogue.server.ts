@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
-import { preparedQuery, preparedSql } from "~/db/prepared.server";
+import { plainRows, preparedQuery, preparedSql } from "~/db/prepared.server";
 import { catalogueVersion, categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
 import { qualified } from "~/db/sql";
 import type { PosterOwner } from "~/media/poster-sizes";
@@ -185,6 +185,23 @@ export function roundedStars(averageStars: number | null, ratingCount: number): 
 /** The ids a card statement takes: one JSON array for any number of them (json_each). */
 const idsIn = (name: string) => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
 
+/** What a title's card reads (the card statement's fields, in its order). */
+const titleCardFields = (hero: boolean) => ({
+  arm: sql<"title" | "series">`'title'`,
+  id: movies.id,
+  name: movies.name,
+  description: hero ? sql<string>`${movies.description}` : sql<string>`''`,
+  categoryName: categories.name,
+  posterFile: movies.posterFile,
+  firstEpisodeId: sql<string | null>`NULL`,
+  durationSeconds: sql<number>`${movies.durationSeconds}`,
+  access: movies.access,
+  episodeCount: sql<number>`0`,
+  published: sql<number>`(${movies.status} = 'ready' AND ${movies.approved} = 1)`,
+  ...episodeContextColumns,
+  ...titleStars,
+});
+
 /**
  * Cards of titles (films and episodes) by id: the title, its category, an
  * episode's series, season and number (its display name), and its stars. By
@@ -194,21 +211,7 @@ const idsIn = (name: string) => sql`(SELECT value FROM json_each(${sql.placehold
  */
 function titleCards(db: DB, hero: boolean) {
   return db
-    .select({
-      arm: sql<"title" | "series">`'title'`,
-      id: movies.id,
-      name: movies.name,
-      description: hero ? sql<string>`${movies.description}` : sql<string>`''`,
-      categoryName: categories.name,
-      posterFile: movies.posterFile,
-      firstEpisodeId: sql<string | null>`NULL`,
-      durationSeconds: sql<number>`${movies.durationSeconds}`,
-      access: movies.access,
-      episodeCount: sql<number>`0`,
-      published: sql<number>`(${movies.status} = 'ready' AND ${movies.approved} = 1)`,
-      ...episodeContextColumns,
-      ...titleStars,
-    })
+    .select(titleCardFields(hero))
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .leftJoin(seasons, eq(seasons.id, movies.seasonId))
@@ -250,7 +253,9 @@ function seriesCards(db: DB, hero: boolean) {
  * landing page's hero, `hero` adds the description), prepared once.
  */
 const cardStatement = (hero: boolean) =>
-  preparedQuery((db) => titleCards(db, hero).unionAll(seriesCards(db, hero)).prepare());
+  preparedQuery((db) =>
+    plainRows(titleCards(db, hero).unionAll(seriesCards(db, hero)).prepare(), titleCardFields(hero)),
+  );
 const CARD_STATEMENTS = { card: cardStatement(false), hero: cardStatement(true) };
 
 type CardRow = ReturnType<ReturnType<(typeof CARD_STATEMENTS)["card"]>["all"]>[number];

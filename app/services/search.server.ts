@@ -83,12 +83,17 @@ export type CategoryTile = { id: string; name: string; slug: string; imageUrl: s
  * order, with its image URL. The URL carries the file's modification time, so
  * the image route can be cached as immutable and a new image gets a new URL.
  */
-export function listCategoryTiles(db: DB = getDb(), root?: string): CategoryTile[] {
-  const folder = storagePaths(root).categories;
-  return db
+const categoryTiles = preparedQuery((db) =>
+  db
     .select({ id: categories.id, name: categories.name, slug: categories.slug, imageFile: categories.imageFile })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.name))
+    .prepare(),
+);
+
+export function listCategoryTiles(db: DB = getDb(), root?: string): CategoryTile[] {
+  const folder = storagePaths(root).categories;
+  return categoryTiles(db)
     .all()
     .map(({ imageFile, ...category }) => {
       let imageUrl: string | null = null;

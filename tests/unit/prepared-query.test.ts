@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { preparedQuery } from "~/db/prepared.server";
-import { categories } from "~/db/schema";
+import { plainRows, preparedQuery } from "~/db/prepared.server";
+import { accounts, categories } from "~/db/schema";
 import { countStatements } from "./helpers/count-statements";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -78,5 +78,41 @@ describe("preparedQuery", () => {
     for (const slug of ["drama", "comedy", "drama"]) categoryBySlug(db).get({ slug });
     expect(counter.take()).toHaveLength(3);
     expect(counter.take()).toHaveLength(0);
+  });
+});
+
+describe("plainRows", () => {
+  const fields = {
+    id: categories.id,
+    name: categories.name,
+    order: categories.sortOrder,
+    label: sql<string>`upper(${categories.slug})`,
+    nothing: sql<null>`NULL`,
+  };
+  const plain = preparedQuery((db) =>
+    plainRows(db.select(fields).from(categories).orderBy(categories.name).prepare(), fields),
+  );
+
+  it("gives the rows Drizzle's mapping gives, made from SQLite's raw rows", () => {
+    const db = database();
+    const mapped = db.select(fields).from(categories).orderBy(categories.name).all();
+    expect(plain(db).all()).toEqual(mapped);
+    expect(mapped).toEqual([
+      { id: "catcomedyaaa", name: "Comedy", order: 0, label: "COMEDY", nothing: null },
+      { id: "catdramaaaaa", name: "Drama", order: 0, label: "DRAMA", nothing: null },
+    ]);
+  });
+
+  it("refuses a field Drizzle decodes: a timestamp, a boolean, an expression with mapWith", () => {
+    const db = database();
+    const when = { when: categories.createdAt };
+    const blocked = { blocked: accounts.blocked };
+    const count = { count: sql`count(*)`.mapWith(Boolean) };
+    const refused = [
+      () => plainRows(db.select(when).from(categories).prepare(), when),
+      () => plainRows(db.select(blocked).from(accounts).prepare(), blocked),
+      () => plainRows(db.select(count).from(categories).prepare(), count),
+    ];
+    for (const make of refused) expect(make).toThrow(/decoded by Drizzle/);
   });
 });
