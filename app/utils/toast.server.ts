@@ -16,10 +16,11 @@ export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = z.input<typeof toastSchema>;
 
 const TOAST_KEY = "toasts";
+const TOAST_COOKIE = "kallo_toast";
 
 const toastStorage = createCookieSessionStorage({
   cookie: {
-    name: "kallo_toast",
+    name: TOAST_COOKIE,
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -50,7 +51,10 @@ export async function redirectWithToast(url: string, toast: ToastInput | ToastIn
 
 /** Read (and consume) the toasts waiting for this request. */
 export async function getToasts(request: Request): Promise<{ toasts: Toast[]; headers: Headers | null }> {
-  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const cookies = request.headers.get("Cookie");
+  // Most pages have none waiting: no parsing and signature check of every cookie for nothing.
+  if (!cookies?.includes(`${TOAST_COOKIE}=`)) return { toasts: [], headers: null };
+  const session = await toastStorage.getSession(cookies);
   const parsed = z.array(toastSchema).safeParse(session.get(TOAST_KEY));
   const toasts = parsed.success ? parsed.data : [];
   if (toasts.length === 0) return { toasts, headers: null };
