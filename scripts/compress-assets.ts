@@ -37,7 +37,8 @@ const TWINS: Twin[] = [
   { extension: ".gz", compress: (bytes) => gzip(bytes, { level: 9 }) },
 ];
 
-function filesUnder(folder: string): string[] {
+/** Every file under a folder, at any depth. */
+export function filesUnder(folder: string): string[] {
   return fs
     .readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())

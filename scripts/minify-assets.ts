@@ -16,6 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { minify, type MinifyOptions } from "terser";
+import { filesUnder } from "./compress-assets";
 
 /** ES modules (Remix's chunks import and export), modern browsers only (the build's target). */
 export const TERSER_OPTIONS: MinifyOptions = {
@@ -30,20 +31,18 @@ export type MinifySummary = { files: number; before: number; after: number };
 
 export async function minifyScripts(folder: string): Promise<MinifySummary> {
   const summary: MinifySummary = { files: 0, before: 0, after: 0 };
-  const scripts = fs
-    .readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".js"))
-    .map((entry) => path.join(entry.parentPath, entry.name));
-  for (const file of scripts) {
+  for (const file of filesUnder(folder).filter((name) => name.endsWith(".js"))) {
     const source = fs.readFileSync(file, "utf8");
     const { code } = await minify(source, TERSER_OPTIONS);
+    const before = Buffer.byteLength(source);
+    const after = code === undefined ? before : Buffer.byteLength(code);
     summary.files++;
-    summary.before += Buffer.byteLength(source);
-    if (code !== undefined && Buffer.byteLength(code) < Buffer.byteLength(source)) {
+    summary.before += before;
+    summary.after += Math.min(before, after);
+    if (code !== undefined && after < before) {
       fs.writeFileSync(`${file}.tmp`, code);
       fs.renameSync(`${file}.tmp`, file);
-      summary.after += Buffer.byteLength(code);
-    } else summary.after += Buffer.byteLength(source);
+    }
   }
   return summary;
 }

@@ -55,9 +55,9 @@ export function fixedPosterName(id: string, variant: "card" | "hero" = "card", f
   return `${id}-${variant}.${format}`;
 }
 
-/** The fixed-size JPEG of an owner's card or hero: the `src` for browsers without srcset, and the names old clients use. */
-export function fixedPosterUrl(owner: PosterOwner, variant: "card" | "hero"): string {
-  return `${OWNER_PREFIX[owner.kind]}${fixedPosterName(owner.id, variant)}`;
+/** The fixed-size poster of an owner's card or hero (JPEG unless said): the `src` for browsers without srcset, and the names old clients use. */
+export function fixedPosterUrl(owner: PosterOwner, variant: "card" | "hero", format: "jpg" | "webp" = "jpg"): string {
+  return `${OWNER_PREFIX[owner.kind]}${fixedPosterName(owner.id, variant, format)}`;
 }
 
 /** `<movieId>-card-300.avif`: the public name of one size of one variant. */

@@ -3,9 +3,8 @@ import path from "node:path";
 import { getEnv } from "~/utils/env.server";
 import {
   fixedPosterName,
+  fixedPosterUrl,
   isSizedPosterWidth,
-  POSTER_URL_PREFIX,
-  SERIES_POSTER_URL_PREFIX,
   SIZED_POSTER_VARIANTS,
   type SizedPosterFormat,
   type SizedPosterVariant,
@@ -129,7 +128,7 @@ export function publicPosterName(
   return fixedPosterName(movieId, variant, format);
 }
 export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
-  return `${POSTER_URL_PREFIX}${publicPosterName(movieId, variant, format)}`;
+  return fixedPosterUrl({ kind: "title", id: movieId }, variant, format);
 }
 
 export type ResolvedPoster = {
@@ -177,7 +176,7 @@ export function seriesPosterUrl(
   variant: PosterVariant = "card",
   format: PosterFormat = "jpg",
 ): string {
-  return `${SERIES_POSTER_URL_PREFIX}${publicPosterName(seriesId, variant, format)}`;
+  return fixedPosterUrl({ kind: "series", id: seriesId }, variant, format);
 }
 
 /**

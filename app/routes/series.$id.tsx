@@ -71,7 +71,6 @@ export default function SeriesPage() {
   const page = useLoaderData<typeof loader>();
   const { series, continueWith, season } = page;
   const seriesPath = `/series/${encodeURIComponent(series.id)}`;
-  const formAction = seriesPath;
   const continueLabel = continueWith
     ? t(`page.continue.${continueWith.reason}`, {
         code: continueWith.episode.code,
@@ -124,7 +123,7 @@ export default function SeriesPage() {
       </header>
 
       <div id="lists" className="mt-4 flex flex-wrap gap-2">
-        <Form method="post" action={formAction}>
+        <Form method="post" action={seriesPath}>
           <SubmitButton
             intent={page.lists.watchLater ? "removeWatchLater" : "addWatchLater"}
             pendingText="…"
@@ -133,7 +132,7 @@ export default function SeriesPage() {
             {page.lists.watchLater ? t("lists.removeWatchLater") : t("lists.addWatchLater")}
           </SubmitButton>
         </Form>
-        <Form method="post" action={formAction}>
+        <Form method="post" action={seriesPath}>
           <SubmitButton
             intent={page.lists.saved ? "removeSaved" : "addSaved"}
             pendingText="…"

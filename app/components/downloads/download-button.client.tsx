@@ -20,8 +20,9 @@ type Phase =
 
 /**
  * The title page's Download button (JavaScript only: the watch page fetches
- * it, with the downloader, once it has hydrated). Picks a quality (the lowest by default, each with its
- * size), checks the space, then fetches with progress, pause and resume.
+ * it, with the downloader, once it has hydrated). Picks a quality (the lowest
+ * by default, each with its size), checks the space, then fetches with
+ * progress, pause and resume.
  */
 export function DownloadButton({
   movieId,
