@@ -40,7 +40,7 @@ const PAGES: Array<{ path: string; expected: Record<Persona, Expected> }> = [
       "blocked provider": "/login",
     },
   },
-  ...["/moviecategory", "/history", "/watch-later", "/saved"].map((path) => ({
+  ...["/moviecategory", "/history", "/watch-later", "/saved", "/series/demoseries01"].map((path) => ({
     path,
     expected: {
       anonymous: "/login",
