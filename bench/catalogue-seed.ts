@@ -5,12 +5,15 @@
  * and a month of viewings (so Trending and history have real rows). Every
  * ready title has its adaptive ladder recorded, as a served catalogue has, so
  * the server's start-up backfill finds nothing to queue and the watch page
- * offers its qualities (the files themselves are never read by these pages).
+ * offers its qualities, and its posters named, so every card and hero carries
+ * its `<picture>` as a real catalogue's do (the files themselves, video and
+ * images, are never read by these pages).
  * Deterministic: the same seed number gives the same catalogue.
  */
 import { randomBytes } from "node:crypto";
 import type { DB } from "../app/db/client.server";
 import { planLadder } from "../app/media/ladder";
+import { fixedPosterName } from "../app/media/poster-sizes";
 
 const WORDS = [
   "Kano",
@@ -136,7 +139,7 @@ export function seedBulkCatalogue(
   const insertMovie = sqlite.prepare(
     `INSERT INTO movies (id, name, description, "cast", category_id, provider_id, status, featured, approved, access,
        video_file, poster_file, size_bytes, duration_seconds, width, height, views, uploaded_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'video.mp4', NULL, ?, ?, 1280, 720, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'video.mp4', ?, ?, ?, 1280, 720, ?, ?, ?)`,
   );
   const insertRating = sqlite.prepare("INSERT OR IGNORE INTO ratings (movie_id, account_id, stars) VALUES (?, ?, ?)");
   const insertComment = sqlite.prepare(
@@ -176,6 +179,7 @@ export function seedBulkCatalogue(
         rand() < 0.01 ? 1 : 0,
         unpublished ? 0 : 1,
         rand() < 0.3 ? "premium" : "free",
+        status === "ready" ? fixedPosterName(movieId) : null,
         Math.floor(50_000_000 + rand() * 1_500_000_000),
         durationSeconds,
         Math.floor(rand() * 20_000),

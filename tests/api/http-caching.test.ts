@@ -275,13 +275,27 @@ describe("posters in the width the screen needs", () => {
     expect(hero).toMatch(/loading="eager"[^>]*fetchpriority="high"/);
     expect(html.match(/fetchpriority="high"/g)).toHaveLength(1);
 
-    expect(html).toContain(`<source type="image/avif" srcSet="${srcset("card", "avif")}" sizes="`);
-    expect(html).toContain(`srcSet="${srcset("card", "jpg")}"`);
-    expect(srcset("card", "avif")).toContain("-card-200.avif 200w");
-    expect(srcset("card", "avif")).toContain("-card-600.avif 600w");
-    const cardImages = [...html.matchAll(/<img src="[^"]*-card\.jpg"[^>]*>/g)].map((match) => match[0]);
-    expect(cardImages.length).toBeGreaterThan(0);
-    for (const image of cardImages) expect(image).toContain('loading="lazy"');
+    // The landing page's cards wait for the script; without it, one plain JPEG each (not the
+    // whole picture: every visitor downloads what <noscript> holds).
+    const waiting = [...html.matchAll(/<noscript>(.*?)<\/noscript>/gs)].map((match) => match[1]!);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const image of waiting) {
+      expect(image).toMatch(/^<img src="\/api\/files\/thumbnail\/\w+-(card\.jpg|hero-640\.jpg)"[^>]*loading="lazy"/);
+      expect(image).not.toContain("srcSet");
+    }
+    expect(waiting.some((image) => image.includes(`/api/files/thumbnail/${featuredId}-card.jpg`))).toBe(true);
+  });
+
+  it("/movies lists every width of its first cards, AVIF first, JPEG as the fallback", async () => {
+    const html = (await rawGet("/movies", { Cookie: viewer.cookie })).body.toString();
+    const srcset = (format: string) =>
+      SIZED_POSTERS.card.widths
+        .map((width) => `/api/files/thumbnail/${featuredId}-card-${width}.${format} ${width}w`)
+        .join(", ");
+    expect(html).toContain(`<source type="image/avif" srcSet="${srcset("avif")}" sizes="`);
+    expect(html).toContain(`src="/api/files/thumbnail/${featuredId}-card.jpg" srcSet="${srcset("jpg")}"`);
+    expect(srcset("avif")).toContain("-card-200.avif 200w");
+    expect(srcset("avif")).toContain("-card-600.avif 600w");
   });
 
   it("every listed size is served", async () => {

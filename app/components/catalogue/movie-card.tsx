@@ -1,7 +1,7 @@
 import { Link } from "~/components/ui/link";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
-import { fixedPosterUrl, posterSrcSet, type PosterOwner } from "~/media/poster-sizes";
+import { fixedPosterUrl, posterSrcSet, sizedPosterUrl, type PosterOwner } from "~/media/poster-sizes";
 import type { CatalogueCard } from "~/services/catalogue.server";
 
 export function watchHref(movieId: string): string {
@@ -75,10 +75,13 @@ const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
  * loads; lazy unless `eager`.
  *
  * A poster that is not `eager` waits for the page's script to run: until
- * then the HTML holds a box of its size and the image inside `<noscript>`
- * (shown as usual when JavaScript is off). On a slow link the images below the
+ * then the HTML holds a box of its size. On a slow link the images below the
  * first screen would otherwise share it with the scripts the page needs to
  * respond (a phone's browser loads lazy images up to thousands of pixels ahead).
+ * Inside the box, for a browser with JavaScript off, `<noscript>` holds one
+ * plain JPEG (the 300-px card, the 640-px hero) rather than the whole
+ * `<picture>`: every visitor downloads that markup, and the picture's eight
+ * addresses were two thirds of a catalogue page's HTML.
  */
 export function Poster({
   owner,
@@ -118,7 +121,30 @@ export function Poster({
     );
   }
   const drawn = variant === "hero" ? HERO_SIZES : (sizes ?? CARD_SIZES.grid);
-  const picture = (
+  const imageClassName = `${fill ? "h-full" : "h-auto"} w-full object-cover ${className}`;
+  if (!eager && !hydrated) {
+    // The box keeps the poster's place; without JavaScript the poster itself fills it.
+    return (
+      <span
+        data-poster-waiting=""
+        className={`block w-full ${fill ? "h-full" : ""}`}
+        style={fill ? undefined : { aspectRatio: `${width} / ${height}` }}
+      >
+        <noscript>
+          <img
+            src={variant === "hero" ? sizedPosterUrl(owner, "hero", 640, "jpg") : fixedPosterUrl(owner, "card")}
+            alt=""
+            width={width}
+            height={height}
+            loading="lazy"
+            decoding="async"
+            className={imageClassName}
+          />
+        </noscript>
+      </span>
+    );
+  }
+  return (
     <picture className={fill ? "block h-full w-full" : undefined}>
       {variant === "hero" ? (
         <>
@@ -143,20 +169,9 @@ export function Poster({
         decoding="async"
         // React 18 only knows the lower-case attribute.
         {...(highPriority ? { fetchpriority: "high" } : {})}
-        className={`${fill ? "h-full" : "h-auto"} w-full object-cover ${className}`}
+        className={imageClassName}
       />
     </picture>
-  );
-  if (eager || hydrated) return picture;
-  // The box keeps the poster's place; without JavaScript the poster itself fills it.
-  return (
-    <span
-      data-poster-waiting=""
-      className={`block w-full ${fill ? "h-full" : ""}`}
-      style={fill ? undefined : { aspectRatio: `${width} / ${height}` }}
-    >
-      <noscript>{picture}</noscript>
-    </span>
   );
 }
 
