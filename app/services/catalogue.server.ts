@@ -701,15 +701,35 @@ export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard
   return entryCards(db, {}, { order: "suggested", limit: clampLimit(limit) });
 }
 
-/** Everything the landing page shows from the catalogue, in one call. */
+/**
+ * Everything the landing page shows from the catalogue, in one call. A title
+ * in several sections is one card object in all of them (the first made,
+ * featured's when it is featured), so the page's data, which names an object
+ * it has already sent by reference, carries each card once.
+ */
 export function loadLandingCatalogue(db: DB = getDb()) {
+  const featured = listFeaturedMovies(8, db);
+  const share = sharedCards(featured);
   return {
-    featured: listFeaturedMovies(8, db),
-    suggested: listSuggestedMovies(8, db),
-    action: listMoviesInCategory("action", 8, db),
-    trending: listTrendingMovies(12, db),
-    newest: listNewMovies(12, db),
+    featured,
+    suggested: share(listSuggestedMovies(8, db)),
+    action: share(listMoviesInCategory("action", 8, db)),
+    trending: share(listTrendingMovies(12, db)),
+    newest: share(listNewMovies(12, db)),
   };
+}
+
+/** Each card of a list replaced by the first card seen of the same title or series (starting with `first`). */
+export function sharedCards(first: readonly CatalogueCard[]): (cards: CatalogueCard[]) => CatalogueCard[] {
+  const key = (card: CatalogueCard) => `${card.kind === "series" ? "series" : "title"}:${card.id}`;
+  const seen = new Map(first.map((card) => [key(card), card]));
+  return (cards) =>
+    cards.map((card) => {
+      const earlier = seen.get(key(card));
+      if (earlier) return earlier;
+      seen.set(key(card), card);
+      return card;
+    });
 }
 
 export const CATALOGUE_SORTS = ["new", "old"] as const;

@@ -157,6 +157,14 @@ describe("the landing page's Featured, New and Trending carousels", () => {
     for (const list of Object.values(landing)) {
       for (const id of ["hidden00001", "processing2", "failed00002"]) expect(list.map((m) => m.id)).not.toContain(id);
     }
+
+    // A title in several sections is one object in all of them (the page's data carries it once), the featured one's.
+    const featuredCard = landing.featured[0]!;
+    expect(landing.newest.find((m) => m.id === "featured001")).toBe(featuredCard);
+    expect(landing.suggested.find((m) => m.id === "featured001")).toBe(featuredCard);
+    const newestCard = landing.newest.find((m) => m.id === "plainnew001")!;
+    expect(landing.suggested.find((m) => m.id === "plainnew001")).toBe(newestCard);
+    expect(newestCard).toEqual(listNewMovies(10, db).find((m) => m.id === "plainnew001"));
   });
 });
 
