@@ -152,5 +152,5 @@ export function toFormData(fields: Record<string, string>): FormData {
 }
 
 export { englishText } from "~/i18n/translate.server";
-export { drainBody, drainReader, wasAbandoned, DRAIN_LIMIT_BYTES } from "~/utils/request-body.server";
+export { drainBody, drainReader, isLingering, wasAbandoned, DRAIN_LIMIT_BYTES } from "~/utils/request-body.server";
 export { isCrossSiteBrowserRequest, isSameOriginRequest } from "~/utils/origin.server";

@@ -11,6 +11,7 @@ import {
   internalErrorResponse,
   isCrossSiteBrowserRequest,
   drainBody,
+  isLingering,
   isSameOriginRequest,
   NOT_ALLOWED,
   NOT_FOUND,
@@ -138,11 +139,18 @@ export async function handleApiRequest(request: Request): Promise<Response> {
  * those bytes would be taken for the next request: a body up to the drain
  * limit is read and dropped first; past it (or after an upload stopped half
  * way) the connection closes after this answer.
+ *
+ * Except for an upload refused half way whose rest is still being read and
+ * dropped (a lingering close, app/media/multipart-upload.server.ts): Node
+ * destroys the socket as soon as a `Connection: close` answer is written, so
+ * a client still sending would get a reset (EPIPE) instead of the answer. That
+ * reading leaves the connection usable when the body ends, and cuts it if the
+ * client goes on sending for too long.
  */
 async function settleRequestBody(request: Request, response: Response): Promise<Response> {
   let close = wasAbandoned(request);
   if (request.body && !request.bodyUsed) close = !(await drainBody(request));
-  else if (request.body && response.status >= 400 && isMultipart(request)) close = true;
+  else if (request.body && response.status >= 400 && isMultipart(request) && !isLingering(request)) close = true;
   if (close) response.headers.set("Connection", "close");
   return response;
 }

@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { temporaryPath } from "./atomic-files.server";
+import { markLingering } from "~/utils/request-body.server";
 import { SNIFF_BYTES } from "./file-types.server";
 
 /**
@@ -202,12 +203,19 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
    * Stop writing at once and answer now, but keep reading (and dropping) what
    * the client still sends for a while: a connection cut mid-upload is all a
    * browser would show, never our answer ("lingering close", as web servers do).
+   * The answer leaves the connection open (see markLingering): once the body
+   * has ended it can carry the next request; a client still sending after
+   * LINGER_MS has its connection cut.
    */
+  let lingerTimer: NodeJS.Timeout | null = null;
   const linger = () => {
     body.unpipe(countBody);
-    if (body.destroyed || body.readableEnded) return;
+    if (lingerTimer || body.destroyed || body.readableEnded) return;
+    markLingering(request);
     body.resume();
-    setTimeout(() => body.destroy(), LINGER_MS).unref();
+    const timer = setTimeout(() => body.destroy(), LINGER_MS).unref();
+    lingerTimer = timer;
+    body.once("close", () => clearTimeout(timer));
   };
   const stopReading = () => {
     linger();

@@ -13,6 +13,25 @@ export function markAbandoned(request: Request): void {
   abandoned.add(request);
 }
 
+/**
+ * Requests whose refused body is still being read and dropped after the
+ * answer (a lingering close: app/media/multipart-upload.server.ts). Their
+ * answer must not say `Connection: close`: Node closes the socket as soon as
+ * such an answer is written, and a client still sending then gets a reset
+ * (EPIPE) instead of the answer. The reading itself cuts the connection if
+ * the client goes on sending for too long.
+ */
+const lingering = new WeakSet<Request>();
+
+export function isLingering(request: Request): boolean {
+  return lingering.has(request);
+}
+
+/** Remember that a request's refused body is read to its end (or cut after a while) after the answer. */
+export function markLingering(request: Request): void {
+  lingering.add(request);
+}
+
 /** Read a body to its end, or give up (and remember it) past `limit` bytes. True when read to the end. */
 export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Promise<boolean> {
   if (!request.body || request.bodyUsed) return !abandoned.has(request);

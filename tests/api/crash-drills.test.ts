@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import { eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
@@ -193,6 +194,68 @@ describe("the disk fills up in the middle of an upload", () => {
         json: { email: provider.account.email, password: "api-test-password-1" },
       });
       expect(signIn.status).not.toBe(500);
+    } finally {
+      execFileSync("umount", [tmp]);
+    }
+  });
+
+  it("answers a client still sending the rest of the film, and leaves its connection usable", async () => {
+    const tmp = storagePaths(world.root).tmp;
+    if (!mountSmall(tmp, 6)) return;
+    try {
+      const film = fs.readFileSync(await makeVideoFixture(world.fixtures, "mp4-large", 8));
+      const boundary = "----still-sending";
+      const body = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nStill sending\r\n--${boundary}\r\nContent-Disposition: form-data; name="Category"\r\n\r\n${world.categoryId}\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="still-sending.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+        ),
+        film,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const { port } = new URL(world.url);
+      const socket = net.connect(Number(port), "127.0.0.1");
+      let failure: Error | null = null;
+      socket.on("error", (error) => (failure = error));
+      await new Promise((resolve) => socket.once("connect", resolve));
+      const send = async (bytes: Buffer) => {
+        for (let at = 0; at < bytes.length && !socket.destroyed; at += 64 * 1024) {
+          if (!socket.write(bytes.subarray(at, at + 64 * 1024)))
+            await new Promise((resolve) => {
+              socket.once("drain", resolve);
+              socket.once("close", resolve);
+            });
+        }
+      };
+      // A client busy sending: what the server answers waits, unread, until the last byte has gone.
+      socket.pause();
+      socket.write(
+        `POST /api/upload/movies HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${provider.token}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      // More than the 6 MB disk: the server answers while some 6 MB more are still to come.
+      const firstPart = 9 * 1024 * 1024;
+      await send(body.subarray(0, firstPart));
+      await until(() => socket.readableLength > 0 || socket.destroyed, 10_000, "the answer");
+      await send(body.subarray(firstPart));
+      const readUntil = async (done: (text: string) => boolean): Promise<string> => {
+        let text = "";
+        const onData = (chunk: Buffer) => (text += chunk.toString("latin1"));
+        socket.on("data", onData);
+        socket.resume();
+        await until(() => done(text) || socket.destroyed, 10_000, "the answer");
+        socket.off("data", onData);
+        return text;
+      };
+      const answer = await readUntil((text) => text.includes("}"));
+      expect(failure).toBeNull();
+      expect(answer).toMatch(/^HTTP\/1\.1 507 /);
+      expect(answer).toContain("The server has no room for this file right now");
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      // The rest of the body was read to its end: the same connection takes the next request.
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      expect(await readUntil((text) => text.includes("\r\n\r\n"))).toMatch(/^HTTP\/1\.1 200 /);
+      socket.destroy();
     } finally {
       execFileSync("umount", [tmp]);
     }
