@@ -43,6 +43,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type express from "express";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
 import { onWorkerNote, runsBackgroundWork } from "../app/utils/cluster.server";
+import { lingerOnStream } from "../app/utils/request-body.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
 import { runPrimary, STOP_NOTE } from "./workers";
@@ -164,14 +165,14 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
  * Bodies are capped before anything reads them, for every route at once:
  * film uploads (their own limits: MAX_UPLOAD_MB and the disk) aside, a form
  * with files (a category image, a poster) may send 12 MB and anything else
- * 1 MB. A larger body is answered 413 at once — never buffered: what the
- * client still sends is read and dropped, up to a point, so it hears the
- * answer — and its connection closed. A body of unknown length (chunked) is
- * only taken where uploads are.
+ * 1 MB. A larger body is answered 413 at once, never buffered, and what the
+ * client still sends is read and dropped behind the answer (lingerOnStream:
+ * never `Connection: close`, which would reset a client still sending before
+ * it reads the answer); once the body has ended the connection carries the
+ * next request. A body of unknown length (chunked) is only taken where
+ * uploads are.
  */
 const UPLOAD_PATHS = /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$)/;
-/** A refused body is read on and dropped (so the client hears the 413) up to this much, then the connection is cut. */
-const REFUSED_BODY_DRAIN = 64 * 1024 * 1024;
 export const FORM_BODY_LIMIT = 1024 * 1024;
 export const FILE_FORM_BODY_LIMIT = 12 * 1024 * 1024;
 
@@ -191,12 +192,7 @@ export function capBodies(req: express.Request, res: express.Response, next: exp
   const hausa = chunked
     ? "Aika tsawon abin da ake turawa (Content-Length)."
     : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
-  res.setHeader("Connection", "close");
-  let dropped = 0;
-  req.on("data", (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > REFUSED_BODY_DRAIN) req.socket.destroy();
-  });
+  lingerOnStream(req);
   if (req.path.startsWith("/api/")) {
     res.status(status).json({ success: false, message: english });
   } else {

@@ -1,5 +1,5 @@
 import { englishText } from "~/i18n/translate.server";
-import { DRAIN_LIMIT_BYTES, drainBody, markAbandoned } from "~/utils/request-body.server";
+import { lingerOn } from "~/utils/request-body.server";
 import type { FieldErrors } from "~/services/validation";
 
 /**
@@ -56,12 +56,11 @@ export function internalErrorResponse(): Response {
 /** Bodies of account and profile calls are small; anything larger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Too large is refused at once: by its declared length before a byte is read, or as soon as it runs past the limit. */
 async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    await drainBody(request);
-    throw new ApiError(413, "Request body too large");
-  }
+  // The unread body is read and dropped behind the answer (the router's settleRequestBody).
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, "Request body too large");
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -71,18 +70,8 @@ async function readLimitedBytes(request: Request): Promise<Uint8Array<ArrayBuffe
     if (done) break;
     total += value.byteLength;
     if (total > MAX_BODY_BYTES) {
-      // Too large: drop the rest (up to the drain limit) so the 413 reaches the client.
-      let dropped = total;
-      for (;;) {
-        const next = await reader.read();
-        if (next.done) break;
-        dropped += next.value.byteLength;
-        if (dropped > DRAIN_LIMIT_BYTES) {
-          await reader.cancel().catch(() => {});
-          markAbandoned(request);
-          break;
-        }
-      }
+      // What the client still sends is read and dropped behind the 413, so that it hears it.
+      lingerOn(request, reader);
       throw new ApiError(413, "Request body too large");
     }
     chunks.push(value);
@@ -152,5 +141,5 @@ export function toFormData(fields: Record<string, string>): FormData {
 }
 
 export { englishText } from "~/i18n/translate.server";
-export { drainBody, drainReader, isLingering, wasAbandoned, DRAIN_LIMIT_BYTES } from "~/utils/request-body.server";
+export { isLingering, lingerOn } from "~/utils/request-body.server";
 export { isCrossSiteBrowserRequest, isSameOriginRequest } from "~/utils/origin.server";

@@ -10,13 +10,12 @@ import {
   apiJson,
   internalErrorResponse,
   isCrossSiteBrowserRequest,
-  drainBody,
   isLingering,
+  lingerOn,
   isSameOriginRequest,
   NOT_ALLOWED,
   NOT_FOUND,
   NOT_SIGNED_IN,
-  wasAbandoned,
 } from "./http.server";
 import { buildOpenApiDocument } from "./openapi.server";
 import type { Access, ApiRoute } from "./types";
@@ -134,24 +133,24 @@ export async function handleApiRequest(request: Request): Promise<Response> {
 }
 
 /**
- * A refusal can come before the body was read (401 before an upload, 413 by
- * Content-Length) or with part of it unread. Left on a kept-alive connection,
- * those bytes would be taken for the next request: a body up to the drain
- * limit is read and dropped first; past it (or after an upload stopped half
- * way) the connection closes after this answer.
+ * A refusal can come before the body was read (401 or 403 before an upload,
+ * 413 by Content-Length, 507 by a declared size the disk has no room for) or
+ * with part of it unread. Left on a kept-alive connection, those bytes would
+ * be taken for the next request; closing the connection instead would reset
+ * a client still sending, which then never reads the answer. So the answer
+ * goes out now and the rest of the body is read and dropped behind it, for a
+ * bounded time and size (lingerOn, app/utils/request-body.server.ts); once
+ * it has ended the connection carries the next request.
  *
- * Except for an upload refused half way whose rest is still being read and
- * dropped (a lingering close, app/media/multipart-upload.server.ts): Node
- * destroys the socket as soon as a `Connection: close` answer is written, so
- * a client still sending would get a reset (EPIPE) instead of the answer. That
- * reading leaves the connection usable when the body ends, and cuts it if the
- * client goes on sending for too long.
+ * Only a body some reader holds, or a refused multipart body read part way
+ * by a handler that did not linger on it, cannot be read on: its connection
+ * closes after the answer.
  */
-async function settleRequestBody(request: Request, response: Response): Promise<Response> {
-  let close = wasAbandoned(request);
-  if (request.body && !request.bodyUsed) close = !(await drainBody(request));
-  else if (request.body && response.status >= 400 && isMultipart(request) && !isLingering(request)) close = true;
-  if (close) response.headers.set("Connection", "close");
+function settleRequestBody(request: Request, response: Response): Response {
+  if (!request.body || isLingering(request)) return response;
+  if (!request.bodyUsed && lingerOn(request)) return response;
+  if (!request.bodyUsed || (response.status >= 400 && isMultipart(request)))
+    response.headers.set("Connection", "close");
   return response;
 }
 

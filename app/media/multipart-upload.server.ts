@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import { temporaryPath } from "./atomic-files.server";
-import { markLingering } from "~/utils/request-body.server";
+import { lingerOn } from "~/utils/request-body.server";
 import { SNIFF_BYTES } from "./file-types.server";
 
 /**
@@ -59,8 +59,6 @@ export type ReceiveOptions = {
 
 const MAX_FIELDS = 32;
 const MAX_FIELD_BYTES = 64 * 1024;
-/** How long a refused upload's remaining bytes are still read (and dropped) so the client reads the answer. */
-const LINGER_MS = 30_000;
 
 export async function receiveMultipartUpload(request: Request, options: ReceiveOptions): Promise<ReceivedUpload> {
   const contentType = request.headers.get("Content-Type") ?? "";
@@ -202,20 +200,12 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
   /**
    * Stop writing at once and answer now, but keep reading (and dropping) what
    * the client still sends for a while: a connection cut mid-upload is all a
-   * browser would show, never our answer ("lingering close", as web servers do).
-   * The answer leaves the connection open (see markLingering): once the body
-   * has ended it can carry the next request; a client still sending after
-   * LINGER_MS has its connection cut.
+   * browser would show, never our answer (see lingerOn). Once the body has
+   * ended the connection can carry the next request.
    */
-  let lingerTimer: NodeJS.Timeout | null = null;
   const linger = () => {
     body.unpipe(countBody);
-    if (lingerTimer || body.destroyed || body.readableEnded) return;
-    markLingering(request);
-    body.resume();
-    const timer = setTimeout(() => body.destroy(), LINGER_MS).unref();
-    lingerTimer = timer;
-    body.once("close", () => clearTimeout(timer));
+    lingerOn(request, body);
   };
   const stopReading = () => {
     linger();

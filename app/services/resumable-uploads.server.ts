@@ -5,7 +5,7 @@ import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { englishText } from "~/i18n/translate.server";
-import { drainBody, drainReader } from "~/utils/request-body.server";
+import { lingerOn } from "~/utils/request-body.server";
 import { isSameOriginRequest } from "~/utils/origin.server";
 import { jsonError } from "~/utils/json-error";
 import { getDb, type DB } from "~/db/client.server";
@@ -54,8 +54,6 @@ import {
  */
 export const TUS_PATH = "/provider/uploads/tus";
 const MAX_POSTER_BYTES = 10 * 1024 * 1024;
-/** A refused request's body is still read this far (a browser's chunk), so the client gets the answer, not a reset. */
-const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
 
 type UploadRow = typeof resumableUploads.$inferSelect;
 
@@ -65,8 +63,6 @@ export class UploadRefusal extends Error {
     public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 507,
     public readonly key: string,
     public readonly fieldErrors?: UploadFieldErrors,
-    /** The request's body was not read to its end: the connection closes after the answer. */
-    public readonly closeConnection = false,
   ) {
     super(key);
     this.name = "UploadRefusal";
@@ -77,7 +73,7 @@ function refusalResponse(refusal: UploadRefusal): Response {
   return jsonError(refusal.status, englishText(refusal.key), {
     key: refusal.key,
     fieldErrors: refusal.fieldErrors as Record<string, string[]> | undefined,
-    headers: { "Tus-Resumable": "1.0.0", ...(refusal.closeConnection ? { Connection: "close" } : {}) },
+    headers: { "Tus-Resumable": "1.0.0" },
   });
 }
 
@@ -374,13 +370,9 @@ async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promis
   // Too short to tell yet (a tiny request or a tiny film): checked with the next bytes, or at the end.
   if (head.length >= SNIFF_BYTES && !checkUploadedFile("movie", row.filename, head).ok) {
     discardUpload(db, row);
-    const drained = ended || (await drainReader(reader, REFUSED_BODY_DRAIN_BYTES));
-    throw new UploadRefusal(
-      415,
-      "studio:errors.contentMismatch",
-      { movie: ["studio:errors.contentMismatch"] },
-      !drained,
-    );
+    // The rest of this request is read and dropped behind the answer, so that the client hears it.
+    if (!ended) lingerOn(request, reader);
+    throw new UploadRefusal(415, "studio:errors.contentMismatch", { movie: ["studio:errors.contentMismatch"] });
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -416,10 +408,9 @@ async function answerCompleted(request: Request, row: UploadRow): Promise<Respon
   };
   if (request.method === "HEAD") return new Response(null, { status: 200, headers });
   if (request.method === "PATCH") {
-    // Read (and drop) what was sent, so the client hears the answer instead of a reset connection.
-    const drained = await drainBody(request, REFUSED_BODY_DRAIN_BYTES);
+    // What was sent is not needed: handleTusRequest reads and drops it behind the answer.
     if (request.headers.get("Upload-Offset") !== String(row.sizeBytes))
-      throw new UploadRefusal(409, "studio:errors.uploadFinished", undefined, !drained);
+      throw new UploadRefusal(409, "studio:errors.uploadFinished");
     return new Response(null, { status: 204, headers });
   }
   throw new UploadRefusal(409, "studio:errors.uploadFinished");
@@ -477,14 +468,27 @@ async function receivePoster(db: DB, request: Request, row: UploadRow): Promise<
 /** Who is calling: the signed-in account and whether it came by the page cookie or an /api token. */
 export type UploadCaller = { account: Account; via: "bearer" | "cookie" };
 
-/** Answer any request under /provider/uploads/tus (the route's loader and action both come here). */
+/**
+ * Answer any request under /provider/uploads/tus (the route's loader and
+ * action both come here). A body left unread by the answer — a refusal
+ * before the first byte, a repeated last chunk — is read and dropped behind
+ * it (lingerOn): the client, still sending, hears the answer instead of a
+ * reset, and its connection carries its next request.
+ */
 export async function handleTusRequest(request: Request, caller: UploadCaller | null): Promise<Response> {
+  let response: Response;
   try {
-    return await dispatchTus(request, caller);
+    response = await dispatchTus(request, caller);
   } catch (error) {
-    if (error instanceof UploadRefusal) return refusalResponse(error);
-    throw error;
+    if (!(error instanceof UploadRefusal)) throw error;
+    response = refusalResponse(error);
   }
+  lingerOnUnread(request);
+  return response;
+}
+
+function lingerOnUnread(request: Request): void {
+  if (request.body && !request.bodyUsed) lingerOn(request);
 }
 
 async function dispatchTus(request: Request, caller: UploadCaller | null): Promise<Response> {
@@ -529,7 +533,13 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
   }
   if (row.completedAt) return answerCompleted(request, row);
   if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
-  if (method === "PATCH") return tusServer().handleWeb(await checkFirstBytes(db, request, row));
+  if (method === "PATCH") {
+    const forwarded = await checkFirstBytes(db, request, row);
+    const response = await tusServer().handleWeb(forwarded);
+    // The protocol's own refusals (a wrong Upload-Offset, say) come before the body is read.
+    lingerOnUnread(forwarded);
+    return response;
+  }
   throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
 }
 

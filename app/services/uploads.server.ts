@@ -15,6 +15,7 @@ import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { clientAddress } from "~/utils/client.server";
+import { lingerOn } from "~/utils/request-body.server";
 import { submitTitle } from "./title-lifecycle.server";
 import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlacement } from "./series.server";
 
@@ -112,6 +113,8 @@ export async function acceptMovieUpload(
 
   const declaredLength = Number(request.headers.get("Content-Length") ?? "NaN");
   if (Number.isFinite(declaredLength) && declaredLength > spareUploadBytes(db, options.root)) {
+    // Refused before a byte is read: the film is read and dropped behind the answer, which the client then hears.
+    lingerOn(request);
     return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
   }
 

@@ -1,68 +1,75 @@
-/** Refused bodies up to this size are still read (and dropped), so the client gets its answer on a kept-alive connection. */
-export const DRAIN_LIMIT_BYTES = 1024 * 1024;
-
-/** Requests whose body was abandoned half read: their connection must close after the answer. */
-const abandoned = new WeakSet<Request>();
-
-export function wasAbandoned(request: Request): boolean {
-  return abandoned.has(request);
-}
-
-/** Remember that a request's body was left half read (its connection must close after the answer). */
-export function markAbandoned(request: Request): void {
-  abandoned.add(request);
-}
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 
 /**
- * Requests whose refused body is still being read and dropped after the
- * answer (a lingering close: app/media/multipart-upload.server.ts). Their
- * answer must not say `Connection: close`: Node closes the socket as soon as
- * such an answer is written, and a client still sending then gets a reset
- * (EPIPE) instead of the answer. The reading itself cuts the connection if
- * the client goes on sending for too long.
+ * A "lingering close", as web servers do it: a request refused before its
+ * body has been read to its end is answered at once, and what the client
+ * still sends is read and dropped behind the answer.
+ *
+ * Why not simply `Connection: close`: Node destroys the socket as soon as
+ * such an answer has been written (res._last: resOnFinish calls
+ * socket.destroySoon()). A client still sending its body — a browser
+ * uploading a film, a form over the limit — then meets a reset: its write
+ * fails (EPIPE) and it rarely reads the answer waiting for it ("connection
+ * reset", "fetch failed" instead of our message). And leaving the rest
+ * unread stalls the client until the connection times out.
+ *
+ * Read on instead, the connection stays as it is: once the body has ended it
+ * carries the next request. A client still sending after LINGER_MS, or more
+ * than LINGER_BYTES after the answer, has its connection cut; it has had the
+ * time to read the answer.
  */
+export const LINGER_MS = 30_000;
+export const LINGER_BYTES = 64 * 1024 * 1024;
+
+const lingeringStreams = new WeakSet<Readable>();
+
+/**
+ * Read and drop the rest of a body (a node request, or a stream over one)
+ * in the background, up to LINGER_MS and LINGER_BYTES; past either the
+ * stream is destroyed, which destroys the connection under it.
+ */
+export function lingerOnStream(body: Readable): void {
+  if (lingeringStreams.has(body) || body.destroyed || body.readableEnded) return;
+  lingeringStreams.add(body);
+  let dropped = 0;
+  const cut = () => body.destroy();
+  const timer = setTimeout(cut, LINGER_MS).unref();
+  const done = () => clearTimeout(timer);
+  body.on("data", (chunk: Uint8Array) => {
+    dropped += chunk.byteLength;
+    if (dropped > LINGER_BYTES) cut();
+  });
+  body.once("end", done);
+  body.once("close", done);
+  // The client went away: nothing is left to read.
+  body.on("error", done);
+  body.resume();
+}
+
+/** Requests whose body is read and dropped behind their answer (lingerOn): that answer must not close the connection. */
 const lingering = new WeakSet<Request>();
 
 export function isLingering(request: Request): boolean {
   return lingering.has(request);
 }
 
-/** Remember that a request's refused body is read to its end (or cut after a while) after the answer. */
-export function markLingering(request: Request): void {
+/**
+ * Read and drop the rest of a refused request's body behind its answer (see
+ * LINGER_MS above), from where it stands: its own stream if nothing has read
+ * it, or the reader or node stream a handler stopped reading it with. False
+ * when it cannot be read on (held by a reader that was not given).
+ */
+export function lingerOn(request: Request, from?: Readable | ReadableStreamDefaultReader<Uint8Array>): boolean {
+  if (lingering.has(request)) return true;
+  let body: Readable;
+  if (from instanceof Readable) body = from;
+  else {
+    from?.releaseLock();
+    if (!request.body || request.body.locked) return false;
+    body = Readable.fromWeb(request.body as WebReadableStream<Uint8Array>);
+  }
   lingering.add(request);
-}
-
-/** Read a body to its end, or give up (and remember it) past `limit` bytes. True when read to the end. */
-export async function drainBody(request: Request, limit = DRAIN_LIMIT_BYTES): Promise<boolean> {
-  if (!request.body || request.bodyUsed) return !abandoned.has(request);
-  const declared = Number(request.headers.get("Content-Length") ?? NaN);
-  if (declared > limit) {
-    abandoned.add(request);
-    return false;
-  }
-  let drained = false;
-  try {
-    drained = await drainReader(request.body.getReader(), limit);
-  } catch {
-    // Locked by a reader that stopped: nothing more to read here.
-  }
-  if (!drained) abandoned.add(request);
-  return drained;
-}
-
-/** Read a body's reader to its end and drop what it gives, or give up (cancelling it) past `limit` bytes. True when read to the end. */
-export async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<boolean> {
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return true;
-      total += value.byteLength;
-      if (total > limit) break;
-    }
-  } catch {
-    // The client went away.
-  }
-  await reader.cancel().catch(() => {});
-  return false;
+  lingerOnStream(body);
+  return true;
 }

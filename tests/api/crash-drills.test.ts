@@ -1,7 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import { eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
@@ -15,10 +14,12 @@ import {
   apiPort,
   call,
   login,
+  RawConnection,
   seedAccount,
   seedMovie,
   startApiWorld,
   uniqueId,
+  until,
   type ApiWorld,
   type Credentials,
 } from "./helpers";
@@ -40,16 +41,6 @@ afterAll(async () => {
 });
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: () => T | null | undefined | false, timeoutMs: number, label: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = what();
-    if (value) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${label}`);
-    await wait(25);
-  }
-}
 
 /** A process runs (a zombie waiting for its parent to reap it counts as ended). */
 function processRuns(pid: number): boolean {
@@ -213,49 +204,21 @@ describe("the disk fills up in the middle of an upload", () => {
         film,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
-      const { port } = new URL(world.url);
-      const socket = net.connect(Number(port), "127.0.0.1");
-      let failure: Error | null = null;
-      socket.on("error", (error) => (failure = error));
-      await new Promise((resolve) => socket.once("connect", resolve));
-      const send = async (bytes: Buffer) => {
-        for (let at = 0; at < bytes.length && !socket.destroyed; at += 64 * 1024) {
-          if (!socket.write(bytes.subarray(at, at + 64 * 1024)))
-            await new Promise((resolve) => {
-              socket.once("drain", resolve);
-              socket.once("close", resolve);
-            });
-        }
-      };
-      // A client busy sending: what the server answers waits, unread, until the last byte has gone.
-      socket.pause();
-      socket.write(
-        `POST /api/upload/movies HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${provider.token}\r\n` +
-          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
-      );
+      const host = new URL(world.url).host;
+      const head =
+        `POST /api/upload/movies HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${provider.token}\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`;
       // More than the 6 MB disk: the server answers while some 6 MB more are still to come.
-      const firstPart = 9 * 1024 * 1024;
-      await send(body.subarray(0, firstPart));
-      await until(() => socket.readableLength > 0 || socket.destroyed, 10_000, "the answer");
-      await send(body.subarray(firstPart));
-      const readUntil = async (done: (text: string) => boolean): Promise<string> => {
-        let text = "";
-        const onData = (chunk: Buffer) => (text += chunk.toString("latin1"));
-        socket.on("data", onData);
-        socket.resume();
-        await until(() => done(text) || socket.destroyed, 10_000, "the answer");
-        socket.off("data", onData);
-        return text;
-      };
-      const answer = await readUntil((text) => text.includes("}"));
-      expect(failure).toBeNull();
-      expect(answer).toMatch(/^HTTP\/1\.1 507 /);
-      expect(answer).toContain("The server has no room for this file right now");
+      const connection = await RawConnection.open(world);
+      const answer = await connection.sendPastTheAnswer(head, body, 9 * 1024 * 1024);
+      expect(connection.failure).toBeNull();
+      expect(answer.status).toBe(507);
+      expect(answer.body).toContain("The server has no room for this file right now");
       expect(fs.readdirSync(tmp)).toEqual([]);
       // The rest of the body was read to its end: the same connection takes the next request.
-      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-      expect(await readUntil((text) => text.includes("\r\n\r\n"))).toMatch(/^HTTP\/1\.1 200 /);
-      socket.destroy();
+      await connection.send(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expect((await connection.read()).status).toBe(200);
+      connection.close();
     } finally {
       execFileSync("umount", [tmp]);
     }

@@ -4,6 +4,7 @@
  * module seeds that folder, starts the server and calls it.
  */
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -232,4 +233,139 @@ export function isErrorEnvelope(result: CallResult): boolean {
     result.body?.success === false &&
     (typeof result.body.message === "string" || typeof result.body.message === "object")
   );
+}
+
+/** Wait until `what` gives a value (polled every 25 ms), or fail after `timeoutMs` naming `label`. */
+export async function until<T>(what: () => T | null | undefined | false, timeoutMs: number, label: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = what();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export type RawAnswer = { status: number; head: string; body: string };
+
+/**
+ * HTTP/1.1 over a plain socket, for what fetch cannot show: a client busy
+ * sending a body reads nothing until its last byte has gone, whatever the
+ * server answers meanwhile. A server that closes the connection on its
+ * answer makes the rest of the body's writes fail (EPIPE, a reset), and the
+ * answer waiting unread is lost with the connection: all a browser shows
+ * then is "connection reset". `failure` keeps the socket's error.
+ */
+export class RawConnection {
+  failure: Error | null = null;
+  private received = Buffer.alloc(0);
+
+  private constructor(
+    readonly socket: net.Socket,
+    readonly host: string,
+  ) {
+    socket.on("error", (error) => (this.failure = error));
+    // Nothing is read until read() is called (the kernel's buffer holds what comes).
+    socket.pause();
+  }
+
+  static async open(world: ApiWorld): Promise<RawConnection> {
+    const { hostname, port } = new URL(world.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("error", reject);
+    });
+    return new RawConnection(socket, `${hostname}:${port}`);
+  }
+
+  /** Write bytes in 64 kB pieces, each when the socket takes it; stops when the connection closes, fails when the server stops reading. */
+  async send(bytes: Buffer | string, timeoutMs = 10_000): Promise<void> {
+    const data = typeof bytes === "string" ? Buffer.from(bytes, "latin1") : bytes;
+    for (let at = 0; at < data.length && !this.socket.destroyed; at += 64 * 1024) {
+      if (this.socket.write(data.subarray(at, at + 64 * 1024))) continue;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`the server stopped reading after ${at} bytes`)), timeoutMs);
+        this.socket.once("drain", resolve);
+        this.socket.once("close", resolve);
+      }).finally(() => clearTimeout(timer));
+    }
+  }
+
+  /** Wait, reading nothing, until the server's answer has arrived (or the connection has closed). */
+  async answerArrived(timeoutMs = 10_000): Promise<void> {
+    await until(() => this.socket.readableLength > 0 || this.socket.destroyed, timeoutMs, "the answer");
+  }
+
+  /** Read one whole answer (its body by Content-Length or chunked); fails if the connection closes first. */
+  async read(timeoutMs = 10_000): Promise<RawAnswer> {
+    const onData = (chunk: Buffer) => (this.received = Buffer.concat([this.received, chunk]));
+    this.socket.on("data", onData);
+    this.socket.resume();
+    try {
+      const whole = await until(
+        () => {
+          const answer = parseAnswer(this.received);
+          if (!answer && this.socket.destroyed)
+            throw new Error(
+              `the connection closed before a whole answer (${this.received.length} bytes came; ${this.failure?.message ?? "no error"})`,
+            );
+          return answer;
+        },
+        timeoutMs,
+        "a whole answer",
+      );
+      this.received = this.received.subarray(whole.length);
+      return whole.answer;
+    } finally {
+      this.socket.off("data", onData);
+      this.socket.pause();
+    }
+  }
+
+  /**
+   * Send a request whose body goes on after the server has answered, as a
+   * client busy uploading does: the head and the body's first `answeredAfter`
+   * bytes, then — reading nothing — wait for the answer, send the rest, and
+   * only then read it.
+   */
+  async sendPastTheAnswer(head: string, body: Buffer, answeredAfter: number): Promise<RawAnswer> {
+    await this.send(head);
+    await this.send(body.subarray(0, answeredAfter));
+    await this.answerArrived();
+    await this.send(body.subarray(answeredAfter));
+    return this.read();
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+function parseAnswer(bytes: Buffer): { answer: RawAnswer; length: number } | null {
+  const headEnd = bytes.indexOf("\r\n\r\n");
+  if (headEnd < 0) return null;
+  const head = bytes.subarray(0, headEnd).toString("latin1");
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+  let at = headEnd + 4;
+  const declared = /^content-length: *(\d+)/im.exec(head);
+  if (declared) {
+    const end = at + Number(declared[1]);
+    return end > bytes.length
+      ? null
+      : { answer: { status, head, body: bytes.subarray(at, end).toString() }, length: end };
+  }
+  if (!/^transfer-encoding: *chunked/im.test(head)) return { answer: { status, head, body: "" }, length: at };
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const sizeEnd = bytes.indexOf("\r\n", at);
+    if (sizeEnd < 0) return null;
+    const size = parseInt(bytes.subarray(at, sizeEnd).toString("latin1"), 16);
+    const end = sizeEnd + 2 + size + 2;
+    if (end > bytes.length) return null;
+    if (size === 0) return { answer: { status, head, body: Buffer.concat(chunks).toString() }, length: end };
+    chunks.push(bytes.subarray(sizeEnd + 2, sizeEnd + 2 + size));
+    at = end;
+  }
 }
