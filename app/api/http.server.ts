@@ -141,5 +141,5 @@ export function toFormData(fields: Record<string, string>): FormData {
 }
 
 export { englishText } from "~/i18n/translate.server";
-export { isLingering, lingerOn } from "~/utils/request-body.server";
+export { isLingering, lingerOnUnread } from "~/utils/request-body.server";
 export { isCrossSiteBrowserRequest, isSameOriginRequest } from "~/utils/origin.server";

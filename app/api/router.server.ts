@@ -11,7 +11,7 @@ import {
   internalErrorResponse,
   isCrossSiteBrowserRequest,
   isLingering,
-  lingerOn,
+  lingerOnUnread,
   isSameOriginRequest,
   NOT_ALLOWED,
   NOT_FOUND,
@@ -147,8 +147,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
  * closes after the answer.
  */
 function settleRequestBody(request: Request, response: Response): Response {
-  if (!request.body || isLingering(request)) return response;
-  if (!request.bodyUsed && lingerOn(request)) return response;
+  if (!request.body || isLingering(request) || lingerOnUnread(request)) return response;
   if (!request.bodyUsed || (response.status >= 400 && isMultipart(request)))
     response.headers.set("Connection", "close");
   return response;

@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { getAccountById, type Account } from "~/services/accounts.server";
 import { getSession } from "./session.server";
 import { usesViewerPages } from "~/services/roles";
+import { lingerOn } from "~/utils/request-body.server";
 import { shareWhilePending } from "~/utils/share-while-pending";
 
 /**
@@ -76,4 +77,18 @@ export async function requireProvider(request: Request): Promise<SignedInAccount
   const user = await requireUser(request, { door: "/cp" });
   if (user.role !== "provider") forbidden();
   return user;
+}
+
+/**
+ * requireProvider for a request that carries a film (the upload routes): when
+ * it is refused, the film is read and dropped behind the answer (lingerOn), so
+ * the client, still sending, hears the refusal instead of a reset.
+ */
+export async function requireProviderSendingFilm(request: Request): Promise<SignedInAccount> {
+  try {
+    return await requireProvider(request);
+  } catch (refusal) {
+    lingerOn(request);
+    throw refusal;
+  }
 }

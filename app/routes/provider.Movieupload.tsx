@@ -3,8 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/use-translation";
-import { requireProvider } from "~/auth/guards.server";
-import { lingerOn } from "~/utils/request-body.server";
+import { requireProvider, requireProviderSendingFilm } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
@@ -55,11 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * list with the message. The unfinished uploads' Discard buttons post here too.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const provider = await requireProvider(request).catch((refusal: unknown) => {
-    // Refused before the film is read: it is read and dropped behind the answer, which the client then hears.
-    lingerOn(request);
-    throw refusal;
-  });
+  const provider = await requireProviderSendingFilm(request);
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded")) {
     const form = await request.formData();
     if (form.get("intent") !== "discard")

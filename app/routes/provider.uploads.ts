@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiFailure } from "~/api/http.server";
-import { requireProvider } from "~/auth/guards.server";
-import { lingerOn } from "~/utils/request-body.server";
+import { requireProviderSendingFilm } from "~/auth/guards.server";
 import { receiveProviderUpload } from "~/services/uploads.server";
 
 /**
@@ -11,11 +10,7 @@ import { receiveProviderUpload } from "~/services/uploads.server";
  * to /provider/uploads/tus, and without JavaScript posts to /provider/Movieupload.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const provider = await requireProvider(request).catch((refusal: unknown) => {
-    // Refused before the film is read: it is read and dropped behind the answer, which the client then hears.
-    lingerOn(request);
-    throw refusal;
-  });
+  const provider = await requireProviderSendingFilm(request);
   const result = await receiveProviderUpload(request, provider, "form");
   if (!result.ok) {
     return Response.json(

@@ -720,7 +720,7 @@ export function loadLandingCatalogue(db: DB = getDb()) {
 }
 
 /** Each card of a list replaced by the first card seen of the same title or series (starting with `first`). */
-export function sharedCards(first: readonly CatalogueCard[]): (cards: CatalogueCard[]) => CatalogueCard[] {
+function sharedCards(first: readonly CatalogueCard[]): (cards: CatalogueCard[]) => CatalogueCard[] {
   const key = (card: CatalogueCard) => `${card.kind === "series" ? "series" : "title"}:${card.id}`;
   const seen = new Map(first.map((card) => [key(card), card]));
   return (cards) =>

@@ -5,7 +5,7 @@ import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { englishText } from "~/i18n/translate.server";
-import { lingerOn } from "~/utils/request-body.server";
+import { lingerOn, lingerOnUnread } from "~/utils/request-body.server";
 import { isSameOriginRequest } from "~/utils/origin.server";
 import { jsonError } from "~/utils/json-error";
 import { getDb, type DB } from "~/db/client.server";
@@ -485,10 +485,6 @@ export async function handleTusRequest(request: Request, caller: UploadCaller | 
   }
   lingerOnUnread(request);
   return response;
-}
-
-function lingerOnUnread(request: Request): void {
-  if (request.body && !request.bodyUsed) lingerOn(request);
 }
 
 async function dispatchTus(request: Request, caller: UploadCaller | null): Promise<Response> {

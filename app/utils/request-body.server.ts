@@ -73,3 +73,8 @@ export function lingerOn(request: Request, from?: Readable | ReadableStreamDefau
   lingerOnStream(body);
   return true;
 }
+
+/** lingerOn for a body nothing has read yet (an answer that came before it); false when there is none, or it was read. */
+export function lingerOnUnread(request: Request): boolean {
+  return Boolean(request.body) && !request.bodyUsed && lingerOn(request);
+}

@@ -81,7 +81,7 @@ const HERO_SIZES = "min(calc(100vw - 32px), 1248px)";
  * Inside the box, for a browser with JavaScript off, `<noscript>` holds one
  * plain JPEG (the 300-px card, the 640-px hero) rather than the whole
  * `<picture>`: every visitor downloads that markup, and the picture's eight
- * addresses were two thirds of a catalogue page's HTML.
+ * addresses were nearly a third of a catalogue page's HTML.
  */
 export function Poster({
   owner,
