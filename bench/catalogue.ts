@@ -7,10 +7,11 @@
  * workers — and prints per page kind: p50/p95/p99 response times (loopback,
  * so server time plus a fraction of a millisecond), requests per second, the
  * server's CPU milliseconds per request and its peak memory (RSS of the server
- * and its children: all of them, and the largest one). Then the floor: the
- * same pages rendered by the same build from loader data held in memory
- * (bench/floor-server.ts), and how far the server is above it. The goals are
- * printed alongside.
+ * and its children: all of them, and the largest one). After each run, its
+ * floor: the same pages rendered by the same build from loader data held in
+ * memory (bench/floor-server.ts), in as many processes, and how far the server
+ * is above it. The goals are printed for the server and, for what rendering
+ * the pages alone reaches here, for the floor.
  *
  * Run with `npm run bench:catalogue` after `npm run build`. BENCH_TITLES and
  * BENCH_REQUESTS (per page kind and run) change the size of the run,
@@ -209,15 +210,44 @@ function newProfiles(before: Set<string>): string[] {
 const profilesNow = () => new Set(PROFILE_DIR && fs.existsSync(PROFILE_DIR) ? fs.readdirSync(PROFILE_DIR) : []);
 
 let cookie = "";
-const runs: Array<{ label: string; results: Result[] }> = [];
+const runs: Array<{ label: string; results: Result[]; floor: Result[] }> = [];
 const profileSummaries: Array<{ label: string; files: string[]; requests: number }> = [];
 console.log(`${CONNECTIONS} connections, ${REQUESTS} requests per page kind and run`);
 
+/** The floor with as many processes as the run it is compared with (bench/floor-server.ts). */
+async function measureFloor(label: string, env: Record<string, string>): Promise<Result[]> {
+  console.log(
+    `  floor (${label}) — the same pages rendered by the same build from loader data in memory (${FLOOR_URLS} URLs per kind, bare node:http)`,
+  );
+  const before = profilesNow();
+  const floor = await startServer(root, PORT, { script: "bench/floor-server.ts", env });
+  // The session made on the real server: its row is in the database the floor reads.
+  const floorClient = getter(floor, cookie || (await signIn(floor.url, "/login", "viewer@bench.test")));
+  const results: Result[] = [];
+  for (const kind of PAGE_KINDS) {
+    const floorPath = (i: number) => kind.path(i % FLOOR_URLS);
+    // Each URL's loader data is captured by its first request, before anything is measured.
+    for (let i = 0; i < FLOOR_URLS; i++) await floorClient.get(floorPath(i));
+    const result = await load(floor, floorClient.get, kind.label, floorPath, REQUESTS);
+    printResult(result);
+    results.push(result);
+  }
+  floorClient.close();
+  await floor.stop();
+  profileSummaries.push({
+    label: `floor (${label})`,
+    files: newProfiles(before),
+    requests: PAGE_KINDS.length * (REQUESTS + CONNECTIONS + FLOOR_URLS),
+  });
+  return results;
+}
+
 for (const workers of RUNS) {
   const label = workers === "default" ? "default workers" : `WORKERS=${workers}`;
-  const before = profilesNow();
   // WORKERS unset is the default (one worker per core once the server forks workers).
-  const server = await startServer(root, PORT, { env: workers === "default" ? {} : { WORKERS: workers } });
+  const env: Record<string, string> = workers === "default" ? {} : { WORKERS: workers };
+  const before = profilesNow();
+  const server = await startServer(root, PORT, { env });
   cookie ||= await signIn(server.url, "/login", "viewer@bench.test");
   const client = getter(server, cookie);
   console.log(`${label} — workers: ${workersOf(server)}`);
@@ -238,39 +268,28 @@ for (const workers of RUNS) {
   if (seriesPage.failed > 0) process.exitCode = 1;
   client.close();
   await server.stop();
-  runs.push({ label, results });
   profileSummaries.push({ label, files: newProfiles(before), requests: PAGE_KINDS.length * (REQUESTS + CONNECTIONS) });
+  runs.push({ label, results, floor: await measureFloor(label, env) });
 }
 
-console.log(
-  `floor — the same pages rendered by the same build from loader data in memory (${FLOOR_URLS} URLs per kind, one process, bare node:http)`,
-);
-const floorBefore = profilesNow();
-const floor = await startServer(root, PORT, { script: "bench/floor-server.ts" });
-// The session made on the real server: its row is in the database the floor reads.
-const floorClient = getter(floor, cookie || (await signIn(floor.url, "/login", "viewer@bench.test")));
-const floorResults: Result[] = [];
-for (const kind of PAGE_KINDS) {
-  const floorPath = (i: number) => kind.path(i % FLOOR_URLS);
-  // Each URL's loader data is captured by its first request, before anything is measured.
-  for (let i = 0; i < FLOOR_URLS; i++) await floorClient.get(floorPath(i));
-  const result = await load(floor, floorClient.get, kind.label, floorPath, REQUESTS);
-  printResult(result);
-  floorResults.push(result);
+const mark = (ok: boolean) => (ok ? "met" : "NOT met");
+/** Each goal of a page kind against a result: the server's, or the floor's (could the page as rendered meet it at all?). */
+function goalParts(result: Result, goal: PageKind["goal"]): string[] {
+  return [
+    `p95 ${result.p95.toFixed(0)} ≤ ${goal.p95Ms} ms ${mark(result.p95 <= goal.p95Ms)}`,
+    ...(goal.requestsPerSecond
+      ? [
+          `${result.requestsPerSecond.toFixed(0)} ≥ ${goal.requestsPerSecond} req/s ${mark(result.requestsPerSecond >= goal.requestsPerSecond)}`,
+        ]
+      : []),
+    `CPU ${result.cpuMsPerRequest.toFixed(2)} ≤ ${CPU_GOAL_MS} ms ${mark(result.cpuMsPerRequest <= CPU_GOAL_MS)}`,
+  ];
 }
-floorClient.close();
-await floor.stop();
-profileSummaries.push({
-  label: "floor",
-  files: newProfiles(floorBefore),
-  requests: PAGE_KINDS.length * (REQUESTS + CONNECTIONS + FLOOR_URLS),
-});
 
-const single = runs.find((run) => run.label === "WORKERS=1") ?? runs[0];
-if (single) {
-  console.log(`server (${single.label}) over the floor:`);
-  single.results.forEach((result, index) => {
-    const bare = floorResults[index]!;
+for (const run of runs) {
+  console.log(`server (${run.label}) over its floor (as many processes):`);
+  run.results.forEach((result, index) => {
+    const bare = run.floor[index]!;
     console.log(
       `  ${result.label.padEnd(32)} CPU per request ×${(result.cpuMsPerRequest / bare.cpuMsPerRequest).toFixed(1)}  (${result.cpuMsPerRequest.toFixed(2)} vs ${bare.cpuMsPerRequest.toFixed(2)} ms)  p50 ×${(result.p50 / bare.p50).toFixed(1)}  req/s ×${(result.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}`,
     );
@@ -280,20 +299,17 @@ if (single) {
 const goalRun = runs.find((run) => run.label === "default workers") ?? runs.at(-1);
 if (goalRun) {
   console.log(`goals (${goalRun.label}):`);
-  const mark = (ok: boolean) => (ok ? "met" : "NOT met");
   goalRun.results.forEach((result, index) => {
     const goal = PAGE_KINDS[index]!.goal;
     const parts = [
-      `p95 ${result.p95.toFixed(0)} ≤ ${goal.p95Ms} ms ${mark(result.p95 <= goal.p95Ms)}`,
-      ...(goal.requestsPerSecond
-        ? [
-            `${result.requestsPerSecond.toFixed(0)} ≥ ${goal.requestsPerSecond} req/s ${mark(result.requestsPerSecond >= goal.requestsPerSecond)}`,
-          ]
-        : []),
-      `CPU ${result.cpuMsPerRequest.toFixed(2)} ≤ ${CPU_GOAL_MS} ms ${mark(result.cpuMsPerRequest <= CPU_GOAL_MS)}`,
+      ...goalParts(result, goal),
       `largest process ${result.peakLargestMiB.toFixed(0)} ≤ ${MEMORY_GOAL_MIB} MiB ${mark(result.peakLargestMiB <= MEMORY_GOAL_MIB)}`,
     ];
     console.log(`  ${result.label.padEnd(32)} ${parts.join("; ")}`);
+  });
+  console.log(`the same goals for the floor (${goalRun.label}): what rendering the page alone reaches on this machine`);
+  goalRun.floor.forEach((result, index) => {
+    console.log(`  ${result.label.padEnd(32)} ${goalParts(result, PAGE_KINDS[index]!.goal).join("; ")}`);
   });
 }
 
@@ -304,11 +320,13 @@ for (const summary of profileSummaries)
   }
 
 if (!process.env.BENCH_KEEP_STORAGE) fs.rmSync(root, { recursive: true, force: true });
-const failures = [...runs.flatMap((run) => run.results), ...floorResults].flatMap((result) =>
-  [...result.statuses]
-    .filter(([status]) => status !== 200)
-    .map(([status, count]) => `${result.label}: ${status}×${count}`),
-);
+const failures = runs
+  .flatMap((run) => [...run.results, ...run.floor])
+  .flatMap((result) =>
+    [...result.statuses]
+      .filter(([status]) => status !== 200)
+      .map(([status, count]) => `${result.label}: ${status}×${count}`),
+  );
 if (failures.length > 0) {
   console.error(`non-200 answers: ${failures.join(", ")}`);
   process.exitCode = 1;

@@ -85,6 +85,8 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? false);
+  // Nothing reads Express's req.query (Remix reads the URL itself): not parsing it saves qs's work on every request.
+  app.set("query parser", false);
   if (options.workerHeader) app.use(nameTheWorker);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
