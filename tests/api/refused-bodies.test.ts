@@ -154,6 +154,30 @@ describe("a refused body's answer reaches a client that is still sending it", ()
     }
   });
 
+  it("a page's form refused before its body is read (a viewer on an administrator's page): the answer, then the next request", async () => {
+    const connection = await RawConnection.open(world);
+    try {
+      // A form with a poster: larger than what used to be read before any route ran (16 kB).
+      const { type, body } = filmForm(400 * 1024);
+      const refused = await connection.sendPastTheAnswer(
+        head("POST", "/admin/movies", {
+          Cookie: viewer.cookie,
+          Origin: world.url,
+          "Content-Type": type,
+          "Content-Length": body.length,
+        }),
+        body,
+        64 * 1024,
+      );
+      expect(refused.status).toBe(403);
+
+      await healthy(connection);
+      expect(connection.failure).toBeNull();
+    } finally {
+      connection.close();
+    }
+  });
+
   it("an upload refused by its declared size, before its body is read: the answer, then the next request", async () => {
     const connection = await RawConnection.open(world);
     try {
