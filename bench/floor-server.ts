@@ -24,7 +24,6 @@ type Loader = NonNullable<ServerBuild["routes"][string]["module"]["loader"]>;
 
 const WORKERS = Number(process.env.WORKERS ?? availableParallelism());
 if (cluster.isPrimary && WORKERS > 1) {
-  cluster.setupPrimary({ execArgv: process.execArgv });
   for (let i = 0; i < WORKERS; i++) cluster.fork();
   process.on("SIGTERM", () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.kill("SIGTERM");

@@ -50,30 +50,56 @@ function filmForm(size: number): { type: string; body: Buffer } {
   return { type: `multipart/form-data; boundary=${boundary}`, body };
 }
 
-async function healthy(connection: RawConnection): Promise<void> {
-  await connection.send(head("GET", "/healthz", {}));
-  expect((await connection.read()).status).toBe(200);
+/**
+ * `steps` on one raw connection; then the connection must carry the next
+ * request (the refused bodies have ended) and never have failed (no reset).
+ */
+async function onOneConnection(steps: (connection: RawConnection) => Promise<void>): Promise<void> {
+  const connection = await RawConnection.open(world);
+  try {
+    await steps(connection);
+    await connection.send(head("GET", "/healthz", {}));
+    expect((await connection.read()).status).toBe(200);
+    expect(connection.failure).toBeNull();
+  } finally {
+    connection.close();
+  }
+}
+
+/** A request whose answer comes after its first 64 kB: the rest of the body is sent before the answer is read. */
+function sendPastTheAnswer(
+  connection: RawConnection,
+  method: string,
+  path: string,
+  headers: Record<string, string | number>,
+  body: Buffer,
+) {
+  const measured = "Transfer-Encoding" in headers ? headers : { ...headers, "Content-Length": body.length };
+  return connection.sendPastTheAnswer(head(method, path, measured), body, 64 * 1024);
 }
 
 describe("a refused body's answer reaches a client that is still sending it", () => {
   it("over the form limit (413) or without a length (411): the answer, then the next request on the same connection", async () => {
-    const connection = await RawConnection.open(world);
-    try {
+    await onOneConnection(async (connection) => {
       const form = Buffer.from(`email=${"x".repeat(3 * MB)}`);
-      const page = await connection.sendPastTheAnswer(
-        head("POST", "/login", { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": form.length }),
+      const page = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/login",
+        { "Content-Type": "application/x-www-form-urlencoded" },
         form,
-        64 * 1024,
       );
       expect(page.status).toBe(413);
       expect(page.body).toContain("The request is too large: the limit is 1 MB.");
       expect(page.body).toContain("Abin da aka aika ya yi girma: iyaka MB 1 ne.");
 
       const json = Buffer.from(JSON.stringify({ email: "x".repeat(3 * MB) }));
-      const api = await connection.sendPastTheAnswer(
-        head("POST", "/api/user/login", { "Content-Type": "application/json", "Content-Length": json.length }),
+      const api = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/api/user/login",
+        { "Content-Type": "application/json" },
         json,
-        64 * 1024,
       );
       expect(api.status).toBe(413);
       expect(JSON.parse(api.body)).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
@@ -87,117 +113,101 @@ describe("a refused body's answer reaches a client that is still sending it", ()
         ]).flat(),
         Buffer.from("0\r\n\r\n"),
       ]);
-      const unmeasured = await connection.sendPastTheAnswer(
-        head("POST", "/login", { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" }),
+      const unmeasured = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/login",
+        { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
         chunked,
-        64 * 1024,
       );
       expect(unmeasured.status).toBe(411);
       expect(unmeasured.body).toContain("Send the length of the body (Content-Length).");
-
-      await healthy(connection);
-      expect(connection.failure).toBeNull();
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("an upload refused by role, before its body is read: the answer, then the next request", async () => {
-    const connection = await RawConnection.open(world);
-    try {
+    await onOneConnection(async (connection) => {
       const { type, body } = filmForm(4 * MB);
-      const refused = await connection.sendPastTheAnswer(
-        head("POST", "/api/upload/movies", {
+      const refused = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/api/upload/movies",
+        {
           Authorization: `Bearer ${viewer.token}`,
           "Content-Type": type,
-          "Content-Length": body.length,
-        }),
+        },
         body,
-        64 * 1024,
       );
       expect(refused.status).toBe(403);
       expect(JSON.parse(refused.body)).toEqual({ success: false, message: "Not allowed" });
 
       // The same on the studio's own upload route (the page's cookie).
-      const studio = await connection.sendPastTheAnswer(
-        head("POST", "/provider/uploads", {
+      const studio = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/provider/uploads",
+        {
           Cookie: viewer.cookie,
           Origin: world.url,
           "Content-Type": type,
-          "Content-Length": body.length,
-        }),
+        },
         body,
-        64 * 1024,
       );
       expect(studio.status).toBe(403);
 
       // And by tus: a viewer's bytes for an upload.
       const bytes = Buffer.alloc(4 * MB);
-      const tus = await connection.sendPastTheAnswer(
-        head("PATCH", "/provider/uploads/tus/someupload", {
+      const tus = await sendPastTheAnswer(
+        connection,
+        "PATCH",
+        "/provider/uploads/tus/someupload",
+        {
           Authorization: `Bearer ${viewer.token}`,
           "Tus-Resumable": "1.0.0",
           "Upload-Offset": 0,
           "Content-Type": "application/offset+octet-stream",
-          "Content-Length": bytes.length,
-        }),
+        },
         bytes,
-        64 * 1024,
       );
       expect(tus.status).toBe(403);
       expect(JSON.parse(tus.body)).toMatchObject({ error: "Only content providers can upload films" });
-
-      await healthy(connection);
-      expect(connection.failure).toBeNull();
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("a page's form refused before its body is read (a viewer on an administrator's page): the answer, then the next request", async () => {
-    const connection = await RawConnection.open(world);
-    try {
+    await onOneConnection(async (connection) => {
       // A form with a poster: larger than what used to be read before any route ran (16 kB).
       const { type, body } = filmForm(400 * 1024);
-      const refused = await connection.sendPastTheAnswer(
-        head("POST", "/admin/movies", {
+      const refused = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/admin/movies",
+        {
           Cookie: viewer.cookie,
           Origin: world.url,
           "Content-Type": type,
-          "Content-Length": body.length,
-        }),
+        },
         body,
-        64 * 1024,
       );
       expect(refused.status).toBe(403);
-
-      await healthy(connection);
-      expect(connection.failure).toBeNull();
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("an upload refused by its declared size, before its body is read: the answer, then the next request", async () => {
-    const connection = await RawConnection.open(world);
-    try {
+    await onOneConnection(async (connection) => {
       const { type, body } = filmForm(6 * MB);
-      const refused = await connection.sendPastTheAnswer(
-        head("POST", "/api/upload/movies", {
+      const refused = await sendPastTheAnswer(
+        connection,
+        "POST",
+        "/api/upload/movies",
+        {
           Authorization: `Bearer ${provider.token}`,
           "Content-Type": type,
-          "Content-Length": body.length,
-        }),
+        },
         body,
-        64 * 1024,
       );
       expect(refused.status).toBe(413);
       expect(JSON.parse(refused.body)).toEqual({ success: false, message: "The file is larger than the upload limit" });
-
-      await healthy(connection);
-      expect(connection.failure).toBeNull();
-    } finally {
-      connection.close();
-    }
+    });
   });
 });
