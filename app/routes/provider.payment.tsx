@@ -7,6 +7,8 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { PROVIDER_REVENUE_SHARE, providerEarnings } from "~/services/provider-stats.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { formatNumber } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
 
@@ -23,13 +25,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function ProviderPayment() {
-  const { t, i18n } = useTranslation("studio");
+  const { t } = useTranslation("studio");
   const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } =
     useLoaderData<typeof loader>();
-  const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
-  const number = new Intl.NumberFormat(locale);
-  const money = (amountMinor: number, currency: string) =>
-    new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
+  // The same text on server and browser in both languages (a browser may lack Hausa's number data).
+  const number = { format: (value: number) => formatNumber(value, { maximumFractionDigits: 1 }) };
+  const money = (amountMinor: number, currency: string) => formatPrice(amountMinor, currency, { cents: "always" });
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>

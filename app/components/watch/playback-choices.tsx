@@ -77,11 +77,11 @@ export function PlaybackChoices({
       <form
         method="get"
         action="/WatchMovie"
-        className="flex items-end gap-2"
+        className="flex max-w-full min-w-0 items-end gap-2"
         onSubmit={(event) => event.preventDefault()}
       >
         <input type="hidden" name="id" value={movieId} />
-        <div className="grid gap-1">
+        <div className="grid min-w-0 gap-1">
           <label htmlFor={selectId} className="text-xs font-medium text-slate-300">
             {t("quality.label")}
           </label>
@@ -97,7 +97,7 @@ export function PlaybackChoices({
               else url.searchParams.set("quality", String(value));
               window.history.replaceState(window.history.state, "", url);
             }}
-            className="rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
+            className="max-w-full min-w-0 rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
           >
             <option value="auto">
               {t("quality.auto", { rung: top.rung, megabytesPerHour: top.megabytesPerHour })}
