@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
+import { downlinkHintKbps } from "~/media/data-cost";
 import { writeMasterPlaylist } from "~/media/hls";
 import { renditionFileName } from "~/media/storage.server";
 import { DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
@@ -49,12 +50,6 @@ function positiveInteger(value: string | null): number | null {
   return number > 0 ? number : null;
 }
 
-/** The browser's own estimate of the link (the Downlink client hint, in Mbps), in kbps. */
-function downlinkHintKbps(request: Request): number | null {
-  const value = Number(request.headers.get("Downlink"));
-  return Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : null;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const caller = await getApiCaller(request);
   const decision = authorizeHlsStream(
@@ -81,7 +76,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const variants = masterVariants(decision.renditions, {
       maxRung,
       only: positiveInteger(url.searchParams.get("rung")),
-      linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request),
+      linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request.headers.get("Downlink")),
+      dataSaver: saver,
     });
     const body = writeMasterPlaylist(
       variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })),
