@@ -374,6 +374,8 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
 });
 
 test("data saver caps playback at 240p and says what it costs", async ({ page, browser, baseURL }) => {
+  // Two browsers, a switch, playback and a page without JavaScript.
+  test.slow();
   const movieId = TITLE.dataSaver;
   await postSignIn(page.request, await createViewer("saver"));
   await page.goto(`/WatchMovie?id=${movieId}`);
@@ -456,6 +458,8 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the watch page still plays the film, and its quality and data saver forms work", async ({ page }) => {
+    // Five page loads and playback by the browser's own controls.
+    test.slow();
     const movieId = TITLE.noScript;
     await signIn(page, await createViewer("noscript"));
     // The progressive fallback is for slow links: the highest rung whose average fits 300 kbps.

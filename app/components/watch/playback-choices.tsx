@@ -152,15 +152,16 @@ export function PlaybackChoices({
   const here = `${location.pathname}${location.search}`;
 
   return (
-    <div className="flex flex-wrap items-end gap-4 text-sm" data-testid="playback-choices">
+    // A grid on a phone: a long option (Hausa's are) or sentence wraps or narrows instead of widening the page.
+    <div className="grid gap-4 text-sm sm:grid-cols-2 sm:items-end" data-testid="playback-choices">
       <form
         method="get"
         action="/WatchMovie"
-        className="flex min-w-0 flex-wrap items-end gap-2"
+        className="flex min-w-0 items-end gap-2"
         onSubmit={(event) => event.preventDefault()}
       >
         <input type="hidden" name="id" value={movieId} />
-        <div className="grid min-w-0 gap-1">
+        <div className="grid min-w-0 flex-1 gap-1">
           <label htmlFor={selectId} className="text-xs font-medium text-slate-300">
             {t("quality.label")}
           </label>
@@ -176,7 +177,7 @@ export function PlaybackChoices({
               else url.searchParams.set("quality", String(value));
               window.history.replaceState(window.history.state, "", url);
             }}
-            className="max-w-full rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
+            className="w-full min-w-0 rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
           >
             <option value="auto">
               {t("quality.auto", { rung: top.rung, megabytesPerHour: top.megabytesPerHour })}
