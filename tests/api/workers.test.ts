@@ -41,6 +41,7 @@ let provider: Seeded;
 beforeAll(async () => {
   process.env.WORKERS = "2";
   process.env.WORKER_HEADER = "1";
+  process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
   world = await startApiWorld("workers", 3308);
   viewer = seedAccount(world, "viewer");
   provider = seedAccount(world, "provider");
