@@ -19,6 +19,7 @@ process.env.PAYSTACK_SECRET_KEY = paystack.secretKey;
 process.env.PAYSTACK_BASE_URL = paystack.baseUrl;
 // Ten failed sign-ins from one address show the refusal (the default allows 100 in 10 minutes).
 process.env.SIGN_IN_FAILURES_PER_ADDRESS ??= "10";
-process.argv.push("--demo");
+// The tests start once the demo's films are all made (npm run demo serves while it makes them).
+process.argv.push("--demo", "--demo-media-first");
 // The start as `npm run build` compiled it (build/server/start.js), as `npm run demo` runs it.
 await import(pathToFileURL(path.resolve("build/server/start.js")).href);
