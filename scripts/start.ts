@@ -58,7 +58,9 @@ if (demo) {
   const { summary, makeMedia } = await seedDemoBasics(db, { storageDir: env.storageDir, ladder: env.ladder });
   if (process.argv.includes("--demo-media-first")) await makeMedia();
   else makeDemoMedia = makeMedia;
-  console.log(`[demo] accounts, ${summary.categories} categories and ${summary.plans} plans ready; ${summary.movies} titles ${makeDemoMedia ? "follow while the site serves" : "ready"}`);
+  console.log(
+    `[demo] accounts, ${summary.categories} categories and ${summary.plans} plans ready; ${summary.movies} titles ${makeDemoMedia ? "follow while the site serves" : "ready"}`,
+  );
   console.log("[demo] sign in with:");
   for (const account of DEMO_ACCOUNTS) {
     console.log(`        ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);
@@ -93,7 +95,9 @@ await runServer(serveOptionsFrom(env, serverBuild), {
 });
 
 if (makeDemoMedia) {
-  console.log("[demo] the site serves now; the demo's films are being made (each title appears once its film is ready):");
+  console.log(
+    "[demo] the site serves now; the demo's films are being made (each title appears once its film is ready):",
+  );
   makeDemoMedia()
     .catch((error: unknown) => console.error("[demo] making the demo's films failed:", error))
     .finally(() => db.$client.close());

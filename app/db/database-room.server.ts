@@ -78,7 +78,10 @@ function freeBytes(dir: string): number {
  * size free; give it up when the disk has less than a quarter of it free
  * (before the database meets the wall). Returns what it did.
  */
-export function keepDatabaseRoom(databasePath: string, bytes: number): "kept" | "made" | "released" | "waiting" | "off" {
+export function keepDatabaseRoom(
+  databasePath: string,
+  bytes: number,
+): "kept" | "made" | "released" | "waiting" | "off" {
   const file = roomFileOf(databasePath);
   const dir = path.dirname(file);
   if (bytes <= 0) {

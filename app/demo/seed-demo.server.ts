@@ -553,7 +553,7 @@ function progressLog(log: (message: string) => void, total: number) {
   return (what: string, madeSomething: boolean) => {
     done++;
     if (!madeSomething) return;
-    const left = Math.round(((Date.now() - started) / done) * (total - done) / 1000);
+    const left = Math.round((((Date.now() - started) / done) * (total - done)) / 1000);
     const time = left >= 60 ? `${Math.floor(left / 60)} min ${left % 60} s` : `${left} s`;
     log(`${done} of ${total}: ${what}${done < total ? ` (about ${time} left)` : ""}`);
   };

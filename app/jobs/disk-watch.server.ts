@@ -14,7 +14,9 @@ export function watchDatabaseRoom(): void {
   try {
     const outcome = keepDatabaseRoom(databasePath, databaseRoomBytes);
     if (outcome === "made")
-      console.log(`[disk] the database keeps ${Math.round(databaseRoomBytes / 1024 / 1024)} MB of room (DATABASE_ROOM_MB)`);
+      console.log(
+        `[disk] the database keeps ${Math.round(databaseRoomBytes / 1024 / 1024)} MB of room (DATABASE_ROOM_MB)`,
+      );
   } catch (error) {
     console.error("[disk] keeping the database's room failed:", (error as Error).message);
   }

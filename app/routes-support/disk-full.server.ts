@@ -35,7 +35,11 @@ export async function diskFullPage(request: Request): Promise<Response> {
   const html = `<!doctype html><html lang="${language}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t("errors.diskFullTitle"))} · Kallo</title><style>body{font-family:system-ui,sans-serif;background:#0b0b12;color:#eee;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:auto}a{color:#f5b942}</style><main><h1>${escape(t("errors.diskFullTitle"))}</h1><p>${escape(t("errors.diskFullText"))}</p><p><a href="/">${escape(t("errors.goHome"))}</a></p></main></html>`;
   return new Response(html, {
     status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS },
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Retry-After": RETRY_AFTER_SECONDS,
+    },
   });
 }
 

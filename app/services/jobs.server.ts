@@ -301,8 +301,7 @@ export function startJobRunner(
               return;
             }
             const message = error instanceof Error ? error.message : String(error);
-            const final =
-              claimed.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
+            const final = claimed.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
             try {
               finishJob(db, claimed.id, { ok: false, error: message.slice(0, 2000), retry: !final });
               options.onFailure?.(claimed, error, final);

@@ -39,7 +39,9 @@ export const FAILURE_LIMITS = {
 export type FailureLimitName = keyof typeof FAILURE_LIMITS;
 
 function failureLimit(name: FailureLimitName): { points: number; duration: number } {
-  return name === "signIn" ? { ...FAILURE_LIMITS.signIn, points: getEnv().signInFailuresPerAddress } : FAILURE_LIMITS[name];
+  return name === "signIn"
+    ? { ...FAILURE_LIMITS.signIn, points: getEnv().signInFailuresPerAddress }
+    : FAILURE_LIMITS[name];
 }
 
 const TABLE = "rate_limits";
@@ -127,7 +129,11 @@ export type FailureGate = { ok: true; leave: () => void } | { ok: false; retryAf
  * address's failures and its tries under way reach the limit. `leave` once the
  * try is decided (after recordFailure when it failed).
  */
-export async function enterFailureLimit(name: FailureLimitName, address: string, db: DB = getDb()): Promise<FailureGate> {
+export async function enterFailureLimit(
+  name: FailureLimitName,
+  address: string,
+  db: DB = getDb(),
+): Promise<FailureGate> {
   const limiter = limitersFor(db)[`failures:${name}`];
   const key = `${name}:${address}`;
   const counted = await limiter.get(address);

@@ -561,7 +561,10 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
   if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
   if (method === "PATCH") {
     // The protocol's one content type for a PATCH's bytes (415 otherwise, as tus 1.0 says).
-    if ((request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() !== "application/offset+octet-stream")
+    if (
+      (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() !==
+      "application/offset+octet-stream"
+    )
       throw new UploadRefusal(415, "studio:errors.patchContentType");
     const undoSize = declareDeferredSize(db, request, row);
     const forwarded = await checkFirstBytes(db, request, row);

@@ -303,7 +303,13 @@ export function uploadSpace(db: DB, root: string): { spare: number; owed: number
 }
 
 /** May this provider reserve `size` more bytes for a new resumable upload? (See uploadSpace.) */
-export function withinUploadShare(db: DB, root: string, providerId: string, size: number, sharePercent: number): boolean {
+export function withinUploadShare(
+  db: DB,
+  root: string,
+  providerId: string,
+  size: number,
+  sharePercent: number,
+): boolean {
   const space = uploadSpace(db, root);
   const held = space.owedBy.get(providerId) ?? 0;
   if (held === 0) return true;

@@ -53,7 +53,11 @@ const envSchema = z
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
     SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
     DATABASE_ROOM_MB: z.coerce.number().int().min(0).max(4096).default(64),
-    UPLOAD_START_MINUTES: z.coerce.number().positive().max(24 * 60).default(50),
+    UPLOAD_START_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(50),
     UPLOAD_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,

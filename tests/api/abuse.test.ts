@@ -171,7 +171,11 @@ describe("malformed requests", () => {
     });
     expect(truncated.status).toBe(400);
     // Signed out, the same body is sent to sign in first, as before.
-    const signedOut = await call(world, "/login", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+    const signedOut = await call(world, "/login", {
+      method: "POST",
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(signedOut.status).toBe(400);
   });
 

@@ -55,7 +55,16 @@ afterAll(async () => {
   fs.rmSync(mountPoint, { recursive: true, force: true });
 });
 
-type Row = { phase: string; signIn: number; browse: number; play: number; upload: number; progress: number; signOut: number; health: string };
+type Row = {
+  phase: string;
+  signIn: number;
+  browse: number;
+  play: number;
+  upload: number;
+  progress: number;
+  signOut: number;
+  health: string;
+};
 
 describe.skipIf(!canMount)("a full disk (a drill on a 96 MB tmpfs)", () => {
   it("keeps sign-in, sign-out, browsing, playback and progress working, refuses uploads with 507, and its jobs wait and go on", async () => {
@@ -73,7 +82,11 @@ describe.skipIf(!canMount)("a full disk (a drill on a 96 MB tmpfs)", () => {
         body: new URLSearchParams({ email: viewer.email, password: PASSWORD }),
         redirect: "manual",
       });
-      const cookie = signIn.headers.getSetCookie().find((value) => value.startsWith("kallo_session="))?.split(";")[0] ?? "";
+      const cookie =
+        signIn.headers
+          .getSetCookie()
+          .find((value) => value.startsWith("kallo_session="))
+          ?.split(";")[0] ?? "";
       const browse = await fetch(`${world.url}/movies`, { headers: { Cookie: cookie }, redirect: "manual" });
       const play = await fetch(`${world.url}/api/files/${movie.id}.mp4`, {
         headers: { Cookie: cookie, Range: "bytes=0-999" },
@@ -148,7 +161,10 @@ describe.skipIf(!canMount)("a full disk (a drill on a 96 MB tmpfs)", () => {
         "full-disk drill (96 MB tmpfs, DISK_RESERVE_MB=4, DATABASE_ROOM_MB=8)",
         "| phase | sign-in | browse | play | progress | upload | sign-out | healthz |",
         "|---|---|---|---|---|---|---|---|",
-        ...rows.map((row) => `| ${row.phase} | ${row.signIn} | ${row.browse} | ${row.play} | ${row.progress} | ${row.upload} | ${row.signOut} | ${row.health} |`),
+        ...rows.map(
+          (row) =>
+            `| ${row.phase} | ${row.signIn} | ${row.browse} | ${row.play} | ${row.progress} | ${row.upload} | ${row.signOut} | ${row.health} |`,
+        ),
         `job queued while full: ${jobWhileFull} while full, done after; server alive while full: ${aliveWhileFull}`,
         `healthz while full: ${JSON.stringify(health)}`,
       ].join("\n"),

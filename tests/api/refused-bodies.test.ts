@@ -102,7 +102,10 @@ describe("a refused body's answer reaches a client that is still sending it", ()
         json,
       );
       expect(api.status).toBe(413);
-      expect(JSON.parse(api.body)).toEqual({ success: false, message: "The request is too large: the limit is 64 kB." });
+      expect(JSON.parse(api.body)).toEqual({
+        success: false,
+        message: "The request is too large: the limit is 64 kB.",
+      });
 
       const piece = Buffer.alloc(MB, "x");
       const chunked = Buffer.concat([

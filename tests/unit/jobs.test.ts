@@ -133,7 +133,11 @@ describe("a job runner when the database cannot write (a full disk)", () => {
     // Writes fail now: what a full disk does to the recovery at start.
     db.$client.pragma("query_only = ON");
     const done: string[] = [];
-    const runner = startJobRunner(db, { process: async (job) => void done.push(job.id) }, { concurrency: 1, pollMs: 50, crashBackoffMs: () => 0 });
+    const runner = startJobRunner(
+      db,
+      { process: async (job) => void done.push(job.id) },
+      { concurrency: 1, pollMs: 50, crashBackoffMs: () => 0 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runner.waiting()).toMatch(/the database failed/);
     expect(done).toEqual([]);

@@ -20,7 +20,9 @@ const rows = () => testDb.db.$client.prepare("select count(*) as n from rate_lim
 
 describe("failure limits (sign-in, registration's 'email taken')", () => {
   it("lets a crowd behind one address in: tries under way are not failures, and a success writes nothing", async () => {
-    const gates = await Promise.all(Array.from({ length: 50 }, () => enterFailureLimit("signIn", "203.0.113.7", testDb.db)));
+    const gates = await Promise.all(
+      Array.from({ length: 50 }, () => enterFailureLimit("signIn", "203.0.113.7", testDb.db)),
+    );
     expect(gates.every((gate) => gate.ok)).toBe(true);
     for (const gate of gates) if (gate.ok) gate.leave();
     expect(rows().n).toBe(0);

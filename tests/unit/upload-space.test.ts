@@ -30,7 +30,16 @@ function unfinished(providerId: string, size: number, received: number, ageMs = 
   fs.utimesSync(path.join(dir, id), then, then);
   testDb.db
     .insert(resumableUploads)
-    .values({ id, providerId, movieId: `m${id}`, filename: "f.mp4", sizeBytes: size, name: "F", categoryId: "c", createdAt: then })
+    .values({
+      id,
+      providerId,
+      movieId: `m${id}`,
+      filename: "f.mp4",
+      sizeBytes: size,
+      name: "F",
+      categoryId: "c",
+      createdAt: then,
+    })
     .run();
   return id;
 }
@@ -55,7 +64,11 @@ describe("the upload space one provider may hold", () => {
     const sending = unfinished("provider0000002", 4 * GB, 1024, 2 * hour);
     const removed = sweepExpiredUploads(testDb.db, { root: testDb.dir, expiryMs: 24 * hour, startMs: 50 * 60 * 1000 });
     expect(removed).toBe(1);
-    const left = testDb.db.select({ id: resumableUploads.id }).from(resumableUploads).all().map((row) => row.id);
+    const left = testDb.db
+      .select({ id: resumableUploads.id })
+      .from(resumableUploads)
+      .all()
+      .map((row) => row.id);
     expect(left.sort()).toEqual([fresh, sending].sort());
     expect(fs.existsSync(path.join(storagePaths(testDb.dir).uploads, empty))).toBe(false);
   });

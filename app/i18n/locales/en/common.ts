@@ -58,7 +58,8 @@ const common = {
     badRequestTitle: "The request could not be read",
     badRequestText: "What was sent is not a form this page can read. Go back to the page and send it again.",
     diskFullTitle: "Changes cannot be saved right now",
-    diskFullText: "Kallo's disk is full, so what you sent was not saved. Pages and films still work. Please try again in a few minutes.",
+    diskFullText:
+      "Kallo's disk is full, so what you sent was not saved. Pages and films still work. Please try again in a few minutes.",
   },
   pagination: {
     label: "Pages",
