@@ -4,6 +4,7 @@ import { processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
+import { diskFullReason } from "~/services/disk.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
 import {
@@ -23,10 +24,15 @@ const globalForJobs = globalThis as unknown as { __kalloMediaJobs?: JobRunner };
 export function startMediaJobs(): JobRunner {
   if (globalForJobs.__kalloMediaJobs) return globalForJobs.__kalloMediaJobs;
   const db = getDb();
-  const { ladder } = getEnv();
+  const { ladder, databasePath, databaseRoomBytes } = getEnv();
   // The backfill: titles without their whole ladder (from before ladders, or a longer LADDER) get a job.
-  const backfilled = enqueueMissingLadders(db, ladder);
-  if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
+  // A database that cannot write now (a full disk) leaves it to the next start.
+  try {
+    const backfilled = enqueueMissingLadders(db, ladder);
+    if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
+  } catch (error) {
+    console.error(`[media] the ladders' backfill waits for the next start: ${(error as Error).message}`);
+  }
   const runner = startJobRunner(
     db,
     {
@@ -62,6 +68,8 @@ export function startMediaJobs(): JobRunner {
     },
     {
       concurrency: getEnv().mediaJobs,
+      label: "media",
+      waitReason: () => diskFullReason(storageRoot(), databasePath, databaseRoomBytes),
       onFailure: (job, error, final) => {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);

@@ -32,6 +32,7 @@ import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/se
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 type ShownParts = {
   series?: unknown;
@@ -121,7 +122,7 @@ type ActionErrors = FormErrors & { section?: "comments" | "rating" };
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
   const movieId = movieIdOf(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const db = getDb();
   const back = (section: string) => `/WatchMovie?${new URLSearchParams({ id: movieId })}#${section}`;

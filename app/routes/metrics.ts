@@ -3,7 +3,8 @@ import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
-import { diskUsage } from "~/services/disk.server";
+import { databaseRoomState } from "~/db/database-room.server";
+import { diskFullReason, diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
@@ -18,6 +19,11 @@ import { gauge, metricsContentType, metricsText } from "~/utils/metrics.server";
  */
 const jobsGauge = gauge("kallo_jobs", "Background jobs by kind and status", ["kind", "status"]);
 const uploadsGauge = gauge("kallo_unfinished_uploads", "Resumable uploads not finished yet", []);
+const diskFullGauge = gauge(
+  "kallo_disk_full",
+  "1 while the disk is full: the database runs on its room (DATABASE_ROOM_MB) and media jobs wait",
+  [],
+);
 const diskGauge = gauge(
   "kallo_disk_bytes",
   "Disk under STORAGE_DIR: free, total, and what films, ladders and temporary work take",
@@ -52,6 +58,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   diskGauge.set({ what: "films" }, disk.filmBytes);
   diskGauge.set({ what: "ladders" }, disk.renditionBytes);
   diskGauge.set({ what: "temporary" }, disk.temporaryBytes);
+  diskGauge.set({ what: "database_room" }, databaseRoomState(env.databasePath).bytes);
+  diskFullGauge.set(diskFullReason(storageRoot(), env.databasePath, env.databaseRoomBytes) ? 1 : 0);
   return new Response(await metricsText(), {
     headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });

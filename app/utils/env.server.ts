@@ -51,6 +51,14 @@ const envSchema = z
       .max(24 * 365)
       .default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
+    SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+    DATABASE_ROOM_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    UPLOAD_START_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(50),
+    UPLOAD_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
@@ -144,6 +152,14 @@ export type Env = {
   uploadExpiryMs: number;
   /** Free space kept for the database and the media jobs: an upload that would eat into it is refused before it starts. */
   diskReserveBytes: number;
+  /** Failed sign-ins one client address may make in 10 minutes before it must wait (successes never count). */
+  signInFailuresPerAddress: number;
+  /** Space the database keeps for itself in a file it gives up when the disk fills (DATABASE_ROOM_MB). */
+  databaseRoomBytes: number;
+  /** A resumable upload that has received no byte at all is removed after this long (UPLOAD_START_MINUTES). */
+  uploadStartMs: number;
+  /** The share of the upload space one provider's unfinished uploads may hold at once (UPLOAD_SHARE_PERCENT). */
+  uploadSharePercent: number;
   ffmpegPath?: string;
   ffprobePath?: string;
   mediaJobs: number;
@@ -231,6 +247,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     metricsAllow: raw.METRICS_ALLOW,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
+    signInFailuresPerAddress: raw.SIGN_IN_FAILURES_PER_ADDRESS,
+    databaseRoomBytes: raw.DATABASE_ROOM_MB * 1024 * 1024,
+    uploadStartMs: Math.round(raw.UPLOAD_START_MINUTES * 60 * 1000),
+    uploadSharePercent: raw.UPLOAD_SHARE_PERCENT,
     ffmpegPath: raw.FFMPEG_PATH,
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,
