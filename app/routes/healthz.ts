@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { checkBucket } from "~/media/media-store.server";
 import { spareBytes, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -7,9 +8,10 @@ import { getEnv } from "~/utils/env.server";
  * Liveness and readiness for the container: the process answers and the
  * database reads. "degraded" (still 200: restarting would not help) when the
  * disk is down to its reserve, so uploads are being refused and the database
- * may soon be unable to grow; the operator's monitoring sees it here.
+ * may soon be unable to grow, or when the media bucket (MEDIA_STORE=s3)
+ * cannot be reached; the operator's monitoring sees it here.
  */
-export function loader() {
+export async function loader() {
   try {
     getDb().get(sql`select 1`);
   } catch (error) {
@@ -20,9 +22,16 @@ export function loader() {
     );
   }
   const spare = spareBytes(storageRoot(), getEnv().diskReserveBytes);
-  const body =
-    spare > 0
-      ? { status: "ok" }
-      : { status: "degraded", message: "disk space is down to DISK_RESERVE_MB: uploads are refused" };
-  return Response.json(body, { headers: { "Cache-Control": "no-store" } });
+  const problems: string[] = [];
+  if (spare <= 0) problems.push("disk space is down to DISK_RESERVE_MB: uploads are refused");
+  const bucket = await checkBucket();
+  if (bucket.configured && !bucket.ok)
+    problems.push(
+      `the media bucket cannot be reached (${bucket.message ?? "no answer"}): titles held there cannot play; new titles play from the disk and are sent when it is back`,
+    );
+  const body = problems.length === 0 ? { status: "ok" } : { status: "degraded", message: problems.join("; ") };
+  return Response.json(
+    { ...body, ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : "unreachable" } : {}) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

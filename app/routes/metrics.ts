@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
+import { bucketHealth, titlesByStore } from "~/media/media-store.server";
 import { diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
@@ -23,6 +24,9 @@ const diskGauge = gauge(
   "Disk under STORAGE_DIR: free, total, and what films, ladders and temporary work take",
   ["what"],
 );
+
+const titlesGauge = gauge("kallo_titles_by_store", "Titles whose film and ladder are on this disk or in the media bucket", ["store"]);
+const bucketGauge = gauge("kallo_media_bucket_up", "1 when the media bucket answered its last request, 0 when it did not (only with a bucket)", []);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
@@ -52,6 +56,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   diskGauge.set({ what: "films" }, disk.filmBytes);
   diskGauge.set({ what: "ladders" }, disk.renditionBytes);
   diskGauge.set({ what: "temporary" }, disk.temporaryBytes);
+  const byStore = titlesByStore(db);
+  titlesGauge.set({ store: "local" }, byStore.local);
+  titlesGauge.set({ store: "s3" }, byStore.s3);
+  const bucket = bucketHealth();
+  if (bucket.configured) bucketGauge.set(bucket.ok ? 1 : 0);
   return new Response(await metricsText(), {
     headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });

@@ -132,7 +132,7 @@ export function requeueJob(db: DB, id: string): void {
 export function finishJob(
   db: DB,
   id: string,
-  outcome: { ok: true } | { ok: false; error: string; retry: boolean },
+  outcome: { ok: true } | { ok: false; error: string; retry: boolean; runAfter?: Date },
 ): void {
   if (outcome.ok) {
     db.update(jobs)
@@ -144,6 +144,7 @@ export function finishJob(
       .set({
         status: outcome.retry ? "queued" : "failed",
         finishedAt: outcome.retry ? null : new Date(),
+        runAfter: outcome.retry ? (outcome.runAfter ?? null) : null,
         error: outcome.error,
         toolPid: null,
       })
@@ -172,6 +173,8 @@ export function startJobRunner(
     forgetDone?: boolean;
     /** The wait before retrying a job a killed process was running (tests shorten it). */
     crashBackoffMs?: (attempts: number) => number;
+    /** Kinds that retry more often than MAX_ATTEMPTS, each try after a wait (work against a service that may be down a while). */
+    retries?: Record<string, { maxAttempts: number; backoffMs: (attempts: number) => number }>;
   },
 ): JobRunner {
   const kinds = Object.keys(handlers);
@@ -224,8 +227,12 @@ export function startJobRunner(
               return;
             }
             const message = error instanceof Error ? error.message : String(error);
-            const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
-            finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });
+            const policy = options.retries?.[job.kind];
+            const final =
+              job.attempts >= (policy?.maxAttempts ?? MAX_ATTEMPTS) ||
+              (error as { permanent?: boolean }).permanent === true;
+            const runAfter = policy ? new Date(Date.now() + policy.backoffMs(job.attempts)) : undefined;
+            finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final, runAfter });
             options.onFailure?.(job, error, final);
           }
         })().finally(() => {
