@@ -7,7 +7,7 @@ import { preparedQuery } from "~/db/prepared.server";
 import { jobs, movies } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { getEnv } from "~/utils/env.server";
-import { classifyError, expectedEtag, ObjectStore, ObjectStoreError, type ObjectInfo } from "./object-store.server";
+import { classifyError, etagMatches, fileEtags, ObjectStore, ObjectStoreError, type ObjectInfo } from "./object-store.server";
 import { movieDir, renditionFileName, renditionPath, storageRoot } from "./storage.server";
 
 /**
@@ -398,7 +398,7 @@ export async function bringTitleHome(
 async function sameAsObject(localPath: string, object: ObjectInfo): Promise<boolean> {
   const stat = fs.statSync(localPath, { throwIfNoEntry: false });
   if (!stat || stat.size !== object.size) return false;
-  return (await expectedEtag(localPath)) === object.etag;
+  return etagMatches(object.etag, await fileEtags(localPath));
 }
 
 /**

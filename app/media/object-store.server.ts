@@ -4,7 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { Readable } from "node:stream";
 import {
-  DeleteObjectsCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -22,8 +22,8 @@ import type { S3Settings } from "~/utils/env.server";
  * The S3-compatible bucket, through the AWS SDK v3: the same calls work
  * against AWS S3, Cloudflare R2, Backblaze B2, MinIO, Ceph and OpenStack
  * Swift's s3api. Only what every one of them speaks is used: V4 signatures,
- * plain and multipart PUT, HEAD, ranged GET, batch delete, list v2, bucket
- * CORS. The SDK's newer CRC trailers (aws-chunked bodies) are turned off, as
+ * plain and multipart PUT, HEAD, ranged GET, DELETE, list v2, and bucket
+ * CORS where the server has it (Swift's s3api does not: set it on the CDN). The SDK's newer CRC trailers (aws-chunked bodies) are turned off, as
  * several of those servers refuse them; integrity is proven instead by the
  * ETag every one of them returns (the MD5 of the body, or of the parts' MD5s
  * for a multipart upload), which `putFile` computes from the file and checks.
@@ -74,13 +74,21 @@ export function classifyError(error: unknown): ObjectStoreErrorKind {
 
 export type ObjectInfo = { key: string; size: number; etag: string };
 
-/** The ETag a bucket gives a file uploaded in parts of `partBytes` (one PUT when it fits in one part). */
-export async function expectedEtag(file: string, partBytes = PART_BYTES): Promise<string> {
+/**
+ * What a bucket may answer as the ETag of a file sent in parts of
+ * `partBytes` (one PUT when it fits in one): the MD5 of the parts' MD5s with
+ * their count (`…-3`, what S3, R2, MinIO, Ceph and Swift answer for multipart),
+ * and the whole file's MD5 (a single PUT, and what some servers answer for
+ * multipart too). Both come from one reading of the file.
+ */
+export async function fileEtags(file: string, partBytes = PART_BYTES): Promise<{ whole: string; multipart: string | null }> {
   const partDigests: Buffer[] = [];
+  const whole = createHash("md5");
   let part = createHash("md5");
   let inPart = 0;
   let total = 0;
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
+    whole.update(chunk);
     let offset = 0;
     while (offset < chunk.length) {
       const take = Math.min(chunk.length - offset, partBytes - inPart);
@@ -95,12 +103,15 @@ export async function expectedEtag(file: string, partBytes = PART_BYTES): Promis
       }
     }
   }
-  if (total <= partBytes) {
-    // One PUT: the ETag is the body's own MD5 (also for an exact single part, digested above).
-    return partDigests.length === 1 ? partDigests[0].toString("hex") : part.digest("hex");
-  }
   if (inPart > 0) partDigests.push(part.digest());
-  return `${createHash("md5").update(Buffer.concat(partDigests)).digest("hex")}-${partDigests.length}`;
+  const multipart =
+    total > partBytes ? `${createHash("md5").update(Buffer.concat(partDigests)).digest("hex")}-${partDigests.length}` : null;
+  return { whole: whole.digest("hex"), multipart };
+}
+
+/** Does a bucket's ETag prove it holds this file? */
+export function etagMatches(etag: string, file: { whole: string; multipart: string | null }): boolean {
+  return etag === file.whole || (file.multipart !== null && etag === file.multipart);
 }
 
 function cleanEtag(etag: string | undefined): string {
@@ -169,12 +180,12 @@ export class ObjectStore {
   async putFile(
     key: string,
     file: string,
-    options: { contentType: string; cacheControl?: string; etag?: string },
+    options: { contentType: string; cacheControl?: string },
   ): Promise<ObjectInfo> {
     const { size } = await fs.promises.stat(file);
-    const etag = options.etag ?? (await expectedEtag(file));
+    const etags = await fileEtags(file);
     const existing = await this.head(key);
-    if (existing && existing.size === size && existing.etag === etag) return existing;
+    if (existing && existing.size === size && etagMatches(existing.etag, etags)) return existing;
     await this.call("put", async () => {
       const upload = new Upload({
         client: this.client,
@@ -194,12 +205,12 @@ export class ObjectStore {
     });
     const stored = await this.head(key);
     if (!stored) throw new ObjectStoreError("verify", "missing", `${key} is not in the bucket after it was sent`);
-    if (stored.size !== size || stored.etag !== etag) {
+    if (stored.size !== size || !etagMatches(stored.etag, etags)) {
       objectStoreErrors.inc({ operation: "verify", kind: "checksum" });
       throw new ObjectStoreError(
         "verify",
         "checksum",
-        `${key}: the bucket holds ${stored.size} bytes with ETag ${stored.etag}, the file is ${size} bytes with ${etag}`,
+        `${key}: the bucket holds ${stored.size} bytes with ETag ${stored.etag}, the file is ${size} bytes with ${etags.multipart ?? etags.whole}`,
       );
     }
     return stored;
@@ -226,10 +237,10 @@ export class ObjectStore {
       await this.call("get", () => pipeline(body, fs.createWriteStream(part)));
       const { size } = await fs.promises.stat(part);
       // Every object this service sends is in PART_BYTES parts, so its ETag is computed the same way.
-      const etag = await expectedEtag(part);
-      if (size !== expected.size || etag !== expected.etag) {
+      const etags = await fileEtags(part);
+      if (size !== expected.size || !etagMatches(expected.etag, etags)) {
         objectStoreErrors.inc({ operation: "verify", kind: "checksum" });
-        throw new ObjectStoreError("verify", "checksum", `${key} arrived as ${size} bytes with ETag ${etag}`);
+        throw new ObjectStoreError("verify", "checksum", `${key} arrived as ${size} bytes, not matching ETag ${expected.etag}`);
       }
       await fs.promises.rename(part, file);
     } finally {
@@ -251,18 +262,20 @@ export class ObjectStore {
     return found;
   }
 
+  /**
+   * One DELETE per object, four at a time: the batch delete needs a Content-MD5
+   * header that this SDK no longer sends (it sends a CRC instead), which Swift
+   * and older servers refuse. A title has a few dozen objects.
+   */
   async deleteKeys(keys: readonly string[]): Promise<void> {
-    for (let start = 0; start < keys.length; start += 1000) {
-      const batch = keys.slice(start, start + 1000);
-      await this.call("delete", () =>
-        this.client.send(
-          new DeleteObjectsCommand({
-            Bucket: this.bucket,
-            Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
-          }),
-        ),
-      );
-    }
+    const queue = [...keys];
+    const worker = async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        const Key = key;
+        await this.call("delete", () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key })));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
   }
 
   async deletePrefix(prefix: string): Promise<number> {
