@@ -74,7 +74,9 @@ export function startMediaJobs(): JobRunner {
         }
       },
       [BUCKET_SEND_JOB]: async (job) => {
-        if (!job.movieId || ladderJobWaiting(db, job.movieId)) return; // the ladder's end queues it again
+        // A ladder job still queued needs the film on the disk; its end queues this again. (The one that
+        // queued this may still be finishing: its rungs are on the disk already.)
+        if (!job.movieId || ladderJobWaiting(db, job.movieId, "", ["queued"])) return;
         const started = Date.now();
         const sent = await sendTitleToBucket(db, job.movieId);
         if (sent.files > 0)
@@ -110,7 +112,12 @@ export function startMediaJobs(): JobRunner {
 }
 
 /** Is a ladder job (other than `exceptJobId`) waiting or running for this title? */
-function ladderJobWaiting(db: ReturnType<typeof getDb>, movieId: string, exceptJobId = ""): boolean {
+function ladderJobWaiting(
+  db: ReturnType<typeof getDb>,
+  movieId: string,
+  exceptJobId = "",
+  statuses: Array<"queued" | "running"> = ["queued", "running"],
+): boolean {
   return (
     db
       .select({ id: jobs.id })
@@ -119,7 +126,7 @@ function ladderJobWaiting(db: ReturnType<typeof getDb>, movieId: string, exceptJ
         and(
           eq(jobs.kind, LADDER_JOB),
           eq(jobs.movieId, movieId),
-          inArray(jobs.status, ["queued", "running"]),
+          inArray(jobs.status, statuses),
           ne(jobs.id, exceptJobId),
         ),
       )

@@ -155,11 +155,11 @@ export function bucketHealth(): BucketHealth {
   return { configured: true, ok: health.ok, message: health.message };
 }
 
-/** Check the bucket now and give its state (/healthz waits for this when the last state is stale). */
-export async function checkBucket(): Promise<BucketHealth> {
+/** Check the bucket (when the last state is stale, or `force`) and give its state: /healthz waits for this. */
+export async function checkBucket(options: { force?: boolean } = {}): Promise<BucketHealth> {
   const store = objectStore();
   if (!store) return { configured: false };
-  if (Date.now() - health.checkedAt > HEALTH_TTL_MS) {
+  if (options.force || Date.now() - health.checkedAt > HEALTH_TTL_MS) {
     health.checking ??= store
       .check()
       .catch(() => undefined)
