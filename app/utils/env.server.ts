@@ -214,6 +214,8 @@ export type S3Settings = {
   keepSource: "bucket" | "local";
   /** One request to the bucket gives up after this long (then it is tried again, with a growing wait). */
   timeoutMs: number;
+  /** The origin the signed addresses name (the CDN's, or the bucket's): the pages' CSP lets the player and the downloader read from it. */
+  origin: string;
   /** The first wait before a failed bucket job is tried again; each later wait doubles, up to an hour. */
   retryMs: number;
 };
@@ -237,6 +239,25 @@ export function parseTrustProxy(value: string | undefined): TrustProxy | null {
     return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
   });
   return entries.length > 0 && valid ? entries : null;
+}
+
+/** Where signed addresses point: MEDIA_BASE_URL, else the bucket (path-style on the endpoint, or the bucket's own host). */
+function mediaOrigin(raw: {
+  MEDIA_BASE_URL?: string;
+  S3_ENDPOINT?: string;
+  S3_FORCE_PATH_STYLE: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+}): string {
+  if (raw.MEDIA_BASE_URL) return new URL(raw.MEDIA_BASE_URL).origin;
+  const pathStyle = raw.S3_FORCE_PATH_STYLE === "1" || raw.S3_FORCE_PATH_STYLE === "true";
+  if (raw.S3_ENDPOINT) {
+    const endpoint = new URL(raw.S3_ENDPOINT);
+    return pathStyle ? endpoint.origin : `${endpoint.protocol}//${raw.S3_BUCKET}.${endpoint.host}`;
+  }
+  return pathStyle
+    ? `https://s3.${raw.S3_REGION}.amazonaws.com`
+    : `https://${raw.S3_BUCKET}.s3.${raw.S3_REGION}.amazonaws.com`;
 }
 
 export class EnvError extends Error {
@@ -314,6 +335,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
             cdnKey: raw.MEDIA_CDN_KEY,
             keepSource: raw.S3_KEEP_SOURCE,
             timeoutMs: raw.S3_TIMEOUT_SECONDS * 1000,
+            origin: mediaOrigin(raw),
             retryMs: raw.S3_RETRY_SECONDS * 1000,
           }
         : undefined,

@@ -13,6 +13,18 @@ import {
 } from "~/media/media-store.server";
 import { cdnSignedUrl, classifyError, etagMatches, fileEtags, ObjectStore } from "~/media/object-store.server";
 import { EnvError, parseEnv } from "~/utils/env.server";
+import { contentSecurityPolicy } from "~/utils/security-headers.server";
+
+const bucketSettings = (more: Record<string, string> = {}) =>
+  parseEnv({
+    MEDIA_STORE: "s3",
+    S3_ENDPOINT: "http://127.0.0.1:9",
+    S3_BUCKET: "films",
+    S3_ACCESS_KEY_ID: "AKIDEXAMPLE",
+    S3_SECRET_ACCESS_KEY: "secret",
+    S3_FORCE_PATH_STYLE: "1",
+    ...more,
+  }).s3!;
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-media-store-unit-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -62,18 +74,7 @@ describe("signed-address lifetimes", () => {
   });
 
   it("gives presigned addresses that carry exactly that lifetime and the window's date", async () => {
-    const store = new ObjectStore({
-      endpoint: "http://127.0.0.1:9",
-      region: "us-east-1",
-      bucket: "films",
-      accessKeyId: "AKIDEXAMPLE",
-      secretAccessKey: "secret",
-      forcePathStyle: true,
-      signing: "presign",
-      keepSource: "bucket",
-      timeoutMs: 1000,
-      retryMs: 1000,
-    });
+    const store = new ObjectStore(bucketSettings());
     const signedAt = signingTime(new Date("2026-11-26T10:07:00Z"));
     const url = new URL(await store.signedGetUrl("media/abcdefgh12/hls/240p.mp4", signedAt, signedLifetimeSeconds(5400)));
     expect(url.pathname).toBe("/films/media/abcdefgh12/hls/240p.mp4");
@@ -86,19 +87,7 @@ describe("signed-address lifetimes", () => {
   });
 
   it("puts the CDN's host in front of the object's path when MEDIA_BASE_URL is set", async () => {
-    const store = new ObjectStore({
-      endpoint: "http://127.0.0.1:9",
-      region: "us-east-1",
-      bucket: "films",
-      accessKeyId: "AKIDEXAMPLE",
-      secretAccessKey: "secret",
-      forcePathStyle: true,
-      mediaBaseUrl: "https://media.example.com",
-      signing: "presign",
-      keepSource: "bucket",
-      timeoutMs: 1000,
-      retryMs: 1000,
-    });
+    const store = new ObjectStore(bucketSettings({ MEDIA_BASE_URL: "https://media.example.com" }));
     const url = new URL(await store.signedGetUrl("media/abcdefgh12/video.mp4", new Date(0), 60));
     expect(url.origin).toBe("https://media.example.com");
     expect(url.pathname).toBe("/media/abcdefgh12/video.mp4");
@@ -181,6 +170,18 @@ describe("the media store settings", () => {
       signing: "presign",
       keepSource: "bucket",
     });
+  });
+
+  it("lets the pages' player read from the origin the signed addresses name, and from nowhere else", () => {
+    expect(bucketSettings().origin).toBe("http://127.0.0.1:9");
+    expect(bucketSettings({ S3_FORCE_PATH_STYLE: "0", S3_ENDPOINT: "https://r2.example.com" }).origin).toBe(
+      "https://films.r2.example.com",
+    );
+    expect(bucketSettings({ MEDIA_BASE_URL: "https://media.example.com/kallo" }).origin).toBe("https://media.example.com");
+    const policy = contentSecurityPolicy("n0nce", "https://media.example.com");
+    expect(policy).toContain("media-src 'self' blob: https://media.example.com;");
+    expect(policy).toContain("connect-src 'self' https://media.example.com;");
+    expect(contentSecurityPolicy("n0nce", undefined)).toContain("connect-src 'self';");
   });
 
   it("refuses CDN signing without the CDN's address and key", () => {
