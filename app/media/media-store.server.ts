@@ -133,7 +133,7 @@ export function noteBucketOutcome(error: unknown): void {
 }
 
 /** How long a known state of the bucket is trusted before it is checked again (in the background). */
-export const HEALTH_TTL_MS = 15_000;
+export const HEALTH_TTL_MS = 5_000;
 
 export type BucketHealth = { configured: false } | { configured: true; ok: boolean; message?: string };
 
@@ -277,8 +277,7 @@ export async function rungPlaylistText(db: DB, movieId: string, rung: number, no
   const text = await fs.promises.readFile(playlistPath, "utf8");
   const media = locateTitleFile(db, movieId, renditionPath(movieId, rung, "media"));
   if (media.where !== "bucket") return text;
-  const state = bucketHealth();
-  if (state.configured && !state.ok) throw new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE);
+  if (await bucketIsDown()) throw new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE);
   const address = await signedTitleFileUrl(db, movieId, media.key, now);
   const name = renditionFileName(rung, "media");
   return text

@@ -1,6 +1,6 @@
 import type { DB } from "~/db/client.server";
 import {
-  bucketHealth,
+  bucketIsDown,
   signedTitleFileUrl,
   TITLE_UNREACHABLE_MESSAGE,
   TitleUnreachable,
@@ -14,8 +14,7 @@ import {
  * viewer's, for now.
  */
 export async function redirectToBucket(db: DB, movieId: string, key: string): Promise<Response> {
-  const state = bucketHealth();
-  if (state.configured && !state.ok) return unreachable(new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE));
+  if (await bucketIsDown()) return unreachable(new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE));
   const address = await signedTitleFileUrl(db, movieId, key);
   return new Response(null, {
     status: 302,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { checkBucket } from "~/media/media-store.server";
+import { bucketHealth, bucketIsDown } from "~/media/media-store.server";
 import { spareBytes, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -24,8 +24,10 @@ export async function loader() {
   const spare = spareBytes(storageRoot(), getEnv().diskReserveBytes);
   const problems: string[] = [];
   if (spare <= 0) problems.push("disk space is down to DISK_RESERVE_MB: uploads are refused");
-  const bucket = await checkBucket();
-  if (bucket.configured && !bucket.ok)
+  // A stale state is checked again, waiting at most 2 s (a bucket that hangs is reported as down).
+  const down = await bucketIsDown(2000);
+  const bucket = bucketHealth();
+  if (bucket.configured && down)
     problems.push(
       `the media bucket cannot be reached (${bucket.message ?? "no answer"}): titles held there cannot play; new titles play from the disk and are sent when it is back`,
     );

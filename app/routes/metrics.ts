@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
-import { bucketHealth, titlesByStore } from "~/media/media-store.server";
+import { bucketHealth, bucketIsDown, titlesByStore } from "~/media/media-store.server";
 import { diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
@@ -59,8 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const byStore = titlesByStore(db);
   titlesGauge.set({ store: "local" }, byStore.local);
   titlesGauge.set({ store: "s3" }, byStore.s3);
-  const bucket = bucketHealth();
-  if (bucket.configured) bucketGauge.set(bucket.ok ? 1 : 0);
+  if (bucketHealth().configured) bucketGauge.set((await bucketIsDown()) ? 0 : 1);
   return new Response(await metricsText(), {
     headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });
