@@ -187,7 +187,12 @@ function segmentsOf(text: string, base: string): Segment[] {
   return segments;
 }
 
-async function httpViewer(box: string, movieId: string, cookie: string, tally: { boxRequests: number; boxBytes: number; filmBytes: number }) {
+async function httpViewer(
+  box: string,
+  movieId: string,
+  cookie: string,
+  tally: { boxRequests: number; boxBytes: number; filmBytes: number },
+) {
   const fromBox = async (pathname: string) => {
     const response = await fetch(`${box}${pathname}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip" } });
     const body = Buffer.from(await response.arrayBuffer());
@@ -203,10 +208,14 @@ async function httpViewer(box: string, movieId: string, cookie: string, tally: {
   for (const segment of segmentsOf(playlist, `${box}${playlistPath}`)) {
     const onBox = segment.url.startsWith(box);
     const response = await fetch(segment.url, {
-      headers: { Range: `bytes=${segment.start}-${segment.start + segment.length - 1}`, ...(onBox ? { Cookie: cookie } : {}) },
+      headers: {
+        Range: `bytes=${segment.start}-${segment.start + segment.length - 1}`,
+        ...(onBox ? { Cookie: cookie } : {}),
+      },
     });
     const bytes = (await response.arrayBuffer()).byteLength;
-    if (response.status !== 206 || bytes !== segment.length) throw new Error(`segment answered ${response.status} with ${bytes} bytes`);
+    if (response.status !== 206 || bytes !== segment.length)
+      throw new Error(`segment answered ${response.status} with ${bytes} bytes`);
     tally.filmBytes += bytes;
     if (onBox) {
       tally.boxRequests++;
@@ -229,8 +238,10 @@ async function browserViewer(browser: Browser, box: string, movieId: string, coo
     uploadThroughput: (KBPS * 1000) / 8,
   });
   await page.goto(`/WatchMovie?id=${movieId}`);
-  const result = await page.locator("video").first().evaluate(
-    async (video: HTMLVideoElement, playSeconds) => {
+  const result = await page
+    .locator("video")
+    .first()
+    .evaluate(async (video: HTMLVideoElement, playSeconds) => {
       let stalls = 0;
       let stallStarted = 0;
       let stalledMs = 0;
@@ -262,16 +273,23 @@ async function browserViewer(browser: Browser, box: string, movieId: string, coo
       await new Promise((resolve) => setTimeout(resolve, playSeconds * 1000));
       if (stallStarted) stalledMs += performance.now() - stallStarted;
       return { firstFrame, stalls, stalledSeconds: stalledMs / 1000 };
-    },
-    PLAY_SECONDS,
-  );
+    }, PLAY_SECONDS);
   await context.close();
   return result;
 }
 
-async function runMode(mode: "local" | "s3", film: string, bucketEnv: Record<string, string>, cdnLog: string | null): Promise<ModeResult> {
+async function runMode(
+  mode: "local" | "s3",
+  film: string,
+  bucketEnv: Record<string, string>,
+  cdnLog: string | null,
+): Promise<ModeResult> {
   const { root, db } = await prepareStorage(`origin-${mode}`);
-  const passwordHash = db.select({ hash: accounts.passwordHash }).from(accounts).where(eq(accounts.id, "benchviewer0001")).get()!.hash;
+  const passwordHash = db
+    .select({ hash: accounts.passwordHash })
+    .from(accounts)
+    .where(eq(accounts.id, "benchviewer0001"))
+    .get()!.hash;
   const count = VIEWERS + BROWSERS;
   db.insert(accounts)
     .values(
@@ -294,23 +312,38 @@ async function runMode(mode: "local" | "s3", film: string, bucketEnv: Record<str
     const movieId = await uploadFilm(server.url, provider, film);
     const rungs = LADDER.split(",").length;
     for (;;) {
-      const title = db.select({ status: movies.status, store: movies.mediaStore }).from(movies).where(eq(movies.id, movieId)).get();
-      const ready = db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).all().filter((row) => row.status === "ready");
+      const title = db
+        .select({ status: movies.status, store: movies.mediaStore })
+        .from(movies)
+        .where(eq(movies.id, movieId))
+        .get();
+      const ready = db
+        .select()
+        .from(movieRenditions)
+        .where(eq(movieRenditions.movieId, movieId))
+        .all()
+        .filter((row) => row.status === "ready");
       if (title?.status === "failed") throw new Error("the film failed to process");
       if (title?.status === "ready" && ready.length >= rungs && (mode === "local" || title.store === "s3")) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const uploadToPlayableSeconds = (Date.now() - started) / 1000;
     db.update(movies).set({ approved: true }).where(eq(movies.id, movieId)).run();
-    console.log(`[${mode}] upload to playable${mode === "s3" ? " from the bucket" : ""}: ${uploadToPlayableSeconds.toFixed(1)} s`);
+    console.log(
+      `[${mode}] upload to playable${mode === "s3" ? " from the bucket" : ""}: ${uploadToPlayableSeconds.toFixed(1)} s`,
+    );
 
-    const cookies = await Promise.all(Array.from({ length: count }, (_, index) => signIn(server.url, "/login", `origin${index}@bench.test`)));
+    const cookies = await Promise.all(
+      Array.from({ length: count }, (_, index) => signIn(server.url, "/login", `origin${index}@bench.test`)),
+    );
     const tally = { boxRequests: 0, boxBytes: 0, filmBytes: 0 };
     const cpuBefore = cpuMs(server.process.pid!);
     const viewersStarted = Date.now();
     await Promise.all(cookies.slice(0, VIEWERS).map((cookie) => httpViewer(server.url, movieId, cookie, tally)));
     const boxCpuMs = cpuMs(server.process.pid!) - cpuBefore;
-    console.log(`[${mode}] ${VIEWERS} HTTP viewers fetched the film in ${((Date.now() - viewersStarted) / 1000).toFixed(1)} s`);
+    console.log(
+      `[${mode}] ${VIEWERS} HTTP viewers fetched the film in ${((Date.now() - viewersStarted) / 1000).toFixed(1)} s`,
+    );
 
     let bucketBytes: number | null = null;
     let cdnHitRatio: number | null = null;
@@ -331,7 +364,9 @@ async function runMode(mode: "local" | "s3", film: string, bucketEnv: Record<str
           firstFrameSeconds.push(played.firstFrame);
           stalls.push(played.stalls);
           stallSeconds.push(played.stalledSeconds);
-          console.log(`[${mode}] Chromium at ${KBPS} kbps: first frame ${played.firstFrame.toFixed(2)} s, ${played.stalls} stalls (${played.stalledSeconds.toFixed(1)} s)`);
+          console.log(
+            `[${mode}] Chromium at ${KBPS} kbps: first frame ${played.firstFrame.toFixed(2)} s, ${played.stalls} stalls (${played.stalledSeconds.toFixed(1)} s)`,
+          );
         }
       } finally {
         await browser.close();
@@ -364,9 +399,12 @@ const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(2);
 
 async function main() {
-  if (spawnSync("sh", ["-c", "command -v nginx"]).status !== 0) throw new Error("nginx is needed: apt-get install nginx-light");
+  if (spawnSync("sh", ["-c", "command -v nginx"]).status !== 0)
+    throw new Error("nginx is needed: apt-get install nginx-light");
   const film = await makeFilm();
-  console.log(`film: ${FILM_SECONDS} s at 480p, ${mb(fs.statSync(film).size)} MB; ${VIEWERS} HTTP viewers at ${RUNG}p, ${BROWSERS} Chromium viewers at ${KBPS} kbps / ${LATENCY_MS} ms`);
+  console.log(
+    `film: ${FILM_SECONDS} s at 480p, ${mb(fs.statSync(film).size)} MB; ${VIEWERS} HTTP viewers at ${RUNG}p, ${BROWSERS} Chromium viewers at ${KBPS} kbps / ${LATENCY_MS} ms`,
+  );
   const results: ModeResult[] = [];
   results.push(await runMode("local", film, {}, null));
   const bucket = await startS3rver(PORTS.bucket);
@@ -385,21 +423,39 @@ async function main() {
   console.log("|---|---|---|");
   const row = (label: string, a: string, b: string) => console.log(`| ${label} | ${a} | ${b} |`);
   row("upload to playable (s)", local.uploadToPlayableSeconds.toFixed(1), s3.uploadToPlayableSeconds.toFixed(1));
-  row("box requests per viewer-minute", (local.boxRequests / local.viewerMinutes).toFixed(2), (s3.boxRequests / s3.viewerMinutes).toFixed(2));
+  row(
+    "box requests per viewer-minute",
+    (local.boxRequests / local.viewerMinutes).toFixed(2),
+    (s3.boxRequests / s3.viewerMinutes).toFixed(2),
+  );
   row("box MB per viewer-minute", mb(local.boxBytes / local.viewerMinutes), mb(s3.boxBytes / s3.viewerMinutes));
   row("film MB per viewer-minute", mb(local.filmBytes / local.viewerMinutes), mb(s3.filmBytes / s3.viewerMinutes));
-  row("box bytes / film bytes", `${((100 * local.boxBytes) / local.filmBytes).toFixed(2)} %`, `${((100 * s3.boxBytes) / s3.filmBytes).toFixed(2)} %`);
+  row(
+    "box bytes / film bytes",
+    `${((100 * local.boxBytes) / local.filmBytes).toFixed(2)} %`,
+    `${((100 * s3.boxBytes) / s3.filmBytes).toFixed(2)} %`,
+  );
   row("box CPU per viewer (ms)", local.boxCpuMsPerViewer.toFixed(1), s3.boxCpuMsPerViewer.toFixed(1));
   row("bucket MB sent behind the CDN", "—", s3.bucketBytes === null ? "?" : mb(s3.bucketBytes));
   row("CDN hit ratio (1 MiB slices)", "—", s3.cdnHitRatio === null ? "?" : `${(100 * s3.cdnHitRatio).toFixed(1)} %`);
-  row(`first frame at ${KBPS} kbps (s, mean)`, mean(local.firstFrameSeconds).toFixed(2), mean(s3.firstFrameSeconds).toFixed(2));
-  row(`stalls in ${PLAY_SECONDS} s (mean count / s)`, `${mean(local.stalls).toFixed(1)} / ${mean(local.stallSeconds).toFixed(1)}`, `${mean(s3.stalls).toFixed(1)} / ${mean(s3.stallSeconds).toFixed(1)}`);
+  row(
+    `first frame at ${KBPS} kbps (s, mean)`,
+    mean(local.firstFrameSeconds).toFixed(2),
+    mean(s3.firstFrameSeconds).toFixed(2),
+  );
+  row(
+    `stalls in ${PLAY_SECONDS} s (mean count / s)`,
+    `${mean(local.stalls).toFixed(1)} / ${mean(local.stallSeconds).toFixed(1)}`,
+    `${mean(s3.stalls).toFixed(1)} / ${mean(s3.stallSeconds).toFixed(1)}`,
+  );
   const share = (100 * s3.boxBytes) / s3.filmBytes;
   const firstFrameRatio = mean(s3.firstFrameSeconds) / mean(local.firstFrameSeconds);
   const overhead = (100 * (s3.uploadToPlayableSeconds - local.uploadToPlayableSeconds)) / local.uploadToPlayableSeconds;
   console.log("\ngoals:");
   console.log(`  box bytes ≤ 1 % of film bytes: ${share.toFixed(2)} % ${share <= 1 ? "met" : "NOT met"}`);
-  console.log(`  first frame ratio bucket/local ≤ 1.1: ${firstFrameRatio.toFixed(2)} ${firstFrameRatio <= 1.1 ? "met" : "NOT met"}`);
+  console.log(
+    `  first frame ratio bucket/local ≤ 1.1: ${firstFrameRatio.toFixed(2)} ${firstFrameRatio <= 1.1 ? "met" : "NOT met"}`,
+  );
   console.log(`  upload-to-playable overhead ≤ 10 %: ${overhead.toFixed(1)} % ${overhead <= 10 ? "met" : "NOT met"}`);
   // One core-second serves this many viewers' pages and playlists.
   const viewersPerCoreSecond = 1000 / s3.boxCpuMsPerViewer;

@@ -66,7 +66,9 @@ for (const [index, title] of titles.entries()) {
     );
   } catch (error) {
     failed++;
-    console.error(`${label}: not moved (${error instanceof Error ? error.message : String(error)}); run again to retry`);
+    console.error(
+      `${label}: not moved (${error instanceof Error ? error.message : String(error)}); run again to retry`,
+    );
   }
 }
 console.log(

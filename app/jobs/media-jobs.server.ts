@@ -6,12 +6,7 @@ import { processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
-import {
-  BUCKET_REMOVE_JOB,
-  BUCKET_SEND_JOB,
-  removeBucketPrefix,
-  sendTitleToBucket,
-} from "~/media/media-store.server";
+import { BUCKET_REMOVE_JOB, BUCKET_SEND_JOB, removeBucketPrefix, sendTitleToBucket } from "~/media/media-store.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
@@ -35,7 +30,8 @@ export function startMediaJobs(): JobRunner {
   const { ladder, mediaStore, s3 } = getEnv();
   // With MEDIA_STORE=s3 a title's files go to the bucket once its whole ladder is made.
   const sendToBucket = (movieId: string, ladderJobId: string) => {
-    if (mediaStore === "s3" && !ladderJobWaiting(db, movieId, ladderJobId)) enqueueJob(db, BUCKET_SEND_JOB, { movieId });
+    if (mediaStore === "s3" && !ladderJobWaiting(db, movieId, ladderJobId))
+      enqueueJob(db, BUCKET_SEND_JOB, { movieId });
   };
   // The backfill: titles without their whole ladder (from before ladders, or a longer LADDER) get a job.
   const backfilled = enqueueMissingLadders(db, ladder);
@@ -94,7 +90,10 @@ export function startMediaJobs(): JobRunner {
       retries: Object.fromEntries(
         [BUCKET_SEND_JOB, BUCKET_REMOVE_JOB].map((kind) => [
           kind,
-          { maxAttempts: 30, backoffMs: (attempts: number) => Math.min(3_600_000, (s3?.retryMs ?? 30_000) * 2 ** (attempts - 1)) },
+          {
+            maxAttempts: 30,
+            backoffMs: (attempts: number) => Math.min(3_600_000, (s3?.retryMs ?? 30_000) * 2 ** (attempts - 1)),
+          },
         ]),
       ),
       onFailure: (job, error, final) => {

@@ -7,7 +7,14 @@ import { preparedQuery } from "~/db/prepared.server";
 import { jobs, movies } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { getEnv } from "~/utils/env.server";
-import { classifyError, etagMatches, fileEtags, ObjectStore, ObjectStoreError, type ObjectInfo } from "./object-store.server";
+import {
+  classifyError,
+  etagMatches,
+  fileEtags,
+  ObjectStore,
+  ObjectStoreError,
+  type ObjectInfo,
+} from "./object-store.server";
 import { movieDir, renditionFileName, renditionPath, storageRoot } from "./storage.server";
 
 /**
@@ -33,7 +40,14 @@ export const BUCKET_REMOVE_JOB = "remove-from-bucket";
 
 /** What a file of a title's folder is, and whether it leaves the disk once it is in the bucket. */
 export type TitleFileKind = "film" | "ladder" | "playlist" | "poster" | "subtitle";
-export type TitleFile = { relative: string; path: string; kind: TitleFileKind; moves: boolean; size: number; mtimeMs: number };
+export type TitleFile = {
+  relative: string;
+  path: string;
+  kind: TitleFileKind;
+  moves: boolean;
+  size: number;
+  mtimeMs: number;
+};
 
 const CONTENT_TYPES: Record<string, string> = {
   ".mp4": "video/mp4",
@@ -45,7 +59,10 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** The kind of a file by its place in the title's folder, or null for anything that is not a finished file (an upload in progress). */
-export function classifyTitleFile(relative: string, keepSource: "bucket" | "local" = "bucket"): { kind: TitleFileKind; moves: boolean } | null {
+export function classifyTitleFile(
+  relative: string,
+  keepSource: "bucket" | "local" = "bucket",
+): { kind: TitleFileKind; moves: boolean } | null {
   if (relative === "video.mp4") return { kind: "film", moves: keepSource === "bucket" };
   if (/^hls\/[1-9]\d{1,3}p\.mp4$/.test(relative)) return { kind: "ladder", moves: true };
   if (/^hls\/[1-9]\d{1,3}p\.m3u8$/.test(relative)) return { kind: "playlist", moves: false };
@@ -113,7 +130,11 @@ export function objectStore(): ObjectStore | null {
 function requireStore(): ObjectStore {
   const store = objectStore();
   if (!store)
-    throw new ObjectStoreError("configure", "other", "no bucket is configured: set S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY");
+    throw new ObjectStoreError(
+      "configure",
+      "other",
+      "no bucket is configured: set S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY",
+    );
   return store;
 }
 
@@ -271,7 +292,12 @@ export const TITLE_UNREACHABLE_MESSAGE = "This title cannot be reached right now
  * CDN) — the same address for every segment, so a CDN caches the rung once.
  * Null when there is no such playlist.
  */
-export async function rungPlaylistText(db: DB, movieId: string, rung: number, now = new Date()): Promise<string | null> {
+export async function rungPlaylistText(
+  db: DB,
+  movieId: string,
+  rung: number,
+  now = new Date(),
+): Promise<string | null> {
   const playlistPath = renditionPath(movieId, rung, "playlist");
   if (!(await ensureLocalCopy(db, movieId, playlistPath))) return null;
   const text = await fs.promises.readFile(playlistPath, "utf8");
@@ -283,7 +309,11 @@ export async function rungPlaylistText(db: DB, movieId: string, rung: number, no
   return text
     .split("\n")
     .map((line) =>
-      line === name ? address : line.startsWith("#EXT-X-MAP:") ? line.replace(`URI="${name}"`, `URI="${address}"`) : line,
+      line === name
+        ? address
+        : line.startsWith("#EXT-X-MAP:")
+          ? line.replace(`URI="${name}"`, `URI="${address}"`)
+          : line,
     )
     .join("\n");
 }
@@ -293,7 +323,12 @@ export async function rungPlaylistText(db: DB, movieId: string, rung: number, no
  * when it is on the disk, fetching it back from the bucket first when the
  * title is held there and the disk lost it (a box restored from the replica).
  */
-export async function ensureLocalCopy(db: DB, movieId: string, localPath: string, root = storageRoot()): Promise<boolean> {
+export async function ensureLocalCopy(
+  db: DB,
+  movieId: string,
+  localPath: string,
+  root = storageRoot(),
+): Promise<boolean> {
   const location = locateTitleFile(db, movieId, localPath, root);
   if (location.where === "local") return true;
   if (location.where === "missing") return false;
@@ -331,7 +366,12 @@ export async function sendTitleToBucket(
   if (!title) return { files: 0, sentBytes: 0, removedLocal: 0, alreadyThere: false };
   if (files.length === 0) return { files: 0, sentBytes: 0, removedLocal: 0, alreadyThere: title.mediaStore === "s3" };
   if (options.dryRun)
-    return { files: files.length, sentBytes: files.reduce((sum, file) => sum + file.size, 0), removedLocal: 0, alreadyThere: false };
+    return {
+      files: files.length,
+      sentBytes: files.reduce((sum, file) => sum + file.size, 0),
+      removedLocal: 0,
+      alreadyThere: false,
+    };
   let sentBytes = 0;
   for (const file of files) {
     await store.putFile(objectKey(movieId, file.relative), file.path, {
@@ -341,11 +381,7 @@ export async function sendTitleToBucket(
     sentBytes += file.size;
     options.progress?.({ file: file.relative, bytes: file.size, done: false });
   }
-  const stillThere = db
-    .update(movies)
-    .set({ mediaStore: "s3" })
-    .where(eq(movies.id, movieId))
-    .run().changes;
+  const stillThere = db.update(movies).set({ mediaStore: "s3" }).where(eq(movies.id, movieId)).run().changes;
   if (!stillThere) {
     // Deleted while it was being sent: what was sent goes too.
     await store.deletePrefix(`media/${movieId}/`);
@@ -378,7 +414,12 @@ export async function bringTitleHome(
   const store = requireStore();
   const objects = await store.list(`media/${movieId}/`);
   if (options.dryRun)
-    return { files: objects.length, sentBytes: objects.reduce((sum, item) => sum + item.size, 0), removedLocal: 0, alreadyThere: false };
+    return {
+      files: objects.length,
+      sentBytes: objects.reduce((sum, item) => sum + item.size, 0),
+      removedLocal: 0,
+      alreadyThere: false,
+    };
   let bytes = 0;
   for (const object of objects) {
     const relative = object.key.slice(`media/${movieId}/`.length);

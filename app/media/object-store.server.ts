@@ -67,7 +67,10 @@ export function classifyError(error: unknown): ObjectStoreErrorKind {
     if (status >= 500) return "server";
     return "other";
   }
-  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|EPIPE|EAI_AGAIN/.test(code) || /socket|network/i.test(String(error)))
+  if (
+    /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|EPIPE|EAI_AGAIN/.test(code) ||
+    /socket|network/i.test(String(error))
+  )
     return "network";
   return "other";
 }
@@ -81,7 +84,10 @@ export type ObjectInfo = { key: string; size: number; etag: string };
  * and the whole file's MD5 (a single PUT, and what some servers answer for
  * multipart too). Both come from one reading of the file.
  */
-export async function fileEtags(file: string, partBytes = PART_BYTES): Promise<{ whole: string; multipart: string | null }> {
+export async function fileEtags(
+  file: string,
+  partBytes = PART_BYTES,
+): Promise<{ whole: string; multipart: string | null }> {
   const partDigests: Buffer[] = [];
   const whole = createHash("md5");
   let part = createHash("md5");
@@ -105,7 +111,9 @@ export async function fileEtags(file: string, partBytes = PART_BYTES): Promise<{
   }
   if (inPart > 0) partDigests.push(part.digest());
   const multipart =
-    total > partBytes ? `${createHash("md5").update(Buffer.concat(partDigests)).digest("hex")}-${partDigests.length}` : null;
+    total > partBytes
+      ? `${createHash("md5").update(Buffer.concat(partDigests)).digest("hex")}-${partDigests.length}`
+      : null;
   return { whole: whole.digest("hex"), multipart };
 }
 
@@ -164,7 +172,9 @@ export class ObjectStore {
 
   async head(key: string): Promise<ObjectInfo | null> {
     try {
-      const head = await this.call("head", () => this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      const head = await this.call("head", () =>
+        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })),
+      );
       return { key, size: head.ContentLength ?? 0, etag: cleanEtag(head.ETag) };
     } catch (error) {
       if (error instanceof ObjectStoreError && error.kind === "missing") return null;
@@ -240,7 +250,11 @@ export class ObjectStore {
       const etags = await fileEtags(part);
       if (size !== expected.size || !etagMatches(expected.etag, etags)) {
         objectStoreErrors.inc({ operation: "verify", kind: "checksum" });
-        throw new ObjectStoreError("verify", "checksum", `${key} arrived as ${size} bytes, not matching ETag ${expected.etag}`);
+        throw new ObjectStoreError(
+          "verify",
+          "checksum",
+          `${key} arrived as ${size} bytes, not matching ETag ${expected.etag}`,
+        );
       }
       await fs.promises.rename(part, file);
     } finally {
@@ -319,7 +333,8 @@ export class ObjectStore {
    */
   async signedGetUrl(key: string, signedAt: Date, lifetimeSeconds: number): Promise<string> {
     const { mediaBaseUrl, signing, cdnKey } = this.settings;
-    if (signing === "cdn" && mediaBaseUrl && cdnKey) return cdnSignedUrl(mediaBaseUrl, key, signedAt, lifetimeSeconds, cdnKey);
+    if (signing === "cdn" && mediaBaseUrl && cdnKey)
+      return cdnSignedUrl(mediaBaseUrl, key, signedAt, lifetimeSeconds, cdnKey);
     const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
       expiresIn: lifetimeSeconds,
       signingDate: signedAt,
@@ -338,7 +353,13 @@ export class ObjectStore {
  * same token scheme) check it: `md5=` base64url(MD5(expires + path + " " + key))
  * and `expires=` in Unix seconds.
  */
-export function cdnSignedUrl(baseUrl: string, key: string, signedAt: Date, lifetimeSeconds: number, cdnKey: string): string {
+export function cdnSignedUrl(
+  baseUrl: string,
+  key: string,
+  signedAt: Date,
+  lifetimeSeconds: number,
+  cdnKey: string,
+): string {
   const base = new URL(baseUrl);
   const objectPath = `${base.pathname.replace(/\/$/, "")}/${key.split("/").map(encodeURIComponent).join("/")}`;
   const expires = Math.floor(signedAt.getTime() / 1000) + lifetimeSeconds;

@@ -25,8 +25,16 @@ const diskGauge = gauge(
   ["what"],
 );
 
-const titlesGauge = gauge("kallo_titles_by_store", "Titles whose film and ladder are on this disk or in the media bucket", ["store"]);
-const bucketGauge = gauge("kallo_media_bucket_up", "1 when the media bucket answered its last request, 0 when it did not (only with a bucket)", []);
+const titlesGauge = gauge(
+  "kallo_titles_by_store",
+  "Titles whose film and ladder are on this disk or in the media bucket",
+  ["store"],
+);
+const bucketGauge = gauge(
+  "kallo_media_bucket_up",
+  "1 when the media bucket answered its last request, 0 when it did not (only with a bucket)",
+  [],
+);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();

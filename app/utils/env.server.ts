@@ -120,7 +120,8 @@ const envSchema = z
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ["MEDIA_URL_SIGNING"],
-        message: "MEDIA_URL_SIGNING=cdn needs MEDIA_BASE_URL (the CDN's address) and MEDIA_CDN_KEY (the key the CDN checks)",
+        message:
+          "MEDIA_URL_SIGNING=cdn needs MEDIA_BASE_URL (the CDN's address) and MEDIA_CDN_KEY (the key the CDN checks)",
       });
     }
     const ladder = parseLadder(env.LADDER);

@@ -84,7 +84,9 @@ afterAll(async () => {
 describe("films held in the bucket, served by the production build", () => {
   it("were moved there: the disk keeps only what the box serves itself", () => {
     for (const id of [freeTitle, premiumTitle])
-      expect(world.db.select({ store: movies.mediaStore }).from(movies).where(eq(movies.id, id)).get()?.store).toBe("s3");
+      expect(world.db.select({ store: movies.mediaStore }).from(movies).where(eq(movies.id, id)).get()?.store).toBe(
+        "s3",
+      );
   });
 
   it("gives an entitled viewer the rung's playlist with one signed address, and the byte routes redirect to it", async () => {
@@ -97,7 +99,10 @@ describe("films held in the bucket, served by the production build", () => {
     expect(address).toMatch(SIGNED);
     expect(playlist.headers.get("Cache-Control")).toMatch(/private/);
 
-    const rung = await call(world, `/stream/${freeTitle}/144p.mp4`, { cookie: viewer.cookie, headers: { Range: "bytes=0-99" } });
+    const rung = await call(world, `/stream/${freeTitle}/144p.mp4`, {
+      cookie: viewer.cookie,
+      headers: { Range: "bytes=0-99" },
+    });
     expect(rung.status).toBe(302);
     expect(rung.headers.get("Location")).toMatch(SIGNED);
     expect(rung.headers.get("Cache-Control")).toBe("private, no-store");
@@ -113,7 +118,11 @@ describe("films held in the bucket, served by the production build", () => {
 
   it("never signs an address for someone who may not play the title", async () => {
     // Premium without a pass: refused before any address is made.
-    for (const path of [`/stream/${premiumTitle}/144p.m3u8`, `/stream/${premiumTitle}/144p.mp4`, `/api/files/${premiumTitle}.mp4`]) {
+    for (const path of [
+      `/stream/${premiumTitle}/144p.m3u8`,
+      `/stream/${premiumTitle}/144p.mp4`,
+      `/api/files/${premiumTitle}.mp4`,
+    ]) {
       const refused = await call(world, path, { cookie: viewer.cookie });
       expect(refused.status, path).toBe(403);
       expect(refused.text).not.toMatch(/X-Amz/);
@@ -172,7 +181,10 @@ describe("films held in the bucket, served by the production build", () => {
     expect(fromBucket.length, failures.join("\n")).toBeGreaterThan(0);
     expect(fromBucket.every((url) => SIGNED.test(url))).toBe(true);
     // The box answered the playlists; no film byte came from it (the progressive fallback's address only redirects).
-    expect(boxFilmAnswers.every((status) => status === 302), String(boxFilmAnswers)).toBe(true);
+    expect(
+      boxFilmAnswers.every((status) => status === 302),
+      String(boxFilmAnswers),
+    ).toBe(true);
     expect(fromBox.some((url) => url.endsWith("144p.m3u8"))).toBe(true);
     await context.close();
   }, 90_000);
@@ -209,7 +221,13 @@ describe("films held in the bucket, served by the production build", () => {
         .split("\n")
         .filter((line) => line.startsWith("kallo_object_store_errors_total{"))
         .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
-      expect(errors, metrics.text.split("\n").filter((line) => /object_store|bucket/.test(line)).join("\n")).toBeGreaterThan(0);
+      expect(
+        errors,
+        metrics.text
+          .split("\n")
+          .filter((line) => /object_store|bucket/.test(line))
+          .join("\n"),
+      ).toBeGreaterThan(0);
       expect(metrics.text).toMatch(/kallo_media_bucket_up 0/);
       expect(metrics.text).toMatch(/kallo_titles_by_store\{store="s3"\} 2/);
     } finally {
@@ -222,4 +240,3 @@ describe("films held in the bucket, served by the production build", () => {
     expect((await call(world, `/stream/${freeTitle}/144p.m3u8`, { cookie: viewer.cookie })).status).toBe(200);
   }, 90_000);
 });
-

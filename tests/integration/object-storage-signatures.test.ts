@@ -23,7 +23,10 @@ import { startSwift, swiftAvailable, type S3Server } from "../fixtures/s3-server
  */
 const SWIFT_PORT = 9350 + (Number(process.env.API_PORT_OFFSET ?? 0) % 40);
 const available = swiftAvailable();
-if (!available) console.warn("[swift] not installed (apt-get install swift-proxy swift-account swift-container swift-object memcached): skipped");
+if (!available)
+  console.warn(
+    "[swift] not installed (apt-get install swift-proxy swift-account swift-container swift-object memcached): skipped",
+  );
 
 const savedEnv = { ...process.env };
 const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner; __kalloObjectStore?: unknown };
@@ -65,7 +68,15 @@ beforeAll(async () => {
   db = getDb();
   migrateDatabase(db);
   db.insert(accounts)
-    .values({ id: providerId, name: "P", email: "p@example.com", phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" })
+    .values({
+      id: providerId,
+      name: "P",
+      email: "p@example.com",
+      phoneNumber: "1",
+      passwordHash: "x",
+      role: "provider",
+      providerName: "Studio",
+    })
     .run();
   db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
   const film = path.join(root, "film-source.mp4");
@@ -105,7 +116,11 @@ describe.skipIf(!available)("films in a bucket that checks signatures (OpenStack
     const address = /^(http.*)$/m.exec((await rungPlaylistText(db, movieId, 144))!)![1];
     const answer = await fetch(address, { headers: { Range: "bytes=0-63" } });
     expect(answer.status).toBe(206);
-    expect(Buffer.from(await answer.arrayBuffer()).subarray(4, 8).toString("latin1")).toBe("ftyp");
+    expect(
+      Buffer.from(await answer.arrayBuffer())
+        .subarray(4, 8)
+        .toString("latin1"),
+    ).toBe("ftyp");
   });
 
   it("refuses a viewer without a signed address", async () => {
@@ -157,7 +172,11 @@ describe.skipIf(!available)("films in a bucket that checks signatures (OpenStack
       const copy = openDatabase(path.join(storage, "data.db"));
       const row = copy.select().from(movies).where(eq(movies.id, movieId)).get();
       copy.$client.close();
-      expect(row).toMatchObject({ description: "written after the replica started", mediaStore: "s3", status: "ready" });
+      expect(row).toMatchObject({
+        description: "written after the replica started",
+        mediaStore: "s3",
+        status: "ready",
+      });
     } finally {
       fs.rmSync(fresh, { recursive: true, force: true });
     }

@@ -69,7 +69,9 @@ const titleStore = (movieId: string) =>
   db.select({ store: movies.mediaStore }).from(movies).where(eq(movies.id, movieId)).get()?.store;
 const localFiles = (movieId: string) => {
   const dir = movieDir(movieId, root);
-  return fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.includes(".")).sort() : [];
+  return fs.existsSync(dir)
+    ? (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.includes(".")).sort()
+    : [];
 };
 const md5 = (buffer: Buffer) => createHash("md5").update(buffer).digest("hex");
 
@@ -111,7 +113,15 @@ beforeAll(async () => {
   db = getDb();
   migrateDatabase(db);
   db.insert(accounts)
-    .values({ id: providerId, name: "P", email: "p@example.com", phoneNumber: "1", passwordHash: "x", role: "provider", providerName: "Studio" })
+    .values({
+      id: providerId,
+      name: "P",
+      email: "p@example.com",
+      phoneNumber: "1",
+      passwordHash: "x",
+      role: "provider",
+      providerName: "Studio",
+    })
     .run();
   db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
   film = path.join(fixtures, "film.mp4");
@@ -139,15 +149,23 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     await runJobsUntilIdle();
     expect(db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get()?.status).toBe("ready");
     expect(titleStore(movieId)).toBe("s3");
-    const sendJobs = db.select().from(jobs).where(and(eq(jobs.kind, BUCKET_SEND_JOB), eq(jobs.movieId, movieId))).all();
+    const sendJobs = db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, BUCKET_SEND_JOB), eq(jobs.movieId, movieId)))
+      .all();
     expect(sendJobs.map((job) => job.status)).toEqual(["done"]);
     // The film and its rungs left the disk; posters and playlists stay as copies the box serves.
     const left = localFiles(movieId);
     expect(left).toContain("hls/144p.m3u8");
     expect(left).toContain("poster-card.jpg");
     expect(left.filter((file) => file.endsWith(".mp4"))).toEqual([]);
-    const objects = (await objectStore()!.list(`media/${movieId}/`)).map((object) => object.key.split(`${movieId}/`)[1]);
-    expect(objects).toEqual(expect.arrayContaining(["video.mp4", "hls/144p.mp4", "hls/240p.mp4", "hls/144p.m3u8", "poster-card.jpg"]));
+    const objects = (await objectStore()!.list(`media/${movieId}/`)).map(
+      (object) => object.key.split(`${movieId}/`)[1],
+    );
+    expect(objects).toEqual(
+      expect.arrayContaining(["video.mp4", "hls/144p.mp4", "hls/240p.mp4", "hls/144p.m3u8", "poster-card.jpg"]),
+    );
   });
 
   it("plays from signed addresses: the rung's playlist names one address per rung, whose byte ranges are the segments", async () => {
@@ -186,7 +204,9 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     await runJobsUntilIdle();
     expect(titleStore(second)).toBe("s3");
     const reference = md5(
-      Buffer.from(await (await fetch(new URL(/^(http.*)$/m.exec((await rungPlaylistText(db, second, 240))!)![1]))).arrayBuffer()),
+      Buffer.from(
+        await (await fetch(new URL(/^(http.*)$/m.exec((await rungPlaylistText(db, second, 240))!)![1]))).arrayBuffer(),
+      ),
     );
 
     // --to local, killed after its first title: that one is home, the other still in the bucket and still playable.
@@ -234,7 +254,11 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     const until = Date.now() + 60_000;
     let failedTries = 0;
     while (Date.now() < until) {
-      const row = db.select().from(jobs).where(and(eq(jobs.kind, BUCKET_SEND_JOB), eq(jobs.movieId, third))).get();
+      const row = db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, BUCKET_SEND_JOB), eq(jobs.movieId, third)))
+        .get();
       if (row?.status === "queued" && row.error) {
         failedTries = row.attempts;
         expect(row.runAfter?.getTime() ?? 0).toBeGreaterThan(Date.now() - 1000);

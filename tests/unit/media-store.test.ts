@@ -12,7 +12,7 @@ import {
   signingTime,
 } from "~/media/media-store.server";
 import { cdnSignedUrl, classifyError, etagMatches, fileEtags, ObjectStore } from "~/media/object-store.server";
-import { EnvError, parseEnv } from "~/utils/env.server";
+import { parseEnv, type EnvError } from "~/utils/env.server";
 import { contentSecurityPolicy } from "~/utils/security-headers.server";
 
 const bucketSettings = (more: Record<string, string> = {}) =>
@@ -76,13 +76,17 @@ describe("signed-address lifetimes", () => {
   it("gives presigned addresses that carry exactly that lifetime and the window's date", async () => {
     const store = new ObjectStore(bucketSettings());
     const signedAt = signingTime(new Date("2026-11-26T10:07:00Z"));
-    const url = new URL(await store.signedGetUrl("media/abcdefgh12/hls/240p.mp4", signedAt, signedLifetimeSeconds(5400)));
+    const url = new URL(
+      await store.signedGetUrl("media/abcdefgh12/hls/240p.mp4", signedAt, signedLifetimeSeconds(5400)),
+    );
     expect(url.pathname).toBe("/films/media/abcdefgh12/hls/240p.mp4");
     expect(url.searchParams.get("X-Amz-Date")).toBe("20261126T100000Z");
     expect(url.searchParams.get("X-Amz-Expires")).toBe(String(SIGNING_WINDOW_SECONDS + 3 * 5400));
     expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
     // The same window gives the same address: one cached copy per rung.
-    expect(await store.signedGetUrl("media/abcdefgh12/hls/240p.mp4", signedAt, signedLifetimeSeconds(5400))).toBe(url.href);
+    expect(await store.signedGetUrl("media/abcdefgh12/hls/240p.mp4", signedAt, signedLifetimeSeconds(5400))).toBe(
+      url.href,
+    );
     store.client.destroy();
   });
 
@@ -97,10 +101,14 @@ describe("signed-address lifetimes", () => {
 
   it("signs CDN addresses the way nginx's secure_link checks them", () => {
     const key = "k".repeat(32);
-    const url = new URL(cdnSignedUrl("https://cdn.example.com/kallo", "media/abcdefgh12/hls/240p.mp4", new Date(1_000_000_000), 600, key));
+    const url = new URL(
+      cdnSignedUrl("https://cdn.example.com/kallo", "media/abcdefgh12/hls/240p.mp4", new Date(1_000_000_000), 600, key),
+    );
     const expires = 1_000_000 + 600;
     expect(url.searchParams.get("expires")).toBe(String(expires));
-    const expected = createHash("md5").update(`${expires}/kallo/media/abcdefgh12/hls/240p.mp4 ${key}`).digest("base64url");
+    const expected = createHash("md5")
+      .update(`${expires}/kallo/media/abcdefgh12/hls/240p.mp4 ${key}`)
+      .digest("base64url");
     expect(url.searchParams.get("md5")).toBe(expected);
   });
 });
@@ -177,7 +185,9 @@ describe("the media store settings", () => {
     expect(bucketSettings({ S3_FORCE_PATH_STYLE: "0", S3_ENDPOINT: "https://r2.example.com" }).origin).toBe(
       "https://films.r2.example.com",
     );
-    expect(bucketSettings({ MEDIA_BASE_URL: "https://media.example.com/kallo" }).origin).toBe("https://media.example.com");
+    expect(bucketSettings({ MEDIA_BASE_URL: "https://media.example.com/kallo" }).origin).toBe(
+      "https://media.example.com",
+    );
     const policy = contentSecurityPolicy("n0nce", "https://media.example.com");
     expect(policy).toContain("media-src 'self' blob: https://media.example.com;");
     expect(policy).toContain("connect-src 'self' https://media.example.com;");
