@@ -333,9 +333,19 @@ async function runMode(
       `[${mode}] upload to playable${mode === "s3" ? " from the bucket" : ""}: ${uploadToPlayableSeconds.toFixed(1)} s`,
     );
 
-    const cookies = await Promise.all(
-      Array.from({ length: count }, (_, index) => signIn(server.url, "/login", `origin${index}@bench.test`)),
-    );
+    // One sign-in after another (each is a password hash), tried again if a loaded box drops one.
+    const cookies: string[] = [];
+    for (let index = 0; index < count; index++) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          cookies.push(await signIn(server.url, "/login", `origin${index}@bench.test`));
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    }
     const tally = { boxRequests: 0, boxBytes: 0, filmBytes: 0 };
     const cpuBefore = cpuMs(server.process.pid!);
     const viewersStarted = Date.now();
