@@ -165,6 +165,18 @@ http {
 
 type Segment = { url: string; start: number; length: number };
 
+/** fetch, tried again (up to three times) when a kept-alive connection was closed under it. */
+async function fetchAgain(url: string, init: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}
+
 /** A media playlist's byte ranges, resolved against its own address. */
 function segmentsOf(text: string, base: string): Segment[] {
   const segments: Segment[] = [];
@@ -194,7 +206,7 @@ async function httpViewer(
   tally: { boxRequests: number; boxBytes: number; filmBytes: number },
 ) {
   const fromBox = async (pathname: string) => {
-    const response = await fetch(`${box}${pathname}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip" } });
+    const response = await fetchAgain(`${box}${pathname}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip" } });
     const body = Buffer.from(await response.arrayBuffer());
     if (!response.ok) throw new Error(`${pathname} answered ${response.status}: ${body.toString().slice(0, 200)}`);
     tally.boxRequests++;
@@ -207,7 +219,7 @@ async function httpViewer(
   const playlist = await fromBox(playlistPath);
   for (const segment of segmentsOf(playlist, `${box}${playlistPath}`)) {
     const onBox = segment.url.startsWith(box);
-    const response = await fetch(segment.url, {
+    const response = await fetchAgain(segment.url, {
       headers: {
         Range: `bytes=${segment.start}-${segment.start + segment.length - 1}`,
         ...(onBox ? { Cookie: cookie } : {}),
