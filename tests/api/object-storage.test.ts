@@ -187,7 +187,7 @@ describe("films held in the bucket, served by the production build", () => {
     ).toBe(true);
     expect(fromBox.some((url) => url.endsWith("144p.m3u8"))).toBe(true);
     await context.close();
-  }, 90_000);
+  }, 180_000);
 
   it("keeps serving pages when the bucket stops answering, says so on the title, and counts the errors", async () => {
     await s3.pause();
@@ -238,5 +238,5 @@ describe("films held in the bucket, served by the production build", () => {
       .poll(async () => (await call(world, "/healthz")).body.status, { timeout: 40_000, interval: 2000 })
       .toBe("ok");
     expect((await call(world, `/stream/${freeTitle}/144p.m3u8`, { cookie: viewer.cookie })).status).toBe(200);
-  }, 90_000);
+  }, 180_000);
 });

@@ -99,7 +99,7 @@ beforeAll(async () => {
   await runner.idle();
   await runner.stop();
   delete globals.__kalloMediaJobs;
-});
+}, 300_000);
 
 afterAll(async () => {
   globals.__kalloDb?.$client.close();
@@ -180,5 +180,5 @@ describe.skipIf(!available)("films in a bucket that checks signatures (OpenStack
     } finally {
       fs.rmSync(fresh, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -129,7 +129,7 @@ beforeAll(async () => {
   await runFfmpeg(["-y", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=426x240:rate=25",
     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "4", "-shortest", "-c:v", "libx264",
     "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", film]);
-});
+}, 300_000);
 
 afterAll(async () => {
   globals.__kalloDb?.$client.close();
@@ -166,7 +166,7 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     expect(objects).toEqual(
       expect.arrayContaining(["video.mp4", "hls/144p.mp4", "hls/240p.mp4", "hls/144p.m3u8", "poster-card.jpg"]),
     );
-  });
+  }, 300_000);
 
   it("plays from signed addresses: the rung's playlist names one address per rung, whose byte ranges are the segments", async () => {
     const text = (await rungPlaylistText(db, movieId, 240))!;
@@ -240,7 +240,7 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     expect(localFiles(second).filter((file) => file.endsWith(".mp4"))).toEqual([]);
     const address = /^(http.*)$/m.exec((await rungPlaylistText(db, second, 240))!)![1];
     expect(md5(Buffer.from(await (await fetch(address)).arrayBuffer()))).toBe(reference);
-  }, 120_000);
+  }, 600_000);
 
   it("keeps serving while the bucket is down: the title says it cannot be reached, a new upload plays from the disk, and is sent when the bucket is back", async () => {
     await s3.pause();
@@ -251,7 +251,7 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     const third = await upload("Made while the bucket is down");
     const runner = startMediaJobs();
     // Processed and laddered; the send fails and waits its turn.
-    const until = Date.now() + 60_000;
+    const until = Date.now() + 240_000;
     let failedTries = 0;
     while (Date.now() < until) {
       const row = db
@@ -280,7 +280,7 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     expect(titleStore(third)).toBe("s3");
     expect(bucketHealth()).toMatchObject({ ok: true });
     expect(localFiles(third).filter((file) => file.endsWith(".mp4"))).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("removes a deleted title's objects from the bucket", async () => {
     const doomed = await upload("Short-lived");
@@ -290,5 +290,5 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     await runJobsUntilIdle();
     expect(await objectStore()!.list(`media/${doomed}/`)).toEqual([]);
     expect(db.select().from(movieRenditions).where(eq(movieRenditions.movieId, doomed)).all()).toEqual([]);
-  });
+  }, 300_000);
 });
