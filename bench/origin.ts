@@ -113,7 +113,9 @@ function uploadFilm(url: string, cookie: string, film: string): Promise<string> 
 
 function startNginx(dir: string): { stop: () => Promise<void>; log: string } {
   const log = path.join(dir, "access.log");
-  for (const sub of ["cache", "tmp"]) fs.mkdirSync(path.join(dir, sub), { recursive: true });
+  // nginx's workers run as an unprivileged user: they must reach the cache and temporary folders.
+  fs.chmodSync(dir, 0o755);
+  for (const sub of ["cache", "tmp"]) fs.mkdirSync(path.join(dir, sub), { recursive: true, mode: 0o777 });
   const conf = `
 worker_processes 1;
 daemon off;
