@@ -28,6 +28,7 @@ import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/w
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { posterFormatFor } from "~/media/poster-sizes";
 import { downlinkHintKbps } from "~/media/data-cost";
+import { bucketIsDown, isTitleInBucket } from "~/media/media-store.server";
 import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
@@ -112,6 +113,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     downloadOffers,
     subtitles,
     series,
+    // Its film is held in the media bucket and the bucket is not answering: the page says so above the player.
+    unreachable: access.kind === "play" && isTitleInBucket(getDb(), watch.movie.id) && (await bucketIsDown()),
     // Started by the previous episode's end card.
     autoStart: new URL(request.url).searchParams.get("autoplay") === "1",
   };
@@ -238,6 +241,12 @@ export default function WatchMovie() {
 
   return (
     <article className="mx-auto w-full max-w-6xl px-4 py-4 sm:py-8">
+      {watch.unreachable ? (
+        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900">
+          <p className="font-semibold">{t("unreachable.title")}</p>
+          <p className="text-sm">{t("unreachable.body")}</p>
+        </div>
+      ) : null}
       {watch.access.kind === "needsPass" ? (
         <NeedsPassPanel movieName={movie.name} plans={watch.access.plans} />
       ) : watch.access.kind === "screens" ? (

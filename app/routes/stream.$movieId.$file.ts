@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
@@ -7,6 +6,8 @@ import { serveFileWithRanges } from "~/media/byte-range.server";
 import { downlinkHintKbps } from "~/media/data-cost";
 import { writeMasterPlaylist } from "~/media/hls";
 import { renditionFileName } from "~/media/storage.server";
+import { locateTitleFile, rungPlaylistText } from "~/media/media-store.server";
+import { redirectToBucket, unreachable } from "~/routes-support/media-addresses.server";
 import { DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
 import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
 
@@ -86,15 +87,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 
   if (decision.file.kind === "playlist") {
-    let text: string;
+    let text: string | null;
     try {
-      text = await fs.promises.readFile(decision.path!, "utf8");
-    } catch {
-      return Response.json({ success: false, message: "Video not found" }, { status: 404 });
+      // Names the rung's file here, or by one signed address of the bucket when it is held there.
+      text = await rungPlaylistText(getDb(), decision.movieId, decision.file.rung);
+    } catch (error) {
+      return unreachable(error);
     }
+    if (text === null) return Response.json({ success: false, message: "Video not found" }, { status: 404 });
     return playlistResponse(request, text, "private, max-age=300");
   }
 
+  const location = locateTitleFile(getDb(), decision.movieId, decision.path!);
+  if (location.where === "bucket") return redirectToBucket(getDb(), decision.movieId, location.key);
   const response = await serveFileWithRanges(request, decision.path!, {
     contentType: "video/mp4",
     // Personal (the check above), and a rung's bytes never change under the same ETag.

@@ -133,7 +133,7 @@ export function requeueJob(db: DB, id: string): void {
 export function finishJob(
   db: DB,
   id: string,
-  outcome: { ok: true } | { ok: false; error: string; retry: boolean },
+  outcome: { ok: true } | { ok: false; error: string; retry: boolean; runAfter?: Date },
 ): void {
   if (outcome.ok) {
     db.update(jobs)
@@ -145,6 +145,7 @@ export function finishJob(
       .set({
         status: outcome.retry ? "queued" : "failed",
         finishedAt: outcome.retry ? null : new Date(),
+        runAfter: outcome.retry ? (outcome.runAfter ?? null) : null,
         error: outcome.error,
         toolPid: null,
       })
@@ -179,6 +180,8 @@ export function startJobRunner(
     waitReason?: () => string | null;
     /** Name for the log ("media", "mail"). */
     label?: string;
+    /** Kinds that retry more often than MAX_ATTEMPTS, each try after a wait (work against a service that may be down a while). */
+    retries?: Record<string, { maxAttempts: number; backoffMs: (attempts: number) => number }>;
   },
 ): JobRunner {
   const kinds = Object.keys(handlers);
@@ -301,9 +304,13 @@ export function startJobRunner(
               return;
             }
             const message = error instanceof Error ? error.message : String(error);
-            const final = claimed.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
+            const policy = options.retries?.[claimed.kind];
+            const final =
+              claimed.attempts >= (policy?.maxAttempts ?? MAX_ATTEMPTS) ||
+              (error as { permanent?: boolean }).permanent === true;
+            const runAfter = policy ? new Date(Date.now() + policy.backoffMs(claimed.attempts)) : undefined;
             try {
-              finishJob(db, claimed.id, { ok: false, error: message.slice(0, 2000), retry: !final });
+              finishJob(db, claimed.id, { ok: false, error: message.slice(0, 2000), retry: !final, runAfter });
               options.onFailure?.(claimed, error, final);
             } catch (bookkeeping) {
               putBack(claimed.id);

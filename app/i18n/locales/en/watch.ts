@@ -120,6 +120,10 @@ const watch = {
     stopping: "Stopping…",
     stopped: "Playback on the other device stopped. Enjoy the film.",
   },
+  unreachable: {
+    title: "This film cannot be reached right now",
+    body: "The place where its pictures are kept is not answering. Nothing is lost: please try again in a few minutes.",
+  },
   errors: {
     commentRequired: "Write a comment first.",
     commentTooLong: "A comment can be at most 1000 characters.",

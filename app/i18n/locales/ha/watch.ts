@@ -121,6 +121,10 @@ const watch: DeepStrings<typeof en> = {
     stopping: "Ana dakatarwa…",
     stopped: "An dakatar da kallo a ɗayan na'urar. A ji daɗin kallo.",
   },
+  unreachable: {
+    title: "Ba a iya samun wannan fim a yanzu",
+    body: "Wurin da ake ajiye hotunansa baya amsawa. Babu abin da ya ɓace: don Allah a sake gwadawa bayan ʼyan mintuna.",
+  },
   errors: {
     commentRequired: "Rubuta sharhi tukuna.",
     commentTooLong: "Sharhi ba zai wuce haruffa 1000 ba.",
