@@ -26,7 +26,7 @@ import { movieDir, renditionFileName, renditionPath, storageRoot } from "./stora
  * local copies are removed once the bucket holds every one, checked), while
  * the small files every page or playlist needs — posters, subtitles, the
  * rungs' playlists — are *copied* and still served by the box (a redirect per
- * poster would cost a viewer a round trip per card; see decision 039). A copy
+ * poster would cost a viewer a round trip per card; see decision 044). A copy
  * missing on the disk (a new box restored from the replica) is fetched back
  * from the bucket on its first request.
  *
