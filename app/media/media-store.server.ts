@@ -471,3 +471,9 @@ export function titlesByStore(db: DB): { local: number; s3: number } {
     s3: rows.find((row) => row.store === "s3")?.count ?? 0,
   };
 }
+
+/** Remove a title's (or a series') files: its folder here, and its objects in the bucket (by a job that retries). */
+export function removeMovieFiles(movieId: string, root = storageRoot()): void {
+  fs.rmSync(movieDir(movieId, root), { recursive: true, force: true });
+  scheduleBucketRemoval(movieId);
+}

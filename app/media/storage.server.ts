@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "~/utils/env.server";
-import { scheduleBucketRemoval } from "./media-store.server";
 import {
   fixedPosterName,
   fixedPosterUrl,
@@ -193,12 +192,6 @@ export function resolveSeriesPoster(
   if (!poster) return null;
   const { movieId, ...rest } = poster;
   return { seriesId: movieId, ...rest };
-}
-
-/** Remove a title's (or a series') files: its folder here, and its objects in the bucket (by a job that retries). */
-export function removeMovieFiles(movieId: string, root = storageRoot()): void {
-  fs.rmSync(movieDir(movieId, root), { recursive: true, force: true });
-  scheduleBucketRemoval(movieId);
 }
 
 /** Bytes the service may still write under `root`: what the file system has free for it, less the reserve kept for the database and the jobs. */

@@ -28,7 +28,7 @@ import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/w
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { posterFormatFor } from "~/media/poster-sizes";
 import { downlinkHintKbps } from "~/media/data-cost";
-import { bucketIsDown, isTitleInBucket } from "~/media/media-store.server";
+import { bucketIsDown, isTitleInBucket, objectStore } from "~/media/media-store.server";
 import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
@@ -113,8 +113,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     downloadOffers,
     subtitles,
     series,
-    // Its film is held in the media bucket and the bucket is not answering: the page says so above the player.
-    unreachable: access.kind === "play" && isTitleInBucket(getDb(), watch.movie.id) && (await bucketIsDown()),
+    // Its film is held in the media bucket and the bucket is not answering: the page says so above the player
+    // (a box with no bucket asks nothing more).
+    unreachable:
+      access.kind === "play" &&
+      objectStore() !== null &&
+      isTitleInBucket(getDb(), watch.movie.id) &&
+      (await bucketIsDown()),
     // Started by the previous episode's end card.
     autoStart: new URL(request.url).searchParams.get("autoplay") === "1",
   };
