@@ -29,6 +29,7 @@ ENV NODE_ENV=production \
     FFPROBE_PATH=/usr/bin/ffprobe
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/.builds ./.builds
 COPY --from=build /app/build ./build
 COPY --from=build /app/public ./public
 COPY --from=build /app/drizzle ./drizzle

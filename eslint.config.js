@@ -31,6 +31,15 @@ export default tseslint.config(
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/components/ui/link.tsx"],
     rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "request",
+          property: "formData",
+          message:
+            "Use readForm(request) from ~/utils/read-form.server: a body that is no form is answered 400, never 500.",
+        },
+      ],
       "no-restricted-imports": [
         "error",
         {

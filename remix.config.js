@@ -1,5 +1,10 @@
-/** @type {import('@remix-run/dev').AppConfig} */
+/**
+ * `npm run build` (scripts/build.ts) sets KALLO_BUILD_DIR: each build goes into its own folder beside the one in use.
+ * @type {import('@remix-run/dev').AppConfig}
+ */
+const buildDir = process.env.KALLO_BUILD_DIR;
 export default {
+  ...(buildDir ? { serverBuildPath: `${buildDir}/index.js`, assetsBuildDirectory: `${buildDir}/public` } : {}),
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",

@@ -5,6 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { handleApiRequest } from "~/api/router.server";
+import { getApiCaller } from "~/auth/api-tokens.server";
 import { startBillingSweep } from "~/jobs/billing-sweep.server";
 import { startMailJobs, stopMailJobs } from "~/jobs/mail-jobs.server";
 import { startMediaJobs, stopMediaJobs } from "~/jobs/media-jobs.server";
@@ -12,6 +13,7 @@ import { stopPeriodic } from "~/services/periodic.server";
 import { closeDb } from "~/db/client.server";
 import { startUploadSweep } from "~/services/resumable-uploads.server";
 import { startHousekeeping } from "~/jobs/housekeeping.server";
+import { startDiskWatch } from "~/jobs/disk-watch.server";
 import { getLanguage } from "~/i18n/language.server";
 import { TranslationSourceContext } from "~/i18n/page-translations";
 import { serverTranslationSource } from "~/i18n/translate.server";
@@ -21,6 +23,7 @@ import { NonceProvider } from "~/utils/nonce";
 import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.server";
 import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
 import { renderDeadline } from "~/utils/render-deadline.server";
+import { diskFullData, diskFullPage, hasMetDiskFull, noteDiskFull } from "~/routes-support/disk-full.server";
 
 export const streamTimeout = 5_000;
 
@@ -66,12 +69,34 @@ class ChunkPerFlush extends Transform {
 // — in one process only: the server, or its background worker when several
 // workers serve (WORKERS; the others only answer requests).
 getEnv();
-if (runsBackgroundWork()) {
-  startMediaJobs();
-  startMailJobs();
-  startBillingSweep();
-  startUploadSweep();
-  startHousekeeping();
+if (runsBackgroundWork()) startBackgroundWork();
+
+/**
+ * Each part of the background work starts on its own, and one that cannot
+ * start now (a database that cannot write on a full disk) says why and tries
+ * again in half a minute: a process never ends at start over it, so a worker
+ * is never replaced in a loop while the site could serve.
+ */
+function startBackgroundWork(): void {
+  const parts: Array<[string, () => unknown]> = [
+    ["disk watch", startDiskWatch],
+    ["media jobs", startMediaJobs],
+    ["mail jobs", startMailJobs],
+    ["billing sweep", startBillingSweep],
+    ["upload sweep", startUploadSweep],
+    ["housekeeping", startHousekeeping],
+  ];
+  for (const [name, start] of parts) {
+    const attempt = () => {
+      try {
+        start();
+      } catch (error) {
+        console.error(`[start] the ${name} could not start (${(error as Error).message}); tried again in 30 s`);
+        setTimeout(attempt, 30_000).unref();
+      }
+    };
+    attempt();
+  }
 }
 
 /**
@@ -88,6 +113,23 @@ export function closeDatabase(): void {
   closeDb();
 }
 
+/**
+ * The role of who is calling, by the request's cookie or Bearer token, for the
+ * server's body limits (scripts/serve.ts): a large body is read only from a
+ * role that may send one there.
+ */
+export async function roleOfCaller(headers: { cookie?: string; authorization?: string }) {
+  const request = new Request("http://kallo.invalid/", {
+    headers: Object.fromEntries(
+      Object.entries({ Cookie: headers.cookie, Authorization: headers.authorization }).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ),
+  });
+  const caller = await getApiCaller(request);
+  return caller?.account.role ?? null;
+}
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -99,6 +141,7 @@ export default async function handleRequest(
   // except one that no route pattern matches (an encoded line break in it does
   // that): it gets the router's JSON answer too, never the HTML Not Found page.
   if (/^\/api(\/|$)/.test(new URL(request.url).pathname)) return handleApiRequest(request);
+  if (hasMetDiskFull(request)) return diskFullPage(request);
 
   const nonce = createNonce();
   const language = await getLanguage(request);
@@ -161,6 +204,7 @@ export default async function handleRequest(
 }
 
 export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  if (hasMetDiskFull(request)) response = diskFullData(response);
   applySecurityHeaders(response.headers);
   applyCachePolicy(request, response.headers);
   return response;
@@ -168,5 +212,6 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  if (noteDiskFull(request, error)) return;
   console.error(`[error] ${request.method} ${new URL(request.url).pathname}`, error);
 }

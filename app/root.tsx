@@ -141,6 +141,8 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return <ErrorPage kind="notFound" status={404} />;
     if (error.status === 403) return <ErrorPage kind="forbidden" status={403} />;
+    if (error.status === 400) return <ErrorPage kind="badRequest" status={400} />;
+    if (error.status === 503) return <ErrorPage kind="diskFull" status={503} />;
   }
   return <ErrorPage kind="server" status={isRouteErrorResponse(error) ? error.status : 500} />;
 }

@@ -93,6 +93,8 @@ export async function startServer(
       // The benchmarks and tests stand in for a proxy on this box: their X-Forwarded-For gives each simulated client its own address.
       env: {
         TRUST_PROXY: "loopback",
+        // The database's room (DATABASE_ROOM_MB) kept small: each test server writes its own.
+        DATABASE_ROOM_MB: "8",
         ...process.env,
         NODE_ENV: "production",
         PORT: String(port),

@@ -52,8 +52,23 @@
  *    printed. Compressed answers (playlists) are left out: their
  *    Content-Length is the compressed size. Answers the media element
  *    cancels midway (it often does) are not checked either.
+ *    Bytes against film: after 30 s of play, at the end of the play window
+ *    and after a pause of BENCH_PAUSE_SECONDS (60), the film bytes fetched
+ *    since the page opened (CDP, headers and playlists included) against the
+ *    bytes of film played (each fetched range of a rung file mapped onto the
+ *    rung's segments: those before the position, the one under it pro rata;
+ *    see playback-bytes.ts) plus the stated read-ahead (30 s, 12 s under data
+ *    saver: app/media/read-ahead.ts) at the peak bitrate of the rung fetched
+ *    ahead; what is held ahead in seconds, and film fetched twice. The
+ *    progressive MP4 has no segments: its bytes played are the file's bytes
+ *    pro rata of the position.
+ *    The cost the page shows before play (`data-cost`: its MB per hour, or
+ *    its MB for the film turned into MB per hour) against the cost measured
+ *    (MB fetched per hour of film played, read-ahead included), and the
+ *    player's own count of what it fetched (`data-spent-bytes`) against CDP.
  * 4. A table per player and speed, the ratios of each player to the
- *    progressive one, and the issue's goals next to the figures.
+ *    progressive one, the bytes and the cost tables, and the goals next to
+ *    the figures.
  *
  * Knobs: BENCH_FILM_MINUTES (20), BENCH_RUNS (5), BENCH_PLAYERS
  * ("adaptive,progressive"; also "native"), BENCH_SPEEDS ("500,250"),
@@ -63,7 +78,9 @@
  * that folder later to skip the upload and ladder: the encode figures are
  * read back from its bench-playback.json), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_VERBOSE=1 (list every film request of each run: when, which range),
- * BENCH_SEEK_TO (seek to this second instead of minute 15).
+ * BENCH_SEEK_TO (seek to this second instead of minute 15), BENCH_PAUSE_SECONDS
+ * (60; 0 for no pause), BENCH_VIEWPORT ("390x844", a phone; the player's
+ * size caps the rung hls.js picks).
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -76,7 +93,9 @@ import { openDatabase } from "../app/db/client.server";
 import { accounts, movies, playbackLeases, watchEvents } from "../app/db/schema";
 import { probeMedia, runFfmpeg } from "../app/media/ffmpeg.server";
 import { setSetting } from "../app/services/settings.server";
+import { DATA_SAVER_READ_AHEAD_SECONDS, READ_AHEAD_SECONDS } from "../app/media/read-ahead";
 import { percentile, prepareStorage, signIn, startServer, type RunningServer } from "./lib";
+import { accountBytes, rungMap, type ByteAccount, type FetchedRange, type RungMap } from "./playback-bytes";
 
 const FILM_MINUTES = Number(process.env.BENCH_FILM_MINUTES ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -102,6 +121,14 @@ const SETTLE_MS = 2_000;
 const FIRST_FRAME_TIMEOUT_MS = 60_000;
 const SEEK_TIMEOUT_MS = 60_000;
 const FIGURES_FILE = "bench-playback.json";
+const PAUSE_SECONDS = Number(process.env.BENCH_PAUSE_SECONDS ?? 60);
+const [VIEW_WIDTH, VIEW_HEIGHT] = (process.env.BENCH_VIEWPORT ?? "390x844").split("x").map(Number);
+/** The read-ahead the decision record states for these runs. */
+const STATED_READ_AHEAD = DATA_SAVER ? DATA_SAVER_READ_AHEAD_SECONDS : READ_AHEAD_SECONDS;
+/** Bytes against film are taken after this much play (and at the end of the window, and after the pause). */
+const EARLY_CHECK_SECONDS = 30;
+/** Data saver's promise: at most this many MB per hour of film. */
+const DATA_SAVER_MB_PER_HOUR = 150;
 
 type PlayerName = "adaptive" | "native" | "progressive";
 for (const player of PLAYERS) {
@@ -219,6 +246,9 @@ type EncodeFigures = {
   allReadySeconds: number;
   encodeSeconds: number;
   rungs: RungFigures[];
+  /** The machine's load average (1, 5, 15 min) when the upload was stored and when the last rung was ready. */
+  loadAtUpload?: number[];
+  loadAtEnd?: number[];
 };
 
 const viewerEmail = (index: number) => `watch${index}@bench.test`;
@@ -334,6 +364,7 @@ async function uploadAndProcess(
   const uploadStarted = Date.now();
   const movieId = await uploadFilm(server.url, cookie, film);
   const stored = Date.now();
+  const loadAtUpload = os.loadavg();
   console.log(
     `uploaded ${(sourceBytes / 1e6).toFixed(1)} MB in ${((stored - uploadStarted) / 1000).toFixed(1)} s (title ${movieId}); waiting for the ladder…`,
   );
@@ -396,6 +427,8 @@ async function uploadAndProcess(
     firstPlayableSeconds: ((firstPlayable ?? allReady) - stored) / 1000,
     allReadySeconds: (allReady - stored) / 1000,
     encodeSeconds: (firstPass + secondPass) / 1000,
+    loadAtUpload,
+    loadAtEnd: os.loadavg(),
     rungs: rows.map((row) => ({
       rung: row.rung,
       width: row.width,
@@ -422,6 +455,10 @@ function printEncodeFigures(figures: EncodeFigures, reused: boolean): void {
   console.log(
     `  ladder encode ${figures.encodeSeconds.toFixed(1)} s for ${figures.durationSeconds.toFixed(0)} s of film: ${speed.toFixed(2)}× realtime (goal ≥ 1.5× ${speed >= 1.5 ? "✓" : "✗"}); wall from upload ${(figures.durationSeconds / figures.allReadySeconds).toFixed(2)}×`,
   );
+  if (figures.loadAtUpload && figures.loadAtEnd)
+    console.log(
+      `  load average (1, 5, 15 min) at the upload ${figures.loadAtUpload.map((value) => value.toFixed(2)).join(", ")}; when the last rung was ready ${figures.loadAtEnd.map((value) => value.toFixed(2)).join(", ")}`,
+    );
   console.log(
     `  renditions on disk ${(total / 1e6).toFixed(1)} MB = ${(total / figures.sourceBytes).toFixed(2)} × the uploaded file`,
   );
@@ -556,6 +593,18 @@ class MediaTraffic {
       .map((request) => ({ ...request, path: new URL(request.url).pathname }));
   }
 
+  /** What came of each rung file: from the asked range's start, as many bytes as arrived. */
+  fetchedRanges(): FetchedRange[] {
+    return [...this.requests.values()]
+      .filter((request) => request.rung !== null && request.bodyBytes > 0)
+      .map((request) => ({
+        rung: request.rung!,
+        offset: Number(/^bytes=(\d+)-/.exec(request.range)?.[1] ?? 0),
+        bytes: request.bodyBytes,
+        sentAt: request.sentAt,
+      }));
+  }
+
   rungsFetched(): number[] {
     return [
       ...new Set(
@@ -592,6 +641,25 @@ function expectedBodyBytes(headers: Record<string, string>): number | null {
   return length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : null;
 }
 
+/** Bytes against film at one moment of a run. */
+type Checkpoint = {
+  label: string;
+  /** Seconds of film played so far. */
+  playedSeconds: number;
+  position: number;
+  /** What the media element holds ahead of the position, in seconds. */
+  bufferedAhead: number;
+  /** Film bytes over the network since the page opened (headers and playlists included). */
+  fetched: number;
+  /** Bytes of film played (segments before the position; the progressive file pro rata). */
+  played: number;
+  /** The stated read-ahead in bytes (none for the progressive MP4, which states none). */
+  allowance: number | null;
+  account: ByteAccount | null;
+  /** What the player itself says it fetched (`data-spent-bytes`), when it counts. */
+  spentByPlayer: number | null;
+};
+
 type RunSpec = { player: PlayerName; kbps: number; run: number; account: number };
 type RunResult = RunSpec & {
   ok: boolean;
@@ -613,6 +681,11 @@ type RunResult = RunSpec & {
   cacheAnswers?: number;
   mismatches?: number;
   mismatchDetail?: string[];
+  checkpoints?: Checkpoint[];
+  /** Everything the page fetched before play was pressed (finished answers, headers included). */
+  pageBytesBeforePlay?: number;
+  /** The cost the page showed before play, as MB per hour of film (a range, or one figure twice). */
+  costShown?: { lowPerHour: number; highPerHour: number; text: string } | null;
   notes?: string[];
 };
 
@@ -687,6 +760,8 @@ async function playbackRun(
   root: string,
   movieId: string,
   filmSeconds: number,
+  maps: ReadonlyMap<number, RungMap>,
+  sourceBytes: number,
 ): Promise<RunResult> {
   const notes: string[] = [];
   let browser: Browser | undefined;
@@ -706,7 +781,10 @@ async function playbackRun(
         "--autoplay-policy=no-user-gesture-required",
       ],
     });
-    const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 1280, height: 720 } });
+    const context = await browser.newContext({
+      serviceWorkers: "block",
+      viewport: { width: VIEW_WIDTH, height: VIEW_HEIGHT },
+    });
     const [name, value] = [cookie.slice(0, cookie.indexOf("=")), cookie.slice(cookie.indexOf("=") + 1)];
     await context.addCookies([{ name, value, url: server.url, httpOnly: true, sameSite: "Lax", secure: false }]);
     // tsx compiles this file with esbuild's keepNames: functions passed to page.evaluate call its __name helper.
@@ -725,6 +803,11 @@ async function playbackRun(
       uploadThroughput: bytesPerSecond,
     });
     const traffic = new MediaTraffic(cdp);
+    // Everything the page fetched (document, scripts, styles, images, film), for "the page before play".
+    let pageBytes = 0;
+    cdp.on("Network.loadingFinished", (event) => {
+      pageBytes += event.encodedDataLength;
+    });
 
     const opened = Date.now();
     let seekStartedAt: number | null = null;
@@ -771,8 +854,13 @@ async function playbackRun(
         })
         .catch(() => null);
       if (!attached) notes.push("no data-player-mode after 60 s");
-      // hls.js is fetched after the mode is set; a play() before it attaches (src still not its blob:) is lost.
-      if ((await page.getAttribute(PLAYER_SELECTOR, "data-player-mode").catch(() => null)) === "mse") {
+      // A player that fetches hls.js when the viewer reaches for it (data-player-loads="on-intent") is
+      // pressed at once: the library's download is part of its first frame. One that fetches it with the
+      // page is pressed once it has attached (a play() before its src is hls.js's blob: was lost).
+      const loadsOnIntent =
+        (await page.getAttribute(PLAYER_SELECTOR, "data-player-loads").catch(() => null)) === "on-intent";
+      if (loadsOnIntent) notes.push("hls.js fetched on play");
+      else if ((await page.getAttribute(PLAYER_SELECTOR, "data-player-mode").catch(() => null)) === "mse") {
         const hlsAttached = await page
           .waitForFunction(
             (sel) => document.querySelector<HTMLVideoElement>(sel)?.src.startsWith("blob:") ?? false,
@@ -803,8 +891,73 @@ async function playbackRun(
     if (spec.player === "native" && mode !== "native") notes.push(`player mode ${mode}, not native`);
     if (spec.player === "adaptive" && mode !== "mse") notes.push(`player mode ${mode}`);
 
+    // The cost shown before play.
+    const shown = await page.evaluate(() => {
+      const cost = document.querySelector("[data-testid=data-cost]");
+      if (!cost) return null;
+      const number = (name: string) => {
+        const value = cost.getAttribute(name);
+        return value === null || value === "" ? null : Number(value);
+      };
+      return {
+        text: (cost.textContent ?? "").trim(),
+        low: number("data-megabytes-per-hour-low"),
+        high: number("data-megabytes-per-hour-high"),
+        film: number("data-megabytes"),
+      };
+    });
+    const filmHours = filmSeconds / 3600;
+    const costShown = shown
+      ? {
+          text: shown.text,
+          lowPerHour: shown.low ?? (shown.film ?? Number.NaN) / filmHours,
+          highPerHour: shown.high ?? (shown.film ?? Number.NaN) / filmHours,
+        }
+      : null;
+
+    /** Bytes against film now; `readAhead` is the stated read-ahead that applies. */
+    const checkpoint = async (label: string, readAhead: number): Promise<Checkpoint> => {
+      const view = await withTimeout(
+        page.evaluate((sel) => {
+          const video = document.querySelector<HTMLVideoElement>(sel);
+          if (!video) return null;
+          let ahead = 0;
+          for (let index = 0; index < video.buffered.length; index++) {
+            if (video.buffered.start(index) <= video.currentTime + 0.1 && video.buffered.end(index) > video.currentTime)
+              ahead = video.buffered.end(index) - video.currentTime;
+          }
+          const spent = document.querySelector("[data-spent-bytes]")?.getAttribute("data-spent-bytes");
+          return {
+            position: video.currentTime,
+            ahead,
+            played: window.__bench?.played ?? 0,
+            spent: spent ? Number(spent) : null,
+          };
+        }, selector),
+        10_000,
+        "reading the position",
+      );
+      if (!view) throw new Error("the video element went away");
+      const fetched = traffic.bytes();
+      const account =
+        spec.player === "progressive" ? null : accountBytes(maps, traffic.fetchedRanges(), view.position, readAhead);
+      return {
+        label,
+        playedSeconds: view.played,
+        position: view.position,
+        bufferedAhead: view.ahead,
+        fetched,
+        played: account ? account.played : (sourceBytes * view.position) / filmSeconds,
+        allowance: account ? account.allowance : null,
+        account,
+        spentByPlayer: view.spent,
+      };
+    };
+    const checkpoints: Checkpoint[] = [];
+
     // Press play.
     const bytesBeforePlay = traffic.bytes();
+    const pageBytesBeforePlay = pageBytes;
     const playStarted = Date.now();
     const installed = await page.evaluate((sel) => {
       const video = document.querySelector<HTMLVideoElement>(sel);
@@ -889,8 +1042,11 @@ async function playbackRun(
         rungSamples.add(Number(sample.rung));
       lastTime = sample.time;
       if (sample.ended) break;
+      if (checkpoints.length === 0 && Date.now() - playStarted >= EARLY_CHECK_SECONDS * 1000)
+        checkpoints.push(await checkpoint(`${EARLY_CHECK_SECONDS} s`, STATED_READ_AHEAD));
     }
     const windowSeconds = (Date.now() - playStarted) / 1000;
+    checkpoints.push(await checkpoint(`${PLAY_SECONDS} s`, STATED_READ_AHEAD));
     const bytesDuringPlay = traffic.bytes() - bytesBeforePlay;
     const state = await page.evaluate(() => {
       const state = window.__bench!;
@@ -936,6 +1092,16 @@ async function playbackRun(
     notes.push(`page load ${loadSeconds.toFixed(1)} s`);
     if (Math.abs(state.currentTime - state.startTime - playedSeconds) > 2)
       notes.push(`position ${state.startTime.toFixed(1)} → ${state.currentTime.toFixed(1)} s`);
+
+    // The pause: what the player fetches while nobody watches (what it holds stays within the playing read-ahead).
+    if (PAUSE_SECONDS > 0 && firstFrameMs !== null) {
+      await page.evaluate((sel) => document.querySelector<HTMLVideoElement>(sel)?.pause(), selector);
+      await sleep(PAUSE_SECONDS * 1000);
+      checkpoints.push(await checkpoint(`paused ${PAUSE_SECONDS} s`, STATED_READ_AHEAD));
+    }
+    result.checkpoints = checkpoints;
+    result.costShown = costShown;
+    result.pageBytesBeforePlay = pageBytesBeforePlay;
 
     // The seek: minute 15, or three quarters of a shorter film.
     if (firstFrameMs !== null) {
@@ -1057,8 +1223,118 @@ function describeRun(result: RunResult): string {
     `played ${fmt(result.playedSeconds, 0)} s per ${PLAY_SECONDS} s, seek ${fmt(result.seekSeconds, 2)} s${result.seekNote ? ` (${result.seekNote})` : ""}, ` +
     `${fmt((result.bytesBeforePlay ?? 0) / 1024, 0)} KB before play, ${fmt((result.bytesPerMinute ?? Number.NaN) / 1e6, 2)} MB/min played, rungs ${rungs}, mode ${result.mode ?? "–"}, ` +
     `${result.mismatches}/${result.responses} checked sizes wrong, ${result.cacheAnswers} from cache${result.notes?.length ? `; ${result.notes.join("; ")}` : ""}` +
-    (result.mismatchDetail?.length ? `\n    mismatches: ${result.mismatchDetail.slice(0, 5).join(" | ")}` : "")
+    (result.mismatchDetail?.length ? `\n    mismatches: ${result.mismatchDetail.slice(0, 5).join(" | ")}` : "") +
+    (result.checkpoints ?? []).map((point) => `\n    ${describeCheckpoint(point)}`).join("") +
+    (result.costShown
+      ? `\n    cost shown before play: "${result.costShown.text}" = ${fmt(result.costShown.lowPerHour, 0)}–${fmt(result.costShown.highPerHour, 0)} MB/h`
+      : "")
   );
+}
+
+const mb = (bytes: number | null | undefined) => fmt(bytes === null || bytes === undefined ? null : bytes / 1e6, 2);
+
+function describeCheckpoint(point: Checkpoint): string {
+  const within = point.allowance === null ? "" : point.fetched <= point.played + point.allowance ? " ✓" : " ✗";
+  const parts = [
+    `${point.label}: at ${fmt(point.position)} s (${fmt(point.playedSeconds)} s played), ${fmt(point.bufferedAhead)} s buffered ahead`,
+    `fetched ${mb(point.fetched)} MB vs played ${mb(point.played)} MB + read-ahead ${point.allowance === null ? "(none stated)" : `${mb(point.allowance)} MB${within}`}`,
+  ];
+  if (point.account)
+    parts.push(
+      `ahead ${mb(point.account.ahead)} MB = ${fmt(point.account.aheadSeconds)} s, fetched twice ${mb(point.account.refetched)} MB, init ${fmt(point.account.init / 1000)} kB`,
+    );
+  if (point.spentByPlayer !== null)
+    parts.push(
+      `the player counted ${mb(point.spentByPlayer)} MB (${fmt((point.spentByPlayer / point.fetched) * 100, 0)} % of CDP)`,
+    );
+  return parts.join("; ");
+}
+
+/** MB fetched per hour of film played, at a checkpoint (what this viewer pays per hour, read-ahead included). */
+function paidPerHour(point: Checkpoint | undefined): number {
+  return point && point.playedSeconds > 0 ? point.fetched / 1e6 / (point.playedSeconds / 3600) : Number.NaN;
+}
+
+function printBytesTables(results: RunResult[]): void {
+  console.log(
+    `\nBytes fetched (since the page opened) against film played + the stated read-ahead (${STATED_READ_AHEAD} s${DATA_SAVER ? ", data saver" : ""}), MB, mean of the runs`,
+  );
+  console.log(
+    "player        kbps  check        fetched  played  ahead s  buffered s  read-ahead  twice  within  player's count",
+  );
+  for (const player of PLAYERS as PlayerName[]) {
+    for (const kbps of SPEEDS) {
+      const runs = results.filter((result) => result.ok && result.player === player && result.kbps === kbps);
+      const labels = [...new Set(runs.flatMap((result) => (result.checkpoints ?? []).map((point) => point.label)))];
+      for (const label of labels) {
+        const points = runs
+          .map((result) => result.checkpoints?.find((point) => point.label === label))
+          .filter((point): point is Checkpoint => Boolean(point));
+        const allowances = points.map((point) => point.allowance).filter((value): value is number => value !== null);
+        const within = allowances.length
+          ? `${points.filter((point) => point.allowance !== null && point.fetched <= point.played + point.allowance).length}/${points.length}`
+          : "–";
+        const counted = points.filter((point) => point.spentByPlayer !== null);
+        console.log(
+          [
+            player.padEnd(12),
+            String(kbps).padStart(5),
+            label.padEnd(11),
+            mb(mean(points.map((point) => point.fetched))).padStart(8),
+            mb(mean(points.map((point) => point.played))).padStart(7),
+            fmt(mean(points.map((point) => point.account?.aheadSeconds ?? Number.NaN))).padStart(8),
+            fmt(mean(points.map((point) => point.bufferedAhead))).padStart(11),
+            (allowances.length ? mb(mean(allowances)) : "–").padStart(11),
+            mb(mean(points.map((point) => point.account?.refetched ?? Number.NaN))).padStart(6),
+            within.padStart(7),
+            counted.length
+              ? `${fmt(mean(counted.map((point) => (point.spentByPlayer! / point.fetched) * 100)), 0)} % of CDP`.padStart(
+                  16,
+                )
+              : "–".padStart(16),
+          ].join("  "),
+        );
+      }
+      const pauses = runs
+        .map((result) => {
+          const points = result.checkpoints ?? [];
+          const paused = points.find((point) => point.label.startsWith("paused"));
+          const before = points[points.indexOf(paused!) - 1];
+          return paused && before ? paused.fetched - before.fetched : Number.NaN;
+        })
+        .filter(Number.isFinite);
+      if (pauses.length)
+        console.log(`${" ".repeat(21)}fetched during the ${PAUSE_SECONDS} s pause: ${mb(mean(pauses))} MB`);
+    }
+  }
+
+  console.log(
+    `\nCost shown before play against cost measured (MB per hour of film played at the end of the ${PLAY_SECONDS} s window, read-ahead included; played: the rungs' own rate)`,
+  );
+  for (const player of PLAYERS as PlayerName[]) {
+    for (const kbps of SPEEDS) {
+      const runs = results.filter((result) => result.ok && result.player === player && result.kbps === kbps);
+      if (runs.length === 0) continue;
+      const ends = runs.map((result) => result.checkpoints?.find((point) => point.label === `${PLAY_SECONDS} s`));
+      const paid = mean(ends.map(paidPerHour).filter(Number.isFinite));
+      const played = mean(
+        ends
+          .filter((point): point is Checkpoint => Boolean(point && point.playedSeconds > 0))
+          .map((point) => point.played / 1e6 / (point.playedSeconds / 3600)),
+      );
+      const shown = runs.map((result) => result.costShown).filter(Boolean) as NonNullable<RunResult["costShown"]>[];
+      const low = mean(shown.map((cost) => cost.lowPerHour));
+      const high = mean(shown.map((cost) => cost.highPerHour));
+      // The shown figure is the film's rate; what was paid after 120 s also holds the read-ahead (up to 30 s).
+      const inRange = Number.isFinite(played) && played >= low * 0.8 && played <= high * 1.2;
+      const pageKb = mean(
+        runs.map((result) => (result.pageBytesBeforePlay ?? Number.NaN) / 1000).filter(Number.isFinite),
+      );
+      console.log(
+        `  ${player} @ ${kbps} kbps: the page before play ${fmt(pageKb, 0)} kB; shown ${fmt(low, 0)}${high !== low ? `–${fmt(high, 0)}` : ""} MB/h ("${shown[0]?.text ?? "–"}"); paid ${fmt(paid, 0)} MB/h (played ${fmt(played, 0)} MB/h): ${inRange ? "played within 20 % of what was shown ✓" : `played ${fmt(played / high, 2)}× the top of what was shown ✗`}${DATA_SAVER ? `; data saver ${fmt(paid, 0)} MB/h (goal ≤ ${DATA_SAVER_MB_PER_HOUR}) ${paid <= DATA_SAVER_MB_PER_HOUR ? "✓" : "✗"}` : ""}`,
+      );
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1208,6 +1484,7 @@ function printTable(results: RunResult[]): void {
   for (const summary of summaries.filter((candidate) => candidate.player !== "progressive")) {
     console.log(`  ${summary.player} @ ${summary.kbps} kbps: ${goals(summary).join("; ")}`);
   }
+  printBytesTables(results);
   const mismatches = results.reduce((sum, result) => sum + (result.mismatches ?? 0), 0);
   const responses = results.reduce((sum, result) => sum + (result.responses ?? 0), 0);
   console.log(
@@ -1264,13 +1541,20 @@ try {
   let next = 0;
   const movieId = figures.movieId;
   const filmSeconds = figures.durationSeconds;
+  // Each rung's segments (time and byte range), to tell bytes played from bytes read ahead.
+  const maps = new Map<number, RungMap>();
+  for (const rung of figures.rungs) {
+    const playlist = path.join(root, "media", movieId, "hls", `${rung.rung}p.m3u8`);
+    if (fs.existsSync(playlist))
+      maps.set(rung.rung, rungMap(rung.rung, fs.readFileSync(playlist, "utf8"), rung.bandwidth));
+  }
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL, specs.length) }, async () => {
       while (next < specs.length) {
         const spec = specs[next++];
         // The whole run is bounded too: page load, play window, seek and margins.
         const result = await withTimeout(
-          playbackRun(spec, server, root, movieId, filmSeconds),
+          playbackRun(spec, server, root, movieId, filmSeconds, maps, figures!.sourceBytes),
           600_000 + PLAY_SECONDS * 1000,
           `${spec.player} ${spec.kbps} kbps run`,
         ).catch((error: unknown): RunResult => ({

@@ -85,7 +85,8 @@ export function servePrecompressed(folder: string): express.RequestHandler {
     const options = { ...IMMUTABLE_FILE, acceptRanges: false, dotfiles: "deny" } as const;
     res.sendFile(file + twin.extension, options, (error?: Error & { code?: string; status?: number }) => {
       if (!error) return;
-      if (res.headersSent) return res.destroy();
+      // The client went away before the file went out: nothing to answer, nothing to log.
+      if (error.code === "ECONNABORTED" || res.headersSent) return res.destroy();
       res.removeHeader("Content-Encoding");
       next(error.code === "ENOENT" || error.status === 404 ? undefined : error);
     });

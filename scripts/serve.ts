@@ -64,6 +64,8 @@ export type ServeOptions = {
   workerHeader?: boolean;
   /** One log line per request (LOG_LEVEL info and debug). */
   requestLog?: boolean;
+  /** STORAGE_DIR: a resumable upload still sending at the stop's deadline is answered with the bytes stored there. */
+  storageDir?: string;
 };
 
 export type RunningKallo = { server: http.Server; stop: () => Promise<void> };
@@ -90,7 +92,18 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   if (options.workerHeader) app.use(nameTheWorker);
   app.use(clientFacts({ publicHttps: options.publicUrl?.startsWith("https:") ?? false }));
   app.use(recordMetrics);
-  app.use(capBodies);
+  const appModule = build.entry.module as {
+    stopBackgroundWork?: () => Promise<void>;
+    closeDatabase?: () => void;
+    roleOfCaller?: (headers: { cookie?: string; authorization?: string }) => Promise<BodyRole | null>;
+  };
+  app.use(
+    capBodies({
+      roleOf: async (req) =>
+        (await appModule.roleOfCaller?.({ cookie: req.headers.cookie, authorization: req.headers.authorization })) ??
+        null,
+    }),
+  );
   app.use(sameOriginWrites({ publicUrl: options.publicUrl }));
   // Brotli for text, the build's files as compressed at build time, never a film (scripts/compression.ts).
   app.use(compressResponses());
@@ -99,8 +112,19 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(publicFiles("public", express.static));
   if (options.requestLog ?? true) app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+  app.use(answerErrors({ requestLog: options.requestLog ?? true }));
 
-  const server = http.createServer(app);
+  // Resumable uploads' PATCH requests under way, for the stop's deadline (answerUploadsAtDeadline).
+  const patches = new Map<http.ServerResponse, string>();
+  const server = http.createServer((req, res) => {
+    if (!takeOriginForm(req, res)) return;
+    const upload = req.method === "PATCH" ? TUS_UPLOAD_PATH.exec(req.url ?? "") : null;
+    if (upload) {
+      patches.set(res, upload[1]);
+      res.once("close", () => patches.delete(res));
+    }
+    app(req, res);
+  });
   server.requestTimeout = 0;
   server.timeout = options.idleSeconds * 1000;
   await new Promise<void>((resolve, reject) => {
@@ -114,8 +138,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   });
   if (options.announce ?? true) for (const line of startupLines(options)) console.log(line);
 
-  // The app's own part of a stop (entry.server.tsx): background work, then the database.
-  const appModule = build.entry.module as { stopBackgroundWork?: () => Promise<void>; closeDatabase?: () => void };
+  // The app's own part of a stop (entry.server.tsx, appModule above): background work, then the database.
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
@@ -123,7 +146,9 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
       // Connections that finish their request while we wait are closed as soon as they are idle.
       const sweepIdle = setInterval(() => server.closeIdleConnections(), 100);
       server.closeIdleConnections();
-      const grace = setTimeout(() => server.closeAllConnections(), options.stopGraceMs ?? 10_000);
+      const grace = setTimeout(() => {
+        void answerUploadsAtDeadline(patches, options.storageDir).finally(() => server.closeAllConnections());
+      }, options.stopGraceMs ?? 10_000);
       const background = appModule
         .stopBackgroundWork?.()
         .catch((error: unknown) => console.error("[serve] stopping the background work failed:", error));
@@ -140,6 +165,99 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     return stopping;
   };
   return { server, stop };
+}
+
+/**
+ * Every request target as a path (origin form). HTTP/1.1 servers must accept
+ * the absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2), whose
+ * authority then stands for the Host header; the app only ever reads paths.
+ * A target that is neither (`*`, `mailto:…`), or a Host no address can be
+ * made of, is answered 400 here, before anything builds a URL from it.
+ */
+export function takeOriginForm(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const target = req.url ?? "/";
+  let host = req.headers.host;
+  if (!target.startsWith("/")) {
+    const absolute = /^https?:\/\//i.test(target) ? URL.parse(target) : null;
+    if (!absolute) return refuseTarget(res);
+    req.url = `${absolute.pathname}${absolute.search}`;
+    host = req.headers.host = absolute.host;
+  }
+  if (host !== undefined && URL.parse(`http://${host}/`)?.host !== host.toLowerCase()) return refuseTarget(res);
+  return true;
+}
+
+function refuseTarget(res: http.ServerResponse): false {
+  res.writeHead(400, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end("Bad request target.\n");
+  return false;
+}
+
+const TUS_UPLOAD_PATH = /^\/provider\/uploads\/tus\/([A-Za-z0-9_-]+)\/?(?:\?|$)/;
+
+/**
+ * At a stop's deadline, a resumable upload's PATCH still sending is not cut
+ * without a word: its intake stops, what it sent is left a moment to reach
+ * the disk, and it is answered 204 with the offset stored (the tus answer to a
+ * PATCH), so its client resumes from there after the restart without asking.
+ */
+async function answerUploadsAtDeadline(patches: Map<http.ServerResponse, string>, storageDir?: string): Promise<void> {
+  const open = [...patches].filter(([res]) => !res.headersSent && !res.destroyed);
+  if (open.length === 0 || !storageDir) return;
+  for (const [res] of open) res.req.socket.pause();
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  for (const [res, id] of open) {
+    if (res.headersSent || res.destroyed) continue;
+    let offset = 0;
+    try {
+      offset = fs.statSync(path.join(storageDir, "uploads", id)).size;
+    } catch {
+      continue;
+    }
+    res.writeHead(204, {
+      "Tus-Resumable": "1.0.0",
+      "Upload-Offset": String(offset),
+      "Cache-Control": "no-store",
+      Connection: "close",
+    });
+    res.end();
+  }
+}
+
+/** Was this error a client that went away (an aborted download, a closed tab)? Nothing to answer, nothing to fix. */
+export function isClientGone(error: unknown, req: express.Request): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return (
+    code === "ECONNABORTED" ||
+    code === "ECONNRESET" ||
+    code === "EPIPE" ||
+    code === "ERR_STREAM_PREMATURE_CLOSE" ||
+    req.destroyed ||
+    req.socket.destroyed
+  );
+}
+
+/**
+ * The last word on an error no route answered: a client that went away is
+ * one short line in the request log (no stack: nothing failed); a refusal
+ * the static files made (a range past the end, a bad path) keeps its status;
+ * anything else is logged with its stack and answered "Internal server error".
+ */
+function answerErrors(options: { requestLog: boolean }): express.ErrorRequestHandler {
+  return (error: Error & { status?: number; statusCode?: number }, req, res, _next) => {
+    if (isClientGone(error, req)) {
+      if (options.requestLog) console.log(`${req.method} ${req.path} - client went away`);
+      if (!res.headersSent) res.destroy();
+      return;
+    }
+    const status = error.status ?? error.statusCode ?? 500;
+    if (status >= 500) console.error(`[serve] ${req.method} ${req.path} failed:`, error);
+    if (res.headersSent) return void res.destroy();
+    res
+      .status(status >= 400 && status < 600 ? status : 500)
+      .type("text")
+      .send(status >= 500 ? "Internal server error\n" : `${http.STATUS_CODES[status] ?? "Bad request"}\n`);
+  };
 }
 
 /**
@@ -165,44 +283,82 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
 
 /**
  * Bodies are capped before anything reads them, for every route at once:
- * film uploads (their own limits: MAX_UPLOAD_MB and the disk) aside, a form
- * with files (a category image, a poster) may send 12 MB and anything else
- * 1 MB. A larger body is answered 413 at once, never buffered, and what the
- * client still sends is read and dropped behind the answer (lingerOnStream:
- * never `Connection: close`, which would reset a client still sending before
- * it reads the answer); once the body has ended the connection carries the
- * next request. A body of unknown length (chunked) is only taken where
- * uploads are.
+ * 64 kB (a form, a JSON call) everywhere, except
+ * - the film uploads, which keep their own limits (MAX_UPLOAD_MB, the disk)
+ *   and refuse the wrong role before reading a byte;
+ * - the few forms that carry a file (a category's image, a series' poster, a
+ *   subtitle file, Paystack's webhook), which may send more — and only from
+ *   the role they are for: anyone else sending a large body there is refused
+ *   at once, as everyone is everywhere else.
+ * A refused body is answered at once (413, or 403 for the wrong role), never
+ * buffered, and what the client still sends is read and dropped behind the
+ * answer (lingerOnStream: never `Connection: close`, which would reset a
+ * client still sending before it reads the answer); once the body has ended
+ * the connection carries the next request. A body of unknown length
+ * (chunked) is only taken where uploads are.
  */
 const UPLOAD_PATHS = /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$)/;
-export const FORM_BODY_LIMIT = 1024 * 1024;
-export const FILE_FORM_BODY_LIMIT = 12 * 1024 * 1024;
+export const BODY_LIMIT = 64 * 1024;
+export type BodyRole = "admin" | "provider" | "viewer";
+const LARGER_BODIES: Array<{ path: RegExp; limit: number; roles: BodyRole[] | "anyone" }> = [
+  { path: /^\/admin\/moviecategory(\.data)?$/, limit: 12 * 1024 * 1024, roles: ["admin"] },
+  { path: /^\/provider\/series(\/[^/]+)?(\.data)?$/, limit: 12 * 1024 * 1024, roles: ["provider"] },
+  { path: /^\/provider\/subtitles(\.data)?$/, limit: 2 * 1024 * 1024, roles: ["provider"] },
+  { path: /^\/payments\/paystack\/webhook$/, limit: 256 * 1024, roles: "anyone" },
+];
 
-export function capBodies(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path))
-    return next();
-  const declared = req.headers["content-length"];
-  const chunked = declared === undefined && /chunked/i.test(String(req.headers["transfer-encoding"] ?? ""));
-  const limit = /^multipart\/form-data/i.test(String(req.headers["content-type"] ?? ""))
-    ? FILE_FORM_BODY_LIMIT
-    : FORM_BODY_LIMIT;
-  if (!chunked && (declared === undefined || Number(declared) <= limit)) return next();
-  const status = chunked ? 411 : 413;
-  const english = chunked
-    ? "Send the length of the body (Content-Length)."
-    : `The request is too large: the limit is ${limit / 1024 / 1024} MB.`;
-  const hausa = chunked
-    ? "Aika tsawon abin da ake turawa (Content-Length)."
-    : `Abin da aka aika ya yi girma: iyaka MB ${limit / 1024 / 1024} ne.`;
-  lingerOnStream(req);
-  if (req.path.startsWith("/api/")) {
-    res.status(status).json({ success: false, message: english });
-  } else {
-    res
-      .status(status)
-      .type("html")
-      .send(`<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">${hausa}</p>`);
-  }
+/** `roleOf`: the signed-in caller's role by the request's cookie or Bearer token (the app's sessions), or null. */
+export function capBodies(options: { roleOf?: (req: express.Request) => Promise<BodyRole | null> } = {}) {
+  return async (req: express.Request, res: express.Response, next: express.NextFunction): Promise<void> => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || UPLOAD_PATHS.test(req.path))
+      return next();
+    const declared = req.headers["content-length"];
+    const chunked = declared === undefined && /chunked/i.test(String(req.headers["transfer-encoding"] ?? ""));
+    const size = declared === undefined ? 0 : Number(declared);
+    if (!chunked && size <= BODY_LIMIT) return next();
+    const larger = LARGER_BODIES.find((route) => route.path.test(req.path));
+    let refusal: { status: 403 | 411 | 413; english: string; hausa: string } | null = null;
+    if (chunked)
+      refusal = {
+        status: 411,
+        english: "Send the length of the body (Content-Length).",
+        hausa: "Aika tsawon abin da ake turawa (Content-Length).",
+      };
+    else if (!larger || size > larger.limit) {
+      const limit = larger?.limit ?? BODY_LIMIT;
+      const amount = limit >= 1024 * 1024 ? `${limit / 1024 / 1024} MB` : `${limit / 1024} kB`;
+      refusal = {
+        status: 413,
+        english: `The request is too large: the limit is ${amount}.`,
+        hausa: `Abin da aka aika ya yi girma: iyaka ${amount} ne.`,
+      };
+    } else if (larger.roles !== "anyone") {
+      let role: BodyRole | null = null;
+      try {
+        role = (await options.roleOf?.(req)) ?? null;
+      } catch {
+        role = null;
+      }
+      if (!role || !larger.roles.includes(role))
+        refusal = {
+          status: 403,
+          english: "Sign in with an account that may send files here.",
+          hausa: "Shiga da asusun da aka yarda ya aika fayiloli nan.",
+        };
+    }
+    if (!refusal) return next();
+    lingerOnStream(req);
+    if (req.path.startsWith("/api/")) {
+      res.status(refusal.status).json({ success: false, message: refusal.english });
+    } else {
+      res
+        .status(refusal.status)
+        .type("html")
+        .send(
+          `<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${refusal.english}</p><p lang="ha">${refusal.hausa}</p>`,
+        );
+    }
+  };
 }
 
 /**
@@ -261,17 +417,23 @@ function secureCookies(value: number | string | readonly string[]): string[] {
 }
 
 /** What the log says at start: where the site is, who counts as the client, when cookies are Secure; a warning for a public address on plain http. */
-export function startupLines(options: Pick<ServeOptions, "port" | "trustProxy" | "publicUrl">): string[] {
+export function startupLines(options: Pick<ServeOptions, "port" | "host" | "trustProxy" | "publicUrl">): string[] {
+  // Only addresses the server listens on: HOST alone when it is set, else this box's own and its LAN address.
+  const everywhere = !options.host || options.host === "0.0.0.0" || options.host === "::";
   const lan = Object.values(os.networkInterfaces())
     .flat()
     .find((address) => address && address.family === "IPv4" && !address.internal)?.address;
+  const hostName = options.host?.includes(":") ? `[${options.host}]` : options.host;
+  const where = everywhere
+    ? `http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}`
+    : `http://${hostName}:${options.port} (HOST)`;
   const trust = options.trustProxy ?? false;
   const trusted =
     trust === false
       ? "the connection itself (TRUST_PROXY not set)"
       : `X-Forwarded-For/-Proto from ${typeof trust === "number" ? `the nearest ${trust} prox${trust === 1 ? "y" : "ies"}` : trust.join(", ")} (TRUST_PROXY)`;
   const lines = [
-    `[serve] http://localhost:${options.port}${lan ? ` and http://${lan}:${options.port}` : ""}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
+    `[serve] ${where}${options.publicUrl ? `; public address ${options.publicUrl}` : ""}`,
     `[serve] client address and https from ${trusted}; cookies are Secure ${options.publicUrl?.startsWith("https:") ? "always (PUBLIC_URL is https)" : "on https requests, plain on http (sign-in works on a LAN)"}`,
   ];
   if (!options.publicUrl) {
@@ -306,6 +468,7 @@ export function serveOptionsFrom(env: Env, buildPath: string): ServeOptions {
     stopGraceMs: env.shutdownGraceSeconds * 1000,
     workerHeader: env.workerHeader,
     requestLog: env.logLevel === "info" || env.logLevel === "debug",
+    storageDir: env.storageDir,
   };
 }
 
@@ -371,6 +534,9 @@ export async function runServer(
   options: ServeOptions,
   settings: { workers: number; afterStop?: () => Promise<void> },
 ): Promise<void> {
+  // `build` is a link a new `npm run build` moves (scripts/build.ts): this server, and every worker it starts or
+  // replaces, runs the build the link named now.
+  options = { ...options, buildPath: fs.realpathSync(options.buildPath) };
   if (settings.workers <= 1) {
     const running = await serve(options);
     stopOnSignals({
@@ -406,7 +572,16 @@ async function runWorker(buildPath: string, env: Env): Promise<void> {
   if (stopRequested) beginStop("asked by the primary");
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+/** Run as a script (`node build/server/serve.js`, reached through the `build` link: Node names a module by its real path). */
+function runAsScript(): boolean {
+  try {
+    return import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1] ?? "")).href;
+  } catch {
+    return false;
+  }
+}
+
+if (runAsScript()) {
   process.env.NODE_ENV ??= "production";
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();

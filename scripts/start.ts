@@ -50,11 +50,17 @@ const db = openDatabase(env.databasePath);
 migrateDatabase(db);
 console.log(`[start] database ready at ${env.databasePath}`);
 
-// Demo content first: its administrator then counts as the first one.
+// Demo content first: its administrator then counts as the first one. Its films are made while the site
+// serves (titles appear as each is ready), unless --demo-media-first (the end-to-end tests) waits for them.
+let makeDemoMedia: (() => Promise<void>) | null = null;
 if (demo) {
-  const { seedDemo, DEMO_ACCOUNTS } = await import("../app/demo/seed-demo.server");
-  const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder });
-  console.log(`[demo] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans ready`);
+  const { seedDemoBasics, DEMO_ACCOUNTS } = await import("../app/demo/seed-demo.server");
+  const { summary, makeMedia } = await seedDemoBasics(db, { storageDir: env.storageDir, ladder: env.ladder });
+  if (process.argv.includes("--demo-media-first")) await makeMedia();
+  else makeDemoMedia = makeMedia;
+  console.log(
+    `[demo] accounts, ${summary.categories} categories and ${summary.plans} plans ready; ${summary.movies} titles ${makeDemoMedia ? "follow while the site serves" : "ready"}`,
+  );
   console.log("[demo] sign in with:");
   for (const account of DEMO_ACCOUNTS) {
     console.log(`        ${account.role.padEnd(8)} ${account.email}  /  ${account.password}`);
@@ -69,7 +75,7 @@ if (admin.created && admin.oneTimePassword) {
   console.log(`[start] administrator ${admin.email} created from ADMIN_EMAIL`);
 }
 
-db.$client.close();
+if (!makeDemoMedia) db.$client.close();
 
 // Continuous replication of the database, when the operator asked for it; it ships the last writes after the server stops.
 let replication: Replication | null = null;
@@ -87,3 +93,12 @@ await runServer(serveOptionsFrom(env, serverBuild), {
     await replication?.stop();
   },
 });
+
+if (makeDemoMedia) {
+  console.log(
+    "[demo] the site serves now; the demo's films are being made (each title appears once its film is ready):",
+  );
+  makeDemoMedia()
+    .catch((error: unknown) => console.error("[demo] making the demo's films failed:", error))
+    .finally(() => db.$client.close());
+}

@@ -13,6 +13,8 @@
  *   process it is). Jobs queued by the others reach it over the channel.
  * - What the workers must share in memory the primary keeps: upload locks,
  *   the password-hash slots, and their metrics, summed when /metrics is read.
+ * - The first worker starts alone; the others once it listens, so the site
+ *   answers as soon as one process is up.
  * - A worker that ends on its own is replaced — at once after a long life,
  *   after 1 s, 2 s, 4 s … (at most a minute) when it keeps ending soon after
  *   it starts, so a crash loop does not spin. A replaced background worker
@@ -154,15 +156,12 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  // The first worker alone, then the others: on a busy box (a restart after a crash, say) the site answers as
+  // soon as one process is up, instead of when all of them, started side by side, have shared the cores.
   try {
     await new Promise<void>((resolve, reject) => {
       failStart = reject;
-      let listening = 0;
-      for (const slot of slots) {
-        start(slot).once("listening", () => {
-          if (++listening === slots.length) resolve();
-        });
-      }
+      start(slots[0]).once("listening", () => resolve());
     });
   } catch (error) {
     console.error(`Kallo cannot start: ${(error as Error).message}.`);
@@ -173,7 +172,11 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   up = true;
   for (const line of options.startupLines) console.log(line);
   const pids = (role: WorkerRole) => slots.filter((slot) => slot.role === role).map((slot) => slot.worker?.process.pid);
-  console.log(
-    `[serve] ${slots.length} workers (WORKERS): ${pids("background").join(", ")} answers requests and runs the background work, ${pids("serving").join(", ")} answer${slots.length > 2 ? "" : "s"} requests`,
+  void Promise.all(
+    slots.slice(1).map((slot) => new Promise<void>((resolve) => start(slot).once("listening", () => resolve()))),
+  ).then(() =>
+    console.log(
+      `[serve] ${slots.length} workers (WORKERS): ${pids("background").join(", ")} answers requests and runs the background work, ${pids("serving").join(", ")} answer${slots.length > 2 ? "" : "s"} requests`,
+    ),
   );
 }

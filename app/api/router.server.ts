@@ -1,4 +1,6 @@
 import { getApiCaller, type ApiCaller } from "~/auth/api-tokens.server";
+import { isDiskFullError } from "~/db/database-room.server";
+import { diskFullJson } from "~/routes-support/disk-full.server";
 import { accountHandlers } from "./handlers/accounts.server";
 import { adminHandlers } from "./handlers/admin.server";
 import { movieHandlers } from "./handlers/movies.server";
@@ -124,7 +126,10 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     response = await dispatch(request);
   } catch (error) {
     if (error instanceof ApiError) response = apiErrorResponse(error);
-    else {
+    else if (isDiskFullError(error)) {
+      console.error(`[disk] ${request.method} ${new URL(request.url).pathname}: not saved, the disk is full (503)`);
+      response = diskFullJson();
+    } else {
       console.error(`[api] ${request.method} ${new URL(request.url).pathname} failed`, error);
       response = internalErrorResponse();
     }

@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
-import { consumeRateLimit, refundRateLimit } from "~/services/rate-limit.server";
+import { enterFailureLimit, recordFailure } from "~/services/rate-limit.server";
 import {
   claimSignInTry,
   clearSignInFailures,
@@ -15,6 +15,7 @@ import {
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
 import { safeRedirectPath } from "~/utils/redirect";
 import { startSession } from "./session.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * remix-auth 4 with the form strategy, once per door: "member" (/login, viewers
@@ -47,27 +48,56 @@ function doorStrategy(door: Door) {
 
     const db = getDb();
     const { email } = parsed.data;
-    // Per address: a few failures a minute. Per account: a growing delay, skipped by a device that signed in to it before.
-    const keys = { address: clientAddress(request) };
-    const limit = await consumeRateLimit("signIn", keys, db);
-    if (!limit.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, limit.retryAfterSeconds);
-    const knownDevice = await isKnownDevice(request, email);
-    if (!knownDevice) {
-      const claim = claimSignInTry(db, email);
-      if (!claim.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, claim.retryAfterSeconds);
+    // Per address: failures only (a crowd behind one address signs in freely). Per account: a growing delay after
+    // failures, skipped by a device that signed in to it before. A good sign-in writes nothing for either.
+    const address = clientAddress(request);
+    const gate = await enterFailureLimit("signIn", address, db);
+    if (!gate.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
+    const ourTurn = await takeAccountTurn(email);
+    try {
+      const knownDevice = await isKnownDevice(request, email);
+      if (!knownDevice) {
+        const claim = claimSignInTry(db, email);
+        if (!claim.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, claim.retryAfterSeconds);
+      }
+      const result = await authenticateAtDoor(db, { ...parsed.data, door }, { ipAddress: address });
+      if (!result.ok) {
+        if (result.reason === "invalid") {
+          recordSignInFailure(db, email);
+          await recordFailure("signIn", address, db);
+        }
+        const { status, key } = REASON_MESSAGES[result.reason];
+        throw new SignInError(status, key);
+      }
+      if (!knownDevice) clearSignInFailures(db, email);
+      return result.account;
+    } finally {
+      ourTurn();
+      gate.leave();
     }
-
-    const result = await authenticateAtDoor(db, { ...parsed.data, door }, { ipAddress: keys.address });
-    if (!result.ok) {
-      if (result.reason === "invalid") recordSignInFailure(db, email);
-      const { status, key } = REASON_MESSAGES[result.reason];
-      throw new SignInError(status, key);
-    }
-    // Only failed tries count against the budget; a known device's success leaves a guesser's delay where it is.
-    await refundRateLimit("signIn", keys, db);
-    if (!knownDevice) clearSignInFailures(db, email);
-    return result.account;
   });
+}
+
+/**
+ * Tries for one account take turns (in this process): parallel guesses at one
+ * account each meet the delay its failures have earned, instead of all
+ * passing before the first failure is written. People signing in to their
+ * own accounts never wait for each other.
+ */
+const accountTurns = new Map<string, Promise<void>>();
+
+async function takeAccountTurn(email: string): Promise<() => void> {
+  const key = email.trim().toLowerCase();
+  const before = accountTurns.get(key) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const tail = before.then(() => mine);
+  accountTurns.set(key, tail);
+  await before;
+  return () => {
+    done();
+    if (accountTurns.get(key) === tail) accountTurns.delete(key);
+  };
 }
 
 export const authenticator = new Authenticator<Account>();
@@ -111,7 +141,7 @@ export async function signedInHeaders(request: Request, account: Pick<Account, "
  * as data with the right status for the page to show.
  */
 export async function signInAtDoor(request: Request, door: Door) {
-  const form = await request.clone().formData();
+  const form = await readForm(request.clone());
   const email = String(form.get("email") ?? "").slice(0, 254);
   try {
     const account = await authenticator.authenticate(door, request);

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { getEnv } from "~/utils/env.server";
+import { isDiskFullError, releaseDatabaseRoom } from "./database-room.server";
 import * as schema from "./schema";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -16,13 +17,51 @@ export function openDatabase(filePath: string): DB {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
+  // Sorting and grouping in memory, never in temporary files: a read needs no disk space.
+  sqlite.pragma("temp_store = MEMORY");
+  makeRoomOnFullDisk(sqlite, filePath);
   const db = drizzle(sqlite, { schema }) as DB;
   // Every transaction takes the write lock when it begins (BEGIN IMMEDIATE), waiting up to the busy
   // timeout for it. When several processes write (WORKERS > 1), a transaction begun the default way
   // that reads and then writes fails at once with SQLITE_BUSY if another process wrote in between.
   const transaction = db.transaction.bind(db);
-  db.transaction = ((work, config) => transaction(work, { behavior: "immediate", ...config })) as typeof db.transaction;
+  db.transaction = ((work, config) => {
+    const run = () => transaction(work, { behavior: "immediate", ...config });
+    try {
+      return run();
+    } catch (error) {
+      // The disk was full and the database's room has just been given up: the whole transaction once more.
+      if (isDiskFullError(error) && releaseDatabaseRoom(filePath)) return run();
+      throw error;
+    }
+  }) as typeof db.transaction;
   return db;
+}
+
+/**
+ * A statement that fails because the disk is full gives the database's room
+ * up (database-room.server.ts) and runs once more — unless SQLite rolled its
+ * transaction back, which the transaction's own retry (above) then repeats.
+ */
+function makeRoomOnFullDisk(sqlite: Database.Database, filePath: string): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    for (const method of ["run", "get", "all"] as const) {
+      const original = statement[method] as (...args: unknown[]) => unknown;
+      (statement as unknown as Record<string, unknown>)[method] = function (this: unknown, ...args: unknown[]) {
+        const inTransaction = sqlite.inTransaction;
+        try {
+          return original.apply(this, args);
+        } catch (error) {
+          if (!isDiskFullError(error) || !releaseDatabaseRoom(filePath)) throw error;
+          if (inTransaction && !sqlite.inTransaction) throw error;
+          return original.apply(this, args);
+        }
+      };
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }
 
 /** The migrations folder: `drizzle/` at the project root, wherever the code runs from. */

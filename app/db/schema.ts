@@ -196,6 +196,14 @@ export const movies = sqliteTable(
      * this integer instead of reading each match's stored movie_id.
      */
     searchRowid: integer("search_rowid"),
+    /**
+     * Where the title's film and ladder live: on this box's disk, or in the
+     * S3-compatible bucket (set only once every one of its files there was
+     * checked; app/media/media-store.server.ts decides from it).
+     */
+    mediaStore: text("media_store", { enum: ["local", "s3"] })
+      .notNull()
+      .default("local"),
   },
   (t) => [
     // The catalogue's cards: published films (no season), newest first, read straight off the index.

@@ -471,6 +471,23 @@ export type SeedDemoSummary = {
 const HOUR_MS = 60 * 60 * 1000;
 
 export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDemoSummary> {
+  const { summary, makeMedia } = await seedDemoBasics(db, options);
+  await makeMedia();
+  return summary;
+}
+
+/**
+ * The demo in two steps: the rows a visitor signs in with (accounts, plans,
+ * categories, the series) now, and `makeMedia` for the films, posters,
+ * subtitles and ladders, which takes minutes on a busy box — `npm run demo`
+ * serves meanwhile, and each title appears once its film is made, with the
+ * progress and the time left in the log. `summary.created` is complete once
+ * `makeMedia` has ended.
+ */
+export async function seedDemoBasics(
+  db: DB,
+  options: SeedDemoOptions,
+): Promise<{ summary: SeedDemoSummary; makeMedia: () => Promise<void> }> {
   const log = options.log ?? ((message: string) => console.log(`[seed] ${message}`));
   const root = path.resolve(options.storageDir);
   const paths = storagePaths(root);
@@ -480,43 +497,65 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
   const categoryIds = await ensureCategories(db, paths, created);
   ensurePlans(db, created);
   const accountIds = await ensureAccounts(db, created);
-
-  const started = Date.now();
   ensureSeriesRows(db, { categoryId: categoryIds.get(DEMO_SERIES.categorySlug)!, providerId: accountIds.provider });
-  await forEachConcurrently([...DEMO_TITLES, ...DEMO_EPISODES], 2, async (title) => {
-    const category = DEMO_CATEGORIES.find((candidate) => candidate.slug === title.categorySlug)!;
-    await ensureTitle(db, root, title, {
-      categoryId: categoryIds.get(title.categorySlug)!,
-      categoryName: category.name,
-      accent: category.accent,
-      providerId: accountIds.provider,
-      viewerId: accountIds.viewer,
-      created,
-      log,
-    });
-  });
-  await ensureSeriesPoster(db, root, created);
-  // Hausa and English subtitles on one film and on the series' first episode, so the subtitles menu has something to show.
-  created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
-  created.files += attachDemoSubtitles(db, DEMO_EPISODES[0].id, root);
-  // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
-  await forEachConcurrently([...DEMO_TITLES, ...DEMO_EPISODES], 2, async (title) => {
-    const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });
-    created.files += made.length * 2;
-  });
-  if (created.files > 0) log(`media ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  const nothingNew = Object.values(created).every((count) => count === 0);
-  log(
-    nothingNew
-      ? "demo content already complete: nothing added"
-      : `added ${created.movies} titles, ${created.categories} categories, ${created.plans} plans, ${created.accounts} accounts, ${created.files} files`,
-  );
-  return {
+  const summary: SeedDemoSummary = {
     movies: DEMO_TITLES.length + DEMO_EPISODES.length,
     categories: DEMO_CATEGORIES.length,
     plans: DEMO_PLANS.length,
     created,
+  };
+
+  const makeMedia = async () => {
+    const started = Date.now();
+    const titles = [...DEMO_TITLES, ...DEMO_EPISODES];
+    const progress = progressLog(log, titles.length);
+    await forEachConcurrently(titles, 2, async (title) => {
+      const category = DEMO_CATEGORIES.find((candidate) => candidate.slug === title.categorySlug)!;
+      const filesBefore = created.files;
+      await ensureTitle(db, root, title, {
+        categoryId: categoryIds.get(title.categorySlug)!,
+        categoryName: category.name,
+        accent: category.accent,
+        providerId: accountIds.provider,
+        viewerId: accountIds.viewer,
+        created,
+        log,
+      });
+      progress(`"${title.name}" ready`, created.files > filesBefore);
+    });
+    await ensureSeriesPoster(db, root, created);
+    // Hausa and English subtitles on one film and on the series' first episode, so the subtitles menu has something to show.
+    created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
+    created.files += attachDemoSubtitles(db, DEMO_EPISODES[0].id, root);
+    // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
+    const ladders = progressLog(log, titles.length);
+    await forEachConcurrently(titles, 2, async (title) => {
+      const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });
+      created.files += made.length * 2;
+      ladders(`"${title.name}": adaptive ladder ready`, made.length > 0);
+    });
+    if (created.files > 0) log(`media ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const nothingNew = Object.values(created).every((count) => count === 0);
+    log(
+      nothingNew
+        ? "demo content already complete: nothing added"
+        : `added ${created.movies} titles, ${created.categories} categories, ${created.plans} plans, ${created.accounts} accounts, ${created.files} files`,
+    );
+  };
+  return { summary, makeMedia };
+}
+
+/** "3 of 15: … (about 1 min 20 s left)", the time left from the pace so far; quiet for steps that made nothing. */
+function progressLog(log: (message: string) => void, total: number) {
+  const started = Date.now();
+  let done = 0;
+  return (what: string, madeSomething: boolean) => {
+    done++;
+    if (!madeSomething) return;
+    const left = Math.round((((Date.now() - started) / done) * (total - done)) / 1000);
+    const time = left >= 60 ? `${Math.floor(left / 60)} min ${left % 60} s` : `${left} s`;
+    log(`${done} of ${total}: ${what}${done < total ? ` (about ${time} left)` : ""}`);
   };
 }
 

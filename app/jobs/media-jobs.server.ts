@@ -1,9 +1,14 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { jobs } from "~/db/schema";
 import { stopAllMediaTools } from "~/media/ffmpeg.server";
 import { processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
+import { diskFullReason } from "~/services/disk.server";
+import { BUCKET_REMOVE_JOB, BUCKET_SEND_JOB, removeBucketPrefix, sendTitleToBucket } from "~/media/media-store.server";
+import { enqueueJob } from "~/services/jobs.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
 import {
@@ -23,10 +28,20 @@ const globalForJobs = globalThis as unknown as { __kalloMediaJobs?: JobRunner };
 export function startMediaJobs(): JobRunner {
   if (globalForJobs.__kalloMediaJobs) return globalForJobs.__kalloMediaJobs;
   const db = getDb();
-  const { ladder } = getEnv();
+  const { ladder, databasePath, databaseRoomBytes, mediaStore, s3 } = getEnv();
+  // With MEDIA_STORE=s3 a title's files go to the bucket once its whole ladder is made.
+  const sendToBucket = (movieId: string, ladderJobId: string) => {
+    if (mediaStore === "s3" && !ladderJobWaiting(db, movieId, ladderJobId))
+      enqueueJob(db, BUCKET_SEND_JOB, { movieId });
+  };
   // The backfill: titles without their whole ladder (from before ladders, or a longer LADDER) get a job.
-  const backfilled = enqueueMissingLadders(db, ladder);
-  if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
+  // A database that cannot write now (a full disk) leaves it to the next start.
+  try {
+    const backfilled = enqueueMissingLadders(db, ladder);
+    if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
+  } catch (error) {
+    console.error(`[media] the ladders' backfill waits for the next start: ${(error as Error).message}`);
+  }
   const runner = startJobRunner(
     db,
     {
@@ -52,6 +67,7 @@ export function startMediaJobs(): JobRunner {
         if (!job.movieId) return;
         const started = Date.now();
         const made = await buildLadder(db, job.movieId, { root: storageRoot(), ladder, pass: "all" });
+        sendToBucket(job.movieId, job.id);
         if (made.length > 0) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           console.log(
@@ -59,12 +75,40 @@ export function startMediaJobs(): JobRunner {
           );
         }
       },
+      [BUCKET_SEND_JOB]: async (job) => {
+        // A ladder job still queued needs the film on the disk; its end queues this again. (The one that
+        // queued this may still be finishing: its rungs are on the disk already.)
+        if (!job.movieId || ladderJobWaiting(db, job.movieId, "", ["queued"])) return;
+        const started = Date.now();
+        const sent = await sendTitleToBucket(db, job.movieId);
+        if (sent.files > 0)
+          console.log(
+            `[media] ${job.movieId} in the bucket: ${sent.files} files, ${(sent.sentBytes / 1024 / 1024).toFixed(1)} MB checked in ${((Date.now() - started) / 1000).toFixed(1)} s; ${sent.removedLocal} removed from the disk`,
+          );
+      },
+      [BUCKET_REMOVE_JOB]: async (job) => {
+        await removeBucketPrefix(String(job.payload.prefix));
+      },
     },
     {
       concurrency: getEnv().mediaJobs,
+      label: "media",
+      waitReason: () => diskFullReason(storageRoot(), databasePath, databaseRoomBytes),
+      // The bucket may be down for a while: its jobs wait 30 s, 1 min, 2 min, … (at most an hour) between tries, about a day in all.
+      retries: Object.fromEntries(
+        [BUCKET_SEND_JOB, BUCKET_REMOVE_JOB].map((kind) => [
+          kind,
+          {
+            maxAttempts: 30,
+            backoffMs: (attempts: number) => Math.min(3_600_000, (s3?.retryMs ?? 30_000) * 2 ** (attempts - 1)),
+          },
+        ]),
+      ),
       onFailure: (job, error, final) => {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
+        // A title whose files could not reach the bucket keeps playing from the disk.
+        if (job.kind === BUCKET_SEND_JOB || job.kind === BUCKET_REMOVE_JOB) return;
         if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
         else if (final && job.movieId) markTitleFailed(db, job.movieId, failureReasonOf(error));
       },
@@ -72,6 +116,29 @@ export function startMediaJobs(): JobRunner {
   );
   globalForJobs.__kalloMediaJobs = runner;
   return runner;
+}
+
+/** Is a ladder job (other than `exceptJobId`) waiting or running for this title? */
+function ladderJobWaiting(
+  db: ReturnType<typeof getDb>,
+  movieId: string,
+  exceptJobId = "",
+  statuses: Array<"queued" | "running"> = ["queued", "running"],
+): boolean {
+  return (
+    db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.kind, LADDER_JOB),
+          eq(jobs.movieId, movieId),
+          inArray(jobs.status, statuses),
+          ne(jobs.id, exceptJobId),
+        ),
+      )
+      .get() !== undefined
+  );
 }
 
 /** A clean stop: take no more jobs, end the running ones' encoders, and put those jobs back in the queue. */

@@ -110,10 +110,29 @@ export function planLadder(
 /**
  * The rungs made in the first pass, before the title is listed as Ready: the
  * lowest alone. Its encode is cheap next to decoding the source, so a film
- * plays after about a tenth of its length; the rest follow in one more pass.
+ * plays after about a tenth of its length; the rest follow.
  */
 export function firstPassRungs(rungs: readonly RungSpec[]): RungSpec[] {
   return rungs.slice(0, 1);
+}
+
+/** The rungs a slow phone plays: made in a pass of their own right after the first, before the larger ones. */
+export const EARLY_RUNG_MAX = 360;
+
+/**
+ * The order a title's rungs are made in, as passes (one ffmpeg run, one
+ * decode of the source each): the lowest alone (before the title is listed),
+ * then the other rungs a slow phone plays (240p and 360p: a release is
+ * watchable at 240p a few minutes after it is listed, instead of waiting for
+ * 720p and 1080p, which the same run would make at the pace of the largest),
+ * then the rest. Empty passes are left out.
+ */
+export function ladderPasses(rungs: readonly RungSpec[]): RungSpec[][] {
+  const first = firstPassRungs(rungs);
+  const rest = rungs.filter((spec) => !first.includes(spec));
+  const early = rest.filter((spec) => spec.rung <= EARLY_RUNG_MAX);
+  const late = rest.filter((spec) => spec.rung > EARLY_RUNG_MAX);
+  return [first, early, late].filter((pass) => pass.length > 0);
 }
 
 /** The highest rung a plan's maximum quality allows: SD stops below 720 lines, HD at 1080. */

@@ -1,4 +1,6 @@
+import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "./byte-range.server";
+import { ensureLocalCopy } from "./media-store.server";
 import { ensureSizedPoster, POSTER_MIME_TYPES } from "./posters.server";
 import type { ResolvedPoster } from "./storage.server";
 
@@ -16,6 +18,10 @@ export async function servePoster(
   poster: Omit<ResolvedPoster, "movieId">,
   access: "public" | "private",
 ): Promise<Response | null> {
+  // A title held in the bucket keeps copies of its posters here; a new box fetches them back on first request.
+  await ensureLocalCopy(getDb(), ownerId, poster.path).catch((error) => {
+    console.error(`[poster] could not fetch ${poster.path} back from the bucket`, error);
+  });
   if (poster.sized) {
     const { variant, width, format } = poster.sized;
     if (!(await ensureSizedPoster(ownerId, variant, width, format))) return null;

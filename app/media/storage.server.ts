@@ -194,10 +194,6 @@ export function resolveSeriesPoster(
   return { seriesId: movieId, ...rest };
 }
 
-export function removeMovieFiles(movieId: string, root = storageRoot()): void {
-  fs.rmSync(movieDir(movieId, root), { recursive: true, force: true });
-}
-
 /** Bytes the service may still write under `root`: what the file system has free for it, less the reserve kept for the database and the jobs. */
 export function spareBytes(root = storageRoot(), reserveBytes = getEnv().diskReserveBytes): number {
   fs.mkdirSync(root, { recursive: true });

@@ -15,6 +15,7 @@ import { clientAddress } from "~/utils/client.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { siteAddress } from "~/utils/site-address.server";
+import { readForm } from "~/utils/read-form.server";
 
 type ToastOut = { type: "success" | "error"; key: string };
 export type AccountActionResult = {
@@ -35,7 +36,7 @@ type Intent = (typeof INTENTS)[number];
  */
 export async function accountsAction(request: Request, role: Role, listPath: string) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "") as Intent;
   const accountId = String(form.get("accountId") ?? "");
   const back = safeRedirectPath(form.get("back"), listPath);

@@ -2,7 +2,7 @@ import { data, type HeadersFunction } from "@remix-run/node";
 import type { FieldErrors } from "~/services/validation";
 import type { z } from "zod";
 import { clientAddress } from "~/utils/client.server";
-import { consumeRateLimit, type RateLimitName } from "~/services/rate-limit.server";
+import { consumeRateLimit, enterFailureLimit, type RateLimitName } from "~/services/rate-limit.server";
 import { isHoneypotFilled, parseForm } from "~/services/validation";
 
 export type FormFailure<Values extends Record<string, string> = Record<string, string>> = {
@@ -51,18 +51,22 @@ export type PublicFormInputCheck<T, Name extends string> =
 
 /**
  * The checks every public account form makes before its own work, in order:
- * the honeypot, the rate limit (per address and per the email tried), then
+ * the honeypot, the rate limit (per address and per the email tried; for
+ * registration, the address's refusals of emails that have an account), then
  * the form's schema. The pages and the /api router both use it.
  */
 export async function checkPublicFormInput<T, Name extends string>(
   request: Request,
   form: FormData,
-  options: { limit: RateLimitName; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
+  options: { limit: RateLimitName | "register"; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
 ): Promise<PublicFormInputCheck<T, Name>> {
   const values = pickValues(form, options.fields);
   if (isHoneypotFilled(form)) return { ok: false, status: 400, failure: { formError: SPAM, values } };
   const address = clientAddress(request);
-  const limit = await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
+  const limit =
+    options.limit === "register"
+      ? await enterFailureLimit("register", address).then((gate) => (gate.ok ? (gate.leave(), gate) : gate))
+      : await consumeRateLimit(options.limit, { address, account: String(form.get("email") ?? "") });
   if (!limit.ok)
     return {
       ok: false,
@@ -78,7 +82,7 @@ export async function checkPublicFormInput<T, Name extends string>(
 export async function checkPublicForm<T, Name extends string>(
   request: Request,
   form: FormData,
-  options: { limit: RateLimitName; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
+  options: { limit: RateLimitName | "register"; schema: z.ZodType<T, z.ZodTypeDef, unknown>; fields: readonly Name[] },
 ): Promise<PublicFormCheck<T, Name>> {
   const checked = await checkPublicFormInput(request, form, options);
   if (checked.ok) return checked;

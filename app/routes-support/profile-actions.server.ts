@@ -6,6 +6,7 @@ import { clientAddress } from "~/utils/client.server";
 import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema } from "~/services/validation";
 import { formFailure, pickValues } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * The two forms of a profile page (viewer /editprofile, provider
@@ -19,7 +20,7 @@ export async function handleProfileForms(
   user: SignedInAccount,
   options: { successPath: string; passwordPath: string },
 ) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const address = clientAddress(request);
   const db = getDb();

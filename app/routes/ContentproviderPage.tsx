@@ -13,6 +13,7 @@ import { providerRegistrationSchema } from "~/services/validation";
 import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["auth"] };
 
@@ -29,7 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** An application to become a content creator: stored pending (and blocked) until an administrator approves it. */
 export async function action({ request }: ActionFunctionArgs) {
-  const checked = await checkPublicForm(request, await request.formData(), {
+  const checked = await checkPublicForm(request, await readForm(request), {
     limit: "register",
     schema: providerRegistrationSchema,
     fields: FIELDS,

@@ -10,7 +10,7 @@ import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
 import { AdaptivePlayer } from "~/components/watch/adaptive-player";
-import { PlaybackChoices } from "~/components/watch/playback-choices";
+import { PlaybackChoices, PlaybackCost } from "~/components/watch/playback-choices";
 import { rememberSubtitleChoice, SubtitleChoices } from "~/components/watch/subtitle-choices";
 import { NextEpisodeCard, NextEpisodeLink } from "~/components/series/next-episode";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
@@ -27,10 +27,13 @@ import { chosenTrack, listSubtitles, readSubtitleChoice } from "~/services/subti
 import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { posterFormatFor } from "~/media/poster-sizes";
+import { downlinkHintKbps } from "~/media/data-cost";
+import { bucketIsDown, isTitleInBucket, objectStore } from "~/media/media-store.server";
 import { autoplayOnDataSaver, getEpisodeContext, startsNextByItself } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 type ShownParts = {
   series?: unknown;
@@ -81,6 +84,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     account: viewer,
     dataSaver,
     quality: qualityOf(request),
+    linkKbps: downlinkHintKbps(request.headers.get("Downlink")),
   });
   // Offline downloads: offered when the plan allows them and the title may be played here.
   const downloadOffers =
@@ -109,6 +113,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     downloadOffers,
     subtitles,
     series,
+    // Its film is held in the media bucket and the bucket is not answering: the page says so above the player
+    // (a box with no bucket asks nothing more).
+    unreachable:
+      access.kind === "play" &&
+      objectStore() !== null &&
+      isTitleInBucket(getDb(), watch.movie.id) &&
+      (await bucketIsDown()),
     // Started by the previous episode's end card.
     autoStart: new URL(request.url).searchParams.get("autoplay") === "1",
   };
@@ -119,7 +130,7 @@ type ActionErrors = FormErrors & { section?: "comments" | "rating" };
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
   const movieId = movieIdOf(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const db = getDb();
   const back = (section: string) => `/WatchMovie?${new URLSearchParams({ id: movieId })}#${section}`;
@@ -227,9 +238,20 @@ export default function WatchMovie() {
   const [ended, setEnded] = useState(false);
   useEffect(() => setEnded(false), [movie.id]);
   const next = watch.series?.next ?? null;
+  // What the player fetched so far (it counts); the settings panel opened once (the downloader loads then).
+  const [spentBytes, setSpentBytes] = useState(0);
+  useEffect(() => setSpentBytes(0), [movie.id]);
+  const [settingsOpened, setSettingsOpened] = useState(false);
+  const playable = watch.access.kind === "play";
 
   return (
-    <article className="mx-auto w-full max-w-6xl px-4 py-8">
+    <article className="mx-auto w-full max-w-6xl px-4 py-4 sm:py-8">
+      {watch.unreachable ? (
+        <div role="alert" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900">
+          <p className="font-semibold">{t("unreachable.title")}</p>
+          <p className="text-sm">{t("unreachable.body")}</p>
+        </div>
+      ) : null}
       {watch.access.kind === "needsPass" ? (
         <NeedsPassPanel movieName={movie.name} plans={watch.access.plans} />
       ) : watch.access.kind === "screens" ? (
@@ -264,6 +286,7 @@ export default function WatchMovie() {
             }
             autoStart={watch.autoStart}
             onEnded={next ? () => setEnded(true) : undefined}
+            onSpentChange={setSpentBytes}
           />
           {ended && next && watch.series ? (
             <NextEpisodeCard
@@ -282,30 +305,8 @@ export default function WatchMovie() {
           autoplayOnDataSaver={watch.series.autoplayOnDataSaver}
         />
       ) : null}
-      {watch.access.kind === "play" ? (
-        <PlaybackChoices
-          movieId={movie.id}
-          durationSeconds={movie.durationSeconds}
-          choices={watch.player}
-          quality={quality}
-          playingRung={playingRung}
-          onQualityChange={setQuality}
-        />
-      ) : null}
-      {watch.access.kind === "play" ? (
-        <SubtitleChoices
-          tracks={watch.subtitles.tracks}
-          language={subtitleLanguage}
-          onLanguageChange={setSubtitleLanguage}
-        />
-      ) : null}
-      {hydrated && watch.downloadOffers.length > 0 ? (
-        <Suspense fallback={null}>
-          <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
-        </Suspense>
-      ) : null}
-
-      <header className="mt-6 flex flex-wrap items-start justify-between gap-4">
+      {/* On a phone the title and play come first; the settings are folded below them (a <details>, so without JavaScript too). */}
+      <header className="mt-4 flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
         <div>
           {watch.series ? (
             <p className="text-sm text-slate-300" data-testid="episode-of">
@@ -322,7 +323,7 @@ export default function WatchMovie() {
               })}
             </p>
           ) : null}
-          <h1 className="text-3xl font-bold">{movie.name}</h1>
+          <h1 className="text-2xl font-bold break-words sm:text-3xl">{movie.name}</h1>
           <p className="mt-1 text-sm text-slate-300">{movie.categoryName}</p>
           <Rating average={watch.averageRating} count={watch.ratingCount} className="mt-2" />
         </div>
@@ -347,6 +348,47 @@ export default function WatchMovie() {
           </Form>
         </div>
       </header>
+
+      {playable ? (
+        <PlaybackCost
+          durationSeconds={movie.durationSeconds}
+          choices={watch.player}
+          quality={quality}
+          playingRung={playingRung}
+          spentBytes={spentBytes}
+        />
+      ) : null}
+      {playable ? (
+        <details
+          className="mt-3 rounded-lg border border-white/10 bg-ink-900/40"
+          data-testid="playback-settings"
+          onToggle={(event) => {
+            if (event.currentTarget.open) setSettingsOpened(true);
+          }}
+        >
+          <summary className="cursor-pointer px-3 py-2 text-sm">
+            <span className="font-semibold">{t("settings.title")}</span>{" "}
+            <span className="text-xs text-slate-400">
+              {t(watch.player.dataSaver ? "settings.stateOn" : "settings.stateOff", {
+                quality: quality === "auto" ? t("settings.auto") : `${quality}p`,
+              })}
+            </span>
+          </summary>
+          <div className="grid gap-3 px-3 pb-3">
+            <PlaybackChoices movieId={movie.id} choices={watch.player} quality={quality} onQualityChange={setQuality} />
+            <SubtitleChoices
+              tracks={watch.subtitles.tracks}
+              language={subtitleLanguage}
+              onLanguageChange={setSubtitleLanguage}
+            />
+            {hydrated && settingsOpened && watch.downloadOffers.length > 0 ? (
+              <Suspense fallback={null}>
+                <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
+              </Suspense>
+            ) : null}
+          </div>
+        </details>
+      ) : null}
 
       <Form method="post" action={formAction} id="rating" className="mt-4">
         <fieldset aria-describedby={ratingErrors ? "rating-error" : undefined}>

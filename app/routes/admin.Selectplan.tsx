@@ -21,6 +21,7 @@ import { clientAddress } from "~/utils/client.server";
 import { minorUnitDigits } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin", "plans", "billing"] };
 
@@ -46,7 +47,7 @@ type Failure = { planId: string; fieldErrors: Record<string, string[]>; values: 
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const planId = String(form.get("planId") ?? "");
   const billing = parseBilling(String(form.get("billing") ?? ""));

@@ -17,6 +17,7 @@ import {
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin"] };
 
@@ -32,7 +33,7 @@ type Failure = { intent: string; categoryId: string | null; error: string; count
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const categoryId = form.get("categoryId") ? String(form.get("categoryId")) : null;
   const actor = { actorId: admin.id, ipAddress: clientAddress(request) };

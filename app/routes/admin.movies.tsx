@@ -30,6 +30,7 @@ import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin", "studio", "subtitles"] };
 
@@ -76,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const back = safeRedirectPath(form.get("back"), "/admin/movies")
     .replace(/([?&])confirm=[^&]*&?/, "$1")

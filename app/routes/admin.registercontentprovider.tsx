@@ -12,6 +12,7 @@ import { parseForm, providerRegistrationSchema } from "~/services/validation";
 import { formFailure, pickValues, type FormFailure } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin", "auth"] };
 
@@ -28,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** An administrator registers a provider directly: approved, able to sign in at /cp at once. */
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = pickValues(form, FIELDS);
   const parsed = parseForm(providerRegistrationSchema, form);
   if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors, values });

@@ -11,6 +11,7 @@ import { deleteSubtitle, listSubtitles, titleForSubtitles } from "~/services/sub
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["subtitles"] };
 
@@ -36,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const movieId = movieIdOf(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "delete") return data({ formError: "subtitles:errors.unknownAction" }, { status: 400 });
   const outcome = deleteSubtitle(getDb(), {
     movieId,

@@ -18,6 +18,7 @@ import { VOUCHER_BATCH_MAX } from "~/utils/form-limits";
 import { formatPrice } from "~/utils/money";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin", "billing"] };
 
@@ -128,7 +129,7 @@ type ActionData = FormErrors & {
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (String(form.get("intent") ?? "") !== "generate")
     return data<ActionData>({ formError: "admin:errors.unknownAction" }, { status: 400 });
   const values = {

@@ -4,6 +4,8 @@ import { handleApiRequest } from "~/api/router.server";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
+import { locateTitleFile } from "~/media/media-store.server";
+import { redirectToBucket } from "~/routes-support/media-addresses.server";
 import { authorizeStream } from "~/services/playback.server";
 
 /**
@@ -19,6 +21,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { status, message, reason, screens } = decision;
     return apiJson({ success: false, message, reason, screens }, { status });
   }
+  const location = locateTitleFile(getDb(), decision.movieId, decision.videoPath);
+  if (location.where === "bucket") return redirectToBucket(getDb(), decision.movieId, location.key);
   const response = await serveFileWithRanges(request, decision.videoPath, {
     contentType: "video/mp4",
     // Personal: only the viewer's own browser may keep it.

@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { setAutoplayOnDataSaver } from "~/services/series.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * POST /autoplay-next (`autoplay` = "on" or "off", `redirectTo`): whether the
@@ -13,7 +14,7 @@ import { redirectWithToast } from "~/utils/toast.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/movies");
   const choice = form.get("autoplay");
   if (choice !== "on" && choice !== "off") throw data(null, { status: 400, statusText: "Choose on or off" });

@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { chooseDataSaver } from "~/services/data-saver.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * POST /data-saver (`dataSaver` = "on" or "off", `redirectTo`): the data
@@ -12,7 +13,7 @@ import { redirectWithToast } from "~/utils/toast.server";
  * signed in, in a cookie otherwise; back to the page with a toast.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/");
   const choice = form.get("dataSaver");
   if (choice !== "on" && choice !== "off") return redirect(back, { status: 303 });

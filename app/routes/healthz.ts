@@ -1,28 +1,44 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
+import { bucketHealth, bucketIsDown } from "~/media/media-store.server";
 import { spareBytes, storageRoot } from "~/media/storage.server";
+import { diskFullReason } from "~/services/disk.server";
 import { getEnv } from "~/utils/env.server";
 
 /**
  * Liveness and readiness for the container: the process answers and the
  * database reads. "degraded" (still 200: restarting would not help) when the
- * disk is down to its reserve, so uploads are being refused and the database
- * may soon be unable to grow; the operator's monitoring sees it here.
+ * disk is full or down to its reserve, with the reasons: uploads refused,
+ * media jobs waiting, the database running on its room (DATABASE_ROOM_MB);
+ * or the media bucket (MEDIA_STORE=s3) cannot be reached. The operator's monitoring sees it
+ * here; /metrics says the same in numbers.
  */
-export function loader() {
+export async function loader() {
   try {
     getDb().get(sql`select 1`);
   } catch (error) {
-    console.error("[healthz] database check failed", error);
+    console.error("[healthz] database check failed:", (error as Error).message);
     return Response.json(
       { status: "error", message: "database unavailable" },
       { status: 503, headers: { "Cache-Control": "no-store" } },
     );
   }
-  const spare = spareBytes(storageRoot(), getEnv().diskReserveBytes);
-  const body =
-    spare > 0
-      ? { status: "ok" }
-      : { status: "degraded", message: "disk space is down to DISK_RESERVE_MB: uploads are refused" };
-  return Response.json(body, { headers: { "Cache-Control": "no-store" } });
+  const env = getEnv();
+  const reasons: string[] = [];
+  const full = diskFullReason(storageRoot(), env.databasePath, env.databaseRoomBytes);
+  if (full) reasons.push(full);
+  if (spareBytes(storageRoot(), env.diskReserveBytes) <= 0)
+    reasons.push("disk space is down to DISK_RESERVE_MB: uploads are refused");
+  // A stale state is checked again, waiting at most 2 s (a bucket that hangs is reported as down).
+  const down = await bucketIsDown(2000);
+  const bucket = bucketHealth();
+  if (bucket.configured && down)
+    reasons.push(
+      `the media bucket cannot be reached (${bucket.message ?? "no answer"}): titles held there cannot play; new titles play from the disk and are sent when it is back`,
+    );
+  const body = reasons.length === 0 ? { status: "ok" } : { status: "degraded", message: reasons.join("; "), reasons };
+  return Response.json(
+    { ...body, ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : "unreachable" } : {}) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

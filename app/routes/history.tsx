@@ -28,6 +28,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
@@ -55,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Remove one title (`intent=remove`) or, from the confirmation panel, clear everything (`intent=delete`). */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const back = safeRedirectPath(form.get("redirectTo"), "/history");
   if (intent === "remove") {

@@ -3,7 +3,9 @@ import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
-import { diskUsage } from "~/services/disk.server";
+import { databaseRoomState } from "~/db/database-room.server";
+import { bucketHealth, bucketIsDown, titlesByStore } from "~/media/media-store.server";
+import { diskFullReason, diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
@@ -18,10 +20,26 @@ import { gauge, metricsContentType, metricsText } from "~/utils/metrics.server";
  */
 const jobsGauge = gauge("kallo_jobs", "Background jobs by kind and status", ["kind", "status"]);
 const uploadsGauge = gauge("kallo_unfinished_uploads", "Resumable uploads not finished yet", []);
+const diskFullGauge = gauge(
+  "kallo_disk_full",
+  "1 while the disk is full: the database runs on its room (DATABASE_ROOM_MB) and media jobs wait",
+  [],
+);
 const diskGauge = gauge(
   "kallo_disk_bytes",
   "Disk under STORAGE_DIR: free, total, and what films, ladders and temporary work take",
   ["what"],
+);
+
+const titlesGauge = gauge(
+  "kallo_titles_by_store",
+  "Titles whose film and ladder are on this disk or in the media bucket",
+  ["store"],
+);
+const bucketGauge = gauge(
+  "kallo_media_bucket_up",
+  "1 when the media bucket answered its last request, 0 when it did not (only with a bucket)",
+  [],
 );
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -52,6 +70,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   diskGauge.set({ what: "films" }, disk.filmBytes);
   diskGauge.set({ what: "ladders" }, disk.renditionBytes);
   diskGauge.set({ what: "temporary" }, disk.temporaryBytes);
+  diskGauge.set({ what: "database_room" }, databaseRoomState(env.databasePath).bytes);
+  diskFullGauge.set(diskFullReason(storageRoot(), env.databasePath, env.databaseRoomBytes) ? 1 : 0);
+  const byStore = titlesByStore(db);
+  titlesGauge.set({ store: "local" }, byStore.local);
+  titlesGauge.set({ store: "s3" }, byStore.s3);
+  if (bucketHealth().configured) bucketGauge.set((await bucketIsDown()) ? 0 : 1);
   return new Response(await metricsText(), {
     headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });

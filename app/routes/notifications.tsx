@@ -11,6 +11,7 @@ import { listNotifications, markNotificationsRead, openNotification } from "~/se
 import { safeRedirectPath } from "~/utils/redirect";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["auth", "browse", "billing"] };
 
@@ -37,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const id = form.get("id");
   const notificationId = typeof id === "string" && id ? id : undefined;
   if (form.get("intent") === "open" && notificationId) {

@@ -21,6 +21,7 @@ import { formatPrice } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["billing", "plans"] };
 
@@ -103,7 +104,7 @@ function callbackUrl(request: Request): string {
 
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const db = getDb();
   const address = clientAddress(request);

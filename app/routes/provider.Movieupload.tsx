@@ -20,6 +20,7 @@ import { listUploadSeasons } from "~/services/series.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["studio", "series"] };
 
@@ -56,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProviderSendingFilm(request);
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded")) {
-    const form = await request.formData();
+    const form = await readForm(request);
     if (form.get("intent") !== "discard")
       return data({ formError: "studio:errors.unknownAction" } satisfies FormErrors, { status: 400 });
     const discarded = discardProviderUpload(getDb(), provider.id, String(form.get("uploadId") ?? ""));

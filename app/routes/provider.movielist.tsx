@@ -19,6 +19,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["studio", "subtitles"] };
 
@@ -53,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const provider = await requireProvider(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   const movieId = String(form.get("movieId") ?? "");
   const back = `/provider/movielist${form.get("page") ? `?page=${encodeURIComponent(String(form.get("page")))}` : ""}`;

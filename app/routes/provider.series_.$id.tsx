@@ -27,6 +27,7 @@ import {
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["series", "studio"] };
 
@@ -101,7 +102,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return redirectWithToast(here, { type: "success", key: "series:studio.saved" }, { status: 303 });
   }
 
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   switch (intent) {
     case "addSeason": {

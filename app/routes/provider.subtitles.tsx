@@ -21,6 +21,7 @@ import {
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["subtitles"] };
 
@@ -60,7 +61,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const back = `/provider/subtitles?${new URLSearchParams({ id: title.id })}`;
   const db = getDb();
   if ((request.headers.get("Content-Type") ?? "").startsWith("application/x-www-form-urlencoded")) {
-    const form = await request.formData();
+    const form = await readForm(request);
     if (form.get("intent") !== "delete")
       return data<SubtitleFormErrors>({ formError: { key: "subtitles:errors.unknownAction" } }, { status: 400 });
     const outcome = deleteSubtitle(db, {

@@ -17,6 +17,7 @@ import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["auth"] };
 
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const checked = await checkPublicForm(request, form, {
     limit: "register",
     schema: registrationSchema,

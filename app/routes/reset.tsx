@@ -10,6 +10,7 @@ import { queuePasswordResetMail } from "~/jobs/mail-jobs.server";
 import { resetRequestSchema } from "~/services/validation";
 import { checkPublicForm, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["auth"] };
 
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Ask for a reset link. The answer is the same whether or not an account uses the email. */
 export async function action({ request }: ActionFunctionArgs) {
-  const checked = await checkPublicForm(request, await request.formData(), {
+  const checked = await checkPublicForm(request, await readForm(request), {
     limit: "passwordReset",
     schema: resetRequestSchema,
     fields: ["email"] as const,

@@ -15,6 +15,7 @@ import { newPasswordSchema, parseForm } from "~/services/validation";
 import { formFailure, TOO_MANY_TRIES, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["auth"] };
 
@@ -35,7 +36,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const address = clientAddress(request);
   const limit = await consumeRateLimit("passwordReset", { address });
   if (!limit.ok) return formFailure(429, { formError: TOO_MANY_TRIES, retryAfterSeconds: limit.retryAfterSeconds });
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(newPasswordSchema, form);
   if (!parsed.success) return formFailure(400, { fieldErrors: parsed.fieldErrors });
   const result = await resetPasswordWithToken(getDb(), params.token ?? "", parsed.data.password, {

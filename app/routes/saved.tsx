@@ -10,6 +10,7 @@ import { removeFromSavedList } from "~/services/saved-lists.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
@@ -23,7 +24,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 /** POST /saved with intent=remove — take a title off the saved list (saving happens on the watch page). */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "remove") throw data(null, { status: 400, statusText: "Unknown action" });
   removeFromSavedList(getDb(), viewer.id, String(form.get("movieId") ?? ""), "saved");
   return redirectWithToast(

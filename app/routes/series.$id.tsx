@@ -13,6 +13,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["series", "pages"] };
 
@@ -53,7 +54,7 @@ const LIST_INTENTS = {
 export async function action({ request, params }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
   const seriesId = params.id ?? "";
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const back = `/series/${encodeURIComponent(seriesId)}#lists`;
   if (!Object.hasOwn(LIST_INTENTS, intent)) throw data(null, { status: 400, statusText: "Unknown action" });

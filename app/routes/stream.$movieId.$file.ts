@@ -1,11 +1,13 @@
-import fs from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
+import { downlinkHintKbps } from "~/media/data-cost";
 import { writeMasterPlaylist } from "~/media/hls";
 import { renditionFileName } from "~/media/storage.server";
+import { locateTitleFile, rungPlaylistText } from "~/media/media-store.server";
+import { redirectToBucket, unreachable } from "~/routes-support/media-addresses.server";
 import { DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
 import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
 
@@ -49,12 +51,6 @@ function positiveInteger(value: string | null): number | null {
   return number > 0 ? number : null;
 }
 
-/** The browser's own estimate of the link (the Downlink client hint, in Mbps), in kbps. */
-function downlinkHintKbps(request: Request): number | null {
-  const value = Number(request.headers.get("Downlink"));
-  return Number.isFinite(value) && value > 0 ? Math.round(value * 1000) : null;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const caller = await getApiCaller(request);
   const decision = authorizeHlsStream(
@@ -81,7 +77,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const variants = masterVariants(decision.renditions, {
       maxRung,
       only: positiveInteger(url.searchParams.get("rung")),
-      linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request),
+      linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request.headers.get("Downlink")),
+      dataSaver: saver,
     });
     const body = writeMasterPlaylist(
       variants.map((rendition) => ({ ...rendition, uri: renditionFileName(rendition.rung, "playlist") })),
@@ -90,15 +87,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }
 
   if (decision.file.kind === "playlist") {
-    let text: string;
+    let text: string | null;
     try {
-      text = await fs.promises.readFile(decision.path!, "utf8");
-    } catch {
-      return Response.json({ success: false, message: "Video not found" }, { status: 404 });
+      // Names the rung's file here, or by one signed address of the bucket when it is held there.
+      text = await rungPlaylistText(getDb(), decision.movieId, decision.file.rung);
+    } catch (error) {
+      return unreachable(error);
     }
+    if (text === null) return Response.json({ success: false, message: "Video not found" }, { status: 404 });
     return playlistResponse(request, text, "private, max-age=300");
   }
 
+  const location = locateTitleFile(getDb(), decision.movieId, decision.path!);
+  if (location.where === "bucket") return redirectToBucket(getDb(), decision.movieId, location.key);
   const response = await serveFileWithRanges(request, decision.path!, {
     contentType: "video/mp4",
     // Personal (the check above), and a rung's bytes never change under the same ETag.

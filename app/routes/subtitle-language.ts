@@ -4,6 +4,7 @@ import { chooseSubtitles } from "~/services/subtitles.server";
 import { languageAutonym } from "~/utils/language-tags";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * POST /subtitle-language (`language`: a language tag or "off"; `redirectTo`):
@@ -13,7 +14,7 @@ import { redirectWithToast } from "~/utils/toast.server";
  * track and asks for JSON (`Accept: application/json`), answered 204.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/");
   const choice = String(form.get("language") ?? "");
   const cookie = await chooseSubtitles(choice === "off" ? null : choice);

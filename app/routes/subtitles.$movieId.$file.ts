@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { serveFileWithRanges } from "~/media/byte-range.server";
+import { ensureLocalCopy } from "~/media/media-store.server";
 import { authorizeSubtitleFile } from "~/services/subtitles.server";
 
 /**
@@ -23,6 +24,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const { status, message, reason } = decision;
     return Response.json({ success: false, message, reason }, { status, headers: { "Cache-Control": "no-store" } });
   }
+  // Kept on the box; a new box restored from the replica fetches them back from the bucket.
+  await ensureLocalCopy(getDb(), params.movieId ?? "", decision.path).catch((error) => {
+    console.error(`[subtitles] could not fetch ${decision.path} back from the bucket`, error);
+  });
   const versioned = new URL(request.url).searchParams.has("v");
   const response = await serveFileWithRanges(request, decision.path, {
     contentType: "text/vtt; charset=utf-8",

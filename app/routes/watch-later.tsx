@@ -12,6 +12,7 @@ import { redirectWithToast } from "~/utils/toast.server";
 import { usesViewerPages } from "~/services/roles";
 import { dropSeriesFromList, keepSeriesOnList } from "~/services/series.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
@@ -29,7 +30,7 @@ export function loader({ request }: LoaderFunctionArgs) {
  * `seriesId`: the episode it continues with is kept (series.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/");
   const user = await getOptionalUser(request);
   if (!user) return redirect(`/login?${new URLSearchParams({ redirectTo: back })}`, { status: 303 });

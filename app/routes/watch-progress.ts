@@ -24,6 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!usesViewerPages(user.role)) return jsonError(403, "Not allowed");
   let form: FormData;
   try {
+    // eslint-disable-next-line no-restricted-properties -- its own answer for a body that is no form (JSON for the player)
     form = await request.formData();
   } catch {
     return jsonError(400, "Send movieId and positionSeconds as form data");

@@ -5,7 +5,7 @@ import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { consumeRateLimit, refundRateLimit } from "./rate-limit.server";
+import { consumeRateLimit, recordFailure, refundRateLimit } from "./rate-limit.server";
 import type {
   ChangePasswordInput,
   FieldErrors,
@@ -106,7 +106,12 @@ async function insertAccount(
   },
   audit: { action: "account.register" | "account.provider_apply" | "account.provider_create"; context: Context },
 ): Promise<WriteResult<Account>> {
-  if (emailTaken(db, values.email)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  if (emailTaken(db, values.email)) {
+    // This answer tells whether an email has an account: on the public forms it counts against the address.
+    if (audit.action !== "account.provider_create" && audit.context.ipAddress)
+      await recordFailure("register", audit.context.ipAddress, db);
+    return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  }
   const passwordHash = await hashPassword(values.password);
   const id = createId();
   try {

@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
+import { databaseRoomState } from "~/db/database-room.server";
 import { renditionDiskTotal } from "./renditions.server";
 
 /**
@@ -56,4 +57,24 @@ function folderBytes(dir: string): number {
     }
   }
   return total;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Why the media jobs must wait for disk space now, or null: the database's
+ * room has been given up (the disk filled), or the disk is nearly full. The
+ * same answer in every process, read from the disk itself, so /healthz and
+ * /metrics say what the background worker does.
+ */
+export function diskFullReason(root: string, databasePath: string, roomBytes: number): string | null {
+  fs.mkdirSync(root, { recursive: true });
+  const stats = fs.statfsSync(root);
+  const free = stats.bavail * stats.bsize;
+  // A room not made yet on a disk with space for it is no full disk: the disk watch makes it.
+  if (roomBytes > 0 && !databaseRoomState(databasePath).kept && free < 2 * roomBytes)
+    return `the disk is full (${Math.floor(free / MB)} MB free): the database runs on its room (DATABASE_ROOM_MB); media jobs wait until ${Math.ceil((2 * roomBytes) / MB)} MB are free`;
+  const floor = Math.max(roomBytes / 4, 16 * MB);
+  if (free < floor) return `the disk is nearly full (${Math.floor(free / MB)} MB free); media jobs wait`;
+  return null;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { jobs } from "~/db/schema";
+import { isDiskFullError } from "~/db/database-room.server";
 import { endStaleMediaTool, watchMediaTools } from "~/media/ffmpeg.server";
 import { inCluster, onWorkerNote, tellOtherWorkers } from "~/utils/cluster.server";
 import { createId } from "~/utils/ids.server";
@@ -132,7 +133,7 @@ export function requeueJob(db: DB, id: string): void {
 export function finishJob(
   db: DB,
   id: string,
-  outcome: { ok: true } | { ok: false; error: string; retry: boolean },
+  outcome: { ok: true } | { ok: false; error: string; retry: boolean; runAfter?: Date },
 ): void {
   if (outcome.ok) {
     db.update(jobs)
@@ -144,6 +145,7 @@ export function finishJob(
       .set({
         status: outcome.retry ? "queued" : "failed",
         finishedAt: outcome.retry ? null : new Date(),
+        runAfter: outcome.retry ? (outcome.runAfter ?? null) : null,
         error: outcome.error,
         toolPid: null,
       })
@@ -157,6 +159,8 @@ export type JobRunner = {
   poke: () => void;
   /** Stop taking new jobs and wait for the running ones (end their tools first to stop at once: they go back in the queue). */
   stop: () => Promise<void>;
+  /** Why the runner waits now (a full disk, a database that cannot write), or null. */
+  waiting: () => string | null;
   /** Resolves when no job is queued or running (for tests and the seed). */
   idle: () => Promise<void>;
 };
@@ -172,68 +176,159 @@ export function startJobRunner(
     forgetDone?: boolean;
     /** The wait before retrying a job a killed process was running (tests shorten it). */
     crashBackoffMs?: (attempts: number) => number;
+    /** Why no job may start now (the disk is full, say), or null; checked before each job. */
+    waitReason?: () => string | null;
+    /** Name for the log ("media", "mail"). */
+    label?: string;
+    /** Kinds that retry more often than MAX_ATTEMPTS, each try after a wait (work against a service that may be down a while). */
+    retries?: Record<string, { maxAttempts: number; backoffMs: (attempts: number) => number }>;
   },
 ): JobRunner {
   const kinds = Object.keys(handlers);
+  const label = options.label ?? kinds.join(", ");
   const running = new Set<Promise<void>>();
   let stopped = false;
   let idleWaiters: Array<() => void> = [];
+  /**
+   * The runner never ends its process: a database that cannot write (a full
+   * disk) or any other failure of its own bookkeeping makes it wait and try
+   * again at the next poll, saying why once.
+   */
+  let waiting: string | null = null;
+  const wait = (reason: string) => {
+    if (waiting !== reason) console.error(`[jobs] ${label} jobs wait: ${reason}`);
+    waiting = reason;
+  };
+  const goOn = () => {
+    if (waiting) console.log(`[jobs] ${label} jobs go on (${waiting} no longer holds)`);
+    waiting = null;
+  };
+  const reasonOf = (error: unknown) =>
+    isDiskFullError(error) ? "the disk is full" : `the database failed (${(error as Error)?.message ?? error})`;
+  /** Jobs to put back in the queue once the database can write again. */
+  const toRequeue = new Set<string>();
+  let recovered = false;
 
-  recoverInterruptedJobs(db, kinds, {
-    backoffMs: options.crashBackoffMs,
-    onGiveUp: (job, error) => options.onFailure?.(job, error, true),
-  });
+  const recover = () => {
+    recoverInterruptedJobs(db, kinds, {
+      backoffMs: options.crashBackoffMs,
+      onGiveUp: (job, error) => options.onFailure?.(job, error, true),
+    });
+    recovered = true;
+  };
+  try {
+    recover();
+  } catch (error) {
+    wait(reasonOf(error));
+  }
 
   const checkIdle = () => {
     if (running.size > 0) return;
-    const queued = db
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds)))
-      .limit(1)
-      .get();
-    if (queued) return;
+    try {
+      const queued = db
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.status, "queued"), inArray(jobs.kind, kinds)))
+        .limit(1)
+        .get();
+      if (queued) return;
+    } catch {
+      return;
+    }
     const waiters = idleWaiters;
     idleWaiters = [];
     waiters.forEach((resolve) => resolve());
+  };
+
+  /** The runner's own writes: a failure leaves the job to be put back later, never an error out of the runner. */
+  const putBack = (id: string) => {
+    try {
+      requeueJob(db, id);
+      toRequeue.delete(id);
+    } catch (error) {
+      toRequeue.add(id);
+      wait(reasonOf(error));
+    }
   };
 
   // Each kind has its own `concurrency` slots, so a long job of one kind (a
   // feature film's ladder) never keeps a job of another (a new upload) waiting.
   const runningOf = new Map<string, number>(kinds.map((kind) => [kind, 0]));
   const fill = () => {
+    if (stopped) return;
+    const reason = options.waitReason?.() ?? null;
+    if (reason) return wait(reason);
+    try {
+      if (!recovered) recover();
+      for (const id of toRequeue) {
+        requeueJob(db, id);
+        toRequeue.delete(id);
+      }
+    } catch (error) {
+      return wait(reasonOf(error));
+    }
+    goOn();
     for (const kind of kinds) {
-      while (!stopped && (runningOf.get(kind) ?? 0) < options.concurrency) {
-        const job = claimNextJob(db, [kind]);
+      while (!stopped && !waiting && (runningOf.get(kind) ?? 0) < options.concurrency) {
+        let job: JobRow | null;
+        try {
+          job = claimNextJob(db, [kind]);
+        } catch (error) {
+          wait(reasonOf(error));
+          break;
+        }
         if (!job) break;
+        const claimed = job;
         runningOf.set(kind, (runningOf.get(kind) ?? 0) + 1);
         const task = (async () => {
           try {
             // Each media tool the job starts is recorded on its row while it runs.
-            const recordTool = (pid: number | null) =>
-              db.update(jobs).set({ toolPid: pid }).where(eq(jobs.id, job.id)).run();
+            const recordTool = (pid: number | null) => {
+              try {
+                db.update(jobs).set({ toolPid: pid }).where(eq(jobs.id, claimed.id)).run();
+              } catch {
+                // Only a help for ending a stale tool after a crash (setpriv ends it anyway).
+              }
+            };
             await watchMediaTools(recordTool, () =>
-              handlers[job.kind]({ id: job.id, movieId: job.movieId, payload: job.payload }),
+              handlers[claimed.kind]({ id: claimed.id, movieId: claimed.movieId, payload: claimed.payload }),
             );
-            if (options.forgetDone) db.delete(jobs).where(eq(jobs.id, job.id)).run();
-            else finishJob(db, job.id, { ok: true });
+            if (options.forgetDone) db.delete(jobs).where(eq(jobs.id, claimed.id)).run();
+            else finishJob(db, claimed.id, { ok: true });
           } catch (error) {
-            // Stopped under it (a clean stop): back in the queue as it was, the try not counted.
-            if (stopped) {
-              requeueJob(db, job.id);
+            // Stopped under it (a clean stop), or the disk filled: back in the queue as it was, the try not counted.
+            const diskFull = isDiskFullError(error) || options.waitReason?.() != null;
+            if (stopped || diskFull) {
+              if (diskFull && !stopped) wait(options.waitReason?.() ?? "the disk is full");
+              putBack(claimed.id);
               return;
             }
             const message = error instanceof Error ? error.message : String(error);
-            const final = job.attempts >= MAX_ATTEMPTS || (error as { permanent?: boolean }).permanent === true;
-            finishJob(db, job.id, { ok: false, error: message.slice(0, 2000), retry: !final });
-            options.onFailure?.(job, error, final);
+            const policy = options.retries?.[claimed.kind];
+            const final =
+              claimed.attempts >= (policy?.maxAttempts ?? MAX_ATTEMPTS) ||
+              (error as { permanent?: boolean }).permanent === true;
+            const runAfter = policy ? new Date(Date.now() + policy.backoffMs(claimed.attempts)) : undefined;
+            try {
+              finishJob(db, claimed.id, { ok: false, error: message.slice(0, 2000), retry: !final, runAfter });
+              options.onFailure?.(claimed, error, final);
+            } catch (bookkeeping) {
+              putBack(claimed.id);
+              wait(reasonOf(bookkeeping));
+            }
           }
-        })().finally(() => {
-          running.delete(task);
-          runningOf.set(kind, (runningOf.get(kind) ?? 1) - 1);
-          fill();
-          checkIdle();
-        });
+        })()
+          .catch((error: unknown) => {
+            // Only the bookkeeping of a job that ended can land here (a full disk when it is marked done).
+            putBack(claimed.id);
+            wait(reasonOf(error));
+          })
+          .finally(() => {
+            running.delete(task);
+            runningOf.set(kind, (runningOf.get(kind) ?? 1) - 1);
+            fill();
+            checkIdle();
+          });
         running.add(task);
       }
     }
@@ -248,6 +343,7 @@ export function startJobRunner(
 
   return {
     poke: live.poke,
+    waiting: () => waiting,
     stop: async () => {
       stopped = true;
       liveRunners.delete(live);

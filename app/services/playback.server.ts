@@ -3,6 +3,7 @@ import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
+import { DEFAULT_LINK_KBPS, dataSaverRung, estimateAutoCost, type CostEstimate } from "~/media/data-cost";
 import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
@@ -391,8 +392,7 @@ export function authorizeHlsStream(
   };
 }
 
-/** Without any other sign of the link, assume a slow mobile one. */
-export const DEFAULT_LINK_KBPS = 400;
+export { DEFAULT_LINK_KBPS };
 /** Start on a rung whose peak needs no more than this share of the estimated link. */
 const START_HEADROOM = 0.75;
 
@@ -411,17 +411,21 @@ export function chooseStartRung(renditions: readonly LadderRendition[], linkKbps
  * The variants one viewer's master playlist lists: the rungs their plan
  * allows, at most `maxRung` (data saver, a quality chosen in the menu), the
  * start rung first (native players start on the first variant) and the rest
- * lowest first.
+ * lowest first. Under data saver the start rung is the lowest watchable one
+ * (`dataSaverRung`: 240p where the link keeps it, else the lowest), not the
+ * one the link has headroom for.
  */
 export function masterVariants(
   renditions: readonly LadderRendition[],
-  options: { maxRung: number; only?: number | null; linkKbps: number | null },
+  options: { maxRung: number; only?: number | null; linkKbps: number | null; dataSaver?: boolean },
 ): LadderRendition[] {
   const capped = renditions.filter((rendition) => rendition.rung <= options.maxRung);
   const candidates = capped.length > 0 ? capped : renditions.slice(0, 1);
   const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
   if (chosen.length > 0) return chosen;
-  const start = chooseStartRung(candidates, options.linkKbps);
+  const start = options.dataSaver
+    ? (dataSaverRung(candidates, options.linkKbps, DATA_SAVER_RUNG)?.rung ?? null)
+    : chooseStartRung(candidates, options.linkKbps);
   return [
     ...candidates.filter((rendition) => rendition.rung === start),
     ...candidates.filter((rendition) => rendition.rung !== start),
@@ -435,23 +439,28 @@ export type PlayerChoices = {
   masterUrl: string;
   /** A progressive MP4 for browsers without HLS: a low rung, or the film itself before its ladder exists. */
   fallbackUrl: string;
-  /** The rungs this viewer may choose (plan and data saver), with what an hour of each costs. */
+  /** The rungs this viewer may choose (plan and data saver), with what the film and an hour of each cost. */
   rungs: Array<{
     rung: number;
     width: number;
     height: number;
     bandwidth: number;
+    averageBandwidth: number;
     megabytesPerHour: number;
     megabytes: number;
   }>;
   quality: PlayerQuality;
   dataSaver: boolean;
-  /** What the film costs at the chosen quality (Auto: at the highest rung it may climb to). */
-  estimate: { rung: number; megabytes: number } | null;
+  /**
+   * Auto's likely cost from what the server knows of the link (the Downlink
+   * client hint, else a slow mobile link assumed); the page refines it in the
+   * browser from `navigator.connection` and what the device played before.
+   */
+  autoCost: CostEstimate | null;
 };
 
-/** The rung the page's progressive fallback plays: 240p under data saver, else up to 360p (SD's minimum link). */
-const FALLBACK_MAX_RUNG = 360;
+/** The progressive fallback (browsers without HLS, no JavaScript) is for links of this much and less: its average must fit. */
+export const FALLBACK_MAX_KBPS = 300;
 
 /**
  * What the watch page's player offers one viewer: the qualities their plan
@@ -460,7 +469,7 @@ const FALLBACK_MAX_RUNG = 360;
  */
 export function playerChoices(
   db: DB,
-  input: { movieId: string; account: Account; dataSaver: boolean; quality: PlayerQuality },
+  input: { movieId: string; account: Account; dataSaver: boolean; quality: PlayerQuality; linkKbps?: number | null },
   now: Date = new Date(),
 ): PlayerChoices {
   const ready = listReadyRenditions(db, input.movieId);
@@ -473,6 +482,7 @@ export function playerChoices(
     width: rendition.width,
     height: rendition.height,
     bandwidth: rendition.bandwidth,
+    averageBandwidth: rendition.averageBandwidth,
     megabytesPerHour: Math.round(megabytesPerHour(rendition.sizeBytes, rendition.durationSeconds)),
     // One decimal, so a short film does not cost "0 MB".
     megabytes: Math.round(rendition.sizeBytes / 100_000) / 10,
@@ -480,11 +490,11 @@ export function playerChoices(
   const quality =
     input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
   const top = rungs.at(-1);
-  const shown = quality === "auto" ? top : rungs.find((rung) => rung.rung === quality);
   const params = new URLSearchParams();
   if (top) params.set("max", String(top.rung));
   if (quality !== "auto") params.set("rung", String(quality));
-  const fallback = [...rungs].reverse().find((rung) => rung.rung <= FALLBACK_MAX_RUNG) ?? rungs[0];
+  // The progressive MP4 plays one rung whatever the link: the highest a slow link carries on average.
+  const fallback = [...rungs].reverse().find((rung) => rung.averageBandwidth <= FALLBACK_MAX_KBPS * 1000) ?? rungs[0];
   return {
     masterUrl: `${streamUrl(input.movieId, "master.m3u8")}${params.size > 0 ? `?${params}` : ""}`,
     fallbackUrl: fallback
@@ -493,6 +503,6 @@ export function playerChoices(
     rungs,
     quality,
     dataSaver: input.dataSaver,
-    estimate: shown ? { rung: shown.rung, megabytes: shown.megabytes } : null,
+    autoCost: estimateAutoCost(rungs, { linkKbps: input.linkKbps ?? null }),
   };
 }

@@ -1,5 +1,6 @@
 import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
 import { getDb, type DB } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
 
 /**
  * Tries per minute for the public account forms, counted per client address
@@ -9,8 +10,6 @@ import { getDb, type DB } from "~/db/client.server";
  * docs/decisions/006-rate-limiting.md.
  */
 export const RATE_LIMITS = {
-  signIn: { points: 10, duration: 60 },
-  register: { points: 10, duration: 60 },
   passwordReset: { points: 10, duration: 60 },
   comment: { points: 10, duration: 60 },
   /** Wrong current passwords in the profile's password form: 5 in 15 minutes per account (a stolen session cannot guess its way to the password). */
@@ -20,9 +19,35 @@ export const RATE_LIMITS = {
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
+/**
+ * Limits that count failures only, per client address: a success costs
+ * nothing and writes nothing, so a crowd of honest people behind one address
+ * (a carrier's NAT, a school, a café) never meets them, while guessing stays
+ * slow. Tries still under way count too (in this process), so a burst of
+ * parallel guesses cannot all pass before the first failure is written.
+ * - signIn: failed sign-ins (wrong email or password), 100 in 10 minutes
+ *   (SIGN_IN_FAILURES_PER_ADDRESS); each
+ *   account also slows its own guessers (sign-in-delay.server.ts);
+ * - register: registrations refused because the email already has an account
+ *   — the answer that tells whether an email is registered — 20 an hour
+ *   (docs/decisions/039-registration-says-email-taken.md).
+ */
+export const FAILURE_LIMITS = {
+  signIn: { points: 100, duration: 600 },
+  register: { points: 20, duration: 3600 },
+};
+export type FailureLimitName = keyof typeof FAILURE_LIMITS;
+
+function failureLimit(name: FailureLimitName): { points: number; duration: number } {
+  return name === "signIn"
+    ? { ...FAILURE_LIMITS.signIn, points: getEnv().signInFailuresPerAddress }
+    : FAILURE_LIMITS[name];
+}
+
 const TABLE = "rate_limits";
 
-type Limiters = Record<RateLimitName, { address: RateLimiterSQLite; account: RateLimiterSQLite }>;
+type Limiters = Record<RateLimitName, { address: RateLimiterSQLite; account: RateLimiterSQLite }> &
+  Record<`failures:${FailureLimitName}`, RateLimiterSQLite>;
 const limitersByConnection = new WeakMap<object, Limiters>();
 
 function limitersFor(db: DB): Limiters {
@@ -43,12 +68,25 @@ function limitersFor(db: DB): Limiters {
       points: RATE_LIMITS[name].points,
       duration: RATE_LIMITS[name].duration,
     });
-  const limiters = Object.fromEntries(
-    (Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [
+  const limiters = Object.fromEntries([
+    ...(Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [
       name,
       { address: make(name, "address"), account: make(name, "account") },
     ]),
-  ) as Limiters;
+    ...(Object.keys(FAILURE_LIMITS) as FailureLimitName[]).map((name) => [
+      `failures:${name}`,
+      new RateLimiterSQLite({
+        storeClient: db.$client,
+        storeType: "better-sqlite3",
+        tableName: TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout: true,
+        keyPrefix: `${name}_failures`,
+        points: failureLimit(name).points,
+        duration: failureLimit(name).duration,
+      }),
+    ]),
+  ]) as Limiters;
   limitersByConnection.set(db.$client, limiters);
   return limiters;
 }
@@ -79,4 +117,47 @@ export async function refundRateLimit(name: RateLimitName, keys: RateLimitKeys, 
   const limiters = limitersFor(db);
   await limiters[name].address.reward(keys.address, 1);
   if (keys.account) await limiters[name].account.reward(keys.account.trim().toLowerCase(), 1);
+}
+
+/** Tries under way in this process, per limit and address. */
+const triesUnderWay = new Map<string, number>();
+
+export type FailureGate = { ok: true; leave: () => void } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Enter a try that a failure limit watches: refused (nothing written) when the
+ * address's failures and its tries under way reach the limit. `leave` once the
+ * try is decided (after recordFailure when it failed).
+ */
+export async function enterFailureLimit(
+  name: FailureLimitName,
+  address: string,
+  db: DB = getDb(),
+): Promise<FailureGate> {
+  const limiter = limitersFor(db)[`failures:${name}`];
+  const key = `${name}:${address}`;
+  const counted = await limiter.get(address);
+  const failures = counted && counted.msBeforeNext > 0 ? counted.consumedPoints : 0;
+  const underWay = triesUnderWay.get(key) ?? 0;
+  if (failures + underWay >= failureLimit(name).points) {
+    const waitMs = counted?.msBeforeNext ?? 1000;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+  triesUnderWay.set(key, underWay + 1);
+  let left = false;
+  return {
+    ok: true,
+    leave: () => {
+      if (left) return;
+      left = true;
+      const now = (triesUnderWay.get(key) ?? 1) - 1;
+      if (now > 0) triesUnderWay.set(key, now);
+      else triesUnderWay.delete(key);
+    },
+  };
+}
+
+/** Count one failure against the address. */
+export async function recordFailure(name: FailureLimitName, address: string, db: DB = getDb()): Promise<void> {
+  await limitersFor(db)[`failures:${name}`].penalty(address, 1);
 }

@@ -6,13 +6,13 @@ import { jobs, movieRenditions, movies } from "~/db/schema";
 import { temporaryPath } from "~/media/atomic-files.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { encodeRungs } from "~/media/ladder-encode.server";
-import { firstPassRungs, planLadder, type RungSpec } from "~/media/ladder";
+import { ladderPasses, planLadder, type RungSpec } from "~/media/ladder";
 import { movieDir, movieHlsDir, movieVideoPath, renditionPath, storagePaths } from "~/media/storage.server";
 import { enqueueJob } from "./jobs.server";
 
 /**
  * A title's adaptive ladder: planning its rungs, making the missing ones
- * (lowest first, so it plays early), and what the pages show of them. The
+ * (lowest first, so it plays early, then the rungs a slow phone plays), and what the pages show of them. The
  * ladder is made from `video.mp4`, the film at the source's quality, so a
  * title processed before ladders existed gets one from the same job.
  */
@@ -95,9 +95,9 @@ type LadderPass = "first" | "all";
 
 /**
  * Make the rungs of a title's ladder that are not ready yet. "first" makes
- * only the lowest rungs (up to 240p), which is all a title needs to play;
- * "all" makes those (if missing) and then the rest, each group in one ffmpeg
- * run. Rungs already on disk are kept, so a job stopped midway resumes where
+ * only the lowest rung, which is all a title needs to play; "all" makes that
+ * (if missing), then the other rungs a slow phone plays (up to 360p), then
+ * the rest: each group in one ffmpeg run, each ready as soon as its run ends. Rungs already on disk are kept, so a job stopped midway resumes where
  * it was. Returns the rungs made by this call.
  */
 export async function buildLadder(
@@ -135,9 +135,9 @@ export async function buildLadder(
     .onConflictDoNothing()
     .run();
   ready = readyRungs();
-  const missing = plan.filter((spec) => !ready.has(spec.rung));
-  const first = firstPassRungs(plan).filter((spec) => !ready.has(spec.rung));
-  const groups = options.pass === "first" ? [first] : [first, missing.filter((spec) => !first.includes(spec))];
+  // The passes in the order viewers need them (ladderPasses); "first" stops after the lowest rung.
+  const passes = ladderPasses(plan).map((pass) => pass.filter((spec) => !ready.has(spec.rung)));
+  const groups = options.pass === "first" ? passes.slice(0, 1) : passes;
 
   const made: RungSpec[] = [];
   for (const group of groups) {

@@ -28,14 +28,15 @@ import {
   receivedBytes,
   spareUploadBytes,
   storeNewTitle,
+  withinUploadShare,
   uploadDetailsSchema,
   type UploadDetails,
   type UploadFieldErrors,
 } from "./uploads.server";
 
 /**
- * Resumable uploads by the tus protocol (1.0 with creation, termination and
- * expiration), at one fixed address so any tus client can use it:
+ * Resumable uploads by the tus protocol (1.0 with creation, creation-defer-length,
+ * termination and expiration), at one fixed address so any tus client can use it:
  *
  *   POST   /provider/uploads/tus             create: Upload-Length, and Upload-Metadata with the
  *                                           form's own names: name, Description, Category, cast, filename,
@@ -296,10 +297,12 @@ function checkCreation(
   request: Request,
   provider: Account,
 ): { details: UploadDetails; filename: string; size: number; episode: EpisodePlacement | null } {
-  if (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length")) {
+  // Upload-Defer-Length: 1 (creation-defer-length): the size comes with a later PATCH, and is checked then.
+  const deferred = request.headers.get("Upload-Defer-Length") === "1" && !request.headers.has("Upload-Length");
+  if (!deferred && (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length"))) {
     throw new UploadRefusal(400, "studio:errors.sizeRequired");
   }
-  const size = Number(request.headers.get("Upload-Length"));
+  const size = deferred ? 0 : Number(request.headers.get("Upload-Length"));
   if (!Number.isSafeInteger(size) || size < 0) throw new UploadRefusal(400, "studio:errors.sizeRequired");
   let metadata: Record<string, string | null>;
   try {
@@ -331,16 +334,43 @@ function checkCreation(
   if (!filename) fieldErrors.movie = ["studio:errors.movieRequired"];
   else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename)))
     fieldErrors.movie = ["studio:errors.wrongExtension"];
-  else if (size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
+  else if (size === 0 && !deferred) fieldErrors.movie = ["studio:errors.movieEmpty"];
   if (!parsed.success || Object.keys(fieldErrors).length > 0) {
     const first = Object.values(fieldErrors)[0]?.[0] ?? "studio:errors.incomplete";
     throw new UploadRefusal(400, first, fieldErrors);
   }
+  checkDeclaredSize(db, provider.id, size);
+  return { details: parsed.data, filename, size, episode };
+}
+
+/** A film's declared size against MAX_UPLOAD_MB, the disk's spare room and the provider's share of it. */
+function checkDeclaredSize(db: DB, providerId: string, size: number): void {
   if (size > getEnv().maxUploadBytes)
     throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
   if (size > spareUploadBytes(db, storageRoot()))
     throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
-  return { details: parsed.data, filename, size, episode };
+  if (!withinUploadShare(db, storageRoot(), providerId, size, getEnv().uploadSharePercent))
+    throw new UploadRefusal(507, "studio:errors.uploadShareFull", { movie: ["studio:errors.uploadShareFull"] });
+}
+
+/**
+ * A deferred upload's size, given by a PATCH (Upload-Length): checked as a
+ * creation's is, and written on the upload's row before its bytes are taken
+ * (the title is made from the row when they end).
+ */
+function declareDeferredSize(db: DB, request: Request, row: UploadRow): () => void {
+  const header = request.headers.get("Upload-Length");
+  if (row.sizeBytes > 0 || header === null) return () => undefined;
+  const size = Number(header);
+  if (!Number.isSafeInteger(size) || size <= 0)
+    throw new UploadRefusal(400, "studio:errors.movieEmpty", { movie: ["studio:errors.movieEmpty"] });
+  checkDeclaredSize(db, row.providerId, size);
+  db.update(resumableUploads).set({ sizeBytes: size }).where(eq(resumableUploads.id, row.id)).run();
+  row.sizeBytes = size;
+  // Undone when the protocol refuses the PATCH after all (a size below what was sent, say).
+  return () => {
+    db.update(resumableUploads).set({ sizeBytes: 0 }).where(eq(resumableUploads.id, row.id)).run();
+  };
 }
 
 /**
@@ -530,8 +560,16 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
   if (row.completedAt) return answerCompleted(request, row);
   if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
   if (method === "PATCH") {
+    // The protocol's one content type for a PATCH's bytes (415 otherwise, as tus 1.0 says).
+    if (
+      (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() !==
+      "application/offset+octet-stream"
+    )
+      throw new UploadRefusal(415, "studio:errors.patchContentType");
+    const undoSize = declareDeferredSize(db, request, row);
     const forwarded = await checkFirstBytes(db, request, row);
     const response = await tusServer().handleWeb(forwarded);
+    if (response.status >= 400 && response.status < 500) undoSize();
     // The protocol's own refusals (a wrong Upload-Offset, say) come before the body is read.
     lingerOnUnread(forwarded);
     return response;
@@ -595,15 +633,20 @@ function lastWriteMs(file: string): number {
 
 /**
  * Remove what no upload needs any more: unfinished uploads that received
- * nothing for UPLOAD_EXPIRY_HOURS (their bytes and row), the record of
+ * nothing for UPLOAD_EXPIRY_HOURS, or no byte at all within
+ * UPLOAD_START_MINUTES of their creation (their bytes and row), the record of
  * finished ones after the same period (it answered repeated last requests),
  * and files in STORAGE_DIR/uploads that belong to no upload. Returns how
  * many uploads were removed.
  */
-export function sweepExpiredUploads(db: DB, options: { now?: number; root?: string; expiryMs?: number } = {}): number {
+export function sweepExpiredUploads(
+  db: DB,
+  options: { now?: number; root?: string; expiryMs?: number; startMs?: number } = {},
+): number {
   const now = options.now ?? Date.now();
   const root = options.root ?? storageRoot();
   const expiryMs = options.expiryMs ?? getEnv().uploadExpiryMs;
+  const startMs = options.startMs ?? getEnv().uploadStartMs;
   let removed = 0;
   const known = new Set<string>();
   for (const row of db.select().from(resumableUploads).all()) {
@@ -611,7 +654,9 @@ export function sweepExpiredUploads(db: DB, options: { now?: number; root?: stri
     const lastActivity = row.completedAt
       ? row.completedAt.getTime()
       : Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
-    if (now - lastActivity > expiryMs) {
+    // An upload that never sent a byte holds its room for UPLOAD_START_MINUTES only.
+    const neverStarted = !row.completedAt && receivedBytes(row.id, root) === 0;
+    if (now - lastActivity > (neverStarted ? Math.min(startMs, expiryMs) : expiryMs)) {
       discardUpload(db, row, root);
       known.delete(row.id);
       if (!row.completedAt) removed++;
@@ -628,9 +673,9 @@ export function sweepExpiredUploads(db: DB, options: { now?: number; root?: stri
   return removed;
 }
 
-/** Sweep abandoned uploads at start and every half hour, in the process that runs the background work. */
+/** Sweep abandoned uploads at start and every five minutes, in the process that runs the background work. */
 export function startUploadSweep(): void {
-  startPeriodic("upload-sweep", 30 * 60 * 1000, () => {
+  startPeriodic("upload-sweep", 5 * 60 * 1000, () => {
     try {
       const removed = sweepExpiredUploads(getDb());
       if (removed > 0) console.log(`[upload] ${removed} abandoned upload${removed === 1 ? "" : "s"} removed`);

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, type Role } from "~/db/schema";
-import { removeMovieFiles } from "~/media/storage.server";
+import { removeMovieFiles } from "~/media/media-store.server";
 import { recordAudit } from "./audit.server";
 import { publishingVerb, type PublishingChange } from "./publishing";
 import { enqueueJob } from "./jobs.server";

@@ -275,14 +275,45 @@ export function storeNewTitle(
  * (DISK_RESERVE_MB), less what unfinished resumable uploads have yet to send.
  */
 export function spareUploadBytes(db: DB, root: string): number {
+  return uploadSpace(db, root).spare;
+}
+
+/**
+ * The upload space as a new resumable upload meets it: what may still be
+ * taken (`spare`), what unfinished uploads hold for bytes yet to come (`owed`,
+ * in all and by provider). One provider's unfinished uploads may hold at most
+ * UPLOAD_SHARE_PERCENT of the space (what is spare plus what is owed) — or one
+ * upload of any size the disk has room for — so nobody can take every other
+ * provider's room by declaring uploads and sending nothing.
+ */
+export function uploadSpace(db: DB, root: string): { spare: number; owed: number; owedBy: Map<string, number> } {
   const pending = db
-    .select({ id: resumableUploads.id, size: resumableUploads.sizeBytes })
+    .select({ id: resumableUploads.id, size: resumableUploads.sizeBytes, providerId: resumableUploads.providerId })
     .from(resumableUploads)
     .where(isNull(resumableUploads.completedAt))
     .all();
   let owed = 0;
-  for (const upload of pending) owed += Math.max(0, upload.size - receivedBytes(upload.id, root));
-  return Math.max(0, spareBytes(root) - owed);
+  const owedBy = new Map<string, number>();
+  for (const upload of pending) {
+    const due = Math.max(0, upload.size - receivedBytes(upload.id, root));
+    owed += due;
+    owedBy.set(upload.providerId, (owedBy.get(upload.providerId) ?? 0) + due);
+  }
+  return { spare: Math.max(0, spareBytes(root) - owed), owed, owedBy };
+}
+
+/** May this provider reserve `size` more bytes for a new resumable upload? (See uploadSpace.) */
+export function withinUploadShare(
+  db: DB,
+  root: string,
+  providerId: string,
+  size: number,
+  sharePercent: number,
+): boolean {
+  const space = uploadSpace(db, root);
+  const held = space.owedBy.get(providerId) ?? 0;
+  if (held === 0) return true;
+  return held + size <= ((space.spare + space.owed) * sharePercent) / 100;
 }
 
 /** How many bytes of a resumable upload are on disk (0 when its file is gone). */

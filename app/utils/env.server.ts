@@ -51,6 +51,14 @@ const envSchema = z
       .max(24 * 365)
       .default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
+    SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+    DATABASE_ROOM_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    UPLOAD_START_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(50),
+    UPLOAD_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
@@ -58,6 +66,23 @@ const envSchema = z
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
     WORKER_HEADER: z.enum(["0", "1"]).default("0"),
     PAYSTACK_SECRET_KEY: optionalString,
+    MEDIA_STORE: z.enum(["local", "s3"], { message: "MEDIA_STORE must be local or s3" }).default("local"),
+    S3_ENDPOINT: optionalString.pipe(
+      z.string().url("S3_ENDPOINT must be a URL such as https://s3.eu-west-1.amazonaws.com").optional(),
+    ),
+    S3_REGION: z.string().trim().default("us-east-1"),
+    S3_BUCKET: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: z.enum(["0", "1", "true", "false"]).default("0"),
+    MEDIA_BASE_URL: optionalString.pipe(
+      z.string().url("MEDIA_BASE_URL must be a URL such as https://media.example.com").optional(),
+    ),
+    MEDIA_URL_SIGNING: z.enum(["presign", "cdn"]).default("presign"),
+    MEDIA_CDN_KEY: optionalString.pipe(z.string().min(32, "MEDIA_CDN_KEY must be at least 32 characters").optional()),
+    S3_KEEP_SOURCE: z.enum(["bucket", "local"]).default("bucket"),
+    S3_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+    S3_RETRY_SECONDS: z.coerce.number().positive().max(3600).default(30),
     PAYSTACK_BASE_URL: z
       .string()
       .trim()
@@ -87,6 +112,24 @@ const envSchema = z
         path: ["TRUST_PROXY"],
         message:
           "TRUST_PROXY must be a number of proxies in front (1 for one Caddy or nginx), or a comma-separated list of the proxies' addresses or subnets (loopback, uniquelocal, 10.0.0.0/8, …)",
+      });
+    }
+    if (env.MEDIA_STORE === "s3") {
+      for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[name])
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: [name],
+            message: `${name} is required when MEDIA_STORE=s3 (the bucket that holds the films and the key that writes to it)`,
+          });
+      }
+    }
+    if (env.MEDIA_URL_SIGNING === "cdn" && !(env.MEDIA_BASE_URL && env.MEDIA_CDN_KEY)) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["MEDIA_URL_SIGNING"],
+        message:
+          "MEDIA_URL_SIGNING=cdn needs MEDIA_BASE_URL (the CDN's address) and MEDIA_CDN_KEY (the key the CDN checks)",
       });
     }
     const ladder = parseLadder(env.LADDER);
@@ -144,6 +187,14 @@ export type Env = {
   uploadExpiryMs: number;
   /** Free space kept for the database and the media jobs: an upload that would eat into it is refused before it starts. */
   diskReserveBytes: number;
+  /** Failed sign-ins one client address may make in 10 minutes before it must wait (successes never count). */
+  signInFailuresPerAddress: number;
+  /** Space the database keeps for itself in a file it gives up when the disk fills (DATABASE_ROOM_MB). */
+  databaseRoomBytes: number;
+  /** A resumable upload that has received no byte at all is removed after this long (UPLOAD_START_MINUTES). */
+  uploadStartMs: number;
+  /** The share of the upload space one provider's unfinished uploads may hold at once (UPLOAD_SHARE_PERCENT). */
+  uploadSharePercent: number;
   ffmpegPath?: string;
   ffprobePath?: string;
   mediaJobs: number;
@@ -154,6 +205,36 @@ export type Env = {
   workerHeader: boolean;
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   paystack?: { secretKey: string; baseUrl: string };
+  /** Where new titles' files go: this box's disk, or an S3-compatible bucket. */
+  mediaStore: "local" | "s3";
+  /**
+   * The bucket, when its settings are given (MEDIA_STORE=s3, or a library being
+   * moved back with `media:move -- --to local`). Titles already in the bucket
+   * are served from it whatever MEDIA_STORE says.
+   */
+  s3?: S3Settings;
+};
+
+export type S3Settings = {
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  /** A CDN or custom domain in front of the bucket: signed addresses name it instead of the bucket's. */
+  mediaBaseUrl?: string;
+  /** presign: the bucket's own V4 presigned GETs; cdn: MEDIA_BASE_URL addresses signed with MEDIA_CDN_KEY. */
+  signing: "presign" | "cdn";
+  cdnKey?: string;
+  /** Whether `video.mp4` (the film at the source's quality) goes to the bucket too, or stays on the box. */
+  keepSource: "bucket" | "local";
+  /** One request to the bucket gives up after this long (then it is tried again, with a growing wait). */
+  timeoutMs: number;
+  /** The origin the signed addresses name (the CDN's, or the bucket's): the pages' CSP lets the player and the downloader read from it. */
+  origin: string;
+  /** The first wait before a failed bucket job is tried again; each later wait doubles, up to an hour. */
+  retryMs: number;
 };
 
 export type TrustProxy = false | number | string[];
@@ -175,6 +256,25 @@ export function parseTrustProxy(value: string | undefined): TrustProxy | null {
     return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128));
   });
   return entries.length > 0 && valid ? entries : null;
+}
+
+/** Where signed addresses point: MEDIA_BASE_URL, else the bucket (path-style on the endpoint, or the bucket's own host). */
+function mediaOrigin(raw: {
+  MEDIA_BASE_URL?: string;
+  S3_ENDPOINT?: string;
+  S3_FORCE_PATH_STYLE: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+}): string {
+  if (raw.MEDIA_BASE_URL) return new URL(raw.MEDIA_BASE_URL).origin;
+  const pathStyle = raw.S3_FORCE_PATH_STYLE === "1" || raw.S3_FORCE_PATH_STYLE === "true";
+  if (raw.S3_ENDPOINT) {
+    const endpoint = new URL(raw.S3_ENDPOINT);
+    return pathStyle ? endpoint.origin : `${endpoint.protocol}//${raw.S3_BUCKET}.${endpoint.host}`;
+  }
+  return pathStyle
+    ? `https://s3.${raw.S3_REGION}.amazonaws.com`
+    : `https://${raw.S3_BUCKET}.s3.${raw.S3_REGION}.amazonaws.com`;
 }
 
 export class EnvError extends Error {
@@ -231,12 +331,35 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     metricsAllow: raw.METRICS_ALLOW,
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
+    signInFailuresPerAddress: raw.SIGN_IN_FAILURES_PER_ADDRESS,
+    databaseRoomBytes: raw.DATABASE_ROOM_MB * 1024 * 1024,
+    uploadStartMs: Math.round(raw.UPLOAD_START_MINUTES * 60 * 1000),
+    uploadSharePercent: raw.UPLOAD_SHARE_PERCENT,
     ffmpegPath: raw.FFMPEG_PATH,
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,
     ladder: (parseLadder(raw.LADDER) as { ok: true; rungs: number[] }).rungs,
     logLevel: raw.LOG_LEVEL,
     workerHeader: raw.WORKER_HEADER === "1",
+    mediaStore: raw.MEDIA_STORE,
+    s3:
+      raw.S3_BUCKET && raw.S3_ACCESS_KEY_ID && raw.S3_SECRET_ACCESS_KEY
+        ? {
+            endpoint: raw.S3_ENDPOINT,
+            region: raw.S3_REGION,
+            bucket: raw.S3_BUCKET,
+            accessKeyId: raw.S3_ACCESS_KEY_ID,
+            secretAccessKey: raw.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: raw.S3_FORCE_PATH_STYLE === "1" || raw.S3_FORCE_PATH_STYLE === "true",
+            mediaBaseUrl: raw.MEDIA_BASE_URL?.replace(/\/+$/, ""),
+            signing: raw.MEDIA_URL_SIGNING,
+            cdnKey: raw.MEDIA_CDN_KEY,
+            keepSource: raw.S3_KEEP_SOURCE,
+            timeoutMs: raw.S3_TIMEOUT_SECONDS * 1000,
+            origin: mediaOrigin(raw),
+            retryMs: raw.S3_RETRY_SECONDS * 1000,
+          }
+        : undefined,
     paystack: raw.PAYSTACK_SECRET_KEY
       ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") }
       : undefined,

@@ -1,3 +1,4 @@
+import { getEnv } from "./env.server";
 import { randomBytes } from "node:crypto";
 
 export function createNonce(): string {
@@ -8,16 +9,18 @@ export function createNonce(): string {
  * The enforced Content-Security-Policy for documents: scripts only with this
  * request's nonce (and what they load), no framing, no plugins.
  */
-export function contentSecurityPolicy(nonce: string): string {
+export function contentSecurityPolicy(nonce: string, mediaOrigin = getEnv().s3?.origin): string {
+  // Films held in the media bucket are read from its (or its CDN's) signed addresses.
+  const media = mediaOrigin ? ` ${mediaOrigin}` : "";
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic' 'self'`,
     // Inline style attributes come from server-rendered layout (carousel widths, progress bars).
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
+    `media-src 'self' blob:${media}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${media}`,
     // hls.js runs its demuxer in a worker made from a blob.
     "worker-src 'self' blob:",
     "manifest-src 'self'",

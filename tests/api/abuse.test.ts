@@ -136,6 +136,78 @@ describe("guessing a password without locking its owner out", () => {
   });
 });
 
+describe("a crowd behind one address (a school, a café, a carrier's NAT)", () => {
+  it("signs 15 people in at once, and again and again, without refusing anyone: only failures count", async () => {
+    const people = Array.from({ length: 15 }, () => seedAccount(world, "viewer"));
+    const signIn = (email: string) =>
+      fetch(`${world.url}/login`, {
+        method: "POST",
+        body: new URLSearchParams({ email, password: PASSWORD }),
+        redirect: "manual",
+        headers: { "X-Forwarded-For": "198.18.0.15" },
+      }).then(async (response) => (await response.arrayBuffer(), response.status));
+    for (let round = 0; round < 2; round++) {
+      const statuses = await Promise.all(people.map((person) => signIn(person.email)));
+      expect(statuses).toEqual(people.map(() => 303));
+    }
+  });
+});
+
+describe("malformed requests", () => {
+  it("answers a JSON or a cut-off multipart body to a page's form with 400, never a 500", async () => {
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    const json = await call(world, "/editprofile", {
+      method: "POST",
+      body: JSON.stringify({ name: "x" }),
+      cookie: viewer.cookie,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(json.status).toBe(400);
+    const truncated = await call(world, "/editprofile", {
+      method: "POST",
+      body: '--XX\r\nContent-Disposition: form-data; name="name"\r\n\r\nabc',
+      cookie: viewer.cookie,
+      headers: { "Content-Type": "multipart/form-data; boundary=XX" },
+    });
+    expect(truncated.status).toBe(400);
+    // Signed out, the same body is sent to sign in first, as before.
+    const signedOut = await call(world, "/login", {
+      method: "POST",
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(signedOut.status).toBe(400);
+  });
+
+  it("answers an absolute-form request target (GET http://host/path) as the path, on every kind of path", async () => {
+    const host = new URL(world.url).host;
+    for (const [target, status] of [
+      [`http://${host}/`, 200],
+      [`http://elsewhere.example/healthz`, 200],
+      [`http://${host}/api/movies/all`, 200],
+      [`http://${host}/movies`, 302],
+      [`http://${host}/no-such-page`, 404],
+      ["*", 400],
+      ["mailto:someone@example.com", 400],
+    ] as const) {
+      const answer = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer, target).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    }
+  });
+});
+
+/** One request written as given on its own connection; the whole answer as text. */
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(world.url);
+    const socket = net.connect(Number(port), "127.0.0.1", () => socket.write(text));
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
 describe("posters of titles not yet published", () => {
   it("are served only to their provider and administrators, never cached; published posters stay public", async () => {
     const owner = await login(world, seedAccount(world, "provider"));

@@ -10,6 +10,7 @@ let world: ApiWorld;
 
 beforeAll(async () => {
   process.env.TRUST_PROXY = "0";
+  process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
   world = await startApiWorld("client-address", 3304);
 });
 afterAll(async () => {

@@ -32,6 +32,8 @@ let provider: Credentials;
 let otherProvider: Credentials;
 
 beforeAll(async () => {
+  // Ten failed sign-ins from one address are enough to show the refusal (the default allows 100).
+  process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
   world = await startApiWorld("contract", 3300);
   const seeded = {
     admin: seedAccount(world, "admin"),

@@ -55,7 +55,11 @@ export function apiPort(port: number): number {
   return port + Number(process.env.API_PORT_OFFSET ?? 0);
 }
 
-export async function startApiWorld(label: string, filePort: number): Promise<ApiWorld> {
+export async function startApiWorld(
+  label: string,
+  filePort: number,
+  env: Record<string, string> = {},
+): Promise<ApiWorld> {
   const port = apiPort(filePort);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-${label}-`));
   const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-fixtures-${label}-`));
@@ -67,14 +71,14 @@ export async function startApiWorld(label: string, filePort: number): Promise<Ap
   const world: ApiWorld = {
     root,
     db,
-    server: await startServer(root, port),
+    server: await startServer(root, port, { env }),
     url: `http://127.0.0.1:${port}`,
     passwordHash,
     categoryId,
     fixtures,
     restart: async () => {
       await world.server.stop();
-      world.server = await startServer(root, port);
+      world.server = await startServer(root, port, { env });
     },
     stop: async () => {
       await world.server.stop();

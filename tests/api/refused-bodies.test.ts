@@ -90,8 +90,8 @@ describe("a refused body's answer reaches a client that is still sending it", ()
         form,
       );
       expect(page.status).toBe(413);
-      expect(page.body).toContain("The request is too large: the limit is 1 MB.");
-      expect(page.body).toContain("Abin da aka aika ya yi girma: iyaka MB 1 ne.");
+      expect(page.body).toContain("The request is too large: the limit is 64 kB.");
+      expect(page.body).toContain("Abin da aka aika ya yi girma: iyaka 64 kB ne.");
 
       const json = Buffer.from(JSON.stringify({ email: "x".repeat(3 * MB) }));
       const api = await sendPastTheAnswer(
@@ -102,7 +102,10 @@ describe("a refused body's answer reaches a client that is still sending it", ()
         json,
       );
       expect(api.status).toBe(413);
-      expect(JSON.parse(api.body)).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
+      expect(JSON.parse(api.body)).toEqual({
+        success: false,
+        message: "The request is too large: the limit is 64 kB.",
+      });
 
       const piece = Buffer.alloc(MB, "x");
       const chunked = Buffer.concat([
@@ -176,8 +179,8 @@ describe("a refused body's answer reaches a client that is still sending it", ()
 
   it("a page's form refused before its body is read (a viewer on an administrator's page): the answer, then the next request", async () => {
     await onOneConnection(async (connection) => {
-      // A form with a poster: larger than what used to be read before any route ran (16 kB).
-      const { type, body } = filmForm(400 * 1024);
+      // A form with a file, under the 64 kB every page takes, larger than what used to be read before any route ran (16 kB).
+      const { type, body } = filmForm(40 * 1024);
       const refused = await sendPastTheAnswer(
         connection,
         "POST",

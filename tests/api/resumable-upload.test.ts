@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -304,15 +305,17 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const huge = await create({ token: provider.token }, 5 * 1024 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect((await huge.json()).error).toMatch(/larger than the upload limit/);
-    const deferred = await tus(TUS, {
+    // A size both given and deferred is no size.
+    const both = await tus(TUS, {
       method: "POST",
       as: { token: provider.token },
       headers: {
         "Upload-Defer-Length": "1",
+        "Upload-Length": "1000",
         "Upload-Metadata": metadata({ name: "x", Category: world.categoryId, filename: "x.mp4" }),
       },
     });
-    expect(deferred.status).toBe(400);
+    expect(both.status).toBe(400);
   });
 
   it("gives an upload up on DELETE: its row and bytes are gone", async () => {
@@ -360,6 +363,43 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
   });
 
+  it("takes an upload whose size comes later (creation-defer-length), and refuses a PATCH that is no upload's bytes (415)", async () => {
+    const created = await tus(TUS, {
+      method: "POST",
+      as: { token: provider.token },
+      headers: {
+        "Upload-Defer-Length": "1",
+        "Upload-Metadata": metadata({ name: "Size later", Category: world.categoryId, filename: "later.mp4" }),
+      },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const location = created.headers.get("Location")!;
+    const half = Math.floor(video.length / 2);
+    expect((await patch(location, 0, video.subarray(0, half))).status).toBe(204);
+    const wrongType = await tus(location, {
+      method: "PATCH",
+      as: { token: provider.token },
+      headers: { "Upload-Offset": String(half), "Content-Type": "text/plain" },
+      body: video.subarray(half),
+    });
+    expect(wrongType.status).toBe(415);
+    expect(await offsetOf(location)).toBe(half);
+    const last = await tus(location, {
+      method: "PATCH",
+      as: { token: provider.token },
+      headers: {
+        "Upload-Offset": String(half),
+        "Upload-Length": String(video.length),
+        "Content-Type": "application/offset+octet-stream",
+      },
+      body: video.subarray(half),
+    });
+    expect(last.status, await last.clone().text()).toBe(204);
+    const movieId = last.headers.get("Kallo-Movie-Id")!;
+    await waitUntilReady(movieId);
+    expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
+  });
+
   it("refuses, before a byte is sent, a film the disk has no room for beside its reserve (DISK_RESERVE_MB), on both upload paths", async () => {
     process.env.DISK_RESERVE_MB = String(1024 * 1024 * 1024);
     await world.restart();
@@ -383,5 +423,42 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect((await plain.json()).formError).toBe("studio:errors.noSpace");
     delete process.env.DISK_RESERVE_MB;
     await world.restart();
+  });
+
+  it("answers a PATCH still sending at the stop's deadline with the offset it stored, and resumes from there", async () => {
+    process.env.SHUTDOWN_GRACE_SECONDS = "1";
+    await world.restart();
+    const location = await createOk({ token: provider.token }, video.length, { name: "Cut by a stop" });
+    const half = Math.floor(video.length / 2);
+    const { port } = new URL(world.url);
+    const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = http.request({
+        host: "127.0.0.1",
+        port,
+        path: location,
+        method: "PATCH",
+        headers: {
+          "Tus-Resumable": "1.0.0",
+          Authorization: `Bearer ${provider.token}`,
+          "Upload-Offset": "0",
+          "Content-Type": "application/offset+octet-stream",
+          "Content-Length": String(video.length),
+        },
+      });
+      request.on("response", resolve);
+      request.on("error", reject);
+      // Half the film, then nothing more: still sending when the server is told to stop.
+      request.write(video.subarray(0, half));
+    });
+    await expect.poll(() => fs.statSync(path.join(storagePaths(world.root).uploads, idOf(location))).size).toBe(half);
+    const stopping = world.server.stop();
+    const response = await answer;
+    expect(response.statusCode).toBe(204);
+    expect(Number(response.headers["upload-offset"])).toBe(half);
+    await stopping;
+    delete process.env.SHUTDOWN_GRACE_SECONDS;
+    await world.restart();
+    expect(await offsetOf(location)).toBe(half);
+    expect((await patch(location, half, video.subarray(half))).status).toBe(204);
   });
 });

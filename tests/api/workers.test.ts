@@ -41,6 +41,7 @@ let provider: Seeded;
 beforeAll(async () => {
   process.env.WORKERS = "2";
   process.env.WORKER_HEADER = "1";
+  process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
   world = await startApiWorld("workers", 3308);
   viewer = seedAccount(world, "viewer");
   provider = seedAccount(world, "provider");
@@ -103,11 +104,15 @@ function answerOf(response: http.IncomingMessage, text: string): Answer {
 /** A connection to each of the two workers (the primary hands new connections out in turn). */
 async function connectionToEachWorker(): Promise<{ background: Connection; serving: Connection }> {
   const found = new Map<string, Connection>();
-  for (let i = 0; i < 20 && found.size < 2; i++) {
+  // The site answers once its first worker is up; the second starts after it (scripts/workers.ts).
+  const giveUpAt = Date.now() + 60_000;
+  while (found.size < 2 && Date.now() < giveUpAt) {
     const connection = new Connection();
     const { role } = await connection.send("/healthz");
-    if (found.has(role)) connection.close();
-    else found.set(role, connection);
+    if (found.has(role)) {
+      connection.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } else found.set(role, connection);
   }
   expect([...found.keys()].sort()).toEqual(["background", "serving"]);
   return { background: found.get("background")!, serving: found.get("serving")! };
@@ -116,7 +121,7 @@ async function connectionToEachWorker(): Promise<{ background: Connection; servi
 /** The workers that answer now, by pid (a connection that gets no answer does not count). */
 async function workerPids(): Promise<Map<number, string>> {
   const pids = new Map<number, string>();
-  for (let i = 0; i < 20 && pids.size < 2; i++) {
+  for (let i = 0; i < 200 && pids.size < 2; i++) {
     const connection = new Connection();
     try {
       const { pid, role } = await connection.send("/healthz");

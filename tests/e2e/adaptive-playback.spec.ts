@@ -19,7 +19,7 @@ import {
   test,
   type TestAccount,
 } from "./fixtures/accounts";
-import { startPlaying } from "./fixtures/titles";
+import { openPlaybackSettings, startPlaying } from "./fixtures/titles";
 
 /**
  * The adaptive ladder as a viewer meets it on the watch page: hls.js wherever
@@ -112,10 +112,18 @@ function recordRungs() {
 
 const rungHistory = (page: Page) => page.evaluate(() => (window as unknown as { rungHistory: number[] }).rungHistory);
 
-/** hls.js has arrived and attached: the player says "mse" only then, and the video's source is hls.js's MediaSource. */
+/** hls.js has arrived and attached: the player says so, and the video's source is hls.js's MediaSource. */
 async function hlsJsAttached(video: Locator) {
   await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
+  await expect(video).toHaveAttribute("data-player-attached", "1", { timeout: 15_000 });
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src.startsWith("blob:"))).toBe(true);
+}
+
+/** The page has hydrated and chose hls.js, which it fetches only when the viewer reaches for the player. */
+async function hlsJsWaiting(video: Locator) {
+  await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
+  await expect(video).toHaveAttribute("data-player-loads", "on-intent");
+  await expect(video).not.toHaveAttribute("data-player-attached", "1");
 }
 
 /** The page's scripts from /build/, and which of them is the hls.js chunk. */
@@ -180,7 +188,9 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 });
 
-test("a viewer plays a film through hls.js (MSE), Chromium's way, and no other page loads hls.js", async ({ page }) => {
+test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes only when the viewer reaches for play, and no other page loads it", async ({
+  page,
+}) => {
   const movieId = TITLE.mse;
   await postSignIn(page.request, await createViewer("hlsmse"));
   const scripts = buildScripts(page);
@@ -192,14 +202,16 @@ test("a viewer plays a film through hls.js (MSE), Chromium's way, and no other p
   const requests = streamRequests(page, movieId);
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
-  await hlsJsAttached(video);
-  expect(scripts.filter(isHlsChunk).length).toBeGreaterThan(0);
+  await hlsJsWaiting(video);
   await page.waitForLoadState("networkidle");
-  // hls.js reads the playlists when the page opens, but no film before play.
-  expect(requests.map(pathOf)).toContain(`/stream/${movieId}/master.m3u8`);
-  expect(requests.map(pathOf).filter((path) => !path.endsWith(".m3u8"))).toEqual([]);
+  // Before play the page fetches neither the player library nor anything of the film, not even a playlist.
+  expect(scripts.filter(isHlsChunk)).toEqual([]);
+  expect(requests.map(pathOf)).toEqual([]);
 
   await startPlaying(video);
+  await hlsJsAttached(video);
+  expect(scripts.filter(isHlsChunk).length).toBeGreaterThan(0);
+  expect(requests.map(pathOf)).toContain(`/stream/${movieId}/master.m3u8`);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   await expect(video).toHaveAttribute("data-rung", /^(144|240|360)$/);
   // hls.js asks for each fragment's own byte range of the rung's file.
@@ -230,12 +242,15 @@ test.describe("on a slow link", () => {
     const video = page.getByTestId("player");
     // Hydrated (the quality menu's Apply button is only for pages without JavaScript), hls.js not there yet.
     await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
-    await expect(video).toHaveAttribute("data-player-mode", "none");
+    await hlsJsWaiting(video);
+    const chunkAsked = page.waitForRequest(/\/build\/.*hls.*\.js$/);
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
       element.play().catch(() => undefined);
     });
     await expect(page.getByTestId("player-loading")).toBeVisible();
+    // Play asked for hls.js.
+    await chunkAsked;
     // A second for anything that would start on its own to start.
     await page.waitForTimeout(1000);
     try {
@@ -255,11 +270,15 @@ test("the quality menu switches the picture in place and shows what each quality
   const requests = streamRequests(page, movieId);
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
-  await hlsJsAttached(video);
+  await hlsJsWaiting(video);
   await page.waitForLoadState("networkidle");
-  // hls.js reads the playlists when the page opens, but no film before play.
-  expect(requests.map(pathOf).filter((path) => !path.endsWith(".m3u8"))).toEqual([]);
+  // Nothing of the film before play.
+  expect(requests.map(pathOf)).toEqual([]);
 
+  // The cost is in sight before play; the menu is folded under the title.
+  const cost = page.getByTestId("data-cost");
+  await expect(cost).toBeVisible();
+  await openPlaybackSettings(page);
   const menu = page.locator("select[name=quality]");
   const options = menu.locator("option");
   await expect(options).toHaveCount(4);
@@ -275,10 +294,14 @@ test("the quality menu switches the picture in place and shows what each quality
   expect(perHour.every((value) => value > 0)).toBe(true);
   expect([...perHour].sort((a, b) => a - b)).toEqual(perHour);
   expect(perHour[0]).toBeLessThan(perHour[2]);
-  const cost = page.getByTestId("data-cost");
-  await expect(cost).toHaveText(/^About \d+(\.\d)? MB for this film \(\d+ s\) at up to 360p$/);
+  // Auto: the likely cost on this link (headless Chromium reports one), per film and per hour.
+  await expect(cost).toHaveText(
+    /^About \d+(\.\d)?(–\d+(\.\d)?)? MB for this film \(\d+ s\) at \d+p(–\d+p)?, what your connection carries now: \d+(–\d+)? MB an hour\.$/,
+  );
+  await expect(cost).toHaveAttribute("data-basis", "link");
 
   await startPlaying(video, { loop: true });
+  await hlsJsAttached(video);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(0.5);
   // 360p first, so that 144p is a change whatever rung Auto started on.
   await menu.selectOption("360");
@@ -289,7 +312,7 @@ test("the quality menu switches the picture in place and shows what each quality
   await expect.poll(() => videoHeight(video), { timeout: 15_000 }).toBe(144);
   await expect(video).toHaveAttribute("data-rung", "144");
   await expect(page.getByTestId("playing-rung")).toHaveText("Playing at 144p");
-  await expect(cost).toHaveText(/^About \d+(\.\d)? MB for this film \(\d+ s\) at 144p$/);
+  await expect(cost).toHaveText(/^\d+(\.\d)? MB for this film \(\d+ s\) at 144p: \d+ MB an hour\.$/);
   const size144 = e2eDb()
     .select({ sizeBytes: movieRenditions.sizeBytes })
     .from(movieRenditions)
@@ -299,6 +322,11 @@ test("the quality menu switches the picture in place and shows what each quality
   // It keeps playing after the switch.
   const at = await currentTime(video);
   await expect.poll(() => currentTime(video), { timeout: 10_000 }).not.toBe(at);
+  // What this viewing spent, as the player counted it: at least what the film's requests carried.
+  const spent = page.getByTestId("data-spent");
+  await expect(spent).toHaveText(/^This viewing has used \d+(\.\d)? MB so far\.$/);
+  const counted = Number(await video.getAttribute("data-spent-bytes"));
+  expect(counted).toBeGreaterThan(size144 / 10);
 });
 
 test("the picture gets worse when the link gets slower (hls.js)", async ({ page, context }) => {
@@ -307,7 +335,7 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
   await postSignIn(page.request, await createViewer("slowlink"));
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
-  await hlsJsAttached(video);
+  await hlsJsWaiting(video);
 
   const cdp = await context.newCDPSession(page);
   await cdp.send("Network.enable");
@@ -346,31 +374,48 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
 });
 
 test("data saver caps playback at 240p and says what it costs", async ({ page, browser, baseURL }) => {
+  // Two browsers, a switch, playback and a page without JavaScript.
+  test.slow();
   const movieId = TITLE.dataSaver;
   await postSignIn(page.request, await createViewer("saver"));
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
-  await hlsJsAttached(video);
+  await hlsJsWaiting(video);
+  await openPlaybackSettings(page);
   const options = page.locator("select[name=quality] option");
   await expect(options).toHaveCount(4);
   const toggle = page.getByTestId("data-saver-toggle");
   await expect(toggle).toHaveText("Turn data saver on");
 
-  // The player reattaches to the capped master playlist.
+  // The player plays the capped master playlist.
   const capped = page.waitForRequest(
     (request) =>
       pathOf(request) === `/stream/${movieId}/master.m3u8` && new URL(request.url()).searchParams.get("max") === "240",
   );
+  await expect(page.getByTestId("data-saver-cost")).toHaveText(
+    /^Data saver is off\. With it: 240p, about \d+ MB an hour\.$/,
+  );
   await toggle.click();
   await expect(toggle).toHaveText("Turn data saver off");
-  await expect(page.getByTestId("data-saver")).toContainText("Data saver is on: at most 240p.");
+  // What an hour costs under it, from the 240p file.
+  const saverCost = page.getByTestId("data-saver-cost");
+  await expect(saverCost).toHaveText(/^Data saver is on: 240p \(144p on a slow link\), about \d+ MB an hour\.$/);
+  const perHour240 = e2eDb()
+    .select({ sizeBytes: movieRenditions.sizeBytes, durationSeconds: movieRenditions.durationSeconds })
+    .from(movieRenditions)
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 240)))
+    .get()!;
+  await expect(saverCost).toHaveAttribute(
+    "data-megabytes-per-hour",
+    String(Math.round((perHour240.sizeBytes / perHour240.durationSeconds) * 0.0036)),
+  );
   await expect(options).toHaveCount(3);
   expect(await options.evaluateAll((items) => items.map((item) => (item as HTMLOptionElement).value))).toEqual([
     "auto",
     "144",
     "240",
   ]);
-  await expect(page.getByTestId("data-cost")).toHaveText(/at up to 240p$/);
+  await expect(page.getByTestId("data-cost")).toHaveText(/ at (144p|240p|144p–240p), /);
   // The server caps the playlist itself, whatever the page asks for.
   const master = await page.request.get(`/stream/${movieId}/master.m3u8`);
   expect(master.status()).toBe(200);
@@ -378,11 +423,11 @@ test("data saver caps playback at 240p and says what it costs", async ({ page, b
   expect(listed.length).toBeGreaterThan(0);
   expect(Math.max(...listed)).toBeLessThanOrEqual(240);
 
-  await capped;
-  await hlsJsAttached(video);
   // Nothing above 240p is even asked for.
   const requests = streamRequests(page, movieId);
   await startPlaying(video, { loop: true });
+  await capped;
+  await hlsJsAttached(video);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   const height = await videoHeight(video);
   expect(height).toBeGreaterThan(0);
@@ -413,8 +458,19 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the watch page still plays the film, and its quality and data saver forms work", async ({ page }) => {
+    // Five page loads and playback by the browser's own controls.
+    test.slow();
     const movieId = TITLE.noScript;
     await signIn(page, await createViewer("noscript"));
+    // The progressive fallback is for slow links: the highest rung whose average fits 300 kbps.
+    const ready = e2eDb()
+      .select({ rung: movieRenditions.rung, averageBandwidth: movieRenditions.averageBandwidth })
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
+      .orderBy(asc(movieRenditions.rung))
+      .all();
+    const fallbackRung = ready.filter((row) => row.averageBandwidth <= 300_000).at(-1)?.rung ?? ready[0].rung;
+    expect(fallbackRung).toBeLessThanOrEqual(240);
     await page.goto(`/WatchMovie?id=${movieId}`);
     const video = page.getByTestId("player");
     await expect(video).toHaveAttribute("preload", "none");
@@ -428,7 +484,7 @@ test.describe("without JavaScript", () => {
         );
     await expect.poll(sources).toEqual([
       { src: `/stream/${movieId}/master.m3u8?max=360`, type: HLS_TYPE },
-      { src: `/stream/${movieId}/360p.mp4`, type: "video/mp4" },
+      { src: `/stream/${movieId}/${fallbackRung}p.mp4`, type: "video/mp4" },
     ]);
 
     // Each source answers with the viewer's cookie.
@@ -436,7 +492,9 @@ test.describe("without JavaScript", () => {
     expect(master.status()).toBe(200);
     expect(master.headers()["content-type"]).toBe(HLS_TYPE);
     expect(await master.text()).toMatch(/^#EXTM3U\n/);
-    const fallback = await page.request.get(`/stream/${movieId}/360p.mp4`, { headers: { Range: "bytes=0-99" } });
+    const fallback = await page.request.get(`/stream/${movieId}/${fallbackRung}p.mp4`, {
+      headers: { Range: "bytes=0-99" },
+    });
     expect(fallback.status()).toBe(206);
     expect(fallback.headers()["content-type"]).toBe("video/mp4");
     expect((await fallback.body()).length).toBe(100);
@@ -450,7 +508,10 @@ test.describe("without JavaScript", () => {
       `/stream/${movieId}/master.m3u8`,
     );
 
-    // The quality menu is a GET form with an Apply button.
+    // The settings are folded under the title (a <details>, which opens without JavaScript); the
+    // quality menu is a GET form with an Apply button.
+    await expect(page.locator("select[name=quality]")).toBeHidden();
+    await openPlaybackSettings(page);
     await page.locator("select[name=quality]").selectOption("240");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}&quality=240$`));
@@ -458,9 +519,10 @@ test.describe("without JavaScript", () => {
       { src: `/stream/${movieId}/master.m3u8?max=360&rung=240`, type: HLS_TYPE },
       { src: `/stream/${movieId}/240p.mp4`, type: "video/mp4" },
     ]);
-    await expect(page.getByTestId("data-cost")).toHaveText(/at 240p$/);
+    await expect(page.getByTestId("data-cost")).toHaveText(/ at 240p: \d+ MB an hour\.$/);
 
     // Data saver is a POST form that comes back to the same page.
+    await openPlaybackSettings(page);
     await page.getByTestId("data-saver-toggle").click();
     await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}&quality=240$`));
     await expect(page.getByTestId("data-saver-toggle")).toHaveText("Turn data saver off");

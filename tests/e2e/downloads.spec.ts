@@ -12,7 +12,7 @@ import {
   test,
   type TestAccount,
 } from "./fixtures/accounts";
-import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
+import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";
 
 /**
  * Offline downloads as a viewer meets them: Download on the title page, the
@@ -57,6 +57,7 @@ async function withServiceWorker(page: Page) {
 async function downloadFromTitlePage(page: Page, movieId: string) {
   await page.goto(`/WatchMovie?id=${movieId}`);
   await withServiceWorker(page);
+  await openPlaybackSettings(page);
   const panel = page.getByRole("region", { name: "Download to watch offline" });
   await panel.getByRole("button", { name: "Download", exact: true }).click();
   // The lowest quality is chosen first, with its size from the real file.
@@ -275,6 +276,7 @@ test("a device short of space is told before anything is fetched", async ({ page
   await signedInViewer(page, "quota-viewer");
   const title = newTitle();
   await page.goto(`/WatchMovie?id=${title.id}`);
+  await openPlaybackSettings(page);
   const panel = page.getByRole("region", { name: "Download to watch offline" });
   await panel.getByRole("button", { name: "Download", exact: true }).click();
   await panel.getByRole("button", { name: "Start download" }).click();
@@ -315,6 +317,8 @@ test("a plan without downloads shows no Download button and the server refuses t
     const title = newTitle();
     await page.goto(`/WatchMovie?id=${title.id}`);
     await expect(page.getByRole("heading", { name: title.name })).toBeVisible();
+    await openPlaybackSettings(page);
+    await expect(page.getByTestId("data-saver")).toBeVisible();
     await expect(page.getByRole("region", { name: "Download to watch offline" })).toHaveCount(0);
     const refused = await page.request.post("/downloads/licences", {
       data: { movieId: title.id, rung: 144 },
@@ -345,6 +349,7 @@ test("“Download only on Wi‑Fi” waits on mobile data instead of spending it
       streamed.push(request.url());
   });
   await page.goto(`/WatchMovie?id=${title.id}`);
+  await openPlaybackSettings(page);
   const panel = page.getByRole("region", { name: "Download to watch offline" });
   await panel.getByRole("button", { name: "Download", exact: true }).click();
   await panel.getByLabel("Download only on Wi‑Fi").check();

@@ -16,7 +16,7 @@ import {
   test,
   type TestAccount,
 } from "./fixtures/accounts";
-import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
+import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";
 
 /**
  * The series forms as people use them, with and without JavaScript: a
@@ -182,6 +182,7 @@ for (const javaScriptEnabled of [true, false]) {
     const choice = () =>
       e2eDb().select({ on: accounts.autoplayOnDataSaver }).from(accounts).where(eq(accounts.id, viewer.id)).get()?.on;
     await page.goto("/WatchMovie?id=demoepisode01");
+    await openPlaybackSettings(page);
     await page.getByTestId("data-saver-toggle").click();
     await expect(page.getByText("With data saver on, next episodes wait for you.")).toBeVisible();
     await page.getByRole("button", { name: "Start them by themselves" }).click();

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Locator, Page } from "@playwright/test";
 import { watchEvents } from "../../app/db/schema";
 import { createViewer, e2eDb, expect, signInThroughForm, test, type TestAccount } from "./fixtures/accounts";
-import { expectAdaptiveStream, pressPlay } from "./fixtures/titles";
+import { expectAdaptiveStream, openPlaybackSettings, pressPlay } from "./fixtures/titles";
 
 /**
  * A viewer finds the demo series, opens its page, plays the first episode
@@ -85,6 +85,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       if (javaScriptEnabled) {
         // Hausa subtitles from the menu: the first cue is in the rendered track while it is on screen.
+        await openPlaybackSettings(page);
         await page.getByLabel("Subtitles", { exact: true }).selectOption({ label: "Hausa" });
         await pressPlay(video, FIRST);
         await video.evaluate((element: HTMLVideoElement) => {
@@ -118,6 +119,7 @@ for (const javaScriptEnabled of [true, false]) {
         await expect.poll(() => recordedPosition(viewer, SECOND), { timeout: 10_000 }).toBe(3);
       } else {
         // Hausa subtitles chosen with the menu's form: the page comes back with the Hausa track as the default.
+        await openPlaybackSettings(page);
         await page.getByLabel("Subtitles", { exact: true }).selectOption("ha");
         await page.getByTestId("subtitle-choices").getByRole("button", { name: "Apply" }).click();
         const track = video.locator('track[kind="subtitles"][srclang="ha"]');

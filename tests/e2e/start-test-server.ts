@@ -17,6 +17,9 @@ const paystack = await startFakePaystack("sk_test_e2e_kallo", {
 });
 process.env.PAYSTACK_SECRET_KEY = paystack.secretKey;
 process.env.PAYSTACK_BASE_URL = paystack.baseUrl;
-process.argv.push("--demo");
+// Ten failed sign-ins from one address show the refusal (the default allows 100 in 10 minutes).
+process.env.SIGN_IN_FAILURES_PER_ADDRESS ??= "10";
+// The tests start once the demo's films are all made (npm run demo serves while it makes them).
+process.argv.push("--demo", "--demo-media-first");
 // The start as `npm run build` compiled it (build/server/start.js), as `npm run demo` runs it.
 await import(pathToFileURL(path.resolve("build/server/start.js")).href);

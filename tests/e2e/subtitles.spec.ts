@@ -10,7 +10,7 @@ import {
   test,
   type TestAccount,
 } from "./fixtures/accounts";
-import { createCategory, createTitle, startPlaying, uniqueWord } from "./fixtures/titles";
+import { createCategory, createTitle, openPlaybackSettings, startPlaying, uniqueWord } from "./fixtures/titles";
 
 /**
  * Subtitles as people meet them: a provider attaches a Hausa file to a title
@@ -122,13 +122,15 @@ test.describe("with JavaScript", () => {
     await expect(viewerPage).toHaveURL(/\/movies$/);
     await viewerPage.goto(`/WatchMovie?id=${title.id}`);
     const video = viewerPage.getByTestId("player");
-    // hls.js is attached to the <video>, and the side-loaded track is still there.
+    // hls.js is attached to the <video> (fetched when the pointer reaches the player), and the side-loaded track is still there.
     await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
+    await video.hover();
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src.startsWith("blob:"))).toBe(true);
     await expect(video.locator('track[srclang="ha"]')).toHaveCount(1);
     // None is shown until the viewer chooses.
     expect(await showingTracks(video)).toEqual([]);
 
+    await openPlaybackSettings(viewerPage);
     const menu = viewerPage.getByLabel("Subtitles", { exact: true });
     await expect(menu).toHaveValue("off");
     await menu.selectOption({ label: "Hausa" });
@@ -163,6 +165,7 @@ test.describe("with JavaScript", () => {
     await expect.poll(() => cueTexts(video, "ha"), { timeout: 10_000 }).toContain(FIRST_CUE);
 
     // Off again.
+    await openPlaybackSettings(viewerPage);
     await viewerPage.getByLabel("Subtitles", { exact: true }).selectOption("off");
     await expect.poll(() => showingTracks(video)).toEqual([]);
     await context.close();
@@ -188,6 +191,7 @@ test.describe("with JavaScript", () => {
     await page.evaluate(() => navigator.serviceWorker.ready);
     if (!(await page.evaluate(() => Boolean(navigator.serviceWorker.controller)))) await page.reload();
     await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await openPlaybackSettings(page);
     await page.getByLabel("Subtitles", { exact: true }).selectOption({ label: "Hausa" });
     const panel = page.getByRole("region", { name: "Download to watch offline" });
     await panel.getByRole("button", { name: "Download", exact: true }).click();
@@ -245,6 +249,7 @@ test.describe("without JavaScript", () => {
     await expect(track).not.toHaveAttribute("default");
 
     // The menu is a form: choose Hausa, apply, and the page comes back with Hausa as the default track.
+    await openPlaybackSettings(viewerPage);
     await viewerPage.getByLabel("Subtitles", { exact: true }).selectOption("ha");
     await viewerPage.getByTestId("subtitle-choices").getByRole("button", { name: "Apply" }).click();
     await expect(viewerPage).toHaveURL(new RegExp(`/WatchMovie\\?id=${title.id}$`));

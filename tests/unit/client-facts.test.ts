@@ -89,6 +89,10 @@ describe("the client's address and scheme", () => {
     expect(lan.join("\n")).toContain("cookies are Secure on https requests, plain on http");
     expect(lan.join("\n")).not.toContain("warning");
     expect(lan.join("\n")).toContain("PUBLIC_URL is not set: password-reset mails name their link's path only");
+    // With HOST, only the address listened on: never localhost nor another interface's.
+    const bound = startupLines({ port: 3000, host: "10.231.8.1" })[0];
+    expect(bound).toBe("[serve] http://10.231.8.1:3000 (HOST)");
+    expect(startupLines({ port: 3000, host: "::1" })[0]).toBe("[serve] http://[::1]:3000 (HOST)");
     expect(startupLines({ port: 3000, publicUrl: "http://kallo.example.com" }).join("\n")).toContain(
       "warning: PUBLIC_URL http://kallo.example.com is a public address on plain http",
     );
@@ -140,7 +144,8 @@ describe("metrics labels and METRICS_ALLOW", () => {
 describe("body limits, for every route at once", () => {
   async function capped(): Promise<string> {
     const app = express();
-    app.use(capBodies);
+    // Who is calling, as the app's sessions would say (a header stands in for them here).
+    app.use(capBodies({ roleOf: async (req) => (req.headers["x-role"] as "admin" | "provider" | undefined) ?? null }));
     app.all("*", (req, res) => {
       req.resume();
       req.on("end", () => res.json({ ok: true }));
@@ -151,23 +156,28 @@ describe("body limits, for every route at once", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  it("answers 413 to a form over 1 MB and a file form over 12 MB, and lets film uploads through to their own limits", async () => {
+  it("answers 413 to any body over 64 kB, takes a file form's 12 MB only from its role, and lets film uploads through to their own limits", async () => {
     const url = await capped();
-    const big = "a=" + "x".repeat(2 * 1024 * 1024);
+    const big = "a=" + "x".repeat(100 * 1024);
     const login = await fetch(`${url}/login`, {
       method: "POST",
       body: big,
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
     expect(login.status).toBe(413);
-    expect(await login.text()).toContain("The request is too large: the limit is 1 MB.");
+    expect(await login.text()).toContain("The request is too large: the limit is 64 kB.");
     const api = await fetch(`${url}/api/user/login`, {
       method: "POST",
       body: big,
       headers: { "Content-Type": "application/json" },
     });
     expect(api.status).toBe(413);
-    expect(await api.json()).toEqual({ success: false, message: "The request is too large: the limit is 1 MB." });
+    expect(await api.json()).toEqual({ success: false, message: "The request is too large: the limit is 64 kB." });
+    // A multipart body to a page that takes no file: the same 64 kB.
+    const multipart = new FormData();
+    multipart.append("email", "a@b.c");
+    multipart.append("file", new Blob([new Uint8Array(11 * 1024 * 1024)]), "big.bin");
+    expect((await fetch(`${url}/login`, { method: "POST", body: multipart })).status).toBe(413);
     expect(
       (
         await fetch(`${url}/login`, {
@@ -180,10 +190,27 @@ describe("body limits, for every route at once", () => {
 
     const image = new FormData();
     image.append("image", new Blob([new Uint8Array(5 * 1024 * 1024)]), "tile.jpg");
-    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image })).status).toBe(200);
+    const asAdmin = { "X-Role": "admin" };
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image, headers: asAdmin })).status).toBe(
+      200,
+    );
+    // Signed out, or the wrong role: refused before the body is read.
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image })).status).toBe(403);
+    expect(
+      (await fetch(`${url}/admin/moviecategory`, { method: "POST", body: image, headers: { "X-Role": "provider" } }))
+        .status,
+    ).toBe(403);
+    const poster = new FormData();
+    poster.append("poster", new Blob([new Uint8Array(3 * 1024 * 1024)]), "poster.jpg");
+    expect(
+      (await fetch(`${url}/provider/series/abc`, { method: "POST", body: poster, headers: { "X-Role": "provider" } }))
+        .status,
+    ).toBe(200);
     const huge = new FormData();
     huge.append("image", new Blob([new Uint8Array(13 * 1024 * 1024)]), "tile.jpg");
-    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: huge })).status).toBe(413);
+    expect((await fetch(`${url}/admin/moviecategory`, { method: "POST", body: huge, headers: asAdmin })).status).toBe(
+      413,
+    );
     const film = new FormData();
     film.append("movie", new Blob([new Uint8Array(20 * 1024 * 1024)]), "film.mp4");
     expect((await fetch(`${url}/provider/Movieupload`, { method: "POST", body: film })).status).toBe(200);

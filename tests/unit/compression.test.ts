@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -11,6 +11,8 @@ import { acceptedEncodings, compressResponses, IMMUTABLE_FILE, servePrecompresse
 
 let folder: string;
 let server: http.Server;
+/** Errors the file middleware handed on (the server's last handler logs them). */
+const forwarded: Error[] = [];
 let base: string;
 const script = `export const words = ${JSON.stringify(Array.from({ length: 800 }, (_, i) => `word${i % 50}`))};\n`;
 const playlist = `#EXTM3U\n${Array.from({ length: 200 }, (_, i) => `#EXTINF:4.0,\n#EXT-X-BYTERANGE:40000@${i * 40000}\n240p.mp4\n`).join("")}`;
@@ -55,6 +57,10 @@ beforeAll(async () => {
   app.get("/stream/abc/240p.m3u8", (req, res) => {
     res.setHeader("Content-Type", "application/vnd.apple.mpegurl");
     res.send(playlist);
+  });
+  app.use((error: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    forwarded.push(error);
+    res.status(500).end();
   });
   server = app.listen(0);
   await new Promise((resolve) => server.once("listening", resolve));
@@ -141,6 +147,29 @@ describe("the build's files compressed at build time", () => {
     ).toBeUndefined();
     expect((await get("/build/..%2F..%2Fetc%2Fpasswd", { "Accept-Encoding": "br" })).status).toBe(404);
     expect((await get("/build/missing.js", { "Accept-Encoding": "br" })).status).toBe(404);
+  });
+});
+
+describe("a client that goes away", () => {
+  it("before a compressed build file is sent is no error: nothing is handed on to be logged", async () => {
+    await compressAssets(folder);
+    const { port } = new URL(base);
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(Number(port), "127.0.0.1", () => {
+              socket.write("GET /build/_shared/chunk-ABC.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n");
+              socket.destroy();
+              resolve();
+            });
+            socket.on("error", () => resolve());
+          }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(forwarded.map((error) => error.message)).toEqual([]);
   });
 });
 

@@ -125,3 +125,52 @@ describe("the persisted job queue", () => {
     ).toBe(true);
   });
 });
+
+describe("a job runner when the database cannot write (a full disk)", () => {
+  it("never throws at start when the queue cannot be recovered, waits, and goes on once the database writes again", async () => {
+    const interrupted = enqueueJob(db, "process");
+    claimNextJob(db, ["process"]);
+    // Writes fail now: what a full disk does to the recovery at start.
+    db.$client.pragma("query_only = ON");
+    const done: string[] = [];
+    const runner = startJobRunner(
+      db,
+      { process: async (job) => void done.push(job.id) },
+      { concurrency: 1, pollMs: 50, crashBackoffMs: () => 0 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(runner.waiting()).toMatch(/the database failed/);
+    expect(done).toEqual([]);
+    db.$client.pragma("query_only = OFF");
+    await expect.poll(() => done, { timeout: 5_000 }).toEqual([interrupted]);
+    expect(runner.waiting()).toBeNull();
+    await runner.stop();
+  });
+
+  it("puts a job whose work met a full disk back in the queue, without counting the try, and waits while the disk is full", async () => {
+    const id = enqueueJob(db, "process");
+    let full = false;
+    let tries = 0;
+    const runner = startJobRunner(
+      db,
+      {
+        process: async () => {
+          tries++;
+          if (tries === 1) {
+            full = true;
+            throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          }
+        },
+      },
+      { concurrency: 1, pollMs: 50, waitReason: () => (full ? "the disk is full" : null) },
+    );
+    await expect.poll(() => runner.waiting(), { timeout: 5_000 }).toBe("the disk is full");
+    expect(statusOf(id)).toMatchObject({ status: "queued", attempts: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tries).toBe(1);
+    full = false;
+    await expect.poll(() => statusOf(id)?.status, { timeout: 5_000 }).toBe("done");
+    expect(tries).toBe(2);
+    await runner.stop();
+  });
+});

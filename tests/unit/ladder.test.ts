@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LADDER,
   firstPassRungs,
+  ladderPasses,
   maxRungForQuality,
   megabytesPerHour,
   parseLadder,
@@ -150,6 +151,25 @@ describe("the first pass", () => {
     expect(rungsOf(firstPassRungs(planLadder({ width: 160, height: 90 })))).toEqual([90]);
     expect(rungsOf(firstPassRungs(planLadder({ width: 1280, height: 720 }, [360, 720])))).toEqual([360]);
     expect(firstPassRungs([])).toEqual([]);
+  });
+});
+
+describe("the order rungs are made in", () => {
+  it("makes the lowest rung, then the rest a slow phone plays (to 360p), then the larger ones", () => {
+    const passes = (plan: readonly RungSpec[]) => ladderPasses(plan).map(rungsOf);
+    expect(passes(planLadder({ width: 1920, height: 1080 }))).toEqual([[144], [240, 360], [480, 720, 1080]]);
+    expect(passes(planLadder({ width: 1280, height: 720 }))).toEqual([[144], [240, 360], [480, 720]]);
+    // A small source: no empty pass.
+    expect(passes(planLadder({ width: 640, height: 360 }))).toEqual([[144], [240, 360]]);
+    expect(passes(planLadder({ width: 160, height: 90 }))).toEqual([[90]]);
+    // An operator's ladder without the small rungs.
+    expect(passes(planLadder({ width: 1280, height: 720 }, [360, 720]))).toEqual([[360], [720]]);
+    expect(ladderPasses([])).toEqual([]);
+  });
+
+  it("makes every planned rung exactly once", () => {
+    const plan = planLadder({ width: 3840, height: 2160 });
+    expect(ladderPasses(plan).flat()).toEqual(plan);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   masterVariants,
   movieRenditions as fileRouteRenditions,
   parseStreamFile,
+  playerChoices,
   takePlaybackLease,
   type HlsStreamDecision,
 } from "~/services/playback.server";
@@ -308,6 +309,70 @@ describe("a viewer's master playlist", () => {
     expect(chooseStartRung([], 400)).toBeNull();
     // A cap below every rung still leaves the lowest.
     expect(order(masterVariants(ladder, { maxRung: 100, linkKbps: 400 }))).toEqual([144]);
+  });
+});
+
+describe("data saver's master playlist", () => {
+  // Average bitrates as the ladder job measures them (the peak is a quarter above).
+  const ladder: Rendition[] = [
+    { rung: 144, averageBandwidth: 150_000 },
+    { rung: 240, averageBandwidth: 280_000 },
+  ].map(({ rung, averageBandwidth }) => ({
+    rung,
+    averageBandwidth,
+    bandwidth: averageBandwidth * 1.25,
+    width: rung * 2,
+    height: rung,
+    codecs: "avc1.4d401e",
+    sizeBytes: 1,
+    durationSeconds: 1,
+  }));
+  const start = (linkKbps: number | null) =>
+    masterVariants(ladder, { maxRung: 240, linkKbps, dataSaver: true })[0].rung;
+
+  it("starts on 240p wherever the link keeps it, even without the headroom Auto wants", () => {
+    // 350 kbps: Auto's rule (peak 350 kbps within three quarters, 262) would start on 144p.
+    expect(masterVariants(ladder, { maxRung: 240, linkKbps: 350 })[0].rung).toBe(144);
+    expect(start(350)).toBe(240);
+    expect(start(null)).toBe(240);
+    // The edge: 240p's 280 kbps average within 95 % of the link.
+    expect(start(295)).toBe(240);
+    expect(start(294)).toBe(144);
+    expect(start(250)).toBe(144);
+  });
+});
+
+describe("what the watch page offers a viewer", () => {
+  it("plays a progressive fallback no richer than a 300 kbps link carries, and a chosen rung as it is", () => {
+    // The fixture's rungs average 1.5 kbps per line: 144p 216 kbps, 240p 360 kbps.
+    const auto = playerChoices(
+      testDb.db,
+      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto" },
+      t0,
+    );
+    expect(auto.fallbackUrl).toBe(`/stream/${FREE_TITLE}/144p.mp4`);
+    const chosen = playerChoices(
+      testDb.db,
+      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: 360 },
+      t0,
+    );
+    expect(chosen.fallbackUrl).toBe(`/stream/${FREE_TITLE}/360p.mp4`);
+  });
+
+  it("estimates Auto's cost from the link the browser reports, else assumes a slow mobile one", () => {
+    const choices = (linkKbps: number | null) =>
+      playerChoices(
+        testDb.db,
+        { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto", linkKbps },
+        t0,
+      ).autoCost;
+    // 400 kbps assumed: no rung's peak fits 70 % (280 kbps; 144p's is 288), so the lowest; 240p's
+    // average (360 kbps) fits 95 % (380), so hls.js keeps 240p once there.
+    expect(choices(null)).toMatchObject({ basis: "assumed", low: { rung: 144 }, high: { rung: 240 } });
+    // 700 kbps: climbs to 240p (peak 480 ≤ 490), keeps 360p (average 540 ≤ 665), not 480p (720).
+    expect(choices(700)).toMatchObject({ basis: "link", low: { rung: 240 }, high: { rung: 360 } });
+    const megabytes = choices(700)!;
+    expect(megabytes.low.megabytes).toBeLessThan(megabytes.high.megabytes);
   });
 });
 

@@ -5,6 +5,8 @@ const KINDS = {
   notFound: { title: "errors.notFoundTitle", text: "errors.notFoundText" },
   forbidden: { title: "errors.forbiddenTitle", text: "errors.forbiddenText" },
   server: { title: "errors.serverTitle", text: "errors.serverText" },
+  badRequest: { title: "errors.badRequestTitle", text: "errors.badRequestText" },
+  diskFull: { title: "errors.diskFullTitle", text: "errors.diskFullText" },
 } as const;
 
 export function ErrorPage({ kind, status }: { kind: keyof typeof KINDS; status: number }) {

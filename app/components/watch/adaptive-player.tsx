@@ -1,17 +1,22 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
+import { mostPlayedRung } from "~/media/data-cost";
+import { linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
 
 /** How often a playing video reports its position. */
 const PROGRESS_INTERVAL_MS = 10_000;
-/** Film hls.js keeps ahead of the picture: enough to ride out a dip on a mobile link, little for a viewer who stops to have paid for. */
-const BUFFER_SECONDS = 30;
-const DATA_SAVER_BUFFER_SECONDS = 12;
+/** How often the bytes a native or progressive player fetched are read again (Resource Timing). */
+const SPENT_INTERVAL_MS = 2_000;
+/** A viewing shorter than this says little about what the device plays: not remembered. */
+const REMEMBERED_VIEWING_SECONDS = 20;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
 const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
-/** Where the player keeps its last measured link speed (kbps), to start the next film on the right rung. */
-const LINK_ESTIMATE_KEY = "kallo-link-kbps";
+/** What shows the viewer means to play: hls.js (about 95 kB) is fetched then, not with the page. */
+const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focus", "keydown", "play"] as const;
+/** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
+let hlsFetched = false;
 
 /** Why the server stopped this device from playing (the JSON of a 403 from a stream or the progress endpoint). */
 export type PlaybackRefusal = { reason: "screens" | "pass_required"; screens: number };
@@ -36,13 +41,19 @@ function sendProgress(
   positionSeconds: number,
   event: "play" | "progress" | "stop",
   onRefused: (refusal: PlaybackRefusal) => void,
+  leaving = false,
 ) {
   if (typeof navigator === "undefined" || !Number.isFinite(positionSeconds)) return;
   const body = new FormData();
   body.set("movieId", movieId);
   body.set("positionSeconds", String(Math.floor(positionSeconds)));
   body.set("event", event);
-  if (event === "stop" && typeof navigator.sendBeacon === "function" && navigator.sendBeacon("/watch-progress", body))
+  // A beacon outlives the page (closed, hidden, frozen); its answer cannot be read, which a stop does not need.
+  if (
+    (event === "stop" || leaving) &&
+    typeof navigator.sendBeacon === "function" &&
+    navigator.sendBeacon("/watch-progress", body)
+  )
     return;
   void fetch("/watch-progress", { method: "POST", body, keepalive: true, credentials: "same-origin" })
     .then(async (response) => {
@@ -68,25 +79,12 @@ async function explainLoadError(src: string): Promise<PlaybackRefusal | null> {
   }
 }
 
-/**
- * What we know of the link before anything is fetched: the browser's own
- * estimate (Network Information API), else what this player measured last
- * time, else nothing (the server then assumes a slow mobile link).
- */
-function linkEstimateKbps(): number | null {
-  const connection = (navigator as Navigator & { connection?: { downlink?: number; saveData?: boolean } }).connection;
-  if (connection?.downlink && connection.downlink > 0) return Math.round(connection.downlink * 1000);
-  const remembered = Number(window.localStorage?.getItem(LINK_ESTIMATE_KEY));
-  return Number.isFinite(remembered) && remembered > 0 ? remembered : null;
-}
-
-function rememberLinkKbps(kbps: number) {
-  if (!(kbps > 0) || !Number.isFinite(kbps)) return;
-  try {
-    window.localStorage.setItem(LINK_ESTIMATE_KEY, String(Math.round(kbps)));
-  } catch {
-    // Private mode or a full quota: the next film starts from the server's default.
-  }
+/** This title's stream and file downloads that Resource Timing reports (native HLS and the progressive MP4). */
+function streamEntries(movieId: string): PerformanceResourceTiming[] {
+  if (typeof performance?.getEntriesByType !== "function") return [];
+  return (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+    (entry) => entry.name.includes(`/stream/${movieId}/`) || entry.name.includes(`/api/files/${movieId}.`),
+  );
 }
 
 /** For native HLS: the link speed seen by this page's stream downloads (Resource Timing), in kbps. */
@@ -138,11 +136,13 @@ function showSubtitles(video: HTMLVideoElement, language: string | null) {
  * `<video controls>` whose first source is the HLS master playlist (Safari,
  * iOS and current Chromium play it natively) and whose fallback is a
  * progressive MP4 of a low rung. With JavaScript it plays through hls.js
- * (loaded on this page only) where the browser has MSE, else natively; starts on
- * a rung chosen from the link, resumes where the viewer stopped, reports the
- * position, and switches quality when `quality` changes. Nothing of the film
- * is fetched until play is pressed (`preload="none"`; hls.js reads only the
- * playlists first). Subtitles are side-loaded `<track>` elements, which every
+ * where the browser has MSE, else natively; starts on a rung chosen from the
+ * link, resumes where the viewer stopped, reports the position (also on every
+ * way of leaving: an in-app link, back, closing the tab, the screen going
+ * off), counts the bytes it fetched, and switches quality when `quality`
+ * changes. Nothing of the film is fetched until play is pressed
+ * (`preload="none"`), and hls.js itself only when the viewer reaches for the
+ * player (pointer over it, a touch, focus, play). Subtitles are side-loaded `<track>` elements, which every
  * mode keeps: the chosen one is `default` (shown without JavaScript), and
  * `subtitleLanguage` switches them; a choice made in the browser's own
  * controls is reported through `onSubtitleLanguageChange`.
@@ -165,6 +165,7 @@ export function AdaptivePlayer({
   onSubtitleLanguageChange,
   autoStart = false,
   onEnded,
+  onSpentChange,
 }: {
   movieId: string;
   /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
@@ -190,6 +191,8 @@ export function AdaptivePlayer({
   autoStart?: boolean;
   /** The film played to its end (the next episode's card). */
   onEnded?: () => void;
+  /** Bytes this player fetched so far (as they arrive with hls.js; from Resource Timing otherwise). */
+  onSpentChange?: (bytes: number) => void;
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -212,6 +215,11 @@ export function AdaptivePlayer({
   onEndedRef.current = onEnded;
   const autoStartRef = useRef(autoStart);
   autoStartRef.current = autoStart;
+  const onSpentChangeRef = useRef(onSpentChange);
+  onSpentChangeRef.current = onSpentChange;
+  /** The rung on screen, for the rung this viewing is remembered by. */
+  const rungRef = useRef<number | null>(null);
+  rungRef.current = rung;
 
   useEffect(() => {
     onRungChangeRef.current?.(rung);
@@ -245,6 +253,8 @@ export function AdaptivePlayer({
 
     // Pressed play before this script ran: the browser is already playing the rendered sources; leave it so.
     const alreadyPlaying = !video.paused || video.currentTime > 0;
+    const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
+    let loadPlayer = () => {};
     if (source && hasMse && !alreadyPlaying) {
       modeRef.current = "mse";
       // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
@@ -254,19 +264,39 @@ export function AdaptivePlayer({
       video.load();
       // Started by the previous episode's end card: hls.js plays as soon as it is attached.
       if (autoStartRef.current) video.dataset.playRequested = "1";
-      void import("./hls-player.client").then(({ createHlsPlayer }) => {
-        if (cancelled) return;
-        hlsRef.current = createHlsPlayer(video, {
-          source,
-          startSeconds: resumeSeconds,
-          linkKbps: estimate,
-          bufferAheadSeconds: dataSaver ? DATA_SAVER_BUFFER_SECONDS : BUFFER_SECONDS,
-          onRung: (value) => setRung(value),
-          onFatal: explain,
-          onBandwidth: rememberLinkKbps,
-        });
-        video.dataset.playerMode = "mse";
-      }, explain);
+      let requested = false;
+      loadPlayer = () => {
+        if (requested) return;
+        requested = true;
+        for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
+        void import("./hls-player.client").then(({ createHlsPlayer }) => {
+          hlsFetched = true;
+          if (cancelled) return;
+          hlsRef.current = createHlsPlayer(video, {
+            source,
+            startSeconds: resumeSeconds,
+            linkKbps: estimate,
+            dataSaver,
+            onRung: (value) => setRung(value),
+            onFatal: explain,
+            onBandwidth: rememberLinkKbps,
+            onSpent: (bytes) => {
+              video.dataset.spentBytes = String(bytes);
+              onSpentChangeRef.current?.(bytes);
+            },
+          });
+          video.dataset.playerAttached = "1";
+        }, explain);
+      };
+      // The library arrives when the viewer reaches for the player, or at once for an episode that starts by
+      // itself or when it is already here.
+      video.dataset.playerLoads = "on-intent";
+      if (autoStartRef.current || hlsFetched) loadPlayer();
+      else
+        for (const name of INTENT_EVENTS) {
+          intentEvents.push(name);
+          video.addEventListener(name, loadPlayer, { passive: true });
+        }
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
       // One source, chosen here (the rendered <source> list is for browsers without JavaScript).
@@ -276,14 +306,16 @@ export function AdaptivePlayer({
       modeRef.current = alreadyPlaying && source && canPlayNative ? "native" : "progressive";
     }
     appliedQuality.current = streamQuality;
-    if (modeRef.current !== "mse") video.dataset.playerMode = modeRef.current;
+    video.dataset.playerMode = modeRef.current;
     if (autoStartRef.current && modeRef.current !== "mse" && video.paused) void video.play().catch(() => undefined);
     video.addEventListener("error", explain);
     return () => {
       cancelled = true;
+      for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
       video.removeEventListener("error", explain);
       hlsRef.current?.destroy();
       hlsRef.current = null;
+      delete video.dataset.playerAttached;
     };
     // The stream is attached once per title and master playlist; quality changes are applied below.
   }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse, dataSaver]);
@@ -323,11 +355,15 @@ export function AdaptivePlayer({
     return () => video.textTracks.removeEventListener("change", onChange);
   }, [subtitles]);
 
-  // Resume, progress reports, pending state, and the rung on screen.
+  // Resume, progress reports (on every way of leaving too), pending state, the rung on screen, bytes spent.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let started = false;
+    // Where the viewer is and whether the film plays, kept from the element's events: by the time an
+    // in-app navigation unmounts the page, hls.js's destroy has emptied the element (paused, at 0).
+    let position = video.currentTime;
+    let playing = !video.paused;
     const seek = () => {
       if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
     };
@@ -335,15 +371,48 @@ export function AdaptivePlayer({
     seek();
     video.addEventListener("loadedmetadata", seek, { once: true });
 
-    const report = (event: "play" | "progress" | "stop") => {
+    const report = (event: "play" | "progress" | "stop", leaving = false) => {
       // Also when it played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
-      started ||= !video.paused || video.played.length > 0;
-      if (started) sendProgress(movieId, video.currentTime, event, refuse);
+      started ||= playing || video.played.length > 0;
+      if (started) sendProgress(movieId, position, event, refuse, leaving);
+    };
+    // Seconds played at each rung: the rung this viewing is remembered by (what the next film's cost assumes).
+    const secondsByRung = new Map<number, number>();
+    let rememberedOnce = false;
+    const rememberRung = () => {
+      const total = [...secondsByRung.values()].reduce((sum, seconds) => sum + seconds, 0);
+      const rungPlayed = mostPlayedRung(secondsByRung);
+      if (total < REMEMBERED_VIEWING_SECONDS || rungPlayed === null) return;
+      rememberPlayedRung(rungPlayed, rememberedOnce);
+      rememberedOnce = true;
+    };
+    let spentReadAt = 0;
+    const readSpent = (force = false) => {
+      if (modeRef.current === "mse" || (!force && Date.now() - spentReadAt < SPENT_INTERVAL_MS)) return;
+      spentReadAt = Date.now();
+      const bytes = streamEntries(movieId).reduce((sum, entry) => sum + entry.transferSize, 0);
+      if (bytes > 0) {
+        video.dataset.spentBytes = String(bytes);
+        onSpentChangeRef.current?.(bytes);
+      }
+    };
+    const onTimeUpdate = () => {
+      if (!video.seeking && !video.paused) {
+        const step = video.currentTime - position;
+        const shown = rungRef.current;
+        if (shown !== null && step > 0 && step < 2) secondsByRung.set(shown, (secondsByRung.get(shown) ?? 0) + step);
+      }
+      position = video.currentTime;
+      readSpent();
+    };
+    const onSeeked = () => {
+      position = video.currentTime;
     };
     const onPlay = () => {
       // Pressed before hls.js is attached: it starts playing once it is.
       if (modeRef.current === "mse" && !hlsRef.current) video.dataset.playRequested = "1";
       started = true;
+      playing = true;
       setState("loading");
       report("play");
     };
@@ -352,7 +421,7 @@ export function AdaptivePlayer({
       setState("playing");
       window.clearInterval(timer);
       timer = window.setInterval(() => {
-        if (!video.paused) report("progress");
+        if (playing) report("progress");
       }, PROGRESS_INTERVAL_MS);
     };
     const onWaiting = () => setState("loading");
@@ -361,45 +430,68 @@ export function AdaptivePlayer({
     };
     const onEndedEvent = () => onEndedRef.current?.();
     const onStop = () => {
+      position = video.currentTime;
+      playing = false;
       window.clearInterval(timer);
       report("stop");
+      rememberRung();
+      readSpent(true);
       if (modeRef.current === "native") {
         const kbps = measuredStreamKbps();
         if (kbps) rememberLinkKbps(kbps);
       }
     };
+    /** The page goes away (closed, reloaded, left for another site) or in the background (screen off, another app). */
     const onPageHide = () => {
       // The beacon that frees the screen goes first: nothing may keep it from leaving. (A fragment
       // request still on its way after it no longer takes the screen back: playback.server.ts.)
       // A paused player already said "stop" when it paused.
-      if (!video.paused) report("stop");
+      if (playing) report("stop", true);
+      rememberRung();
       try {
         hlsRef.current?.stopLoad();
       } catch {
         // The page is going away: nothing more to stop.
       }
     };
+    const onVisibilityChange = () => {
+      // The screen went off or another app came forward: the page may never run again (a phone may end it
+      // unannounced), so the position is saved now. The film may go on playing (sound in the background):
+      // the screen stays taken.
+      if (document.visibilityState === "hidden" && playing) {
+        position = video.currentTime;
+        report("progress", true);
+        rememberRung();
+      }
+    };
     video.addEventListener("play", onPlay);
     video.addEventListener("playing", onPlaying);
     video.addEventListener("waiting", onWaiting);
+    video.addEventListener("timeupdate", onTimeUpdate);
+    video.addEventListener("seeked", onSeeked);
     video.addEventListener("resize", onResize);
     video.addEventListener("pause", onStop);
     video.addEventListener("ended", onStop);
     video.addEventListener("ended", onEndedEvent);
     window.addEventListener("pagehide", onPageHide);
+    document.addEventListener("visibilitychange", onVisibilityChange);
     return () => {
       window.clearInterval(timer);
-      // Leaving through an in-app link does not fire pagehide: report here too.
-      if (!video.paused) report("stop");
+      // Leaving through an in-app link or back does not fire pagehide: report here, from what the events said.
+      if (playing) report("stop", true);
+      rememberRung();
       video.removeEventListener("loadedmetadata", seek);
       video.removeEventListener("play", onPlay);
       video.removeEventListener("playing", onPlaying);
       video.removeEventListener("waiting", onWaiting);
+      video.removeEventListener("timeupdate", onTimeUpdate);
+      video.removeEventListener("seeked", onSeeked);
       video.removeEventListener("resize", onResize);
       video.removeEventListener("pause", onStop);
       video.removeEventListener("ended", onStop);
       video.removeEventListener("ended", onEndedEvent);
       window.removeEventListener("pagehide", onPageHide);
+      document.removeEventListener("visibilitychange", onVisibilityChange);
     };
   }, [movieId, resumeSeconds, refuse]);
 

@@ -1,15 +1,18 @@
 import Hls from "hls.js/light";
+import { hlsBufferLimits, readAheadSeconds } from "~/media/read-ahead";
 
 /**
  * hls.js (its light build: HLS with fMP4, no subtitles or DRM) for browsers
  * without native HLS. Imported dynamically by the watch page's player only,
  * so it is its own hashed, immutably cached chunk and no other page loads it.
  *
- * Tuned for viewers who pay per megabyte: it reads the playlists when the
- * page opens but loads no film until play is pressed, keeps at most the
- * player's `bufferAheadSeconds` ahead (30 s, 12 s under data saver; hls.js's
- * default buffers up to ten minutes), starts on the rung the link estimate
- * allows, and never picks a picture larger than the player.
+ * Tuned for viewers who pay per megabyte: it is loaded when the viewer
+ * reaches for play, loads no film until play is pressed, holds at most the
+ * read-ahead of `app/media/read-ahead.ts` (30 s, 12 s under data saver;
+ * less while paused; hls.js's default buffers up to ten minutes) by every
+ * limit hls.js has, starts on the rung the master playlist lists first (the
+ * one the link allows, or data saver's), never picks a picture larger than
+ * the player, and counts every byte it fetches.
  */
 /** How far past a segment's start a start or seek that lands on it moves (more than the audio's lead over the first keyframe). */
 const PAST_KEYFRAME_SECONDS = 0.1;
@@ -19,6 +22,8 @@ export type HlsPlayer = {
   setRung: (rung: number | null) => void;
   /** Stop fetching (the page is going away); the next play starts again. */
   stopLoad: () => void;
+  /** Bytes fetched so far: playlists and film, as they arrived. */
+  spentBytes: () => number;
   destroy: () => void;
 };
 
@@ -28,21 +33,21 @@ export function createHlsPlayer(
     source: string;
     startSeconds: number;
     linkKbps: number | null;
-    /** At most this much film buffered ahead of the picture. */
-    bufferAheadSeconds: number;
+    /** Data saver is on: the shorter read-ahead. */
+    dataSaver: boolean;
     onRung: (rung: number | null) => void;
     onFatal: () => void;
     onBandwidth: (kbps: number) => void;
+    /** Called as bytes arrive, with the total so far. */
+    onSpent: (bytes: number) => void;
   },
 ): HlsPlayer {
   const estimate = (options.linkKbps ?? 400) * 1000;
+  const limitsFor = (paused: boolean) => hlsBufferLimits(readAheadSeconds({ dataSaver: options.dataSaver, paused }));
   const hls = new Hls({
     autoStartLoad: false,
     startPosition: options.startSeconds > 0 ? options.startSeconds : -1,
-    maxBufferLength: options.bufferAheadSeconds,
-    maxMaxBufferLength: options.bufferAheadSeconds * 2,
-    maxBufferSize: 20 * 1000 * 1000,
-    backBufferLength: 30,
+    ...limitsFor(true),
     capLevelToPlayerSize: true,
     abrEwmaDefaultEstimate: estimate,
     // The master playlist already lists the start rung first; measuring with an extra segment would spend data.
@@ -81,6 +86,22 @@ export function createHlsPlayer(
     if (segment) video.currentTime = segment.start + PAST_KEYFRAME_SECONDS;
   };
   video.addEventListener("seeking", onSeeking);
+  // hls.js reads its limits from its config on every check: playing reads further ahead than paused.
+  const applyLimits = () => Object.assign(hls.config, limitsFor(video.paused));
+  video.addEventListener("play", applyLimits);
+  video.addEventListener("pause", applyLimits);
+  applyLimits();
+  // Every byte that arrives, film and playlists (a fragment given up midway counts what came).
+  let spent = 0;
+  const count = (bytes: number | undefined) => {
+    if (!bytes || !(bytes > 0)) return;
+    spent += bytes;
+    options.onSpent(spent);
+  };
+  hls.on(Hls.Events.MANIFEST_LOADED, (_event, data) => count(data.stats?.loaded));
+  hls.on(Hls.Events.LEVEL_LOADED, (_event, data) => count(data.stats?.loaded));
+  hls.on(Hls.Events.FRAG_LOADED, (_event, data) => count(data.frag.stats.loaded));
+  hls.on(Hls.Events.FRAG_LOAD_EMERGENCY_ABORTED, (_event, data) => count(data.stats?.loaded));
   // A play pressed before hls.js was attached was lost in the new load: play again.
   const wantedToPlay = !video.paused || video.dataset.playRequested === "1";
   video.addEventListener("play", startOnPlay);
@@ -119,8 +140,11 @@ export function createHlsPlayer(
       hls.stopLoad();
       loading = false;
     },
+    spentBytes: () => spent,
     destroy: () => {
       video.removeEventListener("play", startOnPlay);
+      video.removeEventListener("play", applyLimits);
+      video.removeEventListener("pause", applyLimits);
       video.removeEventListener("seeking", onSeeking);
       hls.destroy();
     },

@@ -1,18 +1,23 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { PlayerQuality } from "~/services/playback.server";
 import { useHydrated } from "~/components/ui/use-hydrated";
+import { estimateAutoCost, megabytesOf, type CostEstimate, type CostRung } from "~/media/data-cost";
+import { DATA_SAVER_MAX_RUNG } from "~/media/ladder";
+import { playedRungs, reportedLinkKbps } from "./device-link";
 
 type Choices = {
-  rungs: Array<{ rung: number; megabytesPerHour: number; megabytes: number }>;
+  rungs: Array<CostRung & { rung: number }>;
   quality: PlayerQuality;
   dataSaver: boolean;
-  estimate: { rung: number; megabytes: number } | null;
+  autoCost: CostEstimate | null;
 };
 
+type T = (key: string, values?: Record<string, unknown>) => string;
+
 /** "1 h 32 min", "25 min", "9 s". */
-function formatLength(seconds: number, t: (key: string, values: Record<string, number>) => string): string {
+function formatLength(seconds: number, t: T): string {
   const hours = Math.floor(seconds / 3600);
   const minutes = Math.round((seconds % 3600) / 60);
   if (hours > 0) return t("quality.hoursMinutes", { hours, minutes });
@@ -20,25 +25,120 @@ function formatLength(seconds: number, t: (key: string, values: Record<string, n
   return t("quality.seconds", { seconds: Math.round(seconds) });
 }
 
+/** "16" or "16–22". */
+function span(low: number, high: number): string {
+  return low === high ? String(low) : `${low}–${high}`;
+}
+
 /**
- * Under the player: what the film costs before play is pressed, the quality
- * menu (Auto and each rung the viewer may play, with MB per hour from the
- * real files), the rung now playing, and the data saver switch. Without
- * JavaScript the menu is a GET form (`?quality=`) and the switch a POST form.
+ * Auto's likely cost as this browser sees it: the server's figure (from the
+ * Downlink client hint, or a slow mobile link assumed) until the page has
+ * hydrated, then from what the device reports of its link and what it played
+ * before, when it knows more than the server did.
  */
-export function PlaybackChoices({
-  movieId,
+function useAutoCost(choices: Choices): CostEstimate | null {
+  const [estimate, setEstimate] = useState(choices.autoCost);
+  useEffect(() => {
+    const seen = estimateAutoCost(choices.rungs, { linkKbps: reportedLinkKbps(), playedRungs: playedRungs() });
+    setEstimate(seen && !(seen.basis === "assumed" && choices.autoCost?.basis === "link") ? seen : choices.autoCost);
+  }, [choices.rungs, choices.autoCost]);
+  return estimate;
+}
+
+/**
+ * Under the title, always in sight: what the film will cost before play is
+ * pressed (Auto: the likely range for this connection, per film and per
+ * hour, and the most it can cost; a chosen quality: its exact size), the
+ * rung now playing, and what this viewing has spent so far.
+ */
+export function PlaybackCost({
   durationSeconds,
   choices,
   quality,
   playingRung,
-  onQualityChange,
+  spentBytes,
 }: {
-  movieId: string;
   durationSeconds: number;
   choices: Choices;
   quality: PlayerQuality;
   playingRung: number | null;
+  spentBytes: number;
+}) {
+  const { t } = useTranslation("watch");
+  const auto = useAutoCost(choices);
+  if (choices.rungs.length === 0) return null;
+  const length = formatLength(durationSeconds, t);
+  const top = choices.rungs[choices.rungs.length - 1];
+  const chosen = quality === "auto" ? null : choices.rungs.find((rung) => rung.rung === quality);
+
+  return (
+    <div className="mt-3 grid gap-1 text-sm" data-testid="playback-cost">
+      {chosen ? (
+        <p
+          data-testid="data-cost"
+          data-megabytes={chosen.megabytes}
+          data-megabytes-per-hour-low={chosen.megabytesPerHour}
+          data-megabytes-per-hour-high={chosen.megabytesPerHour}
+        >
+          {t("quality.cost", {
+            megabytes: chosen.megabytes,
+            rung: chosen.rung,
+            length,
+            perHour: chosen.megabytesPerHour,
+          })}
+        </p>
+      ) : auto ? (
+        <>
+          <p
+            data-testid="data-cost"
+            data-basis={auto.basis}
+            data-megabytes={auto.high.megabytes}
+            data-megabytes-low={auto.low.megabytes}
+            data-megabytes-per-hour-low={auto.low.megabytesPerHour}
+            data-megabytes-per-hour-high={auto.high.megabytesPerHour}
+          >
+            {t("quality.costAuto", {
+              megabytes: span(auto.low.megabytes, auto.high.megabytes),
+              length,
+              perHour: span(auto.low.megabytesPerHour, auto.high.megabytesPerHour),
+              rungs: auto.low.rung === auto.high.rung ? `${auto.low.rung}p` : `${auto.low.rung}p–${auto.high.rung}p`,
+              basis: t(`quality.basis.${auto.basis}`),
+            })}
+          </p>
+          {top.rung > auto.high.rung ? (
+            <p className="text-xs text-slate-400" data-testid="data-cost-ceiling">
+              {t("quality.costCeiling", { megabytes: top.megabytes, rung: top.rung })}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      <p aria-live="polite" className="text-xs text-slate-400" data-testid="playing-rung">
+        {playingRung ? t("quality.playingAt", { rung: playingRung }) : "\u00a0"}
+      </p>
+      {spentBytes > 0 ? (
+        <p className="text-xs text-slate-300" data-testid="data-spent" data-bytes={spentBytes}>
+          {t("quality.spent", { megabytes: megabytesOf(spentBytes) })}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The quality menu (Auto and each rung the viewer may play, with MB per hour
+ * from the real files) and the data saver switch, with what an hour costs
+ * under it. Without JavaScript the menu is a GET form (`?quality=`) and the
+ * switch a POST form.
+ */
+export function PlaybackChoices({
+  movieId,
+  choices,
+  quality,
+  onQualityChange,
+}: {
+  movieId: string;
+  choices: Choices;
+  quality: PlayerQuality;
   onQualityChange: (quality: PlayerQuality) => void;
 }) {
   const { t } = useTranslation("watch");
@@ -47,41 +147,21 @@ export function PlaybackChoices({
   const hydrated = useHydrated();
   if (choices.rungs.length === 0) return null;
 
-  const shown = quality === "auto" ? choices.estimate : choices.rungs.find((rung) => rung.rung === quality);
   const top = choices.rungs[choices.rungs.length - 1];
+  const saverRung = choices.rungs.filter((rung) => rung.rung <= DATA_SAVER_MAX_RUNG).at(-1) ?? choices.rungs[0];
   const here = `${location.pathname}${location.search}`;
 
   return (
-    <div className="mt-3 flex flex-wrap items-end justify-between gap-4 text-sm" data-testid="playback-choices">
-      <div className="grid gap-1">
-        {shown ? (
-          <p data-testid="data-cost" data-megabytes={shown.megabytes}>
-            {quality === "auto"
-              ? t("quality.costAuto", {
-                  megabytes: shown.megabytes,
-                  rung: shown.rung,
-                  length: formatLength(durationSeconds, t),
-                })
-              : t("quality.cost", {
-                  megabytes: shown.megabytes,
-                  rung: shown.rung,
-                  length: formatLength(durationSeconds, t),
-                })}
-          </p>
-        ) : null}
-        <p aria-live="polite" className="text-xs text-slate-400" data-testid="playing-rung">
-          {playingRung ? t("quality.playingAt", { rung: playingRung }) : "\u00a0"}
-        </p>
-      </div>
-
+    // A grid on a phone: a long option (Hausa's are) or sentence wraps or narrows instead of widening the page.
+    <div className="grid gap-4 text-sm sm:grid-cols-2 sm:items-end" data-testid="playback-choices">
       <form
         method="get"
         action="/WatchMovie"
-        className="flex max-w-full min-w-0 items-end gap-2"
+        className="flex min-w-0 items-end gap-2"
         onSubmit={(event) => event.preventDefault()}
       >
         <input type="hidden" name="id" value={movieId} />
-        <div className="grid min-w-0 gap-1">
+        <div className="grid min-w-0 flex-1 gap-1">
           <label htmlFor={selectId} className="text-xs font-medium text-slate-300">
             {t("quality.label")}
           </label>
@@ -97,7 +177,7 @@ export function PlaybackChoices({
               else url.searchParams.set("quality", String(value));
               window.history.replaceState(window.history.state, "", url);
             }}
-            className="max-w-full min-w-0 rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
+            className="w-full min-w-0 rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-slate-50"
           >
             <option value="auto">
               {t("quality.auto", { rung: top.rung, megabytesPerHour: top.megabytesPerHour })}
@@ -119,7 +199,7 @@ export function PlaybackChoices({
       <Form
         method="post"
         action="/data-saver"
-        className="grid gap-1"
+        className="grid min-w-0 gap-1"
         data-testid="data-saver"
         // The menu changes ?quality= without a navigation: come back to the address as it is now.
         onSubmit={(event) => {
@@ -129,11 +209,19 @@ export function PlaybackChoices({
       >
         <input type="hidden" name="redirectTo" value={here} />
         <input type="hidden" name="dataSaver" value={choices.dataSaver ? "off" : "on"} />
-        <p className="text-xs text-slate-400">{choices.dataSaver ? t("dataSaver.isOn") : t("dataSaver.isOff")}</p>
+        <p
+          className="text-xs text-slate-400"
+          data-testid="data-saver-cost"
+          data-megabytes-per-hour={saverRung.megabytesPerHour}
+        >
+          {choices.dataSaver
+            ? t("dataSaver.onCost", { perHour: saverRung.megabytesPerHour })
+            : t("dataSaver.offCost", { perHour: saverRung.megabytesPerHour })}
+        </p>
         <button
           type="submit"
           aria-pressed={choices.dataSaver}
-          className="rounded border border-white/20 px-3 py-1.5 hover:bg-white/5"
+          className="justify-self-start rounded border border-white/20 px-3 py-1.5 hover:bg-white/5"
           data-testid="data-saver-toggle"
         >
           {choices.dataSaver ? t("dataSaver.turnOff") : t("dataSaver.turnOn")}

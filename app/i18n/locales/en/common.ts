@@ -66,6 +66,11 @@ const common = {
     serverTitle: "Something went wrong",
     serverText: "Internal server error",
     tryAgain: "Please try again in a moment.",
+    badRequestTitle: "The request could not be read",
+    badRequestText: "What was sent is not a form this page can read. Go back to the page and send it again.",
+    diskFullTitle: "Changes cannot be saved right now",
+    diskFullText:
+      "Kallo's disk is full, so what you sent was not saved. Pages and films still work. Please try again in a few minutes.",
   },
   pagination: {
     label: "Pages",

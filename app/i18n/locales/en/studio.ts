@@ -122,6 +122,9 @@ const studio = {
     empty: "Upload a movie to see its views here.",
   },
   errors: {
+    uploadShareFull:
+      "Your unfinished uploads already hold your share of the server's space. Finish or discard one of them first.",
+    patchContentType: "Send the film's bytes with Content-Type: application/offset+octet-stream.",
     noSpace:
       "The server has no room for this file right now; try a smaller file or ask the administrator to free space",
     uploadNotFound: "This upload no longer exists (it expired or was discarded); please start again",

@@ -64,6 +64,12 @@ const watch = {
     deleted: "Comment deleted",
     missing: "That comment no longer exists",
   },
+  settings: {
+    auto: "Auto",
+    title: "Quality, data saver, subtitles, download",
+    stateOn: "{{quality}} · data saver on",
+    stateOff: "{{quality}} · data saver off",
+  },
   player: {
     loading: "Loading…",
     error: "The film could not be loaded. Check your connection, then press play again.",
@@ -73,8 +79,15 @@ const watch = {
     auto: "Auto (up to {{rung}}p, {{megabytesPerHour}} MB per hour)",
     option: "{{rung}}p · {{megabytesPerHour}} MB per hour",
     apply: "Apply",
-    costAuto: "About {{megabytes}} MB for this film ({{length}}) at up to {{rung}}p",
-    cost: "About {{megabytes}} MB for this film ({{length}}) at {{rung}}p",
+    costAuto: "About {{megabytes}} MB for this film ({{length}}) at {{rungs}}, {{basis}}: {{perHour}} MB an hour.",
+    basis: {
+      link: "what your connection carries now",
+      history: "what this device played before",
+      assumed: "what a slow mobile link carries",
+    },
+    costCeiling: "At most {{megabytes}} MB if the picture climbs to {{rung}}p.",
+    cost: "{{megabytes}} MB for this film ({{length}}) at {{rung}}p: {{perHour}} MB an hour.",
+    spent: "This viewing has used {{megabytes}} MB so far.",
     playingAt: "Playing at {{rung}}p",
     hoursMinutes: "{{hours}} h {{minutes}} min",
     minutes: "{{minutes}} min",
@@ -83,9 +96,11 @@ const watch = {
   dataSaver: {
     title: "Data saver",
     explain:
-      "Films then cost about 2 MB a minute instead of up to 30; it starts on by itself when your phone asks to save data.",
+      "Films then play at 240p (144p on a slow link) and read only 12 seconds ahead: at most 150 MB an hour instead of up to 1.9 GB; it starts on by itself when your phone asks to save data.",
     isOn: "Data saver is on: at most 240p.",
     isOff: "Data saver is off.",
+    onCost: "Data saver is on: 240p (144p on a slow link), about {{perHour}} MB an hour.",
+    offCost: "Data saver is off. With it: 240p, about {{perHour}} MB an hour.",
     turnOn: "Turn data saver on",
     turnOff: "Turn data saver off",
     turnedOn: "Data saver is on: films play at 240p at most",
@@ -104,6 +119,10 @@ const watch = {
     stopOthers: "Stop playback on the other device",
     stopping: "Stopping…",
     stopped: "Playback on the other device stopped. Enjoy the film.",
+  },
+  unreachable: {
+    title: "This film cannot be reached right now",
+    body: "The place where its pictures are kept is not answering. Nothing is lost: please try again in a few minutes.",
   },
   errors: {
     commentRequired: "Write a comment first.",

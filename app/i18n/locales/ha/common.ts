@@ -68,6 +68,11 @@ const common: DeepStrings<typeof en> = {
     serverTitle: "An sami matsala",
     serverText: "Kuskure a cikin sabar",
     tryAgain: "Da fatan za a sake gwadawa nan ba da jimawa ba.",
+    badRequestTitle: "Ba a iya karanta buƙatar ba",
+    badRequestText: "Abin da aka aika ba fom ne da wannan shafi zai iya karantawa ba. Koma shafin ka sake aikawa.",
+    diskFullTitle: "Ba za a iya adana canje-canje yanzu ba",
+    diskFullText:
+      "Faifan ajiyar Kallo ya cika, don haka ba a adana abin da kuka aika ba. Shafuka da fina-finai suna aiki har yanzu. Da fatan za a sake gwadawa bayan 'yan mintuna.",
   },
   pagination: {
     label: "Shafuka",

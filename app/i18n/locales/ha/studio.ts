@@ -123,6 +123,9 @@ const studio: DeepStrings<typeof en> = {
     empty: "Ɗora fim don ganin kallonsa a nan.",
   },
   errors: {
+    uploadShareFull:
+      "Lodin da ba ku gama ba sun riga sun riƙe rabonku na sararin sabar. Ku gama ko ku watsar da ɗaya daga cikinsu tukuna.",
+    patchContentType: "Aika baitocin fim ɗin da Content-Type: application/offset+octet-stream.",
     noSpace: "Sabar ba ta da wurin wannan fayil a yanzu; gwada ƙaramin fayil ko ka nemi mai gudanarwa ya samar da wuri",
     uploadNotFound: "Wannan ɗorawar babu ita yanzu (lokacinta ya ƙare ko an watsar da ita); da fatan a sake farawa",
     sizeRequired: "Dole a bayar da girman fayil lokacin da ɗorawa ta fara (Upload-Length)",

@@ -66,6 +66,12 @@ const watch: DeepStrings<typeof en> = {
     deleted: "An goge sharhi",
     missing: "Wannan sharhi ba ya nan kuma",
   },
+  settings: {
+    auto: "Kai-tsaye",
+    title: "Inganci, tanadin data, rubutun fassara, saukewa",
+    stateOn: "{{quality}} · tanadin data a kunne",
+    stateOff: "{{quality}} · tanadin data a kashe",
+  },
   player: {
     loading: "Ana lodawa…",
     error: "Ba a iya loda fim ɗin ba. Duba haɗin intanet ɗinka, sannan ka sake danna kunna.",
@@ -75,8 +81,15 @@ const watch: DeepStrings<typeof en> = {
     auto: "Kai-tsaye (har zuwa {{rung}}p, MB {{megabytesPerHour}} a awa ɗaya)",
     option: "{{rung}}p · MB {{megabytesPerHour}} a awa ɗaya",
     apply: "Aiwatar",
-    costAuto: "Kusan MB {{megabytes}} na wannan fim ({{length}}) har zuwa {{rung}}p",
-    cost: "Kusan MB {{megabytes}} na wannan fim ({{length}}) a {{rung}}p",
+    costAuto: "Kusan MB {{megabytes}} na wannan fim ({{length}}) a {{rungs}}, {{basis}}: MB {{perHour}} a awa ɗaya.",
+    basis: {
+      link: "abin da haɗin intanet ɗinka ke ɗauka yanzu",
+      history: "abin da wannan na'ura ta kunna a baya",
+      assumed: "abin da layin waya mai jinkiri ke ɗauka",
+    },
+    costCeiling: "Har zuwa MB {{megabytes}} idan hoton ya haura zuwa {{rung}}p.",
+    cost: "MB {{megabytes}} na wannan fim ({{length}}) a {{rung}}p: MB {{perHour}} a awa ɗaya.",
+    spent: "Wannan kallo ya ci MB {{megabytes}} zuwa yanzu.",
     playingAt: "Ana kunnawa a {{rung}}p",
     hoursMinutes: "awa {{hours}} da minti {{minutes}}",
     minutes: "minti {{minutes}}",
@@ -85,9 +98,11 @@ const watch: DeepStrings<typeof en> = {
   dataSaver: {
     title: "Tanadin data",
     explain:
-      "Da shi fim yana cin kusan MB 2 a minti maimakon har zuwa 30; yana kunnuwa da kansa idan wayarka ta nemi tanadin data.",
+      "Da shi fina-finai suna kunnuwa a 240p (144p a layi mai jinkiri) kuma daƙiƙa 12 kawai ake saukewa gaba: MB 150 a awa ɗaya a mafi yawa maimakon har zuwa GB 1.9; yana kunnuwa da kansa idan wayarka ta nemi tanadin data.",
     isOn: "Tanadin data yana kunne: 240p kawai a mafi yawa.",
     isOff: "Tanadin data a kashe yake.",
+    onCost: "Tanadin data yana kunne: 240p (144p a layi mai jinkiri), kusan MB {{perHour}} a awa ɗaya.",
+    offCost: "Tanadin data a kashe yake. Da shi: 240p, kusan MB {{perHour}} a awa ɗaya.",
     turnOn: "Kunna tanadin data",
     turnOff: "Kashe tanadin data",
     turnedOn: "Tanadin data yana kunne: fina-finai za su yi 240p a mafi yawa",
@@ -105,6 +120,10 @@ const watch: DeepStrings<typeof en> = {
     stopOthers: "Dakatar da kallo a ɗayan na'urar",
     stopping: "Ana dakatarwa…",
     stopped: "An dakatar da kallo a ɗayan na'urar. A ji daɗin kallo.",
+  },
+  unreachable: {
+    title: "Ba a iya samun wannan fim a yanzu",
+    body: "Wurin da ake ajiye hotunansa baya amsawa. Babu abin da ya ɓace: don Allah a sake gwadawa bayan ʼyan mintuna.",
   },
   errors: {
     commentRequired: "Rubuta sharhi tukuna.",

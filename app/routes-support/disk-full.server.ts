@@ -1,0 +1,60 @@
+import { isDiskFullError } from "~/db/database-room.server";
+import { getLanguage } from "~/i18n/language.server";
+import { englishText, getFixedT } from "~/i18n/translate.server";
+
+/**
+ * A change that cannot be saved because the disk is full (even after the
+ * database gave up its room, db/database-room.server.ts) is answered 503 with
+ * a page that says so, in the reader's language — never 500. entry.server's
+ * handleError notes the request; its document and data answers, and the /api
+ * router, then answer with what is here.
+ */
+const metDiskFull = new WeakSet<Request>();
+
+/** Note a request whose loader or action met a full disk (true when the error was one). */
+export function noteDiskFull(request: Request, error: unknown): boolean {
+  if (!isDiskFullError(error)) return false;
+  if (!metDiskFull.has(request)) {
+    metDiskFull.add(request);
+    console.error(`[disk] ${request.method} ${new URL(request.url).pathname}: not saved, the disk is full (503)`);
+  }
+  return true;
+}
+
+export function hasMetDiskFull(request: Request): boolean {
+  return metDiskFull.has(request);
+}
+
+/** Seconds a client is asked to wait before trying again. */
+const RETRY_AFTER_SECONDS = "120";
+
+export async function diskFullPage(request: Request): Promise<Response> {
+  const language = await getLanguage(request);
+  const t = getFixedT(language, "common");
+  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><html lang="${language}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t("errors.diskFullTitle"))} · Kallo</title><style>body{font-family:system-ui,sans-serif;background:#0b0b12;color:#eee;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:auto}a{color:#f5b942}</style><main><h1>${escape(t("errors.diskFullTitle"))}</h1><p>${escape(t("errors.diskFullText"))}</p><p><a href="/">${escape(t("errors.goHome"))}</a></p></main></html>`;
+  return new Response(html, {
+    status: 503,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Retry-After": RETRY_AFTER_SECONDS,
+    },
+  });
+}
+
+/** The old clients' JSON shape: `{ success: false, message }`, 503. */
+export function diskFullJson(): Response {
+  return Response.json(
+    { success: false, message: englishText("common:errors.diskFullText") },
+    { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": RETRY_AFTER_SECONDS } },
+  );
+}
+
+/** A data request's answer (a form sent by script): 503 instead of 500, what Remix made kept. */
+export function diskFullData(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", RETRY_AFTER_SECONDS);
+  headers.set("Cache-Control", "no-store");
+  return new Response(response.body, { status: 503, headers });
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `movies` ADD `media_store` text DEFAULT 'local' NOT NULL;

@@ -1,0 +1,62 @@
+/**
+ * `npm run build`: a new build is made beside the one in use, then switched
+ * to at once, so an upgrade in place never leaves a half-built box.
+ *
+ * Each build goes into its own folder, `.builds/<time>/`: the server build
+ * (`index.js`), the browser bundle (`public/`, with its Brotli and gzip twins)
+ * and the compiled start and server scripts (`server/`). When it is whole,
+ * the link `build` is pointed at it in one step (a new link renamed over the
+ * old one: rename(2) is atomic), and `public/build` links to `build/public`.
+ * A server already running keeps the build it started with — each process
+ * resolves the link once, and a worker replaced meanwhile runs the same
+ * build as its siblings — until it is restarted. The two newest builds are
+ * kept; older ones are removed.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { buildServer } from "./build-server";
+import { compressAssets } from "./compress-assets";
+
+const BUILDS = ".builds";
+const KEPT = 2;
+
+function run(command: string, args: string[], env: Record<string, string>): void {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) {
+    console.error(`[build] ${command} ${args.join(" ")} failed; the build in use is unchanged`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** Point `link` at `target` in one step; a folder left there by an older layout is replaced once. */
+function pointLink(link: string, target: string): void {
+  const stat = fs.lstatSync(link, { throwIfNoEntry: false });
+  if (stat && !stat.isSymbolicLink()) fs.rmSync(link, { recursive: true, force: true });
+  const next = `${link}.next-${process.pid}`;
+  fs.rmSync(next, { force: true });
+  fs.symlinkSync(target, next);
+  fs.renameSync(next, link);
+}
+
+const started = Date.now();
+const stamp = new Date().toISOString().replace(/[-:.]/g, "").replace("T", "-").slice(0, 15);
+const out = path.join(BUILDS, stamp);
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+
+// remix.config.js reads KALLO_BUILD_DIR: the server build and the browser bundle go into this build's folder.
+run(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { KALLO_BUILD_DIR: out });
+const compressed = await compressAssets(path.join(out, "public"));
+const serverFiles = await buildServer(path.join(out, "server"));
+
+pointLink("build", out);
+pointLink(path.join("public", "build"), path.join("..", "build", "public"));
+
+// The build in use and the one before it stay (a server started on it may still run); older ones go.
+const builds = fs.readdirSync(BUILDS).sort().reverse();
+for (const old of builds.slice(KEPT)) fs.rmSync(path.join(BUILDS, old), { recursive: true, force: true });
+
+console.log(
+  `[build] ${out}: ${compressed.files} browser files compressed, ${serverFiles.length} server files; build → ${out} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+);
