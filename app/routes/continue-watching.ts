@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { requireViewer } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
 import { dismissFromContinueWatching } from "~/services/continue-watching.server";
+import { readForm } from "~/utils/read-form.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 
@@ -13,7 +14,7 @@ import { redirectWithToast } from "~/utils/toast.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/movies");
   const movieId = String(form.get("movieId") ?? "").slice(0, 64);
   if (!dismissFromContinueWatching(getDb(), viewer.id, movieId))

@@ -1,6 +1,6 @@
 import { RuleTester } from "eslint";
 import tseslint from "typescript-eslint";
-import { afterAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import rule from "../../lint-rules/server-values-in-browser.js";
 
 /**
@@ -9,7 +9,6 @@ import rule from "../../lint-rules/server-values-in-browser.js";
  * the browser bundle, so such a value is undefined there while the server
  * render works — /admin/movies crashed that way once it hydrated.
  */
-RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
 RuleTester.it = it;
 RuleTester.itOnly = it.only;
