@@ -18,6 +18,7 @@ import type { Account } from "~/services/accounts.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
+import { filmRefusalKey, judgeFilm } from "./movie-processing.server";
 import { startPeriodic } from "./periodic.server";
 import { oneAtATime, uploadLocker } from "./upload-locks.server";
 import { clientAddress } from "~/utils/client.server";
@@ -60,7 +61,7 @@ type UploadRow = typeof resumableUploads.$inferSelect;
 /** A refusal: status, message key (English in the body's `error` for scripts), field errors for the form. */
 export class UploadRefusal extends Error {
   constructor(
-    public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 507,
+    public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 507,
     public readonly key: string,
     public readonly fieldErrors?: UploadFieldErrors,
   ) {
@@ -161,6 +162,7 @@ function createTusServer(): Server {
       return {};
     },
     onUploadFinish: async (request, upload) => {
+      await refuseUnreadableFilm(getDb(), upload.id);
       const movieId = await oneAtATime(upload.id, () =>
         finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request)),
       );
@@ -259,6 +261,23 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
     });
   }
   return row.movieId;
+}
+
+/**
+ * A complete upload's film is read by ffprobe before anything is made of it:
+ * one it cannot read (or with no picture, or no length) is removed and the
+ * last request answered 422 with the reason, which the upload page shows.
+ */
+async function refuseUnreadableFilm(db: DB, id: string, root = storageRoot()): Promise<void> {
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!row || row.completedAt) return;
+  const verdict = await judgeFilm(uploadFiles(id, root).data);
+  if (verdict.ok) return;
+  const fresh = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!fresh || fresh.completedAt) return;
+  discardUpload(db, fresh, root);
+  const key = filmRefusalKey(verdict.reason);
+  throw new UploadRefusal(422, key, { movie: [key] });
 }
 
 /** Hard links keep the upload's bytes in place until the title's transaction is written; copies where links are not possible. */

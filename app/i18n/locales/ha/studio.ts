@@ -37,7 +37,7 @@ const studio: DeepStrings<typeof en> = {
     poster: "Hoton fosta",
     posterHint: "Hoto .jpg, .jpeg ko .png. Idan babu, za a yi amfani da hoto daga cikin fim ɗin.",
     movie: "Fim",
-    movieHint: "Fayil .mp4, .3gp, .wmv, .avi ko .mpeg",
+    movieHint: "Fayil .mp4, .mov, .mkv, .3gp, .wmv, .avi ko .mpeg",
     submit: "Ɗora",
     uploading: "Ana ɗorawa…",
     progressLabel: "Ci gaban ɗorawa",
@@ -143,7 +143,7 @@ const studio: DeepStrings<typeof en> = {
     categoryUnknown: "Wannan rukunin babu shi yanzu; zaɓi wani",
     movieRequired: "Zaɓi fayil ɗin fim",
     movieEmpty: "Fayil ɗin fim ɗin babu komai a ciki",
-    wrongExtension: "Ba a karɓar irin wannan fayil. Fina-finai: .mp4 .3gp .wmv .avi .mpeg; hotuna: .jpg .jpeg .png",
+    wrongExtension: "Ba a karɓar irin wannan fayil. Fina-finai: .mp4 .mov .mkv .3gp .wmv .avi .mpeg; hotuna: .jpg .jpeg .png",
     contentMismatch:
       "Abin da ke cikin wannan fayil bai dace da sunansa ba: ba ainihin fim ko hoto na irin wannan ba ne",
     unexpectedFile: "Fim ɗaya da hoto ɗaya kawai ake iya ɗorawa",
