@@ -6,6 +6,8 @@ import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services
 import { storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
+import { replaceFilm } from "~/jobs/replace-film.server";
+import { markReplacementFailed, REPLACE_FILM_JOB, type ReplaceFilmPayload } from "~/services/film-replacements.server";
 import {
   buildLadder,
   enqueueLadderJob,
@@ -48,6 +50,15 @@ export function startMediaJobs(): JobRunner {
           runner.poke();
         }
       },
+      // A replaced film: made and laddered beside the version that plays, then swapped in (decision 039).
+      [REPLACE_FILM_JOB]: async (job) => {
+        const started = Date.now();
+        const result = await replaceFilm(db, job.payload as ReplaceFilmPayload, { root: storageRoot(), ladder });
+        if (result) {
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          console.log(`[media] ${result.movieId} now plays version ${result.version} (made in ${seconds} s)`);
+        }
+      },
       [LADDER_JOB]: async (job) => {
         if (!job.movieId) return;
         const started = Date.now();
@@ -65,7 +76,9 @@ export function startMediaJobs(): JobRunner {
       onFailure: (job, error, final) => {
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
-        if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
+        if (final && job.kind === REPLACE_FILM_JOB)
+          markReplacementFailed(db, (job.payload as ReplaceFilmPayload).replacementId, failureReasonOf(error));
+        else if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
         else if (final && job.movieId) markTitleFailed(db, job.movieId, failureReasonOf(error));
       },
     },
