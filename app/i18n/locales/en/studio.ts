@@ -112,6 +112,7 @@ const studio = {
     empty: "None of your movies has been saved yet.",
   },
   payment: {
+    chartsLink: "See your statistics as charts: views, watch time, where viewers stop",
     metaTitle: "Views and earnings — Kallo",
     title: "Views and earnings",
     totalViews: "Total views",

@@ -113,6 +113,7 @@ const studio: DeepStrings<typeof en> = {
     empty: "Ba a adana wani fim naka ba tukuna.",
   },
   payment: {
+    chartsLink: "Duba ƙididdigarka a zane-zane: kallo, lokacin kallo, inda masu kallo suke tsayawa",
     metaTitle: "Kallo da kuɗin shiga — Kallo",
     title: "Kallo da kuɗin shiga",
     totalViews: "Jimillar kallo",
