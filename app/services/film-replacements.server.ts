@@ -19,7 +19,7 @@ import { recordAudit } from "./audit.server";
 import { enqueueJob } from "./jobs.server";
 import { filmRefusalKey, judgeFilm, knownFailureReason, type FailureReason } from "./movie-processing.server";
 import { spareUploadBytes } from "./uploads.server";
-import { markTitleReady } from "./title-lifecycle.server";
+import { markTitleReplaced } from "./title-lifecycle.server";
 
 /**
  * Replacing a title's film (decision 039). The new file is made playable and
@@ -214,7 +214,7 @@ export function swapInReplacement(db: DB, replacementId: string, made: MadeVersi
     const movie = tx.select({ mediaVersion: movies.mediaVersion }).from(movies).where(eq(movies.id, row.movieId)).get();
     if (!movie) return false;
     tx.update(movies).set({ mediaVersion: row.version }).where(eq(movies.id, row.movieId)).run();
-    markTitleReady(tx as unknown as DB, row.movieId, {
+    markTitleReplaced(tx as unknown as DB, row.movieId, {
       videoFile: publicVideoName(row.movieId),
       posterFile: publicPosterName(row.movieId),
       sizeBytes: made.sizeBytes,
