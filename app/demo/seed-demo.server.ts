@@ -504,7 +504,7 @@ export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDe
       log,
     });
   });
-  ensureAudiencePasses(db, audience, created);
+  ensureAudiencePasses(db, audience);
   await ensureSeriesPoster(db, root, created);
   // Hausa and English subtitles on one film and on the series' first episode, so the subtitles menu has something to show.
   created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
@@ -915,7 +915,7 @@ async function ensureAudience(db: DB, created: Created): Promise<string[]> {
  * so the administrator's revenue, passes and the providers' earnings have
  * numbers that agree. Nothing when no paid plan has a pass length on sale.
  */
-function ensureAudiencePasses(db: DB, audience: readonly string[], created: Created): void {
+function ensureAudiencePasses(db: DB, audience: readonly string[]): void {
   const offers = db
     .select({
       planId: planPeriods.planId,

@@ -41,7 +41,8 @@ export function knownFailureReason(stored: string | null): FailureReason | null 
   return (FAILURE_REASONS as readonly string[]).includes(stored) ? (stored as FailureReason) : "processing";
 }
 
-export type FilmVerdict = { ok: true; probe: MediaProbe } | { ok: false; reason: "unreadable" | "noVideo" | "noDuration" };
+export type FilmVerdict =
+  { ok: true; probe: MediaProbe } | { ok: false; reason: "unreadable" | "noVideo" | "noDuration" };
 
 /**
  * What ffprobe makes of an uploaded film, before a title (or a replacement)
@@ -54,7 +55,9 @@ export async function judgeFilm(file: string): Promise<FilmVerdict> {
   try {
     probe = await probeMedia(file);
   } catch (error) {
-    console.error(`[upload] ffprobe could not read an upload: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[upload] ffprobe could not read an upload: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return { ok: false, reason: "unreadable" };
   }
   if (!probe.videoCodec) return { ok: false, reason: "noVideo" };
