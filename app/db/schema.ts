@@ -176,6 +176,14 @@ export const movies = sqliteTable(
     height: integer("height"),
     views: integer("views").notNull().default(0),
     /**
+     * Which version of the film plays: 0 is the upload's own (media/<id>/video.mp4 and hls/), N the
+     * film's Nth replacement (media/<id>/v<N>/). A replacement is made beside the version that plays
+     * and becomes it in one transaction that also rewrites the rungs (film-replacements.server.ts).
+     */
+    mediaVersion: integer("media_version").notNull().default(0),
+    /** Raised when the poster is replaced: its public addresses carry it (`?v=`), so no cached copy of the old one is shown. */
+    posterVersion: integer("poster_version").notNull().default(0),
+    /**
      * An episode's season and number in it; both null for a film (every title made before series
      * existed). A season with episodes is not deleted (checked at the end of the statement, so a
      * provider's removal, which cascades to both, still goes through).
@@ -279,6 +287,8 @@ export const watchEvents = sqliteTable(
   },
   (t) => [
     index("watch_events_account_idx").on(t.accountId, t.updatedAt),
+    // The administrator's charts: viewings by day across every title.
+    index("watch_events_started_idx").on(t.startedAt),
     // Where this viewer stopped in this title: one short walk, however long their history.
     index("watch_events_account_movie_idx").on(t.accountId, t.movieId, t.updatedAt),
     index("watch_events_movie_idx").on(t.movieId, t.startedAt),
@@ -398,6 +408,8 @@ export const payments = sqliteTable(
     uniqueIndex("payments_reference_unique").on(t.reference),
     index("payments_account_idx").on(t.accountId, t.createdAt),
     index("payments_created_idx").on(t.createdAt),
+    // Revenue by day: successful payments by when they were paid.
+    index("payments_paid_idx").on(t.status, t.paidAt),
   ],
 );
 
@@ -615,6 +627,11 @@ export const resumableUploads = sqliteTable(
     /** An episode's place, checked at creation and again when the title is made. */
     seasonId: text("season_id"),
     episodeNumber: integer("episode_number"),
+    /**
+     * Set when the upload replaces this title's film instead of making a title: `movieId` is then
+     * the replacement's id, and the text columns copy the title's (they are not used).
+     */
+    replacesMovieId: text("replaces_movie_id"),
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   },
@@ -694,3 +711,46 @@ export const catalogueVersion = sqliteTable("catalogue_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
+
+/**
+ * A title's film replaced by its provider: the new file is made playable and
+ * laddered in its own folder (media/<movieId>/v<version>/) while the version
+ * in `movies.media_version` keeps playing, then becomes it in one transaction
+ * ("done", `swappedAt`). A failed one ("failed", with the reason the provider
+ * reads) leaves the title as it was. The version it replaced stays on disk a
+ * while for viewers still playing it, then is removed (`retiredFilesRemovedAt`).
+ */
+export const REPLACEMENT_STATUSES = ["processing", "failed", "done"] as const;
+export type ReplacementStatus = (typeof REPLACEMENT_STATUSES)[number];
+
+export const filmReplacements = sqliteTable(
+  "film_replacements",
+  {
+    id: text("id").primaryKey(),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    requestedBy: text("requested_by").references(() => accounts.id, { onDelete: "set null" }),
+    version: integer("version").notNull(),
+    status: text("status", { enum: REPLACEMENT_STATUSES }).notNull().default("processing"),
+    failureReason: text("failure_reason"),
+    /** The uploaded file's name inside the version's folder (source.<ext>), and its name on the provider's device. */
+    sourceFile: text("source_file").notNull(),
+    originalName: text("original_name").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    /** When the last byte had arrived and the replacement was queued. */
+    createdAt: createdAt(),
+    swappedAt: integer("swapped_at", { mode: "timestamp_ms" }),
+    retiredVersion: integer("retired_version"),
+    retiredFilesRemovedAt: integer("retired_files_removed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("film_replacements_movie_idx").on(t.movieId, t.createdAt),
+    uniqueIndex("film_replacements_version_unique").on(t.movieId, t.version),
+    // One replacement at a time per title.
+    uniqueIndex("film_replacements_processing_unique")
+      .on(t.movieId)
+      .where(sql`${t.status} = 'processing'`),
+    index("film_replacements_retired_idx").on(t.status, t.retiredFilesRemovedAt, t.swappedAt),
+  ],
+);

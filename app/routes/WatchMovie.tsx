@@ -81,6 +81,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const dataSaver = await isDataSaverOn(request, viewer);
   const player = playerChoices(getDb(), {
     movieId: watch.movie.id,
+    mediaVersion: watch.movie.mediaVersion,
     account: viewer,
     dataSaver,
     quality: qualityOf(request),

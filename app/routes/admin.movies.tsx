@@ -271,6 +271,13 @@ export default function AdminMovies() {
                   )}
                   <span className="font-medium">{row.name}</span>
                 </Link>
+                <Link
+                  to={`/admin/movies/${encodeURIComponent(row.id)}`}
+                  className="mt-1 inline-block text-xs text-brand-300 hover:underline"
+                  aria-label={t("studio:edit.editNamed", { name: row.name })}
+                >
+                  {t("studio:edit.edit")}
+                </Link>
               </>
             ),
           },

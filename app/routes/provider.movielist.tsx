@@ -131,6 +131,13 @@ export default function MovieList() {
               <>
                 <span className="block font-medium">{row.name}</span>
                 <Link
+                  to={`/provider/movie/${encodeURIComponent(row.id)}`}
+                  className="mr-3 text-xs text-brand-300 hover:underline"
+                  aria-label={t("edit.editNamed", { name: row.name })}
+                >
+                  {t("edit.edit")}
+                </Link>
+                <Link
                   to={`/provider/subtitles?${new URLSearchParams({ id: row.id })}`}
                   className="text-xs text-brand-300 hover:underline"
                   aria-label={t("subtitles:studio.linkNamed", { name: row.name })}

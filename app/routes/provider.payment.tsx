@@ -3,9 +3,10 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { DataTable } from "~/components/ui/data-table";
+import { Link } from "~/components/ui/link";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { PROVIDER_REVENUE_SHARE, providerEarnings } from "~/services/provider-stats.server";
+import { providerEarnings } from "~/services/provider-stats.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
@@ -17,7 +18,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "studio");
   return {
     metaTitle: t("payment.metaTitle"),
-    sharePercent: PROVIDER_REVENUE_SHARE * 100,
     ...providerEarnings(getDb(), provider.id),
   };
 }
@@ -33,6 +33,9 @@ export default function ProviderPayment() {
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>
+      <Link to="/provider/stats" className="mt-2 inline-block text-sm text-brand-300 hover:underline">
+        {t("payment.chartsLink")}
+      </Link>
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <Figure label={t("payment.totalViews")} value={number.format(totalViews)} />
         <Figure

@@ -40,6 +40,7 @@ export function listAllMovies(
       access: movies.access,
       views: movies.views,
       posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
       providerId: movies.providerId,
       providerName: accounts.providerName,
       uploadedAt: movies.uploadedAt,
@@ -56,10 +57,10 @@ export function listAllMovies(
     .offset((page - 1) * pageSize)
     .all()
     // An episode is shown with its series: "Series — S1E2 Title".
-    .map(({ posterFile, ...row }) => ({
+    .map(({ posterFile, posterVersion, ...row }) => ({
       ...row,
       name: titleDisplayName(row),
-      poster: posterFile ? posterUrl(row.id, "card", "jpg") : null,
+      poster: posterFile ? posterUrl(row.id, "card", "jpg", posterVersion) : null,
     }));
   return { rows, total, page, pageSize };
 }

@@ -30,6 +30,10 @@ export type AuditAction =
   | "movie.feature"
   | "movie.unfeature"
   | "movie.access"
+  | "movie.edit"
+  | "movie.replace_start"
+  | "movie.replace"
+  | "movie.replace_failed"
   | "subtitle.save"
   | "subtitle.delete"
   | "series.create"
@@ -78,6 +82,10 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "movie.feature",
   "movie.unfeature",
   "movie.access",
+  "movie.edit",
+  "movie.replace_start",
+  "movie.replace",
+  "movie.replace_failed",
   "subtitle.save",
   "subtitle.delete",
   "series.create",

@@ -3,8 +3,16 @@ import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
+import fs from "node:fs";
 import { DEFAULT_LINK_KBPS, dataSaverRung, estimateAutoCost, type CostEstimate } from "~/media/data-cost";
-import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
+import {
+  movieVideoPath,
+  renditionFileName,
+  renditionPath,
+  storageRoot,
+  streamUrl,
+  versionedStreamFile,
+} from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
@@ -17,7 +25,8 @@ export type PlaybackRefusal = {
   reason?: "pass_required" | "screens" | "quality";
   screens?: number;
 };
-export type PlaybackDecision = { allowed: true; movieId: string } | PlaybackRefusal;
+/** `mediaVersion`: which version of the film plays now (movies.media_version). */
+export type PlaybackDecision = { allowed: true; movieId: string; mediaVersion: number } | PlaybackRefusal;
 
 const PUBLIC_VIDEO_NAME = /^([a-z0-9]{8,32})\.mp4$/;
 
@@ -62,22 +71,22 @@ export function decideMoviePlayback(
       approved: movies.approved,
       providerId: movies.providerId,
       access: movies.access,
+      mediaVersion: movies.mediaVersion,
     })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
   if (!movie || movie.status !== "ready") return { allowed: false, status: 404, message: "Video not found" };
-  if (account.role === "admin") return { allowed: true, movieId: movie.id };
+  const allowed = { allowed: true, movieId: movie.id, mediaVersion: movie.mediaVersion } as const;
+  if (account.role === "admin") return allowed;
   if (account.role === "provider") {
-    return movie.providerId === account.id
-      ? { allowed: true, movieId: movie.id }
-      : { allowed: false, status: 403, message: "Not allowed" };
+    return movie.providerId === account.id ? allowed : { allowed: false, status: 403, message: "Not allowed" };
   }
   if (!isPublishedRow(movie)) return { allowed: false, status: 404, message: "Video not found" };
   if (movie.access === "premium" && !hasActivePass(db, account.id, now)) {
     return { allowed: false, status: 403, message: PASS_REQUIRED_MESSAGE, reason: "pass_required" };
   }
-  return { allowed: true, movieId: movie.id };
+  return allowed;
 }
 
 // ---------------------------------------------------------------------------
@@ -116,13 +125,20 @@ export function chooseRendition<R extends { quality: Quality }>(
  * the film at the source's quality, which a plan that allows its class gets.
  */
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
-  const movie = db.select({ height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
+  const movie = db
+    .select({ height: movies.height, version: movies.mediaVersion })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!movie) return [];
   const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
     quality: qualityOfHeight(rendition.rung),
-    path: renditionPath(movieId, rendition.rung, "media"),
+    path: renditionPath(movieId, rendition.rung, "media", storageRoot(), movie.version),
   }));
-  return [...rungs, { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId) }];
+  return [
+    ...rungs,
+    { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId, storageRoot(), movie.version) },
+  ];
 }
 
 /** The highest rung of the ladder an account's plan allows (staff: every rung). */
@@ -330,6 +346,8 @@ export type HlsStreamDecision =
   | {
       allowed: true;
       movieId: string;
+      /** The version that plays now: the master playlist names its rungs' addresses. */
+      mediaVersion: number;
       file: StreamFile;
       maxRung: number;
       renditions: LadderRendition[];
@@ -342,16 +360,23 @@ export type HlsStreamDecision =
  * as the video route (sign-in, published, Premium pass, this device's screen
  * lease), and the plan's maximum quality: `renditions` lists only the rungs
  * the plan allows, and the bytes of a higher rung are refused (403).
+ *
+ * `version` is the film's version the path names (`/stream/<id>/v2/240p.mp4`;
+ * none is the upload's own, version 0). The version that plays now is served
+ * from its rendition rows; a version a replacement retired is still served,
+ * rung files only, while its files are kept (a player that started on it
+ * plays it to the end); a version not yet swapped in is nobody's to fetch.
  */
 export function authorizeHlsStream(
   db: DB,
-  input: { movieId: string; file: string },
+  input: { movieId: string; file: string; version?: number },
   account: Account | null,
   deviceId: string | null,
   now: Date = new Date(),
 ): HlsStreamDecision {
   const file = parseStreamFile(input.file);
-  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId))
+  const version = input.version ?? 0;
+  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId) || (file.kind === "master" && input.version !== undefined))
     return { allowed: false, status: 404, message: "Video not found" };
   const decision = decideMoviePlayback(db, input.movieId, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
@@ -376,19 +401,37 @@ export function authorizeHlsStream(
   const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
   const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
   if (file.kind === "master")
-    return { allowed: true, movieId: decision.movieId, file, maxRung, renditions: allowedRenditions, path: null };
-  if (!ready.some((rendition) => rendition.rung === file.rung))
-    return { allowed: false, status: 404, message: "Video not found" };
-  if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
-    return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    return {
+      allowed: true,
+      movieId: decision.movieId,
+      mediaVersion: decision.mediaVersion,
+      file,
+      maxRung,
+      renditions: allowedRenditions,
+      path: null,
+    };
+  if (version > decision.mediaVersion) return { allowed: false, status: 404, message: "Video not found" };
+  const path = renditionPath(decision.movieId, file.rung, file.kind, storageRoot(), version);
+  if (version < decision.mediaVersion) {
+    // A retired version: its rows are gone, its files stay a while; the plan's cap still holds.
+    if (file.rung > Math.max(maxRung, allowedRenditions[0]!.rung))
+      return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    if (!fs.existsSync(path)) return { allowed: false, status: 404, message: "Video not found" };
+  } else {
+    if (!ready.some((rendition) => rendition.rung === file.rung))
+      return { allowed: false, status: 404, message: "Video not found" };
+    if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
+      return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    }
   }
   return {
     allowed: true,
     movieId: decision.movieId,
+    mediaVersion: decision.mediaVersion,
     file,
     maxRung,
     renditions: allowedRenditions,
-    path: renditionPath(decision.movieId, file.rung, file.kind),
+    path,
   };
 }
 
@@ -469,7 +512,14 @@ export const FALLBACK_MAX_KBPS = 300;
  */
 export function playerChoices(
   db: DB,
-  input: { movieId: string; account: Account; dataSaver: boolean; quality: PlayerQuality; linkKbps?: number | null },
+  input: {
+    movieId: string;
+    mediaVersion: number;
+    account: Account;
+    dataSaver: boolean;
+    quality: PlayerQuality;
+    linkKbps?: number | null;
+  },
   now: Date = new Date(),
 ): PlayerChoices {
   const ready = listReadyRenditions(db, input.movieId);
@@ -498,7 +548,13 @@ export function playerChoices(
   return {
     masterUrl: `${streamUrl(input.movieId, "master.m3u8")}${params.size > 0 ? `?${params}` : ""}`,
     fallbackUrl: fallback
-      ? streamUrl(input.movieId, renditionFileName(quality === "auto" ? fallback.rung : quality, "media"))
+      ? streamUrl(
+          input.movieId,
+          versionedStreamFile(
+            input.mediaVersion,
+            renditionFileName(quality === "auto" ? fallback.rung : quality, "media"),
+          ),
+        )
       : `/api/files/${input.movieId}.mp4`,
     rungs,
     quality,

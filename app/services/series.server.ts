@@ -716,6 +716,7 @@ function publishedEpisodes(db: DB, seriesId: string) {
       durationSeconds: movies.durationSeconds,
       access: movies.access,
       posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
     })
     .from(seasons)
     .innerJoin(movies, eq(movies.seasonId, seasons.id))
@@ -798,7 +799,7 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
       description: episode.description,
       durationSeconds: episode.durationSeconds,
       access: episode.access,
-      poster: episode.posterFile ? { kind: "title", id: episode.id } : null,
+      poster: episode.posterFile ? { kind: "title", id: episode.id, version: episode.posterVersion } : null,
       positionSeconds: seen ? seen.positionSeconds : null,
       finished: seen ? isFinished(seen.positionSeconds, episode.durationSeconds) : false,
     };

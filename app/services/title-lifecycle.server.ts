@@ -12,7 +12,7 @@ import { getSetting } from "./settings.server";
 /**
  * A title's life, and the only code that writes where a title stands in it:
  *
- *   submitTitle ─► processing ─► markTitleReady ─► ready ─┐
+ *   submitTitle ─► processing ─► markTitleReady ─► ready ─┐   (a replaced film: markTitleReplaced)
  *                      │                                  ├─ published = ready + approved
  *                      └──► markTitleFailed ─► failed     │  (catalogue `isPublished`)
  *   changeTitle: approve / unapprove (unpublish), feature, Free/Premium ┘
@@ -83,6 +83,24 @@ export function markTitleReady(db: DB, movieId: string, facts: PlayableFacts): b
   if (updated.changes === 0) return false;
   // Ready and already approved (auto-approval): it is published now.
   notifyNewTitle(db, movieId);
+  return true;
+}
+
+/**
+ * A replaced film plays now (film-replacements.server.ts): the title's facts
+ * are the new file's. A title whose first processing had failed becomes
+ * Ready (and, if that publishes it, tells viewers once, as any new title); a
+ * Ready title stays as it was — a new cut is not a new title. False when the
+ * title is gone.
+ */
+export function markTitleReplaced(db: DB, movieId: string, facts: PlayableFacts): boolean {
+  const row = db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get();
+  if (!row) return false;
+  if (row.status !== "ready") return markTitleReady(db, movieId, facts);
+  db.update(movies)
+    .set({ ...facts, updatedAt: new Date() })
+    .where(eq(movies.id, movieId))
+    .run();
   return true;
 }
 

@@ -6,13 +6,15 @@
  */
 export const DISPLAY_TIME_ZONE = "Africa/Lagos";
 
-export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time";
+export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time" | "dayMonth";
 
 const STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   date: { dateStyle: "medium" },
   dateTime: { dateStyle: "medium", timeStyle: "short" },
   dateTimeSeconds: { dateStyle: "medium", timeStyle: "medium" },
   time: { timeStyle: "short" },
+  /** "3 Jun": a chart's day labels. */
+  dayMonth: { day: "numeric", month: "short" },
 };
 
 export function localeFor(language: string): string {

@@ -1,10 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, seasons, series, subtitles, watchEvents } from "~/db/schema";
+import {
+  accounts,
+  categories,
+  movies,
+  passes,
+  payments,
+  planPeriods,
+  plans,
+  seasons,
+  series,
+  subtitles,
+  watchEvents,
+} from "~/db/schema";
 import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
@@ -113,7 +125,11 @@ describe("the demo seed", () => {
   });
 
   it("creates one account per role that signs in with the printed password", async () => {
-    const rows = db.select().from(accounts).all();
+    const rows = db
+      .select()
+      .from(accounts)
+      .all()
+      .filter((row) => !row.id.startsWith("demoaudience"));
     expect(rows).toHaveLength(3);
     for (const demo of DEMO_ACCOUNTS) {
       const row = rows.find((candidate) => candidate.email === demo.email.toLowerCase());
@@ -201,7 +217,10 @@ describe("the demo seed", () => {
   it("records recent viewings, after each upload, so trending has signal", () => {
     const events = db.select().from(watchEvents).all();
     const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
-    expect(events.length).toBeGreaterThanOrEqual(10);
+    const viewer = db.select().from(accounts).where(eq(accounts.email, "viewer@kallo.demo")).get()!;
+    const viewersOwn = events.filter((event) => event.accountId === viewer.id);
+    expect(viewersOwn.length).toBeGreaterThanOrEqual(10);
+    expect(events.filter((event) => event.startedAt.getTime() > weekAgo).length).toBeGreaterThan(viewersOwn.length);
     const uploaded = new Map(
       db
         .select({ id: movies.id, uploadedAt: movies.uploadedAt })
@@ -210,9 +229,51 @@ describe("the demo seed", () => {
         .map((row) => [row.id, row.uploadedAt]),
     );
     for (const event of events) {
-      expect(event.startedAt.getTime()).toBeGreaterThan(weekAgo);
+      if (event.accountId === viewer.id) expect(event.startedAt.getTime()).toBeGreaterThan(weekAgo);
       expect(event.startedAt.getTime()).toBeLessThan(Date.now());
       expect(event.startedAt.getTime()).toBeGreaterThan(uploaded.get(event.movieId)!.getTime());
+    }
+  });
+
+  it("makes views, viewings and watch time agree: every view is a viewing, no viewing outlasts its film", () => {
+    const events = db.select().from(watchEvents).all();
+    for (const movie of db.select().from(movies).all()) {
+      const viewings = events.filter((event) => event.movieId === movie.id && event.viewCounted);
+      expect(viewings.length, movie.id).toBe(movie.views);
+      for (const viewing of viewings) {
+        expect(viewing.positionSeconds).toBeLessThanOrEqual(movie.durationSeconds);
+        // Each viewing lasted as long as it played (watch time = how far it got).
+        expect(viewing.updatedAt.getTime() - viewing.startedAt.getTime()).toBe(viewing.positionSeconds * 1000);
+      }
+    }
+    // Viewings by the demo audience, who signed up over three months and cannot sign in.
+    const audience = db
+      .select()
+      .from(accounts)
+      .all()
+      .filter((row) => row.id.startsWith("demoaudience"));
+    expect(audience.length).toBeGreaterThanOrEqual(40);
+    expect(audience.every((row) => row.role === "viewer" && !row.passwordHash.startsWith("scrypt$"))).toBe(true);
+    const providerHours = events.reduce((total, event) => total + event.positionSeconds, 0) / 3600;
+    expect(providerHours).toBeGreaterThan(1);
+  });
+
+  it("sells passes to part of the audience at the plans' own prices, so revenue and passes have numbers", () => {
+    const sold = db
+      .select()
+      .from(payments)
+      .all()
+      .filter((row) => row.id.startsWith("demopay"));
+    expect(sold.length).toBeGreaterThan(10);
+    for (const payment of sold) {
+      const offer = db
+        .select()
+        .from(planPeriods)
+        .where(and(eq(planPeriods.planId, payment.planId), eq(planPeriods.days, payment.periodDays)))
+        .get()!;
+      expect(payment).toMatchObject({ status: "success", amountMinor: offer.priceMinor });
+      const pass = db.select().from(passes).where(eq(passes.paymentId, payment.id)).get()!;
+      expect(pass.endsAt.getTime() - pass.startsAt.getTime()).toBe(payment.periodDays * 24 * 3600 * 1000);
     }
   });
 

@@ -347,13 +347,13 @@ describe("what the watch page offers a viewer", () => {
     // The fixture's rungs average 1.5 kbps per line: 144p 216 kbps, 240p 360 kbps.
     const auto = playerChoices(
       testDb.db,
-      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto" },
+      { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: "auto" },
       t0,
     );
     expect(auto.fallbackUrl).toBe(`/stream/${FREE_TITLE}/144p.mp4`);
     const chosen = playerChoices(
       testDb.db,
-      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: 360 },
+      { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: 360 },
       t0,
     );
     expect(chosen.fallbackUrl).toBe(`/stream/${FREE_TITLE}/360p.mp4`);
@@ -363,7 +363,7 @@ describe("what the watch page offers a viewer", () => {
     const choices = (linkKbps: number | null) =>
       playerChoices(
         testDb.db,
-        { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto", linkKbps },
+        { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: "auto", linkKbps },
         t0,
       ).autoCost;
     // 400 kbps assumed: no rung's peak fits 70 % (280 kbps; 144p's is 288), so the lowest; 240p's

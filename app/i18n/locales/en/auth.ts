@@ -116,6 +116,7 @@ const auth = {
     roles: { viewer: "Viewer", provider: "Content creator", admin: "Administrator" },
   },
   provider: {
+    statistics: "Statistics",
     navLabel: "Content creator menu",
     series: "Series",
     upload: "Movie Upload",
@@ -130,6 +131,7 @@ const auth = {
     editProfile: "Edit Profile",
   },
   admin: {
+    dashboard: "Dashboard",
     navLabel: "Administration menu",
     series: "Series",
     providers: "Content Provider list",

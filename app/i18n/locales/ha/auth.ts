@@ -118,6 +118,7 @@ const auth: DeepStrings<typeof en> = {
     roles: { viewer: "Mai kallo", provider: "Mai shirya fim", admin: "Mai gudanarwa" },
   },
   provider: {
+    statistics: "Ƙididdiga",
     navLabel: "Menu na mai shirya fim",
     series: "Shirye-shirye",
     upload: "Ɗora Fim",
@@ -132,6 +133,7 @@ const auth: DeepStrings<typeof en> = {
     editProfile: "Gyara bayanan kai",
   },
   admin: {
+    dashboard: "Allon bayanai",
     navLabel: "Menu na gudanarwa",
     series: "Shirye-shirye",
     providers: "Jerin Masu Shirya Fim",
