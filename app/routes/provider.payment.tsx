@@ -6,6 +6,8 @@ import { DataTable } from "~/components/ui/data-table";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { PROVIDER_REVENUE_SHARE, providerEarnings } from "~/services/provider-stats.server";
+import { getEnv } from "~/utils/env.server";
+import { formatMoney } from "~/utils/money";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
@@ -18,18 +20,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("payment.metaTitle"),
     sharePercent: PROVIDER_REVENUE_SHARE * 100,
+    currency: getEnv().currency,
     ...providerEarnings(getDb(), provider.id),
   };
 }
 
 export default function ProviderPayment() {
   const { t, i18n } = useTranslation("studio");
-  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } =
+  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent, currency } =
     useLoaderData<typeof loader>();
   const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
   const number = new Intl.NumberFormat(locale);
-  const money = (amountMinor: number, currency: string) =>
-    new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
+  const money = (amountMinor: number, inCurrency: string) => formatMoney(amountMinor, inCurrency, i18n.language);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>
@@ -43,7 +45,7 @@ export default function ProviderPayment() {
           label={t("payment.earnings", { days: windowDays })}
           value={
             earnings.length === 0
-              ? money(0, "USD")
+              ? money(0, currency)
               : earnings.map((row) => money(row.amountMinor, row.currency)).join(" · ")
           }
         />

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_LADDER,
   firstPassRungs,
-  maxRungForQuality,
   megabytesPerHour,
   parseLadder,
   planLadder,
@@ -150,14 +149,6 @@ describe("the first pass", () => {
     expect(rungsOf(firstPassRungs(planLadder({ width: 160, height: 90 })))).toEqual([90]);
     expect(rungsOf(firstPassRungs(planLadder({ width: 1280, height: 720 }, [360, 720])))).toEqual([360]);
     expect(firstPassRungs([])).toEqual([]);
-  });
-});
-
-describe("plan quality caps", () => {
-  it("stops SD below 720 lines, HD at 1080, and Ultra HD nowhere", () => {
-    expect(maxRungForQuality("sd")).toBe(480);
-    expect(maxRungForQuality("hd")).toBe(1080);
-    expect(maxRungForQuality("uhd")).toBe(Number.POSITIVE_INFINITY);
   });
 });
 
