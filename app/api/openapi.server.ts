@@ -71,6 +71,20 @@ const formBody = (schema: z.ZodTypeAny) => {
   };
 };
 
+/** A block may say why (kept in the audit log); old clients send no body. */
+const blockBody = {
+  required: false,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: { reason: { type: "string", maxLength: 500 } },
+        additionalProperties: true,
+      },
+    },
+  },
+};
+
 const REQUEST_BODIES: Record<string, unknown> = {
   "POST /user/login": formBody(signInSchema),
   "POST /cp/login": formBody(signInSchema),
@@ -80,6 +94,8 @@ const REQUEST_BODIES: Record<string, unknown> = {
   "PUT /user/profile/password/{userId}": formBody(changePasswordSchema),
   "PUT /cp/profile/edit/{providerId}": formBody(providerProfileSchema),
   "POST /files/watched": formBody(watchedSchema),
+  "PUT /cp/block/{id}": blockBody,
+  "PUT /cp/user/block/{id}": blockBody,
   "POST /upload/movies": {
     required: true,
     description:
