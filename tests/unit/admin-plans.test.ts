@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { auditLog, planPeriods, plans } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
 import { downloadRulesFor } from "~/services/downloads.server";
-import { allowsPremium, getPassStatus, grantPass } from "~/services/passes.server";
+import { allowsPremium, findSellablePeriod, getPassStatus, grantPass } from "~/services/passes.server";
+import { generateVoucherBatch } from "~/services/vouchers.server";
 import { checkPlanForm, PLAN_ERRORS, planCodeFor, type PlanFormFields } from "~/services/plan-rules";
 import {
   createPlan,
@@ -195,6 +196,12 @@ describe("plans from nothing", () => {
     expect(deletePlan(testDb.db, "pbasic", actor)).toBe("sold");
     expect(setPlanOffered(testDb.db, "pbasic", false, actor)).toBe(true);
     expect(listPlansOnOffer(testDb.db, "en", "NGN").map((plan) => plan.code)).toEqual(["FREE", "PRO"]);
+    // Nothing more is sold of it: no card sale, no vouchers.
+    const redeemBy = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    expect(
+      generateVoucherBatch(testDb.db, { planId: "pbasic", period: "week", count: "1", expiresOn: redeemBy }, actor),
+    ).toEqual({ ok: false, fieldErrors: { planPeriod: ["billing:vouchers.errors.plan"] } });
+    expect(findSellablePeriod(testDb.db, "pbasic", "week", { offeredOnly: true })).toBeNull();
     // The viewer's pass still plays by Basic's rules.
     expect(getPassStatus(testDb.db, viewerId).plan).toMatchObject({ code: "BASIC", premium: true, maxRung: 720 });
     expect(deletePlan(testDb.db, "ppro", actor)).toBe("deleted");
