@@ -56,7 +56,7 @@ export default function Plans() {
               })
             : null}{" "}
           {sells ? (
-            <Link to="/payment" className="text-brand-300 hover:underline">
+            <Link to="/payment" className="text-brand-300 underline">
               {tb("buy.title")}
             </Link>
           ) : null}

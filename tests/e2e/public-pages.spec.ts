@@ -224,6 +224,7 @@ test.describe("plans", () => {
 
   test("a visitor compares the plans from the database on a phone: a price per pass length sold, what each allows, in English and in Hausa — without JavaScript", async ({
     page,
+    browser,
   }) => {
     // PRO: the billing tests change BASIC's prices while this may run.
     const pro = e2eDb().select().from(plans).where(eq(plans.code, "PRO")).get()!;
@@ -244,18 +245,25 @@ test.describe("plans", () => {
     // The table scrolls inside its box; the page itself does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
-    await page.setExtraHTTPHeaders({ "Accept-Language": "ha" });
-    await page.goto("/plans");
-    await expect(page.getByTestId("plan-table").locator('th[data-plan-column="PRO"]')).toContainText(pro.nameHa);
-    await expect(page.locator('td[data-plan="PRO"] [data-period-price="year"]')).toContainText(priceOf("year", "ha"));
+    const hausa = await browser.newContext({
+      locale: "ha-NG",
+      extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" },
+      javaScriptEnabled: false,
+      viewport: { width: 360, height: 780 },
+    });
+    const reader = await hausa.newPage();
+    await reader.goto("/plans");
+    await expect(reader.getByTestId("plan-table").locator('th[data-plan-column="PRO"]')).toContainText(pro.nameHa);
+    await expect(reader.locator('td[data-plan="PRO"] [data-period-price="year"]')).toContainText(priceOf("year", "ha"));
     expect(priceOf("year", "ha")).toMatch(/^₦\d{1,3}(\.\d{3})+$/);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
-    await page.goto("/");
-    await expect(page.locator('[data-section="plans"] [data-plan="PRO"]')).toContainText(
+    await reader.goto("/");
+    await expect(reader.locator('[data-section="plans"] [data-plan="PRO"]')).toContainText(
       `Daga ${formatMoney(Math.min(...prices.map((price) => price.priceMinor)), "NGN", "ha")}`,
     );
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await hausa.close();
   });
 });
 
