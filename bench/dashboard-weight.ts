@@ -40,7 +40,7 @@ db.insert(accounts)
     role: "admin",
   })
   .run();
-db.insert(plans).values({ id: "benchplanbasic1", code: "BASIC", name: "Basic", currency: "NGN" }).run();
+db.insert(plans).values({ id: "benchplanbasic1", code: "BASIC", name: "Basic", premium: true }).run();
 const now = Date.now();
 const day = 86_400_000;
 db.transaction((tx) => {

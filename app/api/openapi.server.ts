@@ -72,6 +72,20 @@ const formBody = (schema: z.ZodTypeAny) => {
   };
 };
 
+/** A block may say why (kept in the audit log); old clients send no body. */
+const blockBody = {
+  required: false,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: { reason: { type: "string", maxLength: 500 } },
+        additionalProperties: true,
+      },
+    },
+  },
+};
+
 const REQUEST_BODIES: Record<string, unknown> = {
   "POST /user/login": formBody(signInSchema),
   "POST /cp/login": formBody(signInSchema),
@@ -118,6 +132,8 @@ const REQUEST_BODIES: Record<string, unknown> = {
       },
     },
   },
+  "PUT /cp/block/{id}": blockBody,
+  "PUT /cp/user/block/{id}": blockBody,
   "POST /upload/movies": {
     required: true,
     description:

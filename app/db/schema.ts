@@ -91,6 +91,9 @@ export const categories = sqliteTable(
   (t) => [uniqueIndex("categories_slug_unique").on(t.slug), uniqueIndex("categories_name_unique").on(t.name)],
 );
 
+import { RETURN_REASONS } from "./return-reasons";
+export { RETURN_REASONS, type ReturnReason } from "./return-reasons";
+
 /**
  * A TV series: its own row (title, description, category, cast, poster),
  * with seasons, whose episodes are ordinary titles (`movies` rows with a
@@ -119,6 +122,10 @@ export const series = sqliteTable(
     access: text("access", { enum: ["free", "premium"] })
       .notNull()
       .default("free"),
+    /** Sent back to the provider (not approved, with a reason) until they resubmit it. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    returnReason: text("return_reason", { enum: RETURN_REASONS }),
+    returnNote: text("return_note"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
@@ -192,6 +199,10 @@ export const movies = sqliteTable(
     episodeNumber: integer("episode_number"),
     /** An episode whose access an administrator set on it: the series' access no longer changes it. */
     accessOverride: integer("access_override", { mode: "boolean" }).notNull().default(false),
+    /** Sent back to the provider (not approved, with a reason) until they resubmit it. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    returnReason: text("return_reason", { enum: RETURN_REASONS }),
+    returnNote: text("return_note"),
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
@@ -317,29 +328,30 @@ export const savedMovies = sqliteTable(
   ],
 );
 
-export const PLAN_CODES = ["FREE", "BASIC", "PRO"] as const;
-import type { PlanFeature } from "./plan-features";
-export { PLAN_FEATURES, type PlanFeature } from "./plan-features";
-
+/**
+ * A plan: what it allows (Premium titles, screens at once, the highest
+ * rung of the ladder, offline downloads) and, for a pass plan, its prices per
+ * pass length (`plan_periods`). The plan coded FREE is what everyone without
+ * an active pass is on; it is never sold. An administrator makes, edits,
+ * orders and retires plans; one that was ever sold is retired (`offered` off),
+ * never deleted.
+ */
 export const plans = sqliteTable(
   "plans",
   {
     id: text("id").primaryKey(),
+    /** A short stable name used in links (`/payment?plan=BASIC`); FREE marks the free plan. */
     code: text("code").notNull(),
     name: text("name").notNull(),
-    /** Price of one month, in the currency's minor unit. */
-    monthlyPriceMinor: integer("monthly_price_minor").notNull().default(0),
-    currency: text("currency").notNull().default("USD"),
-    /** Percentage taken off twelve months when billed annually. */
-    annualDiscountPercent: integer("annual_discount_percent").notNull().default(0),
+    nameHa: text("name_ha").notNull().default(""),
+    description: text("description").notNull().default(""),
+    descriptionHa: text("description_ha").notNull().default(""),
+    /** Premium titles play on this plan. */
+    premium: integer("premium", { mode: "boolean" }).notNull().default(false),
     screens: integer("screens").notNull().default(1),
-    maxQuality: text("max_quality", { enum: ["sd", "hd", "uhd"] })
-      .notNull()
-      .default("hd"),
-    features: text("features", { mode: "json" })
-      .$type<PlanFeature[]>()
-      .notNull()
-      .default(sql`'[]'`),
+    /** The highest rung of the adaptive ladder (short side in lines) its holders are served. */
+    maxRung: integer("max_rung").notNull().default(1080),
+    /** On sale and shown to viewers; a retired plan keeps serving the passes already sold. */
     offered: integer("offered", { mode: "boolean" }).notNull().default(true),
     sortOrder: integer("sort_order").notNull().default(0),
     /** Offline downloads: allowed at all, how many titles at once per account, kept how many days, watchable how many hours after the first play. */
@@ -375,6 +387,8 @@ export const passes = sqliteTable(
     index("passes_account_idx").on(t.accountId, t.endsAt),
     index("passes_ends_idx").on(t.endsAt),
     index("passes_starts_idx").on(t.startsAt),
+    // A plan's passes sold and active (the plan editor), and whether it was ever sold.
+    index("passes_plan_idx").on(t.planId, t.endsAt),
   ],
 );
 
@@ -410,6 +424,7 @@ export const payments = sqliteTable(
     index("payments_created_idx").on(t.createdAt),
     // Revenue by day: successful payments by when they were paid.
     index("payments_paid_idx").on(t.status, t.paidAt),
+    index("payments_plan_idx").on(t.planId),
   ],
 );
 
@@ -434,13 +449,13 @@ export const redeemCodes = sqliteTable(
     index("redeem_codes_batch_idx").on(t.batchId),
     index("redeem_codes_created_idx").on(t.createdAt),
     index("redeem_codes_redeemed_by_idx").on(t.redeemedBy),
+    index("redeem_codes_plan_idx").on(t.planId),
   ],
 );
 
 /** How long a pass lasts and what it costs, per paid plan (an administrator edits the prices). */
-export const PASS_PERIODS = ["day", "week", "month"] as const;
-export type PassPeriod = (typeof PASS_PERIODS)[number];
-export const PERIOD_DAYS: Record<PassPeriod, number> = { day: 1, week: 7, month: 30 };
+import { PASS_PERIODS } from "./pass-periods";
+export { PASS_PERIODS, PERIOD_DAYS, type PassPeriod } from "./pass-periods";
 
 export const planPeriods = sqliteTable(
   "plan_periods",
@@ -450,7 +465,7 @@ export const planPeriods = sqliteTable(
       .references(() => plans.id, { onDelete: "cascade" }),
     period: text("period", { enum: PASS_PERIODS }).notNull(),
     days: integer("days").notNull(),
-    /** In the plan's currency's minor unit. */
+    /** In the minor unit of the operator's currency (CURRENCY). */
     priceMinor: integer("price_minor").notNull(),
   },
   (t) => [primaryKey({ columns: [t.planId, t.period] })],

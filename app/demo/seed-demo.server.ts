@@ -15,7 +15,6 @@ import {
   series,
   watchEvents,
   type PassPeriod,
-  type PlanFeature,
   type Role,
 } from "~/db/schema";
 import {
@@ -30,6 +29,9 @@ import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
 import { hashPassword } from "~/services/passwords.server";
+import { createStarterPlans } from "~/services/plans.server";
+import { STARTER_PLANS } from "~/services/starter-plans";
+import { getEnv } from "~/utils/env.server";
 import { buildLadder } from "~/services/renditions.server";
 import { DEFAULT_LADDER } from "~/utils/ladder-setting";
 
@@ -94,64 +96,8 @@ function demoCategoryId(slug: string): string {
   return `democat${slug.replace(/[^a-z0-9]/g, "")}`;
 }
 
-type DemoPlan = typeof plans.$inferInsert & { features: PlanFeature[] };
-
-const DEMO_PLANS: readonly DemoPlan[] = [
-  {
-    id: "planfree",
-    code: "FREE",
-    name: "Free",
-    monthlyPriceMinor: 0,
-    currency: "USD",
-    annualDiscountPercent: 0,
-    screens: 1,
-    maxQuality: "hd",
-    features: ["hd"],
-    offered: true,
-    sortOrder: 0,
-  },
-  {
-    id: "planbasic",
-    code: "BASIC",
-    name: "Basic",
-    monthlyPriceMinor: 1400,
-    currency: "USD",
-    annualDiscountPercent: 15,
-    screens: 1,
-    maxQuality: "uhd",
-    features: ["hd", "ultraHd", "simultaneousScreens", "multiDevice"],
-    offered: true,
-    sortOrder: 1,
-  },
-  {
-    id: "planpro",
-    code: "PRO",
-    name: "Pro",
-    monthlyPriceMinor: 3000,
-    currency: "USD",
-    annualDiscountPercent: 20,
-    screens: 4,
-    maxQuality: "uhd",
-    features: [
-      "hd",
-      "ultraHd",
-      "simultaneousScreens",
-      "multiDevice",
-      "unlimitedTitles",
-      "cancelAnyTime",
-      "firstMonthFree",
-      "support247",
-    ],
-    offered: true,
-    sortOrder: 2,
-  },
-];
-
-/** Pay-as-you-go passes of the paid plans: a day, a week, or a month at the monthly price. */
-const DEMO_PASS_PRICES: Record<string, Record<PassPeriod, number>> = {
-  planbasic: { day: 100, week: 400, month: 1400 },
-  planpro: { day: 200, week: 900, month: 3000 },
-};
+/** The demo's plans are the usual starting set (app/services/starter-plans.ts), under fixed ids, priced in the configured currency. */
+const DEMO_PLAN_IDS = { free: "planfree", basic: "planbasic", pro: "planpro" } as const;
 
 type DemoTitle = {
   id: string;
@@ -509,7 +455,7 @@ export async function seedDemoBasics(
   const summary: SeedDemoSummary = {
     movies: DEMO_TITLES.length + DEMO_EPISODES.length,
     categories: DEMO_CATEGORIES.length,
-    plans: DEMO_PLANS.length,
+    plans: STARTER_PLANS.length,
     created,
   };
 
@@ -653,20 +599,10 @@ async function ensureCategories(
   return ids;
 }
 
+/** The starting set, when the database has no plans yet; an administrator's plans stay as they are. */
 function ensurePlans(db: DB, created: Created): void {
-  for (const plan of DEMO_PLANS) {
-    // No conflict target: a plan whose id or code is taken is the administrator's and stays as it is.
-    const result = db.insert(plans).values(plan).onConflictDoNothing().run();
-    created.plans += result.changes;
-    const prices = DEMO_PASS_PRICES[plan.id];
-    if (!prices || !db.select({ id: plans.id }).from(plans).where(eq(plans.id, plan.id)).get()) continue;
-    for (const [period, priceMinor] of Object.entries(prices) as [PassPeriod, number][]) {
-      db.insert(planPeriods)
-        .values({ planId: plan.id, period, days: PERIOD_DAYS[period], priceMinor })
-        .onConflictDoNothing()
-        .run();
-    }
-  }
+  const made = createStarterPlans(db, { currency: getEnv().currency, actor: null, ids: DEMO_PLAN_IDS });
+  if (made.ok) created.plans += made.created;
 }
 
 async function ensureAccounts(db: DB, created: Created): Promise<Record<Role, string>> {
@@ -960,10 +896,8 @@ function ensureAudiencePasses(db: DB, audience: readonly string[]): void {
       planId: planPeriods.planId,
       days: planPeriods.days,
       priceMinor: planPeriods.priceMinor,
-      currency: plans.currency,
     })
     .from(planPeriods)
-    .innerJoin(plans, eq(plans.id, planPeriods.planId))
     .where(inArray(planPeriods.planId, ["planbasic", "planpro"]))
     .orderBy(planPeriods.planId, planPeriods.days)
     .all();
@@ -987,7 +921,7 @@ function ensureAudiencePasses(db: DB, audience: readonly string[]): void {
             planId: offer.planId,
             periodDays: offer.days,
             amountMinor: offer.priceMinor,
-            currency: offer.currency,
+            currency: getEnv().currency,
             gateway: "paystack",
             reference: `demo-${id}`,
             status: "success",

@@ -8,7 +8,9 @@ import { MovieCarouselSection, MovieGridSection } from "~/components/catalogue/m
 import { PlansSection } from "~/components/plans/plans-section";
 import { getRequestT } from "~/i18n/translate.server";
 import { loadLandingCatalogue } from "~/services/catalogue.server";
-import { listOfferedPlans } from "~/services/plans.server";
+import { listPlansOnOffer } from "~/services/plans.server";
+import { getDb } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -17,14 +19,14 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
+  const { t, language } = await getRequestT(request, "pages");
   const catalogue = loadLandingCatalogue();
   return {
     title: t("home.title"),
     description: t("home.description"),
     hero: catalogue.featured.slice(0, 5),
     ...catalogue,
-    plans: listOfferedPlans(),
+    plans: listPlansOnOffer(getDb(), language, getEnv().currency),
   };
 }
 

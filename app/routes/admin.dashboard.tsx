@@ -6,7 +6,7 @@ import { ChartFrame } from "~/components/charts/chart-frame";
 import { DailyBars } from "~/components/charts/daily-bars";
 import { numberFormat } from "~/components/charts/format";
 import { HorizontalBars } from "~/components/charts/horizontal-bars";
-import { formatMoney } from "~/components/charts/money";
+import { formatMoney } from "~/utils/money";
 import { StackedBar } from "~/components/charts/stacked-bar";
 import { WindowForm } from "~/components/charts/window-form";
 import { getDb } from "~/db/client.server";

@@ -7,6 +7,8 @@ import { Link } from "~/components/ui/link";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { providerEarnings } from "~/services/provider-stats.server";
+import { getEnv } from "~/utils/env.server";
+import { formatMoney } from "~/utils/money";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
@@ -18,18 +20,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "studio");
   return {
     metaTitle: t("payment.metaTitle"),
+    currency: getEnv().currency,
     ...providerEarnings(getDb(), provider.id),
   };
 }
 
 export default function ProviderPayment() {
   const { t, i18n } = useTranslation("studio");
-  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } =
+  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent, currency } =
     useLoaderData<typeof loader>();
   const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
   const number = new Intl.NumberFormat(locale);
-  const money = (amountMinor: number, currency: string) =>
-    new Intl.NumberFormat(locale, { style: "currency", currency }).format(amountMinor / 100);
+  const money = (amountMinor: number, inCurrency: string) => formatMoney(amountMinor, inCurrency, i18n.language);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>
@@ -46,7 +48,7 @@ export default function ProviderPayment() {
           label={t("payment.earnings", { days: windowDays })}
           value={
             earnings.length === 0
-              ? money(0, "USD")
+              ? money(0, currency)
               : earnings.map((row) => money(row.amountMinor, row.currency)).join(" · ")
           }
         />

@@ -2,7 +2,7 @@ import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
-import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
+import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, megabytesPerHour } from "~/media/ladder";
 import fs from "node:fs";
 import { DEFAULT_LINK_KBPS, dataSaverRung, estimateAutoCost, type CostEstimate } from "~/media/data-cost";
 import {
@@ -14,7 +14,7 @@ import {
   versionedStreamFile,
 } from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
-import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
+import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 import { isBoundByPlan } from "~/services/roles";
 
@@ -31,7 +31,7 @@ export type PlaybackDecision = { allowed: true; movieId: string; mediaVersion: n
 const PUBLIC_VIDEO_NAME = /^([a-z0-9]{8,32})\.mp4$/;
 
 export const PASS_REQUIRED_MESSAGE =
-  "This title is Premium: it needs an active Basic or Pro pass. Buy one or redeem a voucher at /payment.";
+  "This title is Premium: it needs an active pass of a plan that includes Premium titles. Buy one or redeem a voucher at /payment.";
 
 export function screensMessage(screens: number): string {
   return `Your plan allows ${screens} ${screens === 1 ? "screen" : "screens"} at a time and another device is playing. Stop playback on the other device (on the title's page) to watch here.`;
@@ -42,8 +42,8 @@ type Account = { id: string; role: Role };
 /**
  * Who may stream a title's video: signed-in viewers and administrators a
  * published title (ready and approved), a provider their own titles (to check
- * them), administrators any ready title. A Premium title also needs an active
- * pass of a paid plan, except for administrators and the owning provider.
+ * them), administrators any ready title. A Premium title also needs a plan in
+ * force that includes Premium titles, except for administrators and the owning provider.
  */
 export function decidePlayback(
   db: DB,
@@ -83,67 +83,59 @@ export function decideMoviePlayback(
     return movie.providerId === account.id ? allowed : { allowed: false, status: 403, message: "Not allowed" };
   }
   if (!isPublishedRow(movie)) return { allowed: false, status: 404, message: "Video not found" };
-  if (movie.access === "premium" && !hasActivePass(db, account.id, now)) {
+  if (movie.access === "premium" && !allowsPremium(db, account.id, now)) {
     return { allowed: false, status: 403, message: PASS_REQUIRED_MESSAGE, reason: "pass_required" };
   }
   return allowed;
 }
 
 // ---------------------------------------------------------------------------
-// Quality: a plan's maximum quality caps the rendition served.
+// Quality: a plan's highest rung caps what is served.
 
-export const QUALITIES = ["sd", "hd", "uhd"] as const;
-export type Quality = (typeof QUALITIES)[number];
-export type Rendition = { quality: Quality; path: string };
+/** A progressive MP4 the old clients' file route may send, named by the short side of its picture in lines. */
+export type Rendition = { rung: number; path: string };
 
-/** The quality class of a picture height: 2160 lines and up Ultra HD, 720 and up HD, below SD. */
-export function qualityOfHeight(height: number | null | undefined): Quality {
-  if (!height) return "hd";
-  if (height >= 2160) return "uhd";
-  if (height >= 720) return "hd";
-  return "sd";
+/** The short side of a picture in lines (its rung), or null when unknown. */
+export function rungOfPicture(width: number | null | undefined, height: number | null | undefined): number | null {
+  if (!width || !height) return height ?? width ?? null;
+  return Math.min(width, height);
 }
 
 /**
- * The best rendition the plan allows; when every rendition is above the
- * plan's cap, the smallest one (a viewer is never left with nothing).
+ * The best rendition at or below the plan's highest rung; when every
+ * rendition is above it, the smallest one (a viewer is never left with nothing).
  */
-export function chooseRendition<R extends { quality: Quality }>(
-  renditions: readonly R[],
-  maxQuality: Quality,
-): R | null {
+export function chooseRendition<R extends { rung: number }>(renditions: readonly R[], maxRung: number): R | null {
   if (renditions.length === 0) return null;
-  const rank = (quality: Quality) => QUALITIES.indexOf(quality);
-  const sorted = [...renditions].sort((a, b) => rank(a.quality) - rank(b.quality));
-  const allowed = sorted.filter((rendition) => rank(rendition.quality) <= rank(maxQuality));
+  const sorted = [...renditions].sort((a, b) => a.rung - b.rung);
+  const allowed = sorted.filter((rendition) => rendition.rung <= maxRung);
   return allowed.at(-1) ?? sorted[0];
 }
 
 /**
  * The progressive MP4s of a title the old clients' file route may send: the
  * ladder's rungs (each one file that plays on its own), lowest first, then
- * the film at the source's quality, which a plan that allows its class gets.
+ * the film at the source's size, which a plan whose cap reaches it gets.
  */
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
   const movie = db
-    .select({ height: movies.height, version: movies.mediaVersion })
+    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
   if (!movie) return [];
   const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
-    quality: qualityOfHeight(rendition.rung),
+    rung: rendition.rung,
     path: renditionPath(movieId, rendition.rung, "media", storageRoot(), movie.version),
   }));
-  return [
-    ...rungs,
-    { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId, storageRoot(), movie.version) },
-  ];
+  // A source of unknown size counts as 720 lines, as titles made before sizes were recorded mostly are.
+  const sourceRung = rungOfPicture(movie.width, movie.height) ?? 720;
+  return [...rungs, { rung: sourceRung, path: movieVideoPath(movieId, storageRoot(), movie.version) }];
 }
 
 /** The highest rung of the ladder an account's plan allows (staff: every rung). */
 export function maxRungFor(db: DB, account: Account, now: Date = new Date()): number {
-  return maxRungForQuality(planLimitsFor(db, account, now).maxQuality);
+  return planLimitsFor(db, account, now).maxRung;
 }
 
 // ---------------------------------------------------------------------------
@@ -157,10 +149,12 @@ function countsScreens(account: Account): boolean {
   return isBoundByPlan(account.role);
 }
 
+/** What the plan in force lets this account do; staff (administrators, providers checking titles) are not bound. */
 export function planLimitsFor(db: DB, account: Account, now: Date = new Date()): PlanLimits {
-  if (!countsScreens(account)) return { screens: Number.POSITIVE_INFINITY, maxQuality: "uhd" };
+  if (!countsScreens(account))
+    return { ...NO_PLAN_LIMITS, premium: true, screens: Number.POSITIVE_INFINITY, maxRung: Number.POSITIVE_INFINITY };
   const { plan } = getPassStatus(db, account.id, now);
-  return { screens: plan.screens, maxQuality: plan.maxQuality };
+  return { premium: plan.premium, screens: plan.screens, maxRung: plan.maxRung, downloads: plan.downloads };
 }
 
 export type LeaseResult = { ok: true } | { ok: false; screens: number };
@@ -322,7 +316,7 @@ export function authorizeStream(
       reason: "screens",
       screens: lease.screens,
     };
-  const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxQuality);
+  const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxRung);
   if (!rendition) return { allowed: false, status: 404, message: "Video not found" };
   return { allowed: true, movieId: decision.movieId, videoPath: rendition.path };
 }

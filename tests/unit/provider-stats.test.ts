@@ -119,7 +119,7 @@ describe("what a provider sees about their titles", () => {
   });
 
   it("shares pass revenue in proportion to the time their titles were watched", () => {
-    db.insert(plans).values({ id: "planbasic001", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400 }).run();
+    db.insert(plans).values({ id: "planbasic001", code: "BASIC", name: "Basic", premium: true }).run();
     db.insert(payments)
       .values({
         id: "payment00001",

@@ -96,32 +96,45 @@ describe("the demo seed", () => {
     }
   });
 
-  it("creates the FREE, BASIC and PRO plans from the original admin table", () => {
+  it("creates the usual Free, Basic and Pro plans, priced in naira for each pass length they sell", () => {
     const rows = db.select().from(plans).orderBy(asc(plans.sortOrder)).all();
     expect(
-      rows.map(({ code, monthlyPriceMinor, screens, maxQuality, annualDiscountPercent, offered }) => ({
+      rows.map(({ code, nameHa, premium, screens, maxRung, downloadsAllowed, offered }) => ({
         code,
-        monthlyPriceMinor,
+        nameHa,
+        premium,
         screens,
-        maxQuality,
-        annualDiscountPercent,
+        maxRung,
+        downloadsAllowed,
         offered,
       })),
     ).toEqual([
-      { code: "FREE", monthlyPriceMinor: 0, screens: 1, maxQuality: "hd", annualDiscountPercent: 0, offered: true },
       {
-        code: "BASIC",
-        monthlyPriceMinor: 1400,
+        code: "FREE",
+        nameHa: "Kyauta",
+        premium: false,
         screens: 1,
-        maxQuality: "uhd",
-        annualDiscountPercent: 15,
+        maxRung: 480,
+        downloadsAllowed: true,
         offered: true,
       },
-      { code: "PRO", monthlyPriceMinor: 3000, screens: 4, maxQuality: "uhd", annualDiscountPercent: 20, offered: true },
+      {
+        code: "BASIC",
+        nameHa: "Na Asali",
+        premium: true,
+        screens: 1,
+        maxRung: 720,
+        downloadsAllowed: true,
+        offered: true,
+      },
+      { code: "PRO", nameHa: "Gwani", premium: true, screens: 3, maxRung: 1080, downloadsAllowed: true, offered: true },
     ]);
-    expect(rows[0].features).toEqual(["hd"]);
-    expect(rows[1].features).toEqual(["hd", "ultraHd", "simultaneousScreens", "multiDevice"]);
-    expect(rows[2].features).toHaveLength(8);
+    const prices = db.select().from(planPeriods).all();
+    const of = (planId: string) =>
+      Object.fromEntries(prices.filter((row) => row.planId === planId).map((row) => [row.period, row.priceMinor]));
+    expect(of(rows[0].id)).toEqual({});
+    expect(of(rows[1].id)).toEqual({ day: 15_000, week: 60_000, month: 180_000 });
+    expect(of(rows[2].id)).toEqual({ week: 120_000, month: 350_000, year: 3_500_000 });
   });
 
   it("creates one account per role that signs in with the printed password", async () => {
@@ -325,7 +338,7 @@ describe("the demo seed", () => {
     const tile = path.join(storagePaths(storageDir).categories, "democathorror.jpg");
     fs.rmSync(heroPoster);
     fs.rmSync(tile);
-    db.update(plans).set({ monthlyPriceMinor: 1250 }).where(eq(plans.code, "BASIC")).run();
+    db.update(plans).set({ screens: 2 }).where(eq(plans.code, "BASIC")).run();
     db.update(movies).set({ featured: false }).where(eq(movies.id, "demomovie01")).run();
     const rowsBefore = tableSnapshot(db);
     const filesBefore = fileTimes(storageDir);

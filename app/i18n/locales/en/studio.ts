@@ -72,7 +72,6 @@ const studio = {
       processing: "Processing",
       ready: "Ready",
       failed: "Failed",
-      waitingApproval: "Waiting for approval",
     },
     delete: "Delete",
     deleteNamed: "Delete {{name}}",
@@ -204,6 +203,22 @@ const studio = {
     pending: "{{rung}}p · being made",
     failed: "{{rung}}p · failed",
     total: "{{megabytes}} MB on disk",
+  },
+  review: {
+    approved: "Approved: viewers can watch it",
+    waiting: "Waiting for an administrator's approval",
+    sentBack: "Sent back by the administrator",
+    reasons: {
+      picture: "The picture is too poor: upload a clearer copy.",
+      category: "It is in the wrong category.",
+      rights: "The rights are not clear: show that you may publish it.",
+      content: "It breaks the content rules.",
+      other: "Another reason, in the administrator's words below.",
+    },
+    resubmit: "Resubmit",
+    resubmitNamed: "Resubmit {{name}} for approval",
+    resubmitted: "Sent for approval again",
+    notSentBack: "That title is not waiting for changes.",
   },
 } as const;
 

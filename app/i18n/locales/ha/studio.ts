@@ -73,7 +73,6 @@ const studio: DeepStrings<typeof en> = {
       processing: "Ana shiryawa",
       ready: "A shirye",
       failed: "Ya kasa",
-      waitingApproval: "Yana jiran amincewa",
     },
     delete: "Goge",
     deleteNamed: "Goge {{name}}",
@@ -205,6 +204,22 @@ const studio: DeepStrings<typeof en> = {
     pending: "{{rung}}p · ana yi",
     failed: "{{rung}}p · ya kasa",
     total: "MB {{megabytes}} a faifai",
+  },
+  review: {
+    approved: "An amince: masu kallo za su iya kallonsa",
+    waiting: "Yana jiran amincewar mai gudanarwa",
+    sentBack: "Mai gudanarwa ya mayar da shi",
+    reasons: {
+      picture: "Hoton bai yi kyau ba: ɗora kwafi mafi haske.",
+      category: "Yana cikin rukunin da ba nasa ba.",
+      rights: "Haƙƙin mallaka bai bayyana ba: nuna cewa kana da izinin wallafa shi.",
+      content: "Ya saɓa wa ƙa'idojin abun ciki.",
+      other: "Wani dalili, da kalmomin mai gudanarwa a ƙasa.",
+    },
+    resubmit: "Sake aikawa",
+    resubmitNamed: "Sake aika {{name}} don amincewa",
+    resubmitted: "An sake aikawa don amincewa",
+    notSentBack: "Wannan fim ba ya jiran gyara.",
   },
 };
 
