@@ -82,14 +82,19 @@ export function servePrecompressed(folder: string): express.RequestHandler {
     if (!twin) return next();
     res.setHeader("Content-Encoding", twin.encoding);
     res.type(path.extname(file));
-    const options = { ...IMMUTABLE_FILE, acceptRanges: false, dotfiles: "deny" } as const;
-    res.sendFile(file + twin.extension, options, (error?: Error & { code?: string; status?: number }) => {
-      if (!error) return;
-      // The client went away before the file went out: nothing to answer, nothing to log.
-      if (error.code === "ECONNABORTED" || res.headersSent) return res.destroy();
-      res.removeHeader("Content-Encoding");
-      next(error.code === "ENOENT" || error.status === 404 ? undefined : error);
-    });
+    // Dot files are refused in the request's part of the path only: the build itself may live under `.builds/`.
+    const options = { ...IMMUTABLE_FILE, acceptRanges: false, dotfiles: "deny", root } as const;
+    res.sendFile(
+      path.relative(root, file) + twin.extension,
+      options,
+      (error?: Error & { code?: string; status?: number }) => {
+        if (!error) return;
+        // The client went away before the file went out: nothing to answer, nothing to log.
+        if (error.code === "ECONNABORTED" || res.headersSent) return res.destroy();
+        res.removeHeader("Content-Encoding");
+        next(error.code === "ENOENT" || error.status === 404 ? undefined : error);
+      },
+    );
   };
 }
 

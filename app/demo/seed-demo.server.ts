@@ -8,13 +8,10 @@ import {
   movies,
   passes,
   payments,
-  PERIOD_DAYS,
   planPeriods,
-  plans,
   seasons,
   series,
   watchEvents,
-  type PassPeriod,
   type Role,
 } from "~/db/schema";
 import {

@@ -16,6 +16,7 @@ import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { FormErrors } from "~/components/ui/form";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * What the title's page in the studio (/provider/movie/<id>) and the
@@ -115,7 +116,7 @@ export async function titleEditAction(request: Request, db: DB, movieId: string,
   const root = storageRoot();
   const ipAddress = clientAddress(request);
   if (wanted === "discard") {
-    const form = await request.formData();
+    const form = await readForm(request);
     const discarded = discardProviderUpload(db, actor.id, String(form.get("uploadId") ?? ""));
     return redirectWithToast(
       here,

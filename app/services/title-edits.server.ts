@@ -11,6 +11,7 @@ import { isPublishedRow } from "./catalogue.server";
 import { titleTextFields } from "./title-fields";
 import { fieldErrorsOf } from "./validation";
 import { lingerOn } from "~/utils/request-body.server";
+import { readForm } from "~/utils/read-form.server";
 
 /**
  * Editing a title (a film or an episode) after its upload: its details —
@@ -198,7 +199,7 @@ export type TitleForm =
 export async function readTitleForm(request: Request, root: string): Promise<TitleForm> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
   if (!type.startsWith("multipart/form-data")) {
-    const form = await request.formData().catch(() => null);
+    const form = await readForm(request).catch(() => null);
     if (!form) return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
     const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string")) as Record<
       string,
