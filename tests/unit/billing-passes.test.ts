@@ -95,6 +95,7 @@ describe("entitlements", () => {
     expect(decidePlayback(testDb.db, "freemovie01.mp4", people.viewer, t0)).toEqual({
       allowed: true,
       movieId: "freemovie01",
+      mediaVersion: 0,
     });
     const refused = decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, t0);
     expect(refused).toMatchObject({ allowed: false, status: 403, reason: "pass_required" });
