@@ -14,7 +14,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskParts } from "~/routes-support/dashboard-csv.server";
 import { adminDashboard } from "~/services/admin-dashboard.server";
-import { DASHBOARD_WINDOWS, parseDashboardWindow } from "~/services/viewing-stats.server";
+import { DASHBOARD_WINDOWS, parseDashboardWindow } from "~/components/charts/windows";
 import { getEnv } from "~/utils/env.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 

@@ -5,7 +5,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { storageRoot } from "~/media/storage.server";
 import { ADMIN_CHARTS, adminChartCsv, csvResponse, type AdminChart } from "~/routes-support/dashboard-csv.server";
 import { adminDashboard } from "~/services/admin-dashboard.server";
-import { parseDashboardWindow } from "~/services/viewing-stats.server";
+import { parseDashboardWindow } from "~/components/charts/windows";
 import { getEnv } from "~/utils/env.server";
 
 /** GET /admin/dashboard/export?chart=revenue|plans|passes|signups|hours|top|disk&days=… — one dashboard chart's numbers as CSV. */

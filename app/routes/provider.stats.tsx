@@ -12,7 +12,7 @@ import { WindowForm } from "~/components/charts/window-form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { providerDashboard } from "~/services/provider-dashboard.server";
-import { DASHBOARD_WINDOWS, parseDashboardWindow } from "~/services/viewing-stats.server";
+import { DASHBOARD_WINDOWS, parseDashboardWindow } from "~/components/charts/windows";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["dashboards"] };

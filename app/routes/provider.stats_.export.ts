@@ -9,7 +9,7 @@ import {
   type ProviderChart,
 } from "~/routes-support/dashboard-csv.server";
 import { providerDashboard } from "~/services/provider-dashboard.server";
-import { parseDashboardWindow } from "~/services/viewing-stats.server";
+import { parseDashboardWindow } from "~/components/charts/windows";
 
 /**
  * GET /provider/stats/export?chart=views|hours|titles|retention|episodes|earnings&days=…[&title=…][&series=…]

@@ -170,11 +170,3 @@ export function fillDays(days: readonly string[], rows: ReadonlyArray<{ day: str
   return days.map((day) => ({ day, value: byDay.get(day) ?? 0 }));
 }
 
-/** The windows the dashboards offer (`?days=`). */
-export const DASHBOARD_WINDOWS = [7, 30, 90] as const;
-export type DashboardWindow = (typeof DASHBOARD_WINDOWS)[number];
-
-export function parseDashboardWindow(value: string | null): DashboardWindow {
-  const days = Number(value);
-  return (DASHBOARD_WINDOWS as readonly number[]).includes(days) ? (days as DashboardWindow) : 30;
-}
