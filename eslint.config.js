@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import serverValuesInBrowser from "./lint-rules/server-values-in-browser.js";
 
 export default tseslint.config(
   {
@@ -53,6 +54,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // A `.server` module is empty in the browser: its values reach pages through loaders only.
+    files: ["app/**/*.{ts,tsx}"],
+    plugins: { kallo: { rules: { "server-values-in-browser": serverValuesInBrowser } } },
+    rules: { "kallo/server-values-in-browser": "error" },
   },
   {
     files: ["public/**/*.js"],

@@ -50,6 +50,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   // Only what the top bar needs about the signed-in person reaches every page.
   const user = account ? { id: account.id, name: account.name, role: account.role } : null;
+  // The service worker's copy of a page for this device offline (public/sw.js): rendered without a
+  // session, but opened by whoever uses the device, so its top bar is neither signed in nor signed out.
+  const deviceCopy = request.headers.get("X-Kallo-Shell") === "1";
   const unreadNotifications = account ? countUnreadNotifications(getDb(), account.id) : 0;
   return data(
     {
@@ -60,6 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       customerCare: env.customerCare,
       user,
       unreadNotifications,
+      deviceCopy,
     },
     { headers: headers ?? undefined },
   );
@@ -105,7 +109,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
             >
               {translator.t("skipToContent")}
             </a>
-            <TopBar user={rootData?.user ?? null} unreadNotifications={rootData?.unreadNotifications ?? 0} />
+            <TopBar
+              user={rootData?.user ?? null}
+              unreadNotifications={rootData?.unreadNotifications ?? 0}
+              deviceCopy={rootData?.deviceCopy ?? false}
+            />
             <main id="main" className="flex-1">
               {children}
             </main>

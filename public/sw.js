@@ -14,7 +14,9 @@
  *   that page (public pages only) is shown, or the browser is sent to the offline page.
  * - Only pages rendered without a session are stored: the server marks every
  *   answer rendered for a session `no-store`, and the shell is fetched
- *   without cookies. Signing out clears the stored pages all the same.
+ *   without cookies (and with `X-Kallo-Shell: 1`, so its top bar shows no
+ *   Login and Sign up to someone signed in who opens it offline). Signing out
+ *   clears the stored pages all the same.
  * - Nothing else is touched: POSTs, /api/ (posters, video byte ranges), Range
  *   requests and single-fetch `.data` requests always go to the network; the
  *   player's reports, /stream/ and /api/ do not even pass through this worker
@@ -22,7 +24,7 @@
  *
  * Bump VERSION when this file's behaviour changes: activate deletes older caches.
  */
-const VERSION = "v6";
+const VERSION = "v7";
 const SHELL_CACHE = `kallo-shell-${VERSION}`;
 const ASSET_CACHE = `kallo-assets-${VERSION}`;
 const PAGE_CACHE = `kallo-pages-${VERSION}`;
@@ -67,7 +69,10 @@ function stylesheetsIn(html) {
  */
 async function keepPages(pages, pick) {
   const shell = await caches.open(SHELL_CACHE);
-  await shell.addAll(pages.map((url) => new Request(url, { cache: "no-cache", credentials: "omit" })));
+  // Marked as this device's copy: its top bar then offers what works offline rather than Login and Sign up.
+  await shell.addAll(
+    pages.map((url) => new Request(url, { cache: "no-cache", credentials: "omit", headers: { "X-Kallo-Shell": "1" } })),
+  );
   const assets = new Set();
   for (const page of pages) {
     const response = await shell.match(page);

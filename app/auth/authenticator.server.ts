@@ -131,6 +131,23 @@ export type SignInFailure = {
 };
 
 /**
+ * The cookies of a fresh session for this account (a new id, so no one can
+ * fix it beforehand), and the signed note that this browser has signed in to
+ * it (no sign-in delay for it later). A sign-in and a registration both start
+ * one.
+ */
+export async function signedInHeaders(request: Request, account: Pick<Account, "id" | "email">): Promise<Headers> {
+  const headers = new Headers({
+    "Set-Cookie": await startSession(account.id, {
+      userAgent: request.headers.get("User-Agent"),
+      ipAddress: clientAddress(request),
+    }),
+  });
+  headers.append("Set-Cookie", await rememberDevice(request, account.email));
+  return headers;
+}
+
+/**
  * The whole sign-in action of a door: authenticate, start a session, go on to
  * `redirectTo` (same-site only) or the role's landing page. Failures come back
  * as data with the right status for the page to show.
@@ -140,14 +157,8 @@ export async function signInAtDoor(request: Request, door: Door) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   try {
     const account = await authenticator.authenticate(door, request);
-    const cookie = await startSession(account.id, {
-      userAgent: request.headers.get("User-Agent"),
-      ipAddress: clientAddress(request),
-    });
     const target = safeRedirectPath(form.get("redirectTo"), landingPath(account.role));
-    const headers = new Headers({ "Set-Cookie": cookie });
-    headers.append("Set-Cookie", await rememberDevice(request, account.email));
-    return redirect(target, { status: 303, headers });
+    return redirect(target, { status: 303, headers: await signedInHeaders(request, account) });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     const headers = new Headers();

@@ -306,6 +306,25 @@ export const watchEvents = sqliteTable(
   ],
 );
 
+/**
+ * A title the viewer took out of their "Continue watching" row, and when.
+ * The row leaves out a viewing last moved before that moment; watching the
+ * title again brings it back. History is not touched.
+ */
+export const continueWatchingDismissals = sqliteTable(
+  "continue_watching_dismissals",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    dismissedAt: integer("dismissed_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.movieId] })],
+);
+
 export const SAVED_LISTS = ["watch_later", "saved"] as const;
 
 export const savedMovies = sqliteTable(

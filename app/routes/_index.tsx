@@ -6,11 +6,15 @@ import { AboutKallo } from "~/components/about-kallo";
 import { HeroCarousel } from "~/components/catalogue/hero-carousel";
 import { MovieCarouselSection, MovieGridSection } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
+import { ContinueWatchingRow } from "~/components/catalogue/continue-watching";
+import { getOptionalUser } from "~/auth/guards.server";
+import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { loadLandingCatalogue } from "~/services/catalogue.server";
 import { listPlansOnOffer } from "~/services/plans.server";
-import { getDb } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
+import { listContinueWatching } from "~/services/continue-watching.server";
+import { usesViewerPages } from "~/services/roles";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -19,9 +23,11 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t, language } = await getRequestT(request, "pages");
+  const [{ t, language }, user] = await Promise.all([getRequestT(request, "pages"), getOptionalUser(request)]);
   const catalogue = loadLandingCatalogue();
   return {
+    // A signed-in viewer's page starts where they left off.
+    continueWatching: user && usesViewerPages(user.role) ? listContinueWatching(getDb(), user.id) : [],
     title: t("home.title"),
     description: t("home.description"),
     hero: catalogue.featured.slice(0, 5),
@@ -31,12 +37,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Landing() {
-  const { hero, suggested, action, featured, trending, newest, plans } = useLoaderData<typeof loader>();
+  const { continueWatching, hero, suggested, action, featured, trending, newest, plans } =
+    useLoaderData<typeof loader>();
   const { t } = useTranslation("pages");
   const hasTitles = hero.length + suggested.length + trending.length > 0;
   return (
     <>
       <h1 className="sr-only">{t("home.title")}</h1>
+      <ContinueWatchingRow items={continueWatching} />
       {hero.length > 0 ? (
         <section aria-labelledby="hero-heading" className="mx-auto max-w-7xl px-4 pt-6" data-section="hero">
           <h2 id="hero-heading" className="sr-only">

@@ -60,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     renditionDisk: renditionDiskTotal(db),
     disk: diskUsage(db, storageRoot(), getEnv().diskReserveBytes),
     status: status ?? "",
+    // The filter's choices reach the page as data: a `.server` module is empty in the browser.
+    filters: ADMIN_MOVIE_FILTERS,
     providerId: providerId ?? "",
     providers: providersWithMovies(db),
     autoApprove: getAutoApprove(db),
@@ -155,8 +157,20 @@ function TitleAction({ movieId, intent, name, back }: { movieId: string; intent:
 
 export default function AdminMovies() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, total, status, providerId, providers, autoApprove, confirming, renditionDisk, disk } =
-    useLoaderData<typeof loader>();
+  const {
+    rows,
+    page,
+    pageCount,
+    total,
+    status,
+    filters,
+    providerId,
+    providers,
+    autoApprove,
+    confirming,
+    renditionDisk,
+    disk,
+  } = useLoaderData<typeof loader>();
   const failure = useActionData<SendBackFailure>();
   useErrorToasts(failure?.fieldErrors ? { fieldErrors: failure.fieldErrors } : null);
   const gb = (bytes: number) => (bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1);
@@ -219,7 +233,7 @@ export default function AdminMovies() {
             className="rounded border border-white/15 bg-ink-900 px-3 py-2 text-slate-50"
           >
             <option value="">{t("movies.allStatuses")}</option>
-            {ADMIN_MOVIE_FILTERS.map((name) => (
+            {filters.map((name) => (
               <option key={name} value={name}>
                 {t(`movies.filters.${name}`)}
               </option>

@@ -7,11 +7,14 @@ import { CARD_SIZES, MovieCard } from "~/components/catalogue/movie-card";
 import { hrefWithQuery, LinkMenu } from "~/components/library/link-menu";
 import { Pagination } from "~/components/ui/pagination";
 import { getRequestT } from "~/i18n/translate.server";
+import { getDb } from "~/db/client.server";
 import {
   browseCatalogue,
   listCategoryTiles,
   normaliseSearchText,
   parseBrowseSort,
+  searchEpisodes,
+  toFtsQuery,
   type CategoryTile,
 } from "~/services/search.server";
 import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
@@ -34,13 +37,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = pageParam(url);
   const { t } = await getRequestT(request, "browse");
   const result = browseCatalogue({ q, categorySlug, sort, page, pageSize: PAGE_SIZE });
-  return { metaTitle: t("category.metaTitle"), q, categorySlug, sort, categories: listCategoryTiles(), ...result };
+  // Episodes are not cards of their own: a search lists those whose own words match (first page, any category).
+  const episodes = q && result.page === 1 && !categorySlug ? searchEpisodes(getDb(), toFtsQuery(q), 12) : [];
+  return {
+    metaTitle: t("category.metaTitle"),
+    q,
+    categorySlug,
+    sort,
+    categories: listCategoryTiles(),
+    episodes,
+    ...result,
+  };
 }
 
 export default function MovieCategory() {
   const { t } = useTranslation("browse");
   const data = useLoaderData<typeof loader>();
-  const { q, sort, category, categorySlug, movies, total, page, pageCount, emptyQuery } = data;
+  const { q, sort, category, categorySlug, movies, total, page, pageCount, emptyQuery, episodes } = data;
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === "/moviecategory";
@@ -132,7 +145,7 @@ export default function MovieCategory() {
             {t("category.count", { count: total })}
           </p>
         </div>
-        {movies.length === 0 ? (
+        {movies.length === 0 && episodes.length > 0 ? null : movies.length === 0 ? (
           <div
             className="mt-6 rounded-lg border border-white/10 bg-ink-900/60 p-6 text-slate-300"
             data-testid="empty-results"
@@ -156,6 +169,29 @@ export default function MovieCategory() {
         )}
         <Pagination page={page} pageCount={pageCount} />
       </section>
+
+      {episodes.length > 0 ? (
+        <section aria-labelledby="episodes-heading" className="mt-10">
+          <h2 id="episodes-heading" className="text-xl font-semibold">
+            {t("category.episodes")}
+          </h2>
+          <ul className="mt-4 grid gap-2 sm:grid-cols-2 lg:grid-cols-3" data-testid="episode-results">
+            {episodes.map((episode) => (
+              <li key={episode.id} data-movie-id={episode.id}>
+                <Link
+                  to={episode.href}
+                  className="block rounded-lg border border-white/10 bg-ink-900/60 px-4 py-3 hover:border-brand-400"
+                >
+                  <span className="block font-medium text-white">{episode.name}</span>
+                  <span className="block text-sm text-slate-400">
+                    {episode.seriesName} · {episode.code}
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -16,7 +16,7 @@ import { cardGateway, findOwnPendingPayment, listOwnPayments, startPassPurchase 
 import { periodOfDays } from "~/services/passes.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
-import { redeemVoucher } from "~/services/vouchers.server";
+import { formatVoucherCode, redeemVoucher } from "~/services/vouchers.server";
 import { passRetryAfter } from "~/routes-support/form-response.server";
 import { getEnv } from "~/utils/env.server";
 import { formatMoney } from "~/utils/money";
@@ -84,12 +84,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       page: history.page,
       pageCount: Math.max(1, Math.ceil(history.total / history.pageSize)),
       rows: history.rows.map((row) => ({
-        reference: row.reference,
+        reference: row.kind === "voucher" ? formatVoucherCode(row.reference) : row.reference,
         status: row.status,
         planName: row.planName,
         days: row.periodDays,
         period: periodOfDays(row.periodDays),
-        amount: formatMoney(row.amountMinor, row.currency, language),
+        kind: row.kind,
+        // A voucher's code is shown as the viewer typed it; it bought the pass, not money.
+        amount: row.amountMinor === null || row.currency === null ? null : formatMoney(row.amountMinor, row.currency, language),
         date: (row.paidAt ?? row.createdAt).toISOString(),
       })),
     },
@@ -375,14 +377,19 @@ export default function Payment() {
           testId="payment-history"
           minWidth="min-w-[640px]"
           rows={history.rows}
-          rowKey={(row) => row.reference}
+          rowKey={(row) => `${row.kind}:${row.reference}`}
           rowAttributes={(row) => ({ "data-payment-reference": row.reference, "data-status": row.status })}
           empty={t("history.empty")}
           columns={[
             { key: "date", header: t("history.date"), cell: (row) => day.format(new Date(row.date)) },
             { key: "plan", header: t("history.plan"), cell: (row) => row.planName },
             { key: "period", header: t("history.period"), cell: (row) => periodLabel(row.period, row.days) },
-            { key: "amount", header: t("history.amount"), align: "right", cell: (row) => row.amount },
+            {
+              key: "amount",
+              header: t("history.amount"),
+              align: "right",
+              cell: (row) => row.amount ?? t("history.voucher"),
+            },
             { key: "status", header: t("history.status"), cell: (row) => t(`status.${row.status}`) },
             {
               key: "reference",

@@ -10,6 +10,7 @@ import { providerEarnings } from "~/services/provider-stats.server";
 import { getEnv } from "~/utils/env.server";
 import { formatMoney } from "~/utils/money";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { formatNumber } from "~/utils/dates";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
 
@@ -29,8 +30,8 @@ export default function ProviderPayment() {
   const { t, i18n } = useTranslation("studio");
   const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent, currency } =
     useLoaderData<typeof loader>();
-  const locale = i18n.language === "ha" ? "ha-NG" : "en-GB";
-  const number = new Intl.NumberFormat(locale);
+  // The same text on server and browser in both languages (a browser may lack Hausa's number data).
+  const number = { format: (value: number) => formatNumber(value, { maximumFractionDigits: 1 }) };
   const money = (amountMinor: number, inCurrency: string) => formatMoney(amountMinor, inCurrency, i18n.language);
   return (
     <section>

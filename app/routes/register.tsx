@@ -4,7 +4,7 @@ import { redirect } from "@remix-run/node";
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
-import { landingPath } from "~/auth/authenticator.server";
+import { landingPath, signedInHeaders } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { AuthCard } from "~/components/auth/sign-in-form";
 import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
@@ -46,9 +46,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await registerViewer(getDb(), details, { ipAddress: address });
   if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
 
-  const redirectTo = safeRedirectPath(form.get("redirectTo"), "");
-  const login = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : "/login";
-  return redirectWithToast(login, { type: "success", key: "auth:register.success" }, { status: 303 });
+  // The new viewer is signed in at once and goes on where they were going (else to the films).
+  const target = safeRedirectPath(form.get("redirectTo"), landingPath("viewer"));
+  return redirectWithToast(
+    target,
+    { type: "success", key: "auth:register.welcome", values: { name: details.name } },
+    { status: 303, headers: await signedInHeaders(request, result.value) },
+  );
 }
 
 export default function Register() {

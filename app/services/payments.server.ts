@@ -1,6 +1,6 @@
-import { and, desc, eq, count } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { payments, plans } from "~/db/schema";
+import { payments, plans, redeemCodes } from "~/db/schema";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
@@ -267,25 +267,60 @@ export function findOwnPendingPayment(db: DB, accountId: string, reference: stri
 }
 
 /** One account's payments, newest first, a page at a time. */
+export type OwnPaymentRow = {
+  /** A card payment, or a voucher the viewer redeemed (no money changed hands here). */
+  kind: "payment" | "voucher";
+  /** The payment's reference, or the voucher's code. */
+  reference: string;
+  status: "pending" | "success" | "failed" | "redeemed";
+  amountMinor: number | null;
+  currency: string | null;
+  periodDays: number;
+  createdAt: Date;
+  paidAt: Date | null;
+  planName: string;
+};
+
+/**
+ * One page of what this viewer paid for, newest first: card payments and the
+ * vouchers they redeemed, side by side (payments_account_idx and
+ * redeem_codes_redeemed_by_idx).
+ */
 export function listOwnPayments(db: DB, accountId: string, page = 1, pageSize = 10) {
-  const total = db.select({ value: count() }).from(payments).where(eq(payments.accountId, accountId)).get()?.value ?? 0;
+  const total =
+    (db.select({ value: count() }).from(payments).where(eq(payments.accountId, accountId)).get()?.value ?? 0) +
+    (db.select({ value: count() }).from(redeemCodes).where(eq(redeemCodes.redeemedBy, accountId)).get()?.value ?? 0);
   const rows = db
-    .select({
-      reference: payments.reference,
-      status: payments.status,
-      amountMinor: payments.amountMinor,
-      currency: payments.currency,
-      periodDays: payments.periodDays,
-      createdAt: payments.createdAt,
-      paidAt: payments.paidAt,
-      planName: plans.name,
-    })
-    .from(payments)
-    .innerJoin(plans, eq(plans.id, payments.planId))
-    .where(eq(payments.accountId, accountId))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(pageSize)
-    .offset((Math.max(1, page) - 1) * pageSize)
-    .all();
+    .all<{
+      kind: "payment" | "voucher";
+      reference: string;
+      status: OwnPaymentRow["status"];
+      amountMinor: number | null;
+      currency: string | null;
+      periodDays: number;
+      createdAt: number;
+      paidAt: number | null;
+      planName: string;
+    }>(
+      sql`SELECT * FROM (
+            SELECT 'payment' AS kind, ${payments.reference} AS reference, ${payments.status} AS status,
+                   ${payments.amountMinor} AS amountMinor, ${payments.currency} AS currency,
+                   ${payments.periodDays} AS periodDays, ${payments.createdAt} AS createdAt,
+                   ${payments.paidAt} AS paidAt, ${plans.name} AS planName, ${payments.id} AS id
+              FROM ${payments} INNER JOIN ${plans} ON ${plans.id} = ${payments.planId}
+             WHERE ${payments.accountId} = ${accountId}
+            UNION ALL
+            SELECT 'voucher', ${redeemCodes.code}, 'redeemed', NULL, NULL, ${redeemCodes.periodDays},
+                   ${redeemCodes.redeemedAt}, ${redeemCodes.redeemedAt}, ${plans.name}, ${redeemCodes.id}
+              FROM ${redeemCodes} INNER JOIN ${plans} ON ${plans.id} = ${redeemCodes.planId}
+             WHERE ${redeemCodes.redeemedBy} = ${accountId} AND ${redeemCodes.redeemedAt} IS NOT NULL
+          ) ORDER BY createdAt DESC, id DESC
+          LIMIT ${pageSize} OFFSET ${(Math.max(1, page) - 1) * pageSize}`,
+    )
+    .map((row): OwnPaymentRow => ({
+      ...row,
+      createdAt: new Date(Number(row.createdAt)),
+      paidAt: row.paidAt === null ? null : new Date(Number(row.paidAt)),
+    }));
   return { rows, total, page: Math.max(1, page), pageSize };
 }

@@ -2,12 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
-import { preparedQuery } from "~/db/prepared.server";
-import { categories } from "~/db/schema";
+import { preparedQuery, preparedSql } from "~/db/prepared.server";
+import { categories, movies, seasons, series } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
 import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
+import { episodeCode } from "./episode-names";
 import {
   countEntries,
+  isPublished,
   listCardsForEntries,
   queryEntries,
   type CatalogueCard,
@@ -26,7 +28,9 @@ import {
  * matches to their titles by their search rows (movies.search_rowid,
  * drizzle/0012; catalogue.server.ts entryArms). A series is found by its own
  * title, description and cast (`series_fts`, the same folding) and shows as
- * one card; its episodes are not cards of their own.
+ * one card; its episodes are not cards of their own, but a search also lists
+ * the episodes whose own title, description or cast match (`searchEpisodes`),
+ * and the suggestions offered while typing name them too.
  */
 
 export const BROWSE_SORTS = ["featured", "new", "trending"] as const;
@@ -188,4 +192,106 @@ export function browseCatalogue(
   else order = "rank";
   const entries = queryEntries(db, filter, { order, limit: pageSize, offset: (page - 1) * pageSize, now });
   return { movies: listCardsForEntries(db, entries), total, page, pageCount, pageSize, category, emptyQuery: false };
+}
+
+/** An episode a search found: its own title, and where it stands ("Gidan Haya · S1E2"). */
+export type EpisodeMatch = {
+  id: string;
+  name: string;
+  seriesId: string;
+  seriesName: string;
+  /** "S1E2". */
+  code: string;
+  href: string;
+};
+
+const EPISODE_RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
+
+/**
+ * Published episodes whose title, description or cast match, best first. The
+ * matches drive the statement (movies_fts, then each title by its search row
+ * through movies_search_idx), as for films.
+ */
+const episodeMatches = preparedSql<{
+  id: string;
+  name: string;
+  episodeNumber: number | null;
+  seasonNumber: number;
+  seriesId: string;
+  seriesName: string;
+}>(
+  () =>
+    sql`SELECT ${movies.id} AS id, ${movies.name} AS name, ${movies.episodeNumber} AS episodeNumber,
+          ${seasons.number} AS seasonNumber, ${series.id} AS seriesId, ${series.name} AS seriesName
+        FROM movies_fts CROSS JOIN ${movies} ON ${movies.searchRowid} = movies_fts.rowid
+        INNER JOIN ${seasons} ON ${seasons.id} = ${movies.seasonId}
+        INNER JOIN ${series} ON ${series.id} = ${seasons.seriesId}
+        WHERE movies_fts MATCH ${sql.placeholder("match")} AND ${isPublished()}
+        ORDER BY ${EPISODE_RANK}, ${movies.id}
+        LIMIT ${sql.placeholder("limit")}`,
+);
+
+/** Episodes matching a search (a safe FTS5 query from toFtsQuery), best first. */
+export function searchEpisodes(db: DB, ftsQuery: string | null, limit = 12): EpisodeMatch[] {
+  if (!ftsQuery) return [];
+  return episodeMatches(db)
+    .all({ match: ftsQuery, limit: Math.min(50, Math.max(1, Math.floor(limit))) })
+    .map((row) => ({
+      id: row.id,
+      name: row.name,
+      seriesId: row.seriesId,
+      seriesName: row.seriesName,
+      code: episodeCode(row.seasonNumber, row.episodeNumber ?? 0),
+      href: `/WatchMovie?id=${encodeURIComponent(row.id)}`,
+    }));
+}
+
+/** What the search box offers while a person types: a film, a series, or an episode of one. */
+export type SearchSuggestion = {
+  kind: "film" | "series" | "episode";
+  id: string;
+  name: string;
+  /** An episode's series and number ("Gidan Haya · S1E2"); a film's or series' category. */
+  detail: string;
+  href: string;
+};
+
+export const SUGGESTIONS_MAX = 8;
+
+/**
+ * Suggestions for what has been typed so far (the last word counts as the
+ * start of a word, so "kudin ha" finds "Kuɗin Haya"): the best matching films
+ * and series, then matching episodes, at most SUGGESTIONS_MAX. Nothing for
+ * fewer than two letters. Three statements at most, all driven by the indexes.
+ */
+export function suggestTitles(
+  text: string | null | undefined,
+  db: DB = getDb(),
+  now: Date = new Date(),
+): SearchSuggestion[] {
+  const typed = normaliseSearchText(text);
+  if ([...typed.replace(/[^\p{L}\p{N}]/gu, "")].length < 2) return [];
+  const ftsQuery = toFtsQuery(typed);
+  if (!ftsQuery) return [];
+  // Up to three episodes, and as many films and series as leave room.
+  const episodes: SearchSuggestion[] = searchEpisodes(db, ftsQuery, 3).map((episode) => ({
+    kind: "episode",
+    id: episode.id,
+    name: episode.name,
+    detail: `${episode.seriesName} · ${episode.code}`,
+    href: episode.href,
+  }));
+  const entries = queryEntries(
+    db,
+    { ftsQuery },
+    { order: "rank", limit: SUGGESTIONS_MAX - episodes.length, offset: 0, now },
+  );
+  const titles: SearchSuggestion[] = listCardsForEntries(db, entries).map((card) => ({
+    kind: card.kind === "series" ? "series" : "film",
+    id: card.id,
+    name: card.name,
+    detail: card.categoryName,
+    href: card.href,
+  }));
+  return [...titles, ...episodes].slice(0, SUGGESTIONS_MAX);
 }

@@ -1,36 +1,99 @@
 /**
- * Dates and times as people read them, in one place: the reader's language,
- * and one zone (West Africa Time) on server and client alike, so a page
- * renders the same on both and hydrates without a mismatch whatever zone the
- * phone is set to.
+ * Dates and times as people read them, in one place, and the same text on the
+ * server and in the browser.
+ *
+ * The words and patterns are ours (below), not the runtime's: Node carries
+ * every language's data, but a browser may not — Chromium has no Hausa, so
+ * `Intl` there fell back to English ("Nov 26, 2026, 3:46 PM" where the server
+ * wrote "26 Nuw, 2026, 15:46"), and React threw the server's HTML away. The
+ * patterns are CLDR's for en-GB and ha-NG (a unit test compares them with
+ * Node's ICU).
+ *
+ * One zone for everyone: West Africa Time (Africa/Lagos, UTC+1 all year: no
+ * daylight saving since 1919), so the time a page shows does not depend on the
+ * zone the phone or the server is set to.
  */
+import type { Language } from "~/i18n/config";
+
 export const DISPLAY_TIME_ZONE = "Africa/Lagos";
+const DISPLAY_OFFSET_MS = 60 * 60 * 1000;
 
 export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time" | "dayMonth";
 
-const STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
-  date: { dateStyle: "medium" },
-  dateTime: { dateStyle: "medium", timeStyle: "short" },
-  dateTimeSeconds: { dateStyle: "medium", timeStyle: "medium" },
-  time: { timeStyle: "short" },
-  /** "3 Jun": a chart's day labels. */
-  dayMonth: { day: "numeric", month: "short" },
+/** Formats a date (or milliseconds since 1970) in one language and style. */
+export type DateFormat = { format(date: Date | number): string };
+
+const MONTHS: Record<Language, readonly string[]> = {
+  en: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"],
+  ha: ["Jan", "Fab", "Mar", "Afi", "May", "Yun", "Yul", "Agu", "Sat", "Okt", "Nuw", "Dis"],
 };
 
-export function localeFor(language: string): string {
-  return language === "ha" ? "ha-NG" : "en-GB";
+const two = (value: number) => String(value).padStart(2, "0");
+
+function parts(date: Date | number) {
+  const local = new Date((typeof date === "number" ? date : date.getTime()) + DISPLAY_OFFSET_MS);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth(),
+    day: local.getUTCDate(),
+    hours: two(local.getUTCHours()),
+    minutes: two(local.getUTCMinutes()),
+    seconds: two(local.getUTCSeconds()),
+  };
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** "23 Nov 2026" in English, "23 Nuw, 2026" in Hausa. */
+function dayText(language: Language, date: Date | number): string {
+  const { year, month, day } = parts(date);
+  const name = MONTHS[language][month];
+  return language === "ha" ? `${day} ${name}, ${year}` : `${day} ${name} ${year}`;
+}
 
-/** The formatter for a language and style: made once (making one costs far more than using it) and shared. */
-export function dateFormatter(language: string, style: DateStyle = "date"): Intl.DateTimeFormat {
-  const locale = localeFor(language);
-  const key = `${locale} ${style}`;
+function formatIn(language: Language, style: DateStyle, date: Date | number): string {
+  if (typeof date === "number" ? !Number.isFinite(date) : Number.isNaN(date.getTime())) return "";
+  const { hours, minutes, seconds } = parts(date);
+  switch (style) {
+    case "date":
+      return dayText(language, date);
+    case "dayMonth": {
+      // A chart's day labels: "3 Jun" in English, "Yun 3" in Hausa.
+      const { month, day } = parts(date);
+      return language === "ha" ? `${MONTHS.ha[month]} ${day}` : `${day} ${MONTHS.en[month]}`;
+    }
+    case "time":
+      return `${hours}:${minutes}`;
+    case "dateTime":
+      return `${dayText(language, date)}, ${hours}:${minutes}`;
+    case "dateTimeSeconds":
+      return `${dayText(language, date)}, ${hours}:${minutes}:${seconds}`;
+  }
+}
+
+const formatters = new Map<string, DateFormat>();
+
+/** The formatter for a language (English for any other) and style, shared by every page. */
+export function dateFormatter(language: string, style: DateStyle = "date"): DateFormat {
+  const chosen: Language = language === "ha" ? "ha" : "en";
+  const key = `${chosen} ${style}`;
   let formatter = formatters.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone: DISPLAY_TIME_ZONE });
+    formatter = { format: (date) => formatIn(chosen, style, date) };
     formatters.set(key, formatter);
   }
   return formatter;
+}
+
+/**
+ * A whole number or one with a few decimals, grouped by thousands: "12,345",
+ * "1,234.5". English and Hausa write numbers alike (CLDR: "," groups, "."
+ * before the decimals), so this is the same text on server and browser.
+ */
+export function formatNumber(value: number, options: { maximumFractionDigits?: number } = {}): string {
+  if (!Number.isFinite(value)) return "";
+  const digits = Math.max(0, Math.min(6, options.maximumFractionDigits ?? 0));
+  const negative = value < 0;
+  const [whole, fraction = ""] = Math.abs(value).toFixed(digits).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const decimals = fraction.replace(/0+$/, "");
+  return `${negative && (Number(whole) > 0 || decimals) ? "-" : ""}${grouped}${decimals ? `.${decimals}` : ""}`;
 }

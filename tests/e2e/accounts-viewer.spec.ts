@@ -15,7 +15,7 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`viewer accounts ${mode}`, () => {
     test.use({ javaScriptEnabled });
 
-    test(`a visitor registers, signs in, edits the profile, changes the password and signs out — ${mode}`, async ({
+    test(`a visitor registers (and is signed in), edits the profile, changes the password and signs out — ${mode}`, async ({
       page,
     }) => {
       const email = uniqueEmail("register");
@@ -29,11 +29,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Confirm password").fill(password);
       await page.getByRole("button", { name: "Sign up" }).click();
 
-      await expect(page).toHaveURL(/\/login$/);
-      await expect(page.getByText("Registration successful. You can now sign in.")).toBeVisible();
-
-      await signInThroughForm(page, "/login", email, password);
+      // Signed in at once: the films, not an empty sign-in form.
       await expect(page).toHaveURL(/\/movies$/);
+      await expect(page.getByText("Welcome to Kallo, Aisha Umar. You are signed in.")).toBeVisible();
+      await expect(page.getByLabel("Account menu")).toBeVisible();
+      expect(sessionCount(accountByEmail(email)!.id)).toBe(1);
 
       await page.goto("/profile");
       await expect(page.getByTestId("profile-email")).toHaveText(email);
@@ -71,6 +71,25 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole("alert").filter({ hasText: "Incorrect login credentials" }).first()).toBeVisible();
       await signInThroughForm(page, "/login", email, "second-password-2");
       await expect(page).toHaveURL(/\/profile$/);
+    });
+
+    test(`a visitor sent to sign in signs up instead and lands where they were going, signed in — ${mode}`, async ({
+      page,
+    }) => {
+      const email = uniqueEmail("register-back");
+      await page.goto("/payment");
+      await expect(page).toHaveURL(/\/login\?redirectTo=%2Fpayment$/);
+      await page.getByRole("main").getByRole("link", { name: "Create an account" }).click();
+      await expect(page).toHaveURL(/\/register\?redirectTo=%2Fpayment$/);
+      await page.getByLabel("Name").fill("Musa Garba");
+      await page.getByLabel("Phone number").fill("0803 555 0404");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill("long-enough-2");
+      await page.getByLabel("Confirm password").fill("long-enough-2");
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page).toHaveURL(/\/payment$/);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByText("Welcome to Kallo, Musa Garba. You are signed in.")).toBeVisible();
     });
 
     test(`a visitor sees what to fix on the registration form — ${mode}`, async ({ page }) => {

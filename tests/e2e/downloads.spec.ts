@@ -86,6 +86,10 @@ test("a viewer downloads a film, watches it with no network, seeks, and the prog
   const item = page.locator(`[data-download-id="${title.id}"]`);
   await expect(item.getByRole("heading", { name: title.name })).toBeVisible();
   await expect(page.getByText("You are offline. Downloaded films still play.")).toBeVisible();
+  // This device's copy of the page: neither signed in nor offering to sign in.
+  await expect(page.getByRole("banner").getByRole("link", { name: "Downloads", exact: true })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Login", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign up", exact: true })).toHaveCount(0);
   await item.getByRole("button", { name: "Play" }).click();
   const video = page.getByTestId("offline-player").locator("video");
   await expect

@@ -134,7 +134,7 @@ for (const javaScriptEnabled of [true, false]) {
       await openStudio(page, provider);
       const before = e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length;
 
-      const wrongExtension = path.join(fixtures, "film.mkv");
+      const wrongExtension = path.join(fixtures, "film.flv");
       fs.copyFileSync(mp4, wrongExtension);
       await page.goto("/provider/Movieupload");
       await fillUpload(page, { title: "Wrong kind", file: wrongExtension });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compressAssets } from "../../scripts/compress-assets";
 import { acceptedEncodings, compressResponses, IMMUTABLE_FILE, servePrecompressed } from "../../scripts/compression";
 
+let top: string;
 let folder: string;
 let server: http.Server;
 /** Errors the file middleware handed on (the server's last handler logs them). */
@@ -32,8 +33,10 @@ function get(pathname: string, headers: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-compression-"));
-  fs.mkdirSync(path.join(folder, "_shared"));
+  // Where `npm run build` puts the bundle: a folder under `.builds/`, whose dot is no reason to refuse a file.
+  top = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-compression-"));
+  folder = path.join(top, ".builds", "20260101-000000", "public");
+  fs.mkdirSync(path.join(folder, "_shared"), { recursive: true });
   fs.writeFileSync(path.join(folder, "_shared", "chunk-ABC.js"), script);
   fs.writeFileSync(path.join(folder, "tiny-XYZ.js"), "export {};\n");
   fs.writeFileSync(path.join(folder, "logo-123.png"), Buffer.alloc(4096, 7));
@@ -69,7 +72,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   server?.close();
-  fs.rmSync(folder, { recursive: true, force: true });
+  fs.rmSync(top, { recursive: true, force: true });
 });
 
 describe("Accept-Encoding", () => {
@@ -147,6 +150,22 @@ describe("the build's files compressed at build time", () => {
     ).toBeUndefined();
     expect((await get("/build/..%2F..%2Fetc%2Fpasswd", { "Accept-Encoding": "br" })).status).toBe(404);
     expect((await get("/build/missing.js", { "Accept-Encoding": "br" })).status).toBe(404);
+  });
+
+  it("never serve a dotfile of the bundle, compressed or not", async () => {
+    const hidden = path.join(folder, ".hidden.js");
+    fs.writeFileSync(hidden, script);
+    fs.writeFileSync(`${hidden}.br`, zlib.brotliCompressSync(script));
+    try {
+      // Refused (this test's last handler answers every refusal handed on with 500; the server's keeps its 403).
+      expect((await get("/build/.hidden.js", { "Accept-Encoding": "br" })).status).toBeGreaterThanOrEqual(400);
+      expect((await get("/build/.hidden.js", { "Accept-Encoding": "identity" })).status).toBe(404);
+    } finally {
+      fs.rmSync(hidden);
+      fs.rmSync(`${hidden}.br`);
+      // The refusal is a 403 handed on to the last handler.
+      expect(forwarded.splice(0).map((error) => (error as Error & { status?: number }).status)).toEqual([403]);
+    }
   });
 });
 

@@ -10,6 +10,9 @@ import {
   foldHausaLetters,
   listCategoryTiles,
   resolveCategoryImage,
+  searchEpisodes,
+  suggestTitles,
+  SUGGESTIONS_MAX,
   toFtsQuery,
 } from "~/services/search.server";
 import { countStatements } from "./helpers/count-statements";
@@ -311,5 +314,85 @@ describe("catalogue lists kept until the catalogue changes", () => {
     expect(ids(browseCatalogue({ sort: "trending" }, db, now))).toEqual(["older000001", "newer000001"]);
     db.update(movies).set({ views: 90 }).where(eq(movies.id, "newer000001")).run();
     expect(ids(browseCatalogue({ sort: "trending" }, db, now))).toEqual(["newer000001", "older000001"]);
+  });
+});
+
+describe("suggestions while typing, episodes included", () => {
+  function addSeries() {
+    db.insert(series)
+      .values({
+        id: "gidanhaya01",
+        name: "Gidan Haya",
+        categoryId: "catdramaaaaa",
+        providerId: "provider0001",
+        approved: true,
+      })
+      .run();
+    db.insert(seasons).values({ id: "gidanseason1", seriesId: "gidanhaya01", number: 1 }).run();
+    addMovie("episode0001", { name: "Sabon Mai Gida", seasonId: "gidanseason1", episodeNumber: 1 });
+    addMovie("episode0002", {
+      name: "Ranar Kuɗin Haya",
+      description: "The rent is due and the landlord is at the door.",
+      seasonId: "gidanseason1",
+      episodeNumber: 2,
+    });
+  }
+
+  it("find an episode by part of its own title, with or without Hausa's hooked letters, named with its series", () => {
+    addSeries();
+    addMovie("filmkano001", { name: "Kano Nights" });
+    for (const typed of ["Kuɗin Haya", "kudin ha", "KUƊIN", "ranar ku"]) {
+      const suggestions = suggestTitles(typed, db, now);
+      expect(suggestions, typed).toContainEqual({
+        kind: "episode",
+        id: "episode0002",
+        name: "Ranar Kuɗin Haya",
+        detail: "Gidan Haya · S1E2",
+        href: "/WatchMovie?id=episode0002",
+      });
+    }
+    // The series itself is found by its own title; its episodes never show as cards.
+    expect(suggestTitles("gidan", db, now).map((item) => [item.kind, item.id])).toEqual([["series", "gidanhaya01"]]);
+    expect(suggestTitles("mai gida", db, now).map((item) => [item.kind, item.id])).toEqual([
+      ["episode", "episode0001"],
+    ]);
+    expect(suggestTitles("kano", db, now)).toEqual([
+      { kind: "film", id: "filmkano001", name: "Kano Nights", detail: "Drama", href: "/WatchMovie?id=filmkano001" },
+    ]);
+  });
+
+  it("offer nothing for less than two letters or only punctuation, and at most a handful", () => {
+    addSeries();
+    for (let index = 0; index < 12; index++)
+      addMovie(`hayafilm${String(index).padStart(3, "0")}`, { name: `Haya ${index}` });
+    expect(suggestTitles("h", db, now)).toEqual([]);
+    expect(suggestTitles(" * ", db, now)).toEqual([]);
+    expect(suggestTitles("", db, now)).toEqual([]);
+    const many = suggestTitles("haya", db, now);
+    expect(many).toHaveLength(SUGGESTIONS_MAX);
+    expect(many.some((item) => item.kind === "episode")).toBe(true);
+  });
+
+  it("never offer an unpublished episode, nor one of a series not approved", () => {
+    addSeries();
+    db.update(movies).set({ approved: false }).where(eq(movies.id, "episode0002")).run();
+    expect(searchEpisodes(db, toFtsQuery("kudin"))).toEqual([]);
+    db.update(movies).set({ approved: true }).where(eq(movies.id, "episode0002")).run();
+    expect(searchEpisodes(db, toFtsQuery("kudin")).map((episode) => episode.id)).toEqual(["episode0002"]);
+    db.update(movies).set({ status: "processing" }).where(eq(movies.id, "episode0002")).run();
+    expect(searchEpisodes(db, toFtsQuery("kudin"))).toEqual([]);
+    expect(searchEpisodes(db, null)).toEqual([]);
+  });
+
+  it("read the episodes through the search index, whatever the catalogue's size", () => {
+    addSeries();
+    for (let index = 0; index < 200; index++)
+      addMovie(`other${String(index).padStart(7, "0")}`, { name: `Other ${index}` });
+    const plan = db.$client
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT movies.id FROM movies_fts CROSS JOIN movies ON movies.search_rowid = movies_fts.rowid WHERE movies_fts MATCH '"kudin"'`,
+      )
+      .all() as { detail: string }[];
+    expect(plan.map((row) => row.detail).join("\n")).toMatch(/VIRTUAL TABLE INDEX .*\n.*movies_search_idx/);
   });
 });

@@ -5,7 +5,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Pagination } from "~/components/ui/pagination";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { dateFormatter } from "~/utils/dates";
+import { dateFormatter, type DateFormat } from "~/utils/dates";
 
 export type AccountRow = {
   id: string;
@@ -110,15 +110,7 @@ export function AccountsTable({
   );
 }
 
-function AccountRowView({
-  row,
-  self,
-  dateFormat,
-}: {
-  row: AccountRow;
-  self: boolean;
-  dateFormat: Intl.DateTimeFormat;
-}) {
+function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: boolean; dateFormat: DateFormat }) {
   const { t } = useTranslation("admin");
   const fetcher = useFetcher<FetcherResult>();
   const hydrated = useHydrated();

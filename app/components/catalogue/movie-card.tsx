@@ -8,12 +8,13 @@ export function watchHref(movieId: string): string {
   return `/WatchMovie?id=${encodeURIComponent(movieId)}`;
 }
 
-/** "1 h 32 min" or "7 min" (never "0 min": very short titles show 1 min). */
+/** "1 h 32 min", "7 min", or "8 s" for a title under a minute (never "0 min" nor "1 min" for 8 seconds). */
 export function useDuration() {
   const { t } = useTranslation("pages");
   return (seconds: number) => {
     if (seconds <= 0) return null;
-    const totalMinutes = Math.max(1, Math.round(seconds / 60));
+    if (seconds < 59.5) return t("card.seconds", { count: Math.max(1, Math.round(seconds)) });
+    const totalMinutes = Math.round(seconds / 60);
     const hours = Math.floor(totalMinutes / 60);
     const minutes = totalMinutes % 60;
     return hours > 0 ? t("card.hoursMinutes", { hours, minutes }) : t("card.minutes", { count: totalMinutes });

@@ -22,7 +22,7 @@ export function LibraryRow({
   return (
     <li
       data-movie-id={item.id}
-      className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
+      className="flex min-w-0 flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
     >
       <Link
         to={watchHref(item.id)}

@@ -52,6 +52,7 @@ export function Toaster({ toasts }: { toasts: ToastMessage[] }) {
   return (
     <section
       aria-label={t("toast.notifications")}
+      data-toaster=""
       className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex flex-col items-center gap-2 px-4"
     >
       {shown.map((toast) => (

@@ -62,6 +62,7 @@ const auth = {
     haveAccount: "Already have an account?",
     loginLink: "Sign in",
     success: "Registration successful. You can now sign in.",
+    welcome: "Welcome to Kallo, {{name}}. You are signed in.",
   },
   cp: {
     title: "Content creators",

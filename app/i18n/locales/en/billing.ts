@@ -79,11 +79,13 @@ const billing = {
     amount: "Amount",
     status: "Status",
     reference: "Reference",
+    voucher: "Voucher",
   },
   status: {
     pending: "Pending",
     success: "Paid",
     failed: "Failed",
+    redeemed: "Redeemed",
   },
   notifications: {
     passEnding:

@@ -20,6 +20,7 @@ const browse = {
     count_one: "{{count}} title",
     count_other: "{{count}} titles",
     empty: "No titles match your search.",
+    episodes: "Episodes",
     emptyCategory: "No titles in this category yet.",
     emptyQuery: "Type a word to search for.",
     backToAll: "Back to all categories",

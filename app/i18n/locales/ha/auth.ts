@@ -64,6 +64,7 @@ const auth: DeepStrings<typeof en> = {
     haveAccount: "Kuna da asusu tuni?",
     loginLink: "Shiga",
     success: "An yi rijista cikin nasara. Yanzu kuna iya shiga.",
+    welcome: "Barka da zuwa Kallo, {{name}}. Kun shiga asusunku.",
   },
   cp: {
     title: "Masu shirya fim",

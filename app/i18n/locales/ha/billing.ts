@@ -82,11 +82,13 @@ const billing: DeepStrings<typeof en> = {
     amount: "Adadi",
     status: "Matsayi",
     reference: "Lambar shaida",
+    voucher: "Bauca",
   },
   status: {
     pending: "Ana jira",
     success: "An biya",
     failed: "Bai yi nasara ba",
+    redeemed: "An karɓa",
   },
   notifications: {
     passEnding:

@@ -23,6 +23,7 @@ const browse: DeepStrings<typeof en> = {
     count_one: "fim {{count}}",
     count_other: "fina-finai {{count}}",
     empty: "Babu fim da ya dace da bincikenka.",
+    episodes: "Kashi-kashi",
     emptyCategory: "Babu fim a wannan rukuni tukuna.",
     emptyQuery: "Rubuta kalma don nema.",
     backToAll: "Koma ga dukkan rukunoni",
