@@ -91,7 +91,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
         period: periodOfDays(row.periodDays),
         kind: row.kind,
         // A voucher's code is shown as the viewer typed it; it bought the pass, not money.
-        amount: row.amountMinor === null || row.currency === null ? null : formatMoney(row.amountMinor, row.currency, language),
+        amount:
+          row.amountMinor === null || row.currency === null
+            ? null
+            : formatMoney(row.amountMinor, row.currency, language),
         date: (row.paidAt ?? row.createdAt).toISOString(),
       })),
     },

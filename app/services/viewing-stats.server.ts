@@ -169,4 +169,3 @@ export function fillDays(days: readonly string[], rows: ReadonlyArray<{ day: str
   for (const row of rows) byDay.set(row.day, (byDay.get(row.day) ?? 0) + Number(row.value));
   return days.map((day) => ({ day, value: byDay.get(day) ?? 0 }));
 }
-
