@@ -195,7 +195,7 @@ for (const persona of PERSONAS) {
     if (persona === "viewer" || persona === "admin" || persona === "provider") {
       // The signed-in top bar: Home, the bell and the avatar menu instead of Login.
       await page.goto("/notifications");
-      const bar = page.getByRole("navigation", { name: "Main" });
+      const bar = page.getByRole("banner");
       await expect(bar.getByRole("link", { name: "Home" })).toBeVisible();
       await expect(bar.getByRole("link", { name: "Notifications" })).toBeVisible();
       await expect(bar.getByLabel("Account menu")).toBeVisible();

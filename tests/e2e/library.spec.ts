@@ -95,7 +95,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // Search by a word of the description, in capitals: only the published match.
       await page.getByLabel("Search titles").fill(word.toUpperCase());
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("main").getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(new RegExp(`/moviecategory\\?q=${word.toUpperCase()}$`));
       await expectGrid(page, [older]);
       await expect(page.getByRole("heading", { name: `Results for “${word.toUpperCase()}”` })).toBeVisible();
@@ -121,13 +121,13 @@ for (const javaScriptEnabled of [true, false]) {
 
       // Cast words are found too, and the search box keeps the category and sort.
       await page.getByLabel("Search titles").fill("nuhu");
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("main").getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(new RegExp(`q=nuhu&category=${category.slug}&sort=new$`));
       await expectGrid(page, [newer]);
 
       // Nothing found: an empty state with a way back.
       await page.getByLabel("Search titles").fill(`${word}zzz nothing`);
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("main").getByRole("button", { name: "Search" }).click();
       await expect(page.getByTestId("empty-results")).toContainText("No titles match your search.");
       await page.getByRole("link", { name: "Back to all categories" }).click();
       await expect(page).toHaveURL(/\/moviecategory$/);
@@ -195,7 +195,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect.poll(() => listIds(page, "history-list")).toEqual([recent, older]);
 
       await page.getByLabel("Search your history").fill("long ago");
-      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByRole("main").getByRole("button", { name: "Search" }).click();
       await expect(page).toHaveURL(/\/history\?q=long\+ago$/);
       await expect.poll(() => listIds(page, "history-list")).toEqual([older]);
       await page.goto("/history?period=month&q=long");
@@ -301,9 +301,7 @@ for (const javaScriptEnabled of [true, false]) {
       expect(mine.map((n) => n.accountId)).toEqual([viewer.id]);
 
       await signIn(page, viewer);
-      const bell = page
-        .getByRole("navigation", { name: "Main" })
-        .getByRole("link", { name: "Notifications, 1 unread" });
+      const bell = page.getByRole("banner").getByRole("link", { name: "Notifications, 1 unread" });
       await expect(bell).toBeVisible();
       await bell.click();
       await expect(page).toHaveURL(/\/notifications$/);
@@ -314,9 +312,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Mark all as read" }).click();
       }
       await expect(item).toHaveAttribute("data-read", "true");
-      await expect(
-        page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications", exact: true }),
-      ).toBeVisible();
+      await expect(page.getByRole("banner").getByRole("link", { name: "Notifications", exact: true })).toBeVisible();
       expect(e2eDb().select().from(notifications).where(eq(notifications.id, mine[0].id)).get()?.readAt).not.toBeNull();
       // Opening it goes to the title.
       await item.getByRole("button", { name: "Open" }).click();
