@@ -13,7 +13,8 @@
  * daylight saving since 1919), so the time a page shows does not depend on the
  * zone the phone or the server is set to.
  */
-import type { Language } from "~/i18n/config";
+/** The languages pages are written in (i18n/config.ts lists the same two; utils sits below i18n). */
+type Language = "en" | "ha";
 
 export const DISPLAY_TIME_ZONE = "Africa/Lagos";
 const DISPLAY_OFFSET_MS = 60 * 60 * 1000;
