@@ -8,6 +8,7 @@ export default tseslint.config(
   {
     ignores: [
       "build/**",
+      ".builds/**",
       "public/build/**",
       "node_modules/**",
       ".cache/**",

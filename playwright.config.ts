@@ -44,7 +44,7 @@ export default defineConfig({
   webServer: {
     command: `node --import tsx tests/e2e/start-test-server.ts`,
     url: `http://localhost:${port}/healthz`,
-    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 240_000),
+    timeout: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 600_000),
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

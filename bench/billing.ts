@@ -21,7 +21,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-bench-billing-"));
 const db = openDatabase(path.join(root, "data.db"));
 migrateDatabase(db);
 
-db.insert(plans).values({ id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1 }).run();
+db.insert(plans).values({ id: "planbasic", code: "BASIC", name: "Basic", premium: true, screens: 1 }).run();
 db.insert(planPeriods).values({ planId: "planbasic", period: "week", days: 7, priceMinor: 400 }).run();
 db.insert(categories).values({ id: "cat", name: "Drama", slug: "drama" }).run();
 db.insert(accounts)

@@ -113,7 +113,7 @@ async function main() {
   try {
     // A free plan with downloads, and one viewer per run.
     db.insert(plans)
-      .values({ id: "benchfreeplan", code: "FREE", name: "Free", maxQuality: "hd" })
+      .values({ id: "benchfreeplan", code: "FREE", name: "Free", maxRung: 1080 })
       .onConflictDoNothing()
       .run();
     const rendition = db

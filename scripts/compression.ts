@@ -82,8 +82,7 @@ export function servePrecompressed(folder: string): express.RequestHandler {
     if (!twin) return next();
     res.setHeader("Content-Encoding", twin.encoding);
     res.type(path.extname(file));
-    // Relative to the folder: the dotfile rule looks at the request's own path only, not at the
-    // folder's (every build lives under `.builds/`).
+    // Dot files are refused in the request's part of the path only: the build itself may live under `.builds/`.
     const options = { ...IMMUTABLE_FILE, acceptRanges: false, dotfiles: "deny", root } as const;
     res.sendFile(
       path.relative(root, file) + twin.extension,

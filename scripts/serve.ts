@@ -284,10 +284,11 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
 /**
  * Bodies are capped before anything reads them, for every route at once:
  * 64 kB (a form, a JSON call) everywhere, except
- * - the film uploads, which keep their own limits (MAX_UPLOAD_MB, the disk)
- *   and refuse the wrong role before reading a byte;
- * - the few forms that carry a file (a category's image, a series' poster, a
- *   subtitle file, Paystack's webhook), which may send more — and only from
+ * - the film uploads and a title's edit page (which also takes a new film),
+ *   which keep their own limits (MAX_UPLOAD_MB, the disk) and refuse the
+ *   wrong role before reading a byte;
+ * - the few forms that carry a file (a category's image, a series' or a
+ *   title's poster, a subtitle file, Paystack's webhook), which may send more — and only from
  *   the role they are for: anyone else sending a large body there is refused
  *   at once, as everyone is everywhere else.
  * A refused body is answered at once (413, or 403 for the wrong role), never
@@ -297,13 +298,17 @@ export function clientFacts(options: { publicHttps: boolean }): express.RequestH
  * the connection carries the next request. A body of unknown length
  * (chunked) is only taken where uploads are.
  */
-const UPLOAD_PATHS = /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$)/;
+const UPLOAD_PATHS =
+  /^\/(provider\/uploads(\/|$)|provider\/Movieupload(\.data)?$|api\/upload\/movies$|provider\/movie\/[^/]+(\.data)?$|api\/movies\/replace\/[^/]+$)/;
 export const BODY_LIMIT = 64 * 1024;
 export type BodyRole = "admin" | "provider" | "viewer";
 const LARGER_BODIES: Array<{ path: RegExp; limit: number; roles: BodyRole[] | "anyone" }> = [
   { path: /^\/admin\/moviecategory(\.data)?$/, limit: 12 * 1024 * 1024, roles: ["admin"] },
   { path: /^\/provider\/series(\/[^/]+)?(\.data)?$/, limit: 12 * 1024 * 1024, roles: ["provider"] },
   { path: /^\/provider\/subtitles(\.data)?$/, limit: 2 * 1024 * 1024, roles: ["provider"] },
+  // A title's details with a new poster (at most 10 MB): its provider's, or any administrator's.
+  { path: /^\/admin\/movies\/[^/]+(\.data)?$/, limit: 12 * 1024 * 1024, roles: ["admin"] },
+  { path: /^\/api\/movies\/edit\/[^/]+$/, limit: 12 * 1024 * 1024, roles: ["provider", "admin"] },
   { path: /^\/payments\/paystack\/webhook$/, limit: 256 * 1024, roles: "anyone" },
 ];
 

@@ -8,6 +8,7 @@ import {
   signInSchema,
 } from "~/services/validation";
 import { uploadDetailsSchema } from "~/services/uploads.server";
+import { titleEditSchema } from "~/services/title-edits.server";
 import type { Access, ApiRoute } from "./types";
 import { watchedSchema } from "./handlers/viewings.server";
 
@@ -71,6 +72,20 @@ const formBody = (schema: z.ZodTypeAny) => {
   };
 };
 
+/** A block may say why (kept in the audit log); old clients send no body. */
+const blockBody = {
+  required: false,
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: { reason: { type: "string", maxLength: 500 } },
+        additionalProperties: true,
+      },
+    },
+  },
+};
+
 const REQUEST_BODIES: Record<string, unknown> = {
   "POST /user/login": formBody(signInSchema),
   "POST /cp/login": formBody(signInSchema),
@@ -80,6 +95,45 @@ const REQUEST_BODIES: Record<string, unknown> = {
   "PUT /user/profile/password/{userId}": formBody(changePasswordSchema),
   "PUT /cp/profile/edit/{providerId}": formBody(providerProfileSchema),
   "POST /files/watched": formBody(watchedSchema),
+  "PUT /movies/edit/{movieId}": (() => {
+    const json = zodToJsonSchema(titleEditSchema);
+    // Every field may be left out: only those sent change.
+    const partial: JsonSchema = { ...json, required: [] };
+    return {
+      required: true,
+      description:
+        "The upload's field names; fields left out keep their values. An episode's `Category` is its series' and is ignored. Send multipart/form-data to replace the poster too (part `poster`, .jpg .jpeg .png, at most 10 MB).",
+      content: {
+        "application/json": { schema: partial },
+        "application/x-www-form-urlencoded": { schema: partial },
+        "multipart/form-data": {
+          schema: {
+            ...partial,
+            properties: {
+              ...(partial.properties as object),
+              poster: { type: "string", contentMediaType: "application/octet-stream" },
+            },
+          },
+        },
+      },
+    };
+  })(),
+  "POST /movies/replace/{movieId}": {
+    required: true,
+    description:
+      "One part named `movie` (or `file`): .mp4 .mov .mkv .3gp .wmv .avi .mpeg, checked by extension, content and ffprobe. Large films: the resumable upload at /provider/uploads/tus with the metadata `replaces` (the title's id) and `filename`.",
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          properties: { movie: { type: "string", contentMediaType: "application/octet-stream" } },
+          required: ["movie"],
+        },
+      },
+    },
+  },
+  "PUT /cp/block/{id}": blockBody,
+  "PUT /cp/user/block/{id}": blockBody,
   "POST /upload/movies": {
     required: true,
     description:
@@ -143,7 +197,36 @@ const ok = (properties: Record<string, unknown> = {}) => ({
   properties: { success: { const: true }, message, ...properties },
 });
 
+const editedTitle = {
+  type: "object",
+  properties: {
+    ...title.properties,
+    cast: { type: "string" },
+    Category: { type: "string", description: "The category's id" },
+    status: { enum: ["processing", "ready", "failed"] },
+    approved: { type: "boolean" },
+    lastModified: { type: "string", format: "date-time" },
+  },
+};
+const replacement = {
+  type: ["object", "null"],
+  properties: {
+    status: { enum: ["processing", "failed", "done"] },
+    file: { type: "string", description: "The file's name as it was sent" },
+    receivedAt: { type: "string", format: "date-time" },
+    swappedAt: { type: ["string", "null"], format: "date-time", description: "When the new film began to play" },
+    failureReason: {
+      type: ["string", "null"],
+      enum: ["unreadable", "noVideo", "noDuration", "interrupted", "processing", null],
+    },
+    message: { type: ["string", "null"], description: "Why it failed, in words" },
+  },
+};
+
 const RESPONSES: Record<string, unknown> = {
+  "PUT /movies/edit/{movieId}": ok({ changed: { type: "array", items: { type: "string" } }, movie: editedTitle }),
+  "POST /movies/replace/{movieId}": ok({ replacementId: { type: "string" } }),
+  "GET /movies/replace/{movieId}": ok({ replacement }),
   "POST /user/login": ok({
     token: { type: "string" },
     isUser: { type: "boolean" },
@@ -190,6 +273,12 @@ const SUMMARIES: Record<string, string> = {
   "GET /movies/all/{providerId}": "A provider's own titles, every status (the provider, or an administrator)",
   "POST /upload/movies": "Upload a title (answered once the files are stored; it then processes)",
   "DELETE /movies/delete/{movieId}": "Delete a title (its provider, or an administrator)",
+  "PUT /movies/edit/{movieId}":
+    "Edit a title's details and poster (its provider, or an administrator); a published title's edit is live at once",
+  "POST /movies/replace/{movieId}":
+    "Replace a title's film (its provider): the current film plays until the new one is ready in every quality, then it plays instead",
+  "GET /movies/replace/{movieId}":
+    "Where the title's latest film replacement stands (processing, failed and why, done)",
   "PUT /files/movies/views/{movieId}": "Count a view, once per viewing",
   "POST /files/watched": "Record a title in the caller's history",
   "GET /openapi.json": "This document",
@@ -212,7 +301,11 @@ export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute
       schema: { type: "string" },
     }));
     const responses: Record<string, unknown> = {
-      [route.method === "POST" && /register|upload/.test(route.path) ? "201" : "200"]: {
+      [route.method === "POST" && /register|upload/.test(route.path)
+        ? "201"
+        : route.method === "POST" && route.path.startsWith("/movies/replace/")
+          ? "202"
+          : "200"]: {
         description: "Success",
         content: { "application/json": { schema: RESPONSES[key] ?? ok() } },
       },
@@ -236,8 +329,18 @@ export function buildOpenApiDocument(request: Request, routes: readonly ApiRoute
         content: { "application/json": { schema: error } },
       };
     }
-    if (route.path === "/upload/movies")
+    if (route.path === "/upload/movies" || (route.method !== "GET" && /^\/movies\/(edit|replace)\//.test(route.path))) {
       responses["413"] = { description: "File too large", content: { "application/json": { schema: error } } };
+      responses["507"] = {
+        description: "No room on the server's disk for this file now",
+        content: { "application/json": { schema: error } },
+      };
+    }
+    if (route.method === "POST" && route.path.startsWith("/movies/replace/"))
+      responses["409"] = {
+        description: "The title is still processing, or another replacement is under way",
+        content: { "application/json": { schema: error } },
+      };
     (paths[`/api${route.path}`] ??= {})[route.method.toLowerCase()] = {
       summary: SUMMARIES[key],
       description: who(route.access),

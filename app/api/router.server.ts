@@ -5,6 +5,7 @@ import { accountHandlers } from "./handlers/accounts.server";
 import { adminHandlers } from "./handlers/admin.server";
 import { movieHandlers } from "./handlers/movies.server";
 import { profileHandlers } from "./handlers/profiles.server";
+import { titleEditHandlers } from "./handlers/title-edits.server";
 import { viewingHandlers } from "./handlers/viewings.server";
 import {
   ApiError,
@@ -35,6 +36,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   ...adminHandlers,
   ...profileHandlers,
   ...movieHandlers,
+  ...titleEditHandlers,
   ...viewingHandlers,
   {
     method: "GET",

@@ -13,6 +13,7 @@ import {
   rememberDevice,
 } from "~/services/sign-in-delay.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
+import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { startSession } from "./session.server";
 import { readForm } from "~/utils/read-form.server";
@@ -28,6 +29,8 @@ export class SignInError extends Error {
     public readonly messageKey: string,
     public readonly fieldErrors?: FieldErrors,
     public readonly retryAfterSeconds?: number,
+    /** Values of the message's placeholders (whom a blocked person writes to). */
+    public readonly values?: Record<string, string>,
   ) {
     super(messageKey);
     this.name = "SignInError";
@@ -67,7 +70,14 @@ function doorStrategy(door: Door) {
           await recordFailure("signIn", address, db);
         }
         const { status, key } = REASON_MESSAGES[result.reason];
-        throw new SignInError(status, key);
+        // A blocked person is told whom to write to: customer care from the configuration.
+        throw new SignInError(
+          status,
+          key,
+          undefined,
+          undefined,
+          result.reason === "blocked" ? getEnv().customerCare : undefined,
+        );
       }
       if (!knownDevice) clearSignInFailures(db, email);
       return result.account;
@@ -112,10 +122,12 @@ export function landingPath(role: Account["role"]): string {
 }
 
 export type SignInFailure = {
-  formError: string;
+  /** Absent for a blocked account: `blocked` says it once, with whom to write to. */
+  formError?: string;
   retryAfterSeconds?: number;
   fieldErrors?: FieldErrors;
   values: { email: string };
+  blocked?: { email: string; phone: string };
 };
 
 /**
@@ -151,12 +163,15 @@ export async function signInAtDoor(request: Request, door: Door) {
     if (!(error instanceof SignInError)) throw error;
     const headers = new Headers();
     if (error.retryAfterSeconds) headers.set("Retry-After", String(error.retryAfterSeconds));
-    const failure: SignInFailure = {
-      formError: error.messageKey,
-      retryAfterSeconds: error.retryAfterSeconds,
-      fieldErrors: error.fieldErrors,
-      values: { email },
-    };
+    const blocked = error.messageKey === REASON_MESSAGES.blocked.key && error.values;
+    const failure: SignInFailure = blocked
+      ? { values: { email }, blocked: { email: error.values!.email, phone: error.values!.phone } }
+      : {
+          formError: error.messageKey,
+          retryAfterSeconds: error.retryAfterSeconds,
+          fieldErrors: error.fieldErrors,
+          values: { email },
+        };
     return data(failure, { status: error.status, headers });
   }
 }

@@ -91,6 +91,9 @@ export const categories = sqliteTable(
   (t) => [uniqueIndex("categories_slug_unique").on(t.slug), uniqueIndex("categories_name_unique").on(t.name)],
 );
 
+import { RETURN_REASONS } from "./return-reasons";
+export { RETURN_REASONS, type ReturnReason } from "./return-reasons";
+
 /**
  * A TV series: its own row (title, description, category, cast, poster),
  * with seasons, whose episodes are ordinary titles (`movies` rows with a
@@ -119,6 +122,10 @@ export const series = sqliteTable(
     access: text("access", { enum: ["free", "premium"] })
       .notNull()
       .default("free"),
+    /** Sent back to the provider (not approved, with a reason) until they resubmit it. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    returnReason: text("return_reason", { enum: RETURN_REASONS }),
+    returnNote: text("return_note"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
@@ -176,6 +183,14 @@ export const movies = sqliteTable(
     height: integer("height"),
     views: integer("views").notNull().default(0),
     /**
+     * Which version of the film plays: 0 is the upload's own (media/<id>/video.mp4 and hls/), N the
+     * film's Nth replacement (media/<id>/v<N>/). A replacement is made beside the version that plays
+     * and becomes it in one transaction that also rewrites the rungs (film-replacements.server.ts).
+     */
+    mediaVersion: integer("media_version").notNull().default(0),
+    /** Raised when the poster is replaced: its public addresses carry it (`?v=`), so no cached copy of the old one is shown. */
+    posterVersion: integer("poster_version").notNull().default(0),
+    /**
      * An episode's season and number in it; both null for a film (every title made before series
      * existed). A season with episodes is not deleted (checked at the end of the statement, so a
      * provider's removal, which cascades to both, still goes through).
@@ -184,6 +199,10 @@ export const movies = sqliteTable(
     episodeNumber: integer("episode_number"),
     /** An episode whose access an administrator set on it: the series' access no longer changes it. */
     accessOverride: integer("access_override", { mode: "boolean" }).notNull().default(false),
+    /** Sent back to the provider (not approved, with a reason) until they resubmit it. */
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
+    returnReason: text("return_reason", { enum: RETURN_REASONS }),
+    returnNote: text("return_note"),
     uploadedAt: integer("uploaded_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
@@ -279,6 +298,8 @@ export const watchEvents = sqliteTable(
   },
   (t) => [
     index("watch_events_account_idx").on(t.accountId, t.updatedAt),
+    // The administrator's charts: viewings by day across every title.
+    index("watch_events_started_idx").on(t.startedAt),
     // Where this viewer stopped in this title: one short walk, however long their history.
     index("watch_events_account_movie_idx").on(t.accountId, t.movieId, t.updatedAt),
     index("watch_events_movie_idx").on(t.movieId, t.startedAt),
@@ -326,29 +347,30 @@ export const savedMovies = sqliteTable(
   ],
 );
 
-export const PLAN_CODES = ["FREE", "BASIC", "PRO"] as const;
-import type { PlanFeature } from "./plan-features";
-export { PLAN_FEATURES, type PlanFeature } from "./plan-features";
-
+/**
+ * A plan: what it allows (Premium titles, screens at once, the highest
+ * rung of the ladder, offline downloads) and, for a pass plan, its prices per
+ * pass length (`plan_periods`). The plan coded FREE is what everyone without
+ * an active pass is on; it is never sold. An administrator makes, edits,
+ * orders and retires plans; one that was ever sold is retired (`offered` off),
+ * never deleted.
+ */
 export const plans = sqliteTable(
   "plans",
   {
     id: text("id").primaryKey(),
+    /** A short stable name used in links (`/payment?plan=BASIC`); FREE marks the free plan. */
     code: text("code").notNull(),
     name: text("name").notNull(),
-    /** Price of one month, in the currency's minor unit. */
-    monthlyPriceMinor: integer("monthly_price_minor").notNull().default(0),
-    currency: text("currency").notNull().default("USD"),
-    /** Percentage taken off twelve months when billed annually. */
-    annualDiscountPercent: integer("annual_discount_percent").notNull().default(0),
+    nameHa: text("name_ha").notNull().default(""),
+    description: text("description").notNull().default(""),
+    descriptionHa: text("description_ha").notNull().default(""),
+    /** Premium titles play on this plan. */
+    premium: integer("premium", { mode: "boolean" }).notNull().default(false),
     screens: integer("screens").notNull().default(1),
-    maxQuality: text("max_quality", { enum: ["sd", "hd", "uhd"] })
-      .notNull()
-      .default("hd"),
-    features: text("features", { mode: "json" })
-      .$type<PlanFeature[]>()
-      .notNull()
-      .default(sql`'[]'`),
+    /** The highest rung of the adaptive ladder (short side in lines) its holders are served. */
+    maxRung: integer("max_rung").notNull().default(1080),
+    /** On sale and shown to viewers; a retired plan keeps serving the passes already sold. */
     offered: integer("offered", { mode: "boolean" }).notNull().default(true),
     sortOrder: integer("sort_order").notNull().default(0),
     /** Offline downloads: allowed at all, how many titles at once per account, kept how many days, watchable how many hours after the first play. */
@@ -384,6 +406,8 @@ export const passes = sqliteTable(
     index("passes_account_idx").on(t.accountId, t.endsAt),
     index("passes_ends_idx").on(t.endsAt),
     index("passes_starts_idx").on(t.startsAt),
+    // A plan's passes sold and active (the plan editor), and whether it was ever sold.
+    index("passes_plan_idx").on(t.planId, t.endsAt),
   ],
 );
 
@@ -417,6 +441,9 @@ export const payments = sqliteTable(
     uniqueIndex("payments_reference_unique").on(t.reference),
     index("payments_account_idx").on(t.accountId, t.createdAt),
     index("payments_created_idx").on(t.createdAt),
+    // Revenue by day: successful payments by when they were paid.
+    index("payments_paid_idx").on(t.status, t.paidAt),
+    index("payments_plan_idx").on(t.planId),
   ],
 );
 
@@ -441,13 +468,13 @@ export const redeemCodes = sqliteTable(
     index("redeem_codes_batch_idx").on(t.batchId),
     index("redeem_codes_created_idx").on(t.createdAt),
     index("redeem_codes_redeemed_by_idx").on(t.redeemedBy),
+    index("redeem_codes_plan_idx").on(t.planId),
   ],
 );
 
 /** How long a pass lasts and what it costs, per paid plan (an administrator edits the prices). */
-export const PASS_PERIODS = ["day", "week", "month"] as const;
-export type PassPeriod = (typeof PASS_PERIODS)[number];
-export const PERIOD_DAYS: Record<PassPeriod, number> = { day: 1, week: 7, month: 30 };
+import { PASS_PERIODS } from "./pass-periods";
+export { PASS_PERIODS, PERIOD_DAYS, type PassPeriod } from "./pass-periods";
 
 export const planPeriods = sqliteTable(
   "plan_periods",
@@ -457,7 +484,7 @@ export const planPeriods = sqliteTable(
       .references(() => plans.id, { onDelete: "cascade" }),
     period: text("period", { enum: PASS_PERIODS }).notNull(),
     days: integer("days").notNull(),
-    /** In the plan's currency's minor unit. */
+    /** In the minor unit of the operator's currency (CURRENCY). */
     priceMinor: integer("price_minor").notNull(),
   },
   (t) => [primaryKey({ columns: [t.planId, t.period] })],
@@ -634,6 +661,11 @@ export const resumableUploads = sqliteTable(
     /** An episode's place, checked at creation and again when the title is made. */
     seasonId: text("season_id"),
     episodeNumber: integer("episode_number"),
+    /**
+     * Set when the upload replaces this title's film instead of making a title: `movieId` is then
+     * the replacement's id, and the text columns copy the title's (they are not used).
+     */
+    replacesMovieId: text("replaces_movie_id"),
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
   },
@@ -713,3 +745,46 @@ export const catalogueVersion = sqliteTable("catalogue_version", {
   id: integer("id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
+
+/**
+ * A title's film replaced by its provider: the new file is made playable and
+ * laddered in its own folder (media/<movieId>/v<version>/) while the version
+ * in `movies.media_version` keeps playing, then becomes it in one transaction
+ * ("done", `swappedAt`). A failed one ("failed", with the reason the provider
+ * reads) leaves the title as it was. The version it replaced stays on disk a
+ * while for viewers still playing it, then is removed (`retiredFilesRemovedAt`).
+ */
+export const REPLACEMENT_STATUSES = ["processing", "failed", "done"] as const;
+export type ReplacementStatus = (typeof REPLACEMENT_STATUSES)[number];
+
+export const filmReplacements = sqliteTable(
+  "film_replacements",
+  {
+    id: text("id").primaryKey(),
+    movieId: text("movie_id")
+      .notNull()
+      .references(() => movies.id, { onDelete: "cascade" }),
+    requestedBy: text("requested_by").references(() => accounts.id, { onDelete: "set null" }),
+    version: integer("version").notNull(),
+    status: text("status", { enum: REPLACEMENT_STATUSES }).notNull().default("processing"),
+    failureReason: text("failure_reason"),
+    /** The uploaded file's name inside the version's folder (source.<ext>), and its name on the provider's device. */
+    sourceFile: text("source_file").notNull(),
+    originalName: text("original_name").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    /** When the last byte had arrived and the replacement was queued. */
+    createdAt: createdAt(),
+    swappedAt: integer("swapped_at", { mode: "timestamp_ms" }),
+    retiredVersion: integer("retired_version"),
+    retiredFilesRemovedAt: integer("retired_files_removed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("film_replacements_movie_idx").on(t.movieId, t.createdAt),
+    uniqueIndex("film_replacements_version_unique").on(t.movieId, t.version),
+    // One replacement at a time per title.
+    uniqueIndex("film_replacements_processing_unique")
+      .on(t.movieId)
+      .where(sql`${t.status} = 'processing'`),
+    index("film_replacements_retired_idx").on(t.status, t.retiredFilesRemovedAt, t.swappedAt),
+  ],
+);

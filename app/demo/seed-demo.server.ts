@@ -1,19 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import {
   accounts,
   categories,
   movies,
-  PERIOD_DAYS,
+  passes,
+  payments,
   planPeriods,
-  plans,
   seasons,
   series,
   watchEvents,
-  type PassPeriod,
-  type PlanFeature,
   type Role,
 } from "~/db/schema";
 import {
@@ -28,6 +26,9 @@ import { extractFramePng, probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths, writeMoviePosters } from "~/media/posters.server";
 import { movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
 import { hashPassword } from "~/services/passwords.server";
+import { createStarterPlans } from "~/services/plans.server";
+import { STARTER_PLANS } from "~/services/starter-plans";
+import { getEnv } from "~/utils/env.server";
 import { buildLadder } from "~/services/renditions.server";
 import { DEFAULT_LADDER } from "~/utils/ladder-setting";
 
@@ -92,64 +93,8 @@ function demoCategoryId(slug: string): string {
   return `democat${slug.replace(/[^a-z0-9]/g, "")}`;
 }
 
-type DemoPlan = typeof plans.$inferInsert & { features: PlanFeature[] };
-
-const DEMO_PLANS: readonly DemoPlan[] = [
-  {
-    id: "planfree",
-    code: "FREE",
-    name: "Free",
-    monthlyPriceMinor: 0,
-    currency: "USD",
-    annualDiscountPercent: 0,
-    screens: 1,
-    maxQuality: "hd",
-    features: ["hd"],
-    offered: true,
-    sortOrder: 0,
-  },
-  {
-    id: "planbasic",
-    code: "BASIC",
-    name: "Basic",
-    monthlyPriceMinor: 1400,
-    currency: "USD",
-    annualDiscountPercent: 15,
-    screens: 1,
-    maxQuality: "uhd",
-    features: ["hd", "ultraHd", "simultaneousScreens", "multiDevice"],
-    offered: true,
-    sortOrder: 1,
-  },
-  {
-    id: "planpro",
-    code: "PRO",
-    name: "Pro",
-    monthlyPriceMinor: 3000,
-    currency: "USD",
-    annualDiscountPercent: 20,
-    screens: 4,
-    maxQuality: "uhd",
-    features: [
-      "hd",
-      "ultraHd",
-      "simultaneousScreens",
-      "multiDevice",
-      "unlimitedTitles",
-      "cancelAnyTime",
-      "firstMonthFree",
-      "support247",
-    ],
-    offered: true,
-    sortOrder: 2,
-  },
-];
-
-/** Pay-as-you-go passes of the paid plans: a day, a week, or a month at the monthly price. */
-const DEMO_PASS_PRICES: Record<string, Record<PassPeriod, number>> = {
-  planbasic: { day: 100, week: 400, month: 1400 },
-  planpro: { day: 200, week: 900, month: 3000 },
-};
+/** The demo's plans are the usual starting set (app/services/starter-plans.ts), under fixed ids, priced in the configured currency. */
+const DEMO_PLAN_IDS = { free: "planfree", basic: "planbasic", pro: "planpro" } as const;
 
 type DemoTitle = {
   id: string;
@@ -160,8 +105,13 @@ type DemoTitle = {
   featured: boolean;
   access: "free" | "premium";
   uploadedDaysAgo: number;
+  /**
+   * Views since the upload. Each is a real viewing in `watch_events` (the demo
+   * viewer's recent ones below, the rest by the demo audience, spread from the
+   * upload to now), so views, viewings and watch time agree everywhere.
+   */
   views: number;
-  /** Viewings in the last seven days, so "trending" has something to rank. */
+  /** The demo viewer's own viewings in the last seven days (their history and Continue watching). */
   recentViewings: number;
   durationSeconds: number;
   /** The film's picture: a lavfi source drawing 640×360 frames at 25 fps. */
@@ -184,7 +134,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: true,
     access: "free",
     uploadedDaysAgo: 3,
-    views: 2480,
+    views: 124,
     recentViewings: 6,
     durationSeconds: 8,
     visual: "testsrc2=s=640x360:r=25,hue=h=20:s=1.3",
@@ -200,7 +150,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: true,
     access: "premium",
     uploadedDaysAgo: 12,
-    views: 1935,
+    views: 97,
     recentViewings: 4,
     durationSeconds: 9,
     visual: "mandelbrot=s=640x360:r=25:end_scale=0.05,hue=h=-25",
@@ -216,7 +166,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 27,
-    views: 1210,
+    views: 61,
     recentViewings: 2,
     durationSeconds: 7,
     visual: "cellauto=s=640x360:r=25:rule=30,lutrgb=r='val':g='val*0.45':b='val*0.12'",
@@ -232,7 +182,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: true,
     access: "free",
     uploadedDaysAgo: 6,
-    views: 3120,
+    views: 156,
     recentViewings: 5,
     durationSeconds: 8,
     visual:
@@ -249,7 +199,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 41,
-    views: 860,
+    views: 43,
     recentViewings: 1,
     durationSeconds: 6,
     visual: "life=s=640x360:r=25:mold=20:ratio=0.08:life_color=#ff6fa5:death_color=#2a0618:mold_color=#5c1037",
@@ -265,7 +215,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 9,
-    views: 1655,
+    views: 83,
     recentViewings: 3,
     durationSeconds: 7,
     visual: "smptehdbars=s=640x360:r=25,hue=H=2*PI*t/6:s=1.2",
@@ -281,7 +231,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 55,
-    views: 540,
+    views: 27,
     recentViewings: 0,
     durationSeconds: 6,
     visual: "testsrc2=s=640x360:r=25,hue=h=140:s=0.9",
@@ -297,7 +247,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "premium",
     uploadedDaysAgo: 18,
-    views: 1420,
+    views: 71,
     recentViewings: 3,
     durationSeconds: 8,
     visual: "life=s=640x360:r=25:mold=40:ratio=0.05:life_color=#c81e1e:death_color=#050505:mold_color=#2b0000",
@@ -313,7 +263,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: true,
     access: "free",
     uploadedDaysAgo: 1,
-    views: 980,
+    views: 49,
     recentViewings: 7,
     durationSeconds: 10,
     visual: "mandelbrot=s=640x360:r=25:start_scale=2:end_scale=0.02:start_x=-0.7436:start_y=0.1318,hue=h=35:s=1.1",
@@ -329,7 +279,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: true,
     access: "premium",
     uploadedDaysAgo: 15,
-    views: 2210,
+    views: 111,
     recentViewings: 4,
     durationSeconds: 9,
     visual: "cellauto=s=640x360:r=25:rule=110,lutrgb=r='val*0.3':g='val*0.5':b='val'",
@@ -345,7 +295,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 22,
-    views: 2790,
+    views: 140,
     recentViewings: 5,
     durationSeconds: 8,
     visual: "testsrc2=s=640x360:r=25,hue=h=210:s=0.8",
@@ -361,7 +311,7 @@ const DEMO_TITLES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 34,
-    views: 730,
+    views: 37,
     recentViewings: 2,
     durationSeconds: 7,
     visual:
@@ -403,7 +353,7 @@ const DEMO_EPISODES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 40,
-    views: 1310,
+    views: 66,
     recentViewings: 3,
     durationSeconds: 8,
     visual: "testsrc2=s=640x360:r=25,hue=h=60:s=0.9",
@@ -422,7 +372,7 @@ const DEMO_EPISODES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 33,
-    views: 1105,
+    views: 55,
     recentViewings: 1,
     durationSeconds: 6,
     visual: "smptehdbars=s=640x360:r=25,hue=H=2*PI*t/5:s=0.8",
@@ -441,7 +391,7 @@ const DEMO_EPISODES: readonly DemoTitle[] = [
     featured: false,
     access: "free",
     uploadedDaysAgo: 12,
-    views: 890,
+    views: 45,
     recentViewings: 0,
     durationSeconds: 6,
     visual: "cellauto=s=640x360:r=25:rule=90,lutrgb=r='val*0.9':g='val*0.6':b='val*0.3'",
@@ -497,11 +447,12 @@ export async function seedDemoBasics(
   const categoryIds = await ensureCategories(db, paths, created);
   ensurePlans(db, created);
   const accountIds = await ensureAccounts(db, created);
+  const audience = await ensureAudience(db, created);
   ensureSeriesRows(db, { categoryId: categoryIds.get(DEMO_SERIES.categorySlug)!, providerId: accountIds.provider });
   const summary: SeedDemoSummary = {
     movies: DEMO_TITLES.length + DEMO_EPISODES.length,
     categories: DEMO_CATEGORIES.length,
-    plans: DEMO_PLANS.length,
+    plans: STARTER_PLANS.length,
     created,
   };
 
@@ -518,11 +469,13 @@ export async function seedDemoBasics(
         accent: category.accent,
         providerId: accountIds.provider,
         viewerId: accountIds.viewer,
+        audience,
         created,
         log,
       });
       progress(`"${title.name}" ready`, created.files > filesBefore);
     });
+    ensureAudiencePasses(db, audience);
     await ensureSeriesPoster(db, root, created);
     // Hausa and English subtitles on one film and on the series' first episode, so the subtitles menu has something to show.
     created.files += attachDemoSubtitles(db, DEMO_SUBTITLED_TITLE, root);
@@ -643,20 +596,10 @@ async function ensureCategories(
   return ids;
 }
 
+/** The starting set, when the database has no plans yet; an administrator's plans stay as they are. */
 function ensurePlans(db: DB, created: Created): void {
-  for (const plan of DEMO_PLANS) {
-    // No conflict target: a plan whose id or code is taken is the administrator's and stays as it is.
-    const result = db.insert(plans).values(plan).onConflictDoNothing().run();
-    created.plans += result.changes;
-    const prices = DEMO_PASS_PRICES[plan.id];
-    if (!prices || !db.select({ id: plans.id }).from(plans).where(eq(plans.id, plan.id)).get()) continue;
-    for (const [period, priceMinor] of Object.entries(prices) as [PassPeriod, number][]) {
-      db.insert(planPeriods)
-        .values({ planId: plan.id, period, days: PERIOD_DAYS[period], priceMinor })
-        .onConflictDoNothing()
-        .run();
-    }
-  }
+  const made = createStarterPlans(db, { currency: getEnv().currency, actor: null, ids: DEMO_PLAN_IDS });
+  if (made.ok) created.plans += made.created;
 }
 
 async function ensureAccounts(db: DB, created: Created): Promise<Record<Role, string>> {
@@ -704,6 +647,7 @@ type TitleContext = {
   accent: string;
   providerId: string;
   viewerId: string;
+  audience: readonly string[];
   created: Created;
   log: (message: string) => void;
 };
@@ -797,6 +741,25 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
         updatedAt: uploadedAt,
       })
       .run();
+    // The rest of its views: the demo audience, from the upload until now, each stopping where people do.
+    const uploadedMs = uploadedAt.getTime();
+    const audienceViews = Math.max(0, title.views - title.recentViewings);
+    for (let viewing = 0; viewing < audienceViews; viewing++) {
+      const spread = (viewing + 0.5) / audienceViews;
+      const startedAt = new Date(uploadedMs + HOUR_MS + spread * Math.max(HOUR_MS, now - uploadedMs - 2 * HOUR_MS));
+      const position = Math.round(durationSeconds * stopFraction(title.id, viewing));
+      tx.insert(watchEvents)
+        .values({
+          id: `${title.id}a${viewing}`,
+          accountId: context.audience[(viewing * 7 + Number(title.id.slice(-2))) % context.audience.length]!,
+          movieId: title.id,
+          startedAt,
+          updatedAt: new Date(startedAt.getTime() + position * 1000),
+          positionSeconds: position,
+          viewCounted: true,
+        })
+        .run();
+    }
     for (let viewing = 0; viewing < title.recentViewings; viewing++) {
       const hoursAgo = 0.5 + ((Number(title.id.slice(-2)) * 17 + viewing * 29) % viewingWindowHours);
       const startedAt = new Date(now - hoursAgo * HOUR_MS);
@@ -815,6 +778,173 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
     }
   });
   context.created.movies++;
+}
+
+/**
+ * Where the demo audience's viewing `index` of a title stops, as a share of
+ * the film: most watch to the end, some leave early, fewer towards the end
+ * (a retention curve that falls as real ones do). Fixed per title and
+ * viewing, so a second seed makes the same numbers.
+ */
+export function stopFraction(titleId: string, index: number): number {
+  let hash = 2166136261;
+  for (const char of `${titleId}:${index}`) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+  const draw = ((hash >>> 0) % 1000) / 1000;
+  if (draw < 0.55) return 1;
+  // The rest stop anywhere, more of them early on.
+  return Math.round(((draw - 0.55) / 0.45) ** 2 * 100) / 100;
+}
+
+const DEMO_AUDIENCE_NAMES = [
+  "Aisha Garba",
+  "Musa Danladi",
+  "Hadiza Lawal",
+  "Ibrahim Sani",
+  "Fatima Usman",
+  "Abubakar Musa",
+  "Zainab Idris",
+  "Yusuf Aliyu",
+  "Maryam Bello",
+  "Umar Shehu",
+  "Hauwa Adamu",
+  "Sadiq Haruna",
+  "Rukayya Salisu",
+  "Nasiru Kabir",
+  "Khadija Tijjani",
+  "Bashir Yakubu",
+  "Amina Sule",
+  "Kabiru Dauda",
+  "Safiya Ahmad",
+  "Habibu Nuhu",
+  "Rahma Isa",
+  "Auwal Bala",
+  "Halima Jibril",
+  "Tanimu Abdu",
+  "Bilkisu Hamza",
+  "Lawan Mohammed",
+  "Asma'u Ibrahim",
+  "Salisu Yahaya",
+  "Jamila Sadiq",
+  "Aminu Garba",
+  "Hafsat Umar",
+  "Ismail Rabiu",
+  "Saratu Bashir",
+  "Nura Ado",
+  "Balaraba Tukur",
+  "Shamsu Lawan",
+  "Ummi Saleh",
+  "Dahiru Sabo",
+  "Zuwaira Ali",
+  "Mustapha Ahmed",
+];
+
+/**
+ * The demo audience: viewers who signed up over the last three months and
+ * whose viewings make up the titles' views. They cannot sign in (no password
+ * is theirs); the administrator sees them in the user list and the sign-ups
+ * chart. Fixed ids, inserted when missing.
+ */
+async function ensureAudience(db: DB, created: Created): Promise<string[]> {
+  const ids = DEMO_AUDIENCE_NAMES.map((_, index) => `demoaudience${String(index + 1).padStart(2, "0")}`);
+  const existing = new Set(
+    db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(inArray(accounts.id, ids))
+      .all()
+      .map((row) => row.id),
+  );
+  const now = Date.now();
+  db.transaction((tx) => {
+    DEMO_AUDIENCE_NAMES.forEach((name, index) => {
+      const id = ids[index]!;
+      if (existing.has(id)) return;
+      const email = `${name.toLowerCase().replace(/[^a-z]+/g, ".")}@audience.kallo.demo`;
+      const result = tx
+        .insert(accounts)
+        .values({
+          id,
+          name,
+          email,
+          phoneNumber: `+234 806 200 ${String(index + 1).padStart(4, "0")}`,
+          // Not a password hash: nobody can sign in as a member of the audience.
+          passwordHash: "demo-audience-no-sign-in",
+          role: "viewer",
+          // Sign-ups over the last 90 days, the first ones first.
+          createdAt: new Date(now - (90 - index * 2.2) * 24 * HOUR_MS),
+        })
+        .onConflictDoNothing()
+        .run();
+      created.accounts += result.changes;
+    });
+  });
+  return ids;
+}
+
+/**
+ * Passes some of the audience bought (by card, through the demo's payment
+ * rows), priced from the plans' pass lengths as they stand in the database,
+ * so the administrator's revenue, passes and the providers' earnings have
+ * numbers that agree. Nothing when no paid plan has a pass length on sale.
+ */
+function ensureAudiencePasses(db: DB, audience: readonly string[]): void {
+  const offers = db
+    .select({
+      planId: planPeriods.planId,
+      days: planPeriods.days,
+      priceMinor: planPeriods.priceMinor,
+    })
+    .from(planPeriods)
+    .where(inArray(planPeriods.planId, ["planbasic", "planpro"]))
+    .orderBy(planPeriods.planId, planPeriods.days)
+    .all();
+  if (offers.length === 0) return;
+  const now = Date.now();
+  db.transaction((tx) => {
+    audience.forEach((accountId, index) => {
+      // Two in five of the audience bought passes, one after another.
+      if (index % 5 > 1) return;
+      let startsAt = now - (58 - index) * 24 * HOUR_MS;
+      for (let purchase = 0; purchase < 1 + (index % 3); purchase++) {
+        const offer = offers[(index + purchase) % offers.length]!;
+        const id = `demopay${String(index + 1).padStart(2, "0")}${purchase}`;
+        const endsAt = startsAt + offer.days * 24 * HOUR_MS;
+        if (startsAt > now) break;
+        const paid = tx
+          .insert(payments)
+          .values({
+            id,
+            accountId,
+            planId: offer.planId,
+            periodDays: offer.days,
+            amountMinor: offer.priceMinor,
+            currency: getEnv().currency,
+            gateway: "paystack",
+            reference: `demo-${id}`,
+            status: "success",
+            paidAt: new Date(startsAt),
+            createdAt: new Date(startsAt - 60_000),
+          })
+          .onConflictDoNothing()
+          .run();
+        if (paid.changes > 0) {
+          tx.insert(passes)
+            .values({
+              id: `demopass${id.slice("demopay".length)}`,
+              accountId,
+              planId: offer.planId,
+              startsAt: new Date(startsAt),
+              endsAt: new Date(endsAt),
+              source: "payment",
+              paymentId: id,
+            })
+            .onConflictDoNothing()
+            .run();
+        }
+        startsAt = endsAt + (index % 4) * 24 * HOUR_MS;
+      }
+    });
+  });
 }
 
 /** Run `task` over `items`, at most `limit` at a time; the first failure stops new tasks and is thrown once the others settle. */

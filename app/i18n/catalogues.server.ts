@@ -6,6 +6,7 @@ import enAuth from "./locales/en/auth";
 import enBilling from "./locales/en/billing";
 import enBrowse from "./locales/en/browse";
 import enCommon from "./locales/en/common";
+import enDashboards from "./locales/en/dashboards";
 import enDownloads from "./locales/en/downloads";
 import enSeries from "./locales/en/series";
 import enSubtitles from "./locales/en/subtitles";
@@ -19,6 +20,7 @@ import haAuth from "./locales/ha/auth";
 import haBilling from "./locales/ha/billing";
 import haBrowse from "./locales/ha/browse";
 import haCommon from "./locales/ha/common";
+import haDashboards from "./locales/ha/dashboards";
 import haDownloads from "./locales/ha/downloads";
 import haSeries from "./locales/ha/series";
 import haSubtitles from "./locales/ha/subtitles";
@@ -50,6 +52,7 @@ export const resources = {
     downloads: enDownloads,
     subtitles: enSubtitles,
     series: enSeries,
+    dashboards: enDashboards,
   },
   ha: {
     common: haCommon,
@@ -65,6 +68,7 @@ export const resources = {
     downloads: haDownloads,
     subtitles: haSubtitles,
     series: haSeries,
+    dashboards: haDashboards,
   },
 } satisfies Record<Language, Record<Namespace, Catalogue>>;
 

@@ -23,6 +23,7 @@ export const NAMESPACES = [
   "downloads",
   "subtitles",
   "series",
+  "dashboards",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: Namespace = "common";

@@ -3,14 +3,18 @@ import type { Language } from "~/i18n/config";
 import { runsBackgroundWork } from "~/utils/cluster.server";
 import { siteAddress } from "~/utils/site-address.server";
 import { enqueueJob, startJobRunner, type JobRunner } from "~/services/jobs.server";
+import { sendMail } from "~/services/mail.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
+import { NOTICE_MAIL_JOB, type NoticeMailPayload } from "~/services/review-notices.server";
 
 /**
  * Mail that a public form asks for is sent from the job queue, not while the
  * form waits: /reset answers at once and the same way whether or not the
  * email has an account (the lookup, the token and the mail happen in the job),
- * so its answer time tells nobody which emails are registered. The job's row
- * (it holds the email) is deleted once the mail is sent.
+ * so its answer time tells nobody which emails are registered. Notices to a
+ * provider (a title approved or sent back) are written when the decision is
+ * made and sent here. The job's row (it holds the email) is deleted once the
+ * mail is sent.
  */
 export const RESET_MAIL_JOB = "mail.password-reset";
 
@@ -31,6 +35,10 @@ export function startMailJobs(): JobRunner {
           language: payload.language,
           ipAddress: payload.ipAddress,
         });
+      },
+      [NOTICE_MAIL_JOB]: async (job) => {
+        const payload = job.payload as NoticeMailPayload;
+        await sendMail({ to: payload.to, subject: payload.subject, text: payload.text });
       },
     },
     {

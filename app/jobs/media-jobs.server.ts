@@ -11,6 +11,8 @@ import { BUCKET_REMOVE_JOB, BUCKET_SEND_JOB, removeBucketPrefix, sendTitleToBuck
 import { enqueueJob } from "~/services/jobs.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
+import { replaceFilm } from "~/jobs/replace-film.server";
+import { markReplacementFailed, REPLACE_FILM_JOB, type ReplaceFilmPayload } from "~/services/film-replacements.server";
 import {
   buildLadder,
   enqueueLadderJob,
@@ -63,6 +65,17 @@ export function startMediaJobs(): JobRunner {
           runner.poke();
         }
       },
+      // A replaced film: made and laddered beside the version that plays, then swapped in (decision 051).
+      [REPLACE_FILM_JOB]: async (job) => {
+        const started = Date.now();
+        const result = await replaceFilm(db, job.payload as ReplaceFilmPayload, { root: storageRoot(), ladder });
+        if (result) {
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          console.log(`[media] ${result.movieId} now plays version ${result.version} (made in ${seconds} s)`);
+          // The new version plays from the disk until the bucket has it, like a new title.
+          if (mediaStore === "s3") enqueueJob(db, BUCKET_SEND_JOB, { movieId: result.movieId });
+        }
+      },
       [LADDER_JOB]: async (job) => {
         if (!job.movieId) return;
         const started = Date.now();
@@ -109,7 +122,9 @@ export function startMediaJobs(): JobRunner {
         console.error(`[media] job ${job.id} for ${job.movieId} failed${final ? "" : " (will retry)"}: ${message}`);
         // A title whose files could not reach the bucket keeps playing from the disk.
         if (job.kind === BUCKET_SEND_JOB || job.kind === BUCKET_REMOVE_JOB) return;
-        if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
+        if (final && job.kind === REPLACE_FILM_JOB)
+          markReplacementFailed(db, (job.payload as ReplaceFilmPayload).replacementId, failureReasonOf(error));
+        else if (final && job.movieId && job.kind === LADDER_JOB) markLadderFailed(db, job.movieId);
         else if (final && job.movieId) markTitleFailed(db, job.movieId, failureReasonOf(error));
       },
     },

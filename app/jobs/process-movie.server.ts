@@ -86,6 +86,54 @@ export function transcodeArguments(source: string, output: string, probe: MediaP
   return args;
 }
 
+/**
+ * Make `source` the browser-playable film at `destination`: moved as it is,
+ * remuxed with the index first, or transcoded (planPlayback); the source is
+ * gone afterwards. What is written goes through a temporary file in `tmpDir`
+ * (same file system), so `destination` is either absent or whole.
+ */
+export async function makeBrowserPlayable(
+  source: string,
+  destination: string,
+  probe: MediaProbe,
+  tmpDir: string,
+): Promise<PlaybackPlan> {
+  const plan = planPlayback(probe, await isMoovBeforeMdat(source).catch(() => null));
+  const timeoutMs = Math.max(10 * 60_000, probe.durationSeconds * 20_000);
+  if (plan === "keep") {
+    moveIntoPlace(source, destination);
+    return plan;
+  }
+  const output = temporaryPath(tmpDir, "video.mp4");
+  try {
+    const args =
+      plan === "remux"
+        ? [
+            "-y",
+            "-hide_banner",
+            "-nostdin",
+            ...localInput(source),
+            "-map",
+            "0",
+            "-c",
+            "copy",
+            "-movflags",
+            "+faststart",
+            "-f",
+            "mp4",
+            output,
+          ]
+        : transcodeArguments(source, output, probe);
+    await runFfmpeg(args, { timeoutMs });
+    moveIntoPlace(output, destination);
+  } catch (error) {
+    removeQuietly(output);
+    throw error;
+  }
+  removeQuietly(source);
+  return plan;
+}
+
 export type ProcessResult = { plan: PlaybackPlan; probe: MediaProbe };
 
 /**
@@ -124,41 +172,7 @@ export async function processMovie(
   if (!(probe.durationSeconds > 0)) throw new FilmRefused("noDuration", "the film has no duration; it may be damaged");
 
   let plan: PlaybackPlan = "keep";
-  if (fs.existsSync(source)) {
-    plan = planPlayback(probe, await isMoovBeforeMdat(source).catch(() => null));
-    const timeoutMs = Math.max(10 * 60_000, probe.durationSeconds * 20_000);
-    if (plan === "keep") {
-      moveIntoPlace(source, destination);
-    } else {
-      const output = temporaryPath(tmpDir, "video.mp4");
-      try {
-        const args =
-          plan === "remux"
-            ? [
-                "-y",
-                "-hide_banner",
-                "-nostdin",
-                ...localInput(source),
-                "-map",
-                "0",
-                "-c",
-                "copy",
-                "-movflags",
-                "+faststart",
-                "-f",
-                "mp4",
-                output,
-              ]
-            : transcodeArguments(source, output, probe);
-        await runFfmpeg(args, { timeoutMs });
-        moveIntoPlace(output, destination);
-      } catch (error) {
-        removeQuietly(output);
-        throw error;
-      }
-      removeQuietly(source);
-    }
-  }
+  if (fs.existsSync(source)) plan = await makeBrowserPlayable(source, destination, probe, tmpDir);
 
   const final = await probeMedia(destination);
   const posterSource = payload.poster ? path.join(dir, path.basename(payload.poster)) : null;

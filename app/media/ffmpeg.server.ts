@@ -313,11 +313,11 @@ export type MediaProbe = {
 
 /**
  * Files come from uploads: ffmpeg and ffprobe read them only as local files and
- * only with the demuxers of the formats we accept (MP4/3GP, WMV, AVI, MPEG).
+ * only with the demuxers of the formats we accept (MP4/MOV/3GP, Matroska, WMV, AVI, MPEG).
  * No protocol (http, tcp, concat…) and no playlist demuxer (hls, concat) can
  * make a crafted upload open another file or reach the network.
  */
-export const ACCEPTED_DEMUXERS = "mov,mp4,3gp,asf,avi,mpeg,mpegvideo";
+export const ACCEPTED_DEMUXERS = "mov,mp4,3gp,matroska,asf,avi,mpeg,mpegvideo";
 export function localInput(file: string): string[] {
   return ["-protocol_whitelist", "file", "-format_whitelist", ACCEPTED_DEMUXERS, "-i", file];
 }

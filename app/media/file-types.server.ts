@@ -3,22 +3,25 @@
  * checked against the extension it was sent with. A renamed executable or a
  * poster that is really a PDF is refused before anything is kept.
  */
-export const MOVIE_EXTENSIONS = [".mp4", ".3gp", ".wmv", ".avi", ".mpeg"] as const;
+export const MOVIE_EXTENSIONS = [".mp4", ".mov", ".mkv", ".3gp", ".wmv", ".avi", ".mpeg"] as const;
 export const POSTER_EXTENSIONS = [".jpg", ".jpeg", ".png"] as const;
 export type MovieExtension = (typeof MOVIE_EXTENSIONS)[number];
 export type PosterExtension = (typeof POSTER_EXTENSIONS)[number];
 
-export type DetectedKind = "iso-media" | "asf" | "avi" | "mpeg-ps" | "jpeg" | "png";
+export type DetectedKind = "iso-media" | "matroska" | "asf" | "avi" | "mpeg-ps" | "jpeg" | "png";
 
 /** How many leading bytes `detectKind` needs to decide. */
 export const SNIFF_BYTES = 16;
 
 const ASF_GUID = Buffer.from("3026b2758e66cf11a6d900aa0062ce6c", "hex");
 const PNG_SIGNATURE = Buffer.from("89504e470d0a1a0a", "hex");
+/** The EBML header every Matroska (and WebM) file starts with. */
+const EBML_MAGIC = Buffer.from("1a45dfa3", "hex");
 
 export function detectKind(head: Uint8Array): DetectedKind | null {
   const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   if (bytes.length >= 12 && bytes.toString("latin1", 4, 8) === "ftyp") return "iso-media";
+  if (bytes.length >= 4 && bytes.subarray(0, 4).equals(EBML_MAGIC)) return "matroska";
   if (bytes.length >= 16 && bytes.subarray(0, 16).equals(ASF_GUID)) return "asf";
   if (bytes.length >= 12 && bytes.toString("latin1", 0, 4) === "RIFF" && bytes.toString("latin1", 8, 12) === "AVI ")
     return "avi";
@@ -37,6 +40,10 @@ export function detectKind(head: Uint8Array): DetectedKind | null {
 
 const MOVIE_KINDS: Record<MovieExtension, DetectedKind[]> = {
   ".mp4": ["iso-media"],
+  // QuickTime, what iPhones and editors write: the same box structure as MP4 (`ftyp` brand "qt  ").
+  ".mov": ["iso-media"],
+  // Matroska, what screen recorders and many editors write; which codecs it carries ffprobe tells after the upload.
+  ".mkv": ["matroska"],
   ".3gp": ["iso-media"],
   ".wmv": ["asf"],
   ".avi": ["avi"],

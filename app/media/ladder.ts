@@ -135,13 +135,6 @@ export function ladderPasses(rungs: readonly RungSpec[]): RungSpec[][] {
   return [first, early, late].filter((pass) => pass.length > 0);
 }
 
-/** The highest rung a plan's maximum quality allows: SD stops below 720 lines, HD at 1080. */
-export function maxRungForQuality(quality: "sd" | "hd" | "uhd"): number {
-  if (quality === "sd") return 480;
-  if (quality === "hd") return 1080;
-  return Number.POSITIVE_INFINITY;
-}
-
 /** Megabytes an hour of a rendition costs, from its real size and length. */
 export function megabytesPerHour(sizeBytes: number, durationSeconds: number): number {
   if (!(durationSeconds > 0)) return 0;

@@ -63,6 +63,12 @@ export function classifyTitleFile(
   relative: string,
   keepSource: "bucket" | "local" = "bucket",
 ): { kind: TitleFileKind; moves: boolean } | null {
+  // A replaced film's versions (`v<N>/video.mp4`, `v<N>/hls/…`) are the film's files like the first one's.
+  const versioned = /^v[1-9]\d{0,5}\/(.+)$/.exec(relative);
+  if (versioned) {
+    const inner = classifyTitleFile(versioned[1]!, keepSource);
+    return inner && (inner.kind === "film" || inner.kind === "ladder" || inner.kind === "playlist") ? inner : null;
+  }
   if (relative === "video.mp4") return { kind: "film", moves: keepSource === "bucket" };
   if (/^hls\/[1-9]\d{1,3}p\.mp4$/.test(relative)) return { kind: "ladder", moves: true };
   if (/^hls\/[1-9]\d{1,3}p\.m3u8$/.test(relative)) return { kind: "playlist", moves: false };
@@ -296,12 +302,13 @@ export async function rungPlaylistText(
   db: DB,
   movieId: string,
   rung: number,
+  version = 0,
   now = new Date(),
 ): Promise<string | null> {
-  const playlistPath = renditionPath(movieId, rung, "playlist");
+  const playlistPath = renditionPath(movieId, rung, "playlist", storageRoot(), version);
   if (!(await ensureLocalCopy(db, movieId, playlistPath))) return null;
   const text = await fs.promises.readFile(playlistPath, "utf8");
-  const media = locateTitleFile(db, movieId, renditionPath(movieId, rung, "media"));
+  const media = locateTitleFile(db, movieId, renditionPath(movieId, rung, "media", storageRoot(), version));
   if (media.where !== "bucket") return text;
   if (await bucketIsDown()) throw new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE);
   const address = await signedTitleFileUrl(db, movieId, media.key, now);
@@ -453,9 +460,23 @@ export function scheduleBucketRemoval(ownerId: string): void {
     .run();
 }
 
-/** The job's work: remove every object under the prefix. */
+/**
+ * One retired version of a replaced film left the disk: its objects go from
+ * the bucket too (the first version's film and ladder, or a `v<N>/` folder).
+ */
+export function scheduleBucketVersionRemoval(movieId: string, version: number): void {
+  if (!getEnv().s3) return;
+  movieDir(movieId, "/"); // checks the id
+  const prefixes =
+    version === 0 ? [`media/${movieId}/video.mp4`, `media/${movieId}/hls/`] : [`media/${movieId}/v${version}/`];
+  for (const prefix of prefixes)
+    getDb().insert(jobs).values({ id: createId(), kind: BUCKET_REMOVE_JOB, movieId: null, payload: { prefix } }).run();
+}
+
+/** The job's work: remove every object under the prefix (a title's folder, or one version of its film). */
 export async function removeBucketPrefix(prefix: string): Promise<number> {
-  if (!/^media\/[a-z0-9]{8,32}\/$/.test(prefix)) throw new Error(`Refusing to remove bucket prefix ${prefix}`);
+  if (!/^media\/[a-z0-9]{8,32}\/(?:v[1-9]\d{0,5}\/|hls\/|video\.mp4)?$/.test(prefix))
+    throw new Error(`Refusing to remove bucket prefix ${prefix}`);
   return requireStore().deletePrefix(prefix);
 }
 

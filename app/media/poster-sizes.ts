@@ -17,7 +17,17 @@ export const SERIES_POSTER_URL_PREFIX = "/series-poster/";
  * series' own (`/series-poster/`, the same names and sizes). A series without
  * a poster of its own shows its first episode's, a title.
  */
-export type PosterOwner = { kind: "title" | "series"; id: string };
+export type PosterOwner = {
+  kind: "title" | "series";
+  id: string;
+  /** Raised when the poster is replaced (`movies.poster_version`): the addresses carry it, so no cached copy of the old one shows. */
+  version?: number;
+};
+
+/** `?v=3` for a poster replaced three times; nothing for the first one (its addresses stay as they were). */
+function versionQuery(owner: PosterOwner): string {
+  return owner.version ? `?v=${owner.version}` : "";
+}
 
 const OWNER_PREFIX: Record<PosterOwner["kind"], string> = {
   title: POSTER_URL_PREFIX,
@@ -57,7 +67,7 @@ export function fixedPosterName(id: string, variant: "card" | "hero" = "card", f
 
 /** The fixed-size poster of an owner's card or hero (JPEG unless said): the `src` for browsers without srcset, and the names old clients use. */
 export function fixedPosterUrl(owner: PosterOwner, variant: "card" | "hero", format: "jpg" | "webp" = "jpg"): string {
-  return `${OWNER_PREFIX[owner.kind]}${fixedPosterName(owner.id, variant, format)}`;
+  return `${OWNER_PREFIX[owner.kind]}${fixedPosterName(owner.id, variant, format)}${versionQuery(owner)}`;
 }
 
 /** `<movieId>-card-300.avif`: the public name of one size of one variant. */
@@ -76,7 +86,7 @@ export function sizedPosterUrl(
   width: number,
   format: SizedPosterFormat,
 ): string {
-  return `${OWNER_PREFIX[owner.kind]}${sizedPosterName(owner.id, variant, width, format)}`;
+  return `${OWNER_PREFIX[owner.kind]}${sizedPosterName(owner.id, variant, width, format)}${versionQuery(owner)}`;
 }
 
 /**

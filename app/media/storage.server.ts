@@ -16,6 +16,8 @@ import {
  *   media/<movieId>/video.mp4          the browser-playable film at the source's quality (old clients, the ladder's source)
  *   media/<movieId>/hls/<rung>p.mp4    one rung of the adaptive ladder: fragmented MP4, addressed by byte ranges
  *   media/<movieId>/hls/<rung>p.m3u8   its HLS media playlist
+ *   media/<movieId>/v<N>/video.mp4, v<N>/hls/…   the same for the film's Nth replacement (`movies.media_version`
+ *                                      says which version plays; the upload's own is version 0, above)
  *   media/<movieId>/poster-<variant>.jpg        card (300×200) and hero (1280×720) posters under the names old clients know
  *                                      (titles made before sized posters may also have a .webp of each)
  *   media/<movieId>/poster-<variant>-<width>.<avif|jpg>   the sizes the pages offer in srcset (media/poster-sizes.ts)
@@ -61,12 +63,36 @@ export function movieDir(movieId: string, root = storageRoot()): string {
   return path.join(storagePaths(root).media, movieId);
 }
 
-export function movieVideoPath(movieId: string, root = storageRoot()): string {
-  return path.join(movieDir(movieId, root), "video.mp4");
+/**
+ * The folder of one version of a title's film: the title's own folder for the
+ * upload's version (0), `v<N>/` inside it for the film's Nth replacement.
+ * Posters and subtitles belong to the title and stay in its own folder.
+ */
+export function movieVersionDir(movieId: string, version = 0, root = storageRoot()): string {
+  if (!Number.isSafeInteger(version) || version < 0) throw new Error(`Invalid media version: ${version}`);
+  return version === 0 ? movieDir(movieId, root) : path.join(movieDir(movieId, root), `v${version}`);
 }
 
-export function movieHlsDir(movieId: string, root = storageRoot()): string {
-  return path.join(movieDir(movieId, root), "hls");
+export function movieVideoPath(movieId: string, root = storageRoot(), version = 0): string {
+  return path.join(movieVersionDir(movieId, version, root), "video.mp4");
+}
+
+export function movieHlsDir(movieId: string, root = storageRoot(), version = 0): string {
+  return path.join(movieVersionDir(movieId, version, root), "hls");
+}
+
+/** Remove one version's film and ladder (never the title's posters or subtitles). */
+export function removeMovieVersionFiles(movieId: string, version: number, root = storageRoot()): void {
+  if (version === 0) {
+    fs.rmSync(movieVideoPath(movieId, root, 0), { force: true });
+    fs.rmSync(movieHlsDir(movieId, root, 0), { recursive: true, force: true });
+    // An upload whose processing failed left its source behind.
+    const dir = movieDir(movieId, root);
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+      if (/^source\.[a-z0-9]+$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+  } else {
+    fs.rmSync(movieVersionDir(movieId, version, root), { recursive: true, force: true });
+  }
 }
 
 /** A rung's file names: `240p.mp4` (the media, also playable on its own as a progressive MP4) and `240p.m3u8`. */
@@ -74,13 +100,35 @@ export function renditionFileName(rung: number, kind: "media" | "playlist"): str
   return `${rung}p.${kind === "media" ? "mp4" : "m3u8"}`;
 }
 
-export function renditionPath(movieId: string, rung: number, kind: "media" | "playlist", root = storageRoot()): string {
-  return path.join(movieHlsDir(movieId, root), renditionFileName(rung, kind));
+export function renditionPath(
+  movieId: string,
+  rung: number,
+  kind: "media" | "playlist",
+  root = storageRoot(),
+  version = 0,
+): string {
+  return path.join(movieHlsDir(movieId, root, version), renditionFileName(rung, kind));
 }
 
 /** The address a title's streams are served under: `/stream/<id>/master.m3u8`, `/stream/<id>/240p.m3u8`, `/stream/<id>/240p.mp4`. */
 export function streamUrl(movieId: string, file: string): string {
   return `/stream/${movieId}/${file}`;
+}
+
+/**
+ * A rung's file as the stream route names it for one version of the film:
+ * `240p.mp4` for the upload's own, `v2/240p.mp4` for the second replacement.
+ * Each version has its own addresses, so a player (or a download, or a
+ * browser's cache) that began on one version never gets another's bytes.
+ */
+export function versionedStreamFile(version: number, file: string): string {
+  return version === 0 ? file : `v${version}/${file}`;
+}
+
+/** The version a stream path's folder names (`v2` → 2), or null for anything else. */
+export function parseStreamVersion(segment: string): number | null {
+  const match = /^v([1-9]\d{0,5})$/.exec(segment);
+  return match ? Number(match[1]) : null;
 }
 
 const SUBTITLE_LANGUAGE = /^[A-Za-z0-9]{1,8}(?:-[A-Za-z0-9]{1,8}){0,7}$/;
@@ -127,8 +175,13 @@ export function publicPosterName(
 ): string {
   return fixedPosterName(movieId, variant, format);
 }
-export function posterUrl(movieId: string, variant: PosterVariant = "card", format: PosterFormat = "jpg"): string {
-  return fixedPosterUrl({ kind: "title", id: movieId }, variant, format);
+export function posterUrl(
+  movieId: string,
+  variant: PosterVariant = "card",
+  format: PosterFormat = "jpg",
+  version = 0,
+): string {
+  return fixedPosterUrl({ kind: "title", id: movieId, version }, variant, format);
 }
 
 export type ResolvedPoster = {

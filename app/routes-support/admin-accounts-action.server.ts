@@ -5,6 +5,8 @@ import type { Role } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import {
   approveProviderApplication,
+  BLOCK_REASON_REQUIRED,
+  cleanBlockReason,
   rejectProviderApplication,
   setAccountBlocked,
 } from "~/services/account-status.server";
@@ -24,6 +26,9 @@ export type AccountActionResult = {
   accountId: string;
   blocked?: boolean;
   toasts: ToastOut[];
+  /** A block refused for its reason: the message beside the field, and what was typed. */
+  fieldErrors?: { reason?: string[] };
+  values?: { reason: string };
 };
 
 const INTENTS = ["block", "unblock", "reset", "approve", "reject"] as const;
@@ -50,8 +55,23 @@ export async function accountsAction(request: Request, role: Role, listPath: str
   let result: AccountActionResult;
   if (!target || target.role !== role) {
     result = { ok: false, intent, accountId, toasts: [{ type: "error", key: "admin:errors.accountNotFound" }] };
+  } else if (intent === "block" && !cleanReason(form).ok) {
+    // A block is confirmed with a reason on the page (the /api may give none).
+    const checked = cleanReason(form);
+    const error = checked.ok ? BLOCK_REASON_REQUIRED : checked.error;
+    result = {
+      ok: false,
+      intent,
+      accountId,
+      blocked: target.blocked,
+      toasts: [{ type: "error", key: error }],
+      fieldErrors: { reason: [error] },
+      values: { reason: String(form.get("reason") ?? "").slice(0, 600) },
+    };
   } else if (intent === "block" || intent === "unblock") {
-    const outcome = setAccountBlocked(db, accountId, intent === "block", actor);
+    const checked = cleanReason(form);
+    const note = intent === "block" && checked.ok ? { reason: checked.reason, confirmed: true } : undefined;
+    const outcome = setAccountBlocked(db, accountId, intent === "block", actor, note);
     result = outcome.ok
       ? {
           ok: true,
@@ -100,7 +120,16 @@ export async function accountsAction(request: Request, role: Role, listPath: str
   }
 
   if (viaFetcher) return data(result, { status: result.ok ? 200 : 400 });
+  // Without JavaScript a refused block comes back as the page, its form open with the message.
+  if (result.fieldErrors) return data(result, { status: 400 });
   return redirectWithToast(back, result.toasts, { status: 303 });
+}
+
+/** The block form's reason: required (non-empty) and at most 500 characters. */
+function cleanReason(form: FormData): { ok: true; reason: string } | { ok: false; error: string } {
+  const checked = cleanBlockReason(String(form.get("reason") ?? "").slice(0, 2000));
+  if (!checked.ok) return checked;
+  return checked.reason ? { ok: true, reason: checked.reason } : { ok: false, error: BLOCK_REASON_REQUIRED };
 }
 
 const ACCOUNTS_PAGE_SIZE = 20;

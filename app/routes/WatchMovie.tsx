@@ -15,6 +15,7 @@ import { rememberSubtitleChoice, SubtitleChoices } from "~/components/watch/subt
 import { NextEpisodeCard, NextEpisodeLink } from "~/components/series/next-episode";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { decideWatchAccess } from "~/services/billing.server";
 import { isDataSaverOn } from "~/services/data-saver.server";
@@ -74,13 +75,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     posterFormat: posterFormatFor(request.headers.get("Accept")),
   });
   if (!watch) throw data(null, { status: 404 });
-  const { t } = await getRequestT(request, "watch");
-  // The player, or why not: a Premium title without a pass, or every screen of the plan in use.
-  const access = decideWatchAccess(getDb(), { account: viewer, movieId: watch.movie.id, deviceId });
+  const { t, language } = await getRequestT(request, "watch");
+  // The player, or why not: a Premium title the plan in force does not include, or every screen of the plan in use.
+  const access = decideWatchAccess(
+    getDb(),
+    { account: viewer, movieId: watch.movie.id, deviceId },
+    { language, currency: getEnv().currency },
+  );
   // The qualities this viewer may play, what each costs, and data saver.
   const dataSaver = await isDataSaverOn(request, viewer);
   const player = playerChoices(getDb(), {
     movieId: watch.movie.id,
+    mediaVersion: watch.movie.mediaVersion,
     account: viewer,
     dataSaver,
     quality: qualityOf(request),

@@ -11,9 +11,10 @@ import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { loadLandingCatalogue } from "~/services/catalogue.server";
+import { listPlansOnOffer } from "~/services/plans.server";
+import { getEnv } from "~/utils/env.server";
 import { listContinueWatching } from "~/services/continue-watching.server";
 import { usesViewerPages } from "~/services/roles";
-import { listOfferedPlans } from "~/services/plans.server";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -22,7 +23,7 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ t }, user] = await Promise.all([getRequestT(request, "pages"), getOptionalUser(request)]);
+  const [{ t, language }, user] = await Promise.all([getRequestT(request, "pages"), getOptionalUser(request)]);
   const catalogue = loadLandingCatalogue();
   return {
     // A signed-in viewer's page starts where they left off.
@@ -31,7 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     description: t("home.description"),
     hero: catalogue.featured.slice(0, 5),
     ...catalogue,
-    plans: listOfferedPlans(),
+    plans: listPlansOnOffer(getDb(), language, getEnv().currency),
   };
 }
 

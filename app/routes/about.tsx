@@ -6,7 +6,9 @@ import { MovieCarouselSection } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
 import { getRequestT } from "~/i18n/translate.server";
 import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue.server";
-import { listOfferedPlans } from "~/services/plans.server";
+import { listPlansOnOffer } from "~/services/plans.server";
+import { getDb } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -15,12 +17,12 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
+  const { t, language } = await getRequestT(request, "pages");
   return {
     title: t("about.title"),
     featured: listFeaturedMovies(12),
     trending: listTrendingMovies(12),
-    plans: listOfferedPlans(),
+    plans: listPlansOnOffer(getDb(), language, getEnv().currency),
   };
 }
 

@@ -1,24 +1,30 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Link } from "~/components/ui/link";
-import type { InputHTMLAttributes } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
-import { useErrorToasts } from "~/components/ui/form";
+import { EMPTY_PLAN_VALUES, PlanForm, type PlanFormValues } from "~/components/admin/plan-form";
+import { PlanAllowances } from "~/components/plans/plan-parts";
+import { PlanTable } from "~/components/plans/plan-table";
+import { SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
-import { PLAN_FEATURES } from "~/db/plan-features";
+import { PASS_PERIODS } from "~/db/pass-periods";
 import { getRequestT } from "~/i18n/translate.server";
+import { PLAN_ERRORS, type PlanFormFields } from "~/services/plan-rules";
 import {
-  listAllPlans,
-  listPlanPeriods,
-  parseBilling,
+  createPlan,
+  createStarterPlans,
+  deletePlan,
+  listPlansForAdmin,
+  listPlansOnOffer,
+  movePlan,
   setPlanOffered,
   updatePlan,
-  updatePlanPeriods,
+  type AdminPlan,
 } from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
-import { minorUnitDigits } from "~/utils/money";
+import { getEnv } from "~/utils/env.server";
+import { CURRENCIES, formatAmount, formatMoney } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
@@ -27,363 +33,396 @@ export const handle: TranslationHandle = { i18n: ["admin", "plans", "billing"] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const billing = parseBilling(new URL(request.url).searchParams.get("billing"));
-  const { t } = await getRequestT(request, "admin");
-  const plans = listAllPlans(getDb());
-  const periods = listPlanPeriods(
-    getDb(),
-    plans.map((plan) => plan.id),
-  );
+const BACK = "/admin/Selectplan";
+
+/** A stored plan as its form shows it: prices written as this reader writes numbers, without grouping. */
+function formValuesOf(plan: AdminPlan, currency: string, language: string): PlanFormValues {
   return {
-    metaTitle: t("plans.metaTitle"),
-    billing,
-    plans: plans.map((plan) => ({ ...plan, periods: periods[plan.id] ?? [] })),
+    name: plan.name,
+    nameHa: plan.nameHa,
+    description: plan.description,
+    descriptionHa: plan.descriptionHa,
+    premium: plan.premium,
+    screens: String(plan.screens),
+    maxRung: String(plan.maxRung),
+    downloadsAllowed: plan.downloadsAllowed,
+    maxDownloads: String(plan.maxDownloads),
+    downloadDays: String(plan.downloadDays),
+    downloadPlayHours: String(plan.downloadPlayHours),
+    prices: Object.fromEntries(
+      plan.prices.map((price) => [
+        price.period,
+        formatAmount(price.priceMinor, currency, language, { grouping: false }),
+      ]),
+    ),
   };
 }
 
-type Failure = { planId: string; fieldErrors: Record<string, string[]>; values: Record<string, string> };
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const { t, language } = await getRequestT(request, "admin");
+  const db = getDb();
+  const currency = getEnv().currency;
+  const plans = listPlansForAdmin(db);
+  return {
+    metaTitle: t("plans.metaTitle"),
+    currency,
+    currencySymbol: CURRENCIES[currency].symbol,
+    hasFreePlan: plans.some((plan) => plan.free),
+    // What viewers see now, made by the same code as /plans.
+    preview: listPlansOnOffer(db, language, currency),
+    plans: plans.map((plan) => ({
+      id: plan.id,
+      code: plan.code,
+      name: plan.name,
+      nameHa: plan.nameHa,
+      free: plan.free,
+      offered: plan.offered,
+      sold: plan.sold,
+      passesSold: plan.passesSold,
+      passesActive: plan.passesActive,
+      limits: {
+        premium: plan.premium,
+        screens: plan.screens,
+        maxRung: plan.maxRung,
+        downloads: {
+          allowed: plan.downloadsAllowed,
+          maxDownloads: plan.maxDownloads,
+          days: plan.downloadDays,
+          playHours: plan.downloadPlayHours,
+        },
+      },
+      prices: plan.prices.map((price) => ({
+        period: price.period,
+        price: formatMoney(price.priceMinor, currency, language),
+      })),
+      values: formValuesOf(plan, currency, language),
+    })),
+  };
+}
+
+type Failure = {
+  /** The plan whose form failed, or "new". */
+  target: string;
+  fieldErrors: Record<string, string[]>;
+  values?: PlanFormValues;
+};
+
+function formFields(form: FormData): PlanFormFields {
+  const text = (name: string, max = 400) => String(form.get(name) ?? "").slice(0, max);
+  return {
+    name: text("name", 200),
+    nameHa: text("nameHa", 200),
+    description: text("description", 2000),
+    descriptionHa: text("descriptionHa", 2000),
+    premium: form.get("premium") === "on",
+    screens: text("screens", 10),
+    maxRung: text("maxRung", 10),
+    downloadsAllowed: form.get("downloadsAllowed") === "on",
+    maxDownloads: text("maxDownloads", 10),
+    downloadDays: text("downloadDays", 10),
+    downloadPlayHours: text("downloadPlayHours", 10),
+    prices: Object.fromEntries(PASS_PERIODS.map((period) => [period, text(`price_${period}`, 30)])),
+  };
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
-  const planId = String(form.get("planId") ?? "");
-  const billing = parseBilling(String(form.get("billing") ?? ""));
-  const back = billing === "annual" ? "/admin/Selectplan?billing=annual" : "/admin/Selectplan";
+  const planId = String(form.get("planId") ?? "").slice(0, 64);
   const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
+  const { language } = await getRequestT(request, "admin");
+  const currency = getEnv().currency;
   const db = getDb();
-  if (intent === "offered") {
-    const offered = form.get("offered") === "on";
-    if (!setPlanOffered(db, planId, offered, actor))
-      return data({ formError: "admin:plans.errors.notFound" }, { status: 400 });
-    return redirectWithToast(
-      back,
-      { type: "success", key: offered ? "admin:plans.nowOffered" : "admin:plans.notOffered" },
-      { status: 303 },
-    );
+  const done = (key: string) => redirectWithToast(BACK, { type: "success", key }, { status: 303 });
+  const refused = (key: string, status = 400) =>
+    data<Failure>({ target: planId || "page", fieldErrors: { form: [key] } }, { status });
+
+  switch (intent) {
+    case "starter": {
+      const made = createStarterPlans(db, { currency, actor });
+      return made.ok ? done("admin:plans.starterMade") : refused(made.error, 409);
+    }
+    case "create":
+    case "update": {
+      const fields = formFields(form);
+      const kind = form.get("kind") === "free" ? "free" : "pass";
+      const context = { currency, language, actor };
+      const result =
+        intent === "create" ? createPlan(db, { ...fields, kind }, context) : updatePlan(db, planId, fields, context);
+      if (result.ok) return done(intent === "create" ? "admin:plans.created" : "admin:plans.saved");
+      const status = result.fieldErrors.form?.includes(PLAN_ERRORS.notFound) ? 404 : 400;
+      return data<Failure>(
+        { target: intent === "create" ? "new" : planId, fieldErrors: result.fieldErrors, values: fields },
+        { status },
+      );
+    }
+    case "up":
+    case "down":
+      return movePlan(db, planId, intent, actor) ? done("admin:plans.moved") : refused(PLAN_ERRORS.notFound, 404);
+    case "retire":
+    case "offer":
+      return setPlanOffered(db, planId, intent === "offer", actor)
+        ? done(intent === "offer" ? "admin:plans.offeredAgain" : "admin:plans.retired")
+        : refused(PLAN_ERRORS.notFound, 404);
+    case "delete": {
+      const outcome = deletePlan(db, planId, actor);
+      if (outcome === "deleted") return done("admin:plans.deleted");
+      return refused(outcome === "sold" ? PLAN_ERRORS.sold : PLAN_ERRORS.notFound, outcome === "sold" ? 409 : 404);
+    }
+    default:
+      return data<Failure>({ target: "page", fieldErrors: { form: ["admin:errors.unknownAction"] } }, { status: 400 });
   }
-  if (intent === "periods") {
-    const input = {
-      day: String(form.get("day") ?? "").slice(0, 30),
-      week: String(form.get("week") ?? "").slice(0, 30),
-    };
-    const result = updatePlanPeriods(db, planId, input, actor);
-    if (!result.ok) return data<Failure>({ planId, fieldErrors: result.fieldErrors, values: input }, { status: 400 });
-    return redirectWithToast(back, { type: "success", key: "billing:planPeriods.saved" }, { status: 303 });
-  }
-  if (intent !== "update") return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
-  const text = (name: string) => String(form.get(name) ?? "").slice(0, 50);
-  const input = {
-    price: text("price"),
-    currency: text("currency"),
-    screens: text("screens"),
-    maxQuality: text("maxQuality"),
-    annualDiscountPercent: text("annualDiscountPercent"),
-    features: form.getAll("features").map(String),
-    downloads:
-      form.get("downloadFields") === "1"
-        ? {
-            allowed: form.get("downloadsAllowed") === "on",
-            maxDownloads: text("maxDownloads"),
-            days: text("downloadDays"),
-            playHours: text("downloadPlayHours"),
-          }
-        : undefined,
-  };
-  const result = updatePlan(db, planId, input, actor);
-  if (!result.ok) {
-    const { features: _features, downloads, ...rest } = input;
-    const values: Record<string, string> = {
-      ...rest,
-      ...(downloads
-        ? { maxDownloads: downloads.maxDownloads, downloadDays: downloads.days, downloadPlayHours: downloads.playHours }
-        : {}),
-    };
-    return data<Failure>({ planId, fieldErrors: result.fieldErrors, values }, { status: 400 });
-  }
-  return redirectWithToast(back, { type: "success", key: "admin:plans.saved" }, { status: 303 });
 }
 
-const input = "w-full rounded border bg-ink-900 px-2 py-1.5 text-sm text-slate-50";
+type LoadedPlan = ReturnType<typeof useLoaderData<typeof loader>>["plans"][number];
 
-/** One field of a plan's form: its label, its input and its first message. */
-function PlanField({
+function PlanAction({
+  plan,
+  intent,
   label,
-  name,
-  errors,
-  bare = false,
-  ...attributes
+  ariaLabel,
+  tone = "plain",
 }: {
+  plan: LoadedPlan;
+  intent: string;
   label: string;
-  name: string;
-  errors?: Record<string, string[]>;
-  bare?: boolean;
-} & InputHTMLAttributes<HTMLInputElement>) {
-  const { t } = useTranslation("admin");
-  const message = errors?.[name]?.[0];
+  ariaLabel: string;
+  tone?: "plain" | "danger";
+}) {
   return (
-    <label className={`grid gap-1${bare ? "" : "text-sm"}`}>
-      <span>{label}</span>
-      <input name={name} className={`${input} ${message ? "border-red-400" : "border-white/15"}`} {...attributes} />
-      {message ? (
-        <span className="text-xs text-red-300" data-field-error={name}>
-          {t(message)}
-        </span>
+    <Form method="post">
+      <input type="hidden" name="planId" value={plan.id} />
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        aria-label={ariaLabel}
+        className={`rounded border px-3 py-1.5 text-xs ${tone === "danger" ? "border-red-400/40 text-red-200 hover:bg-red-950" : "border-white/20 hover:bg-white/5"}`}
+      >
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+function PlanCard({
+  plan,
+  first,
+  last,
+  failure,
+  currencySymbol,
+}: {
+  plan: LoadedPlan;
+  first: boolean;
+  last: boolean;
+  failure: Failure | undefined;
+  currencySymbol: string;
+}) {
+  const { t } = useTranslation("admin");
+  const { t: tPlans } = useTranslation("plans");
+  const mine = failure?.target === plan.id ? failure : undefined;
+  return (
+    <li
+      className="min-w-0 rounded-lg border border-white/10 bg-ink-900/60 p-4"
+      data-admin-plan={plan.code}
+      data-offered={plan.offered ? "true" : "false"}
+    >
+      <header className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="text-xl font-bold break-words">
+          {plan.name} <span className="text-base font-normal text-slate-300">· {plan.nameHa}</span>
+        </h3>
+        <span className="font-mono text-xs text-slate-400">{plan.code}</span>
+      </header>
+      <p className="mt-1 text-sm text-slate-300">
+        {plan.free ? t("plans.freeKind") : t("plans.passKind")} ·{" "}
+        {t("plans.sales", { count: plan.passesSold, active: plan.passesActive })}
+      </p>
+      {plan.free ? null : (
+        <p className="mt-2 text-sm" data-plan-prices-summary>
+          {plan.prices.map((price) => `${price.price} ${tPlans(`per.${price.period}`)}`).join(" · ")}
+        </p>
+      )}
+      <PlanAllowances plan={plan.limits} className="mt-2 grid gap-1 text-sm text-slate-300" />
+      {mine && !mine.values ? (
+        <ul className="mt-2 text-sm text-red-300" role="alert" data-field-error="form">
+          {mine.fieldErrors.form?.map((key) => (
+            <li key={key}>{t(key)}</li>
+          ))}
+        </ul>
       ) : null}
-    </label>
+      <div className="mt-3 flex flex-wrap gap-2">
+        {plan.offered && !first ? (
+          <PlanAction
+            plan={plan}
+            intent="up"
+            label={t("plans.up")}
+            ariaLabel={t("plans.upNamed", { plan: plan.name })}
+          />
+        ) : null}
+        {plan.offered && !last ? (
+          <PlanAction
+            plan={plan}
+            intent="down"
+            label={t("plans.down")}
+            ariaLabel={t("plans.downNamed", { plan: plan.name })}
+          />
+        ) : null}
+        {plan.offered ? (
+          <PlanAction
+            plan={plan}
+            intent="retire"
+            label={t("plans.retire")}
+            ariaLabel={t("plans.retireNamed", { plan: plan.name })}
+          />
+        ) : (
+          <PlanAction
+            plan={plan}
+            intent="offer"
+            label={t("plans.offer")}
+            ariaLabel={t("plans.offerNamed", { plan: plan.name })}
+          />
+        )}
+        {plan.sold ? null : (
+          <details className="group">
+            <summary className="cursor-pointer list-none rounded border border-red-400/40 px-3 py-1.5 text-xs text-red-200 hover:bg-red-950">
+              {t("plans.delete")}
+            </summary>
+            <div className="mt-2 rounded border border-red-400/40 bg-red-950/60 p-3 text-sm">
+              <p>{t("plans.deleteText", { plan: plan.name })}</p>
+              <div className="mt-2">
+                <PlanAction
+                  plan={plan}
+                  intent="delete"
+                  tone="danger"
+                  label={t("plans.deleteConfirm", { plan: plan.name })}
+                  ariaLabel={t("plans.deleteConfirm", { plan: plan.name })}
+                />
+              </div>
+            </div>
+          </details>
+        )}
+      </div>
+      {plan.sold ? <p className="mt-2 text-xs text-slate-400">{t("plans.soldNote")}</p> : null}
+      <details className="mt-3" open={Boolean(mine?.values)}>
+        <summary className="cursor-pointer text-sm font-semibold text-brand-300">
+          {t("plans.edit", { plan: plan.name })}
+        </summary>
+        <PlanForm
+          intent="update"
+          planId={plan.id}
+          code={plan.code}
+          values={mine?.values ?? plan.values}
+          errors={mine?.fieldErrors}
+          free={plan.free}
+          currencySymbol={currencySymbol}
+          submitLabel={t("plans.save", { plan: plan.name })}
+        />
+      </details>
+    </li>
   );
 }
 
 export default function SelectPlan() {
   const { t } = useTranslation("admin");
-  const { t: tPlans } = useTranslation("plans");
-  const { t: tBilling } = useTranslation("billing");
-  const { plans, billing } = useLoaderData<typeof loader>();
+  const { plans, preview, hasFreePlan, currencySymbol } = useLoaderData<typeof loader>();
   const failure = useActionData<Failure>();
-  useErrorToasts(failure && "fieldErrors" in failure ? { fieldErrors: failure.fieldErrors } : null);
-  const annual = billing === "annual";
+  useErrorToasts(failure ? { fieldErrors: failure.fieldErrors } : null);
+  const onOffer = plans.filter((plan) => plan.offered);
+  const retired = plans.filter((plan) => !plan.offered);
+  const creating = failure?.target === "new";
+  const pageError = failure?.target === "page" ? failure.fieldErrors.form : undefined;
 
   return (
-    <section>
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <h1 className="text-3xl font-bold">{t("plans.title")}</h1>
-        <nav
-          aria-label={t("plans.billingLabel")}
-          className="flex gap-1 rounded-full border border-white/15 p-1 text-sm"
-        >
-          <Link
-            to="?billing=monthly"
-            aria-current={!annual ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${!annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}
-          >
-            {t("plans.billedMonthly")}
-          </Link>
-          <Link
-            to="?billing=annual"
-            aria-current={annual ? "page" : undefined}
-            className={`rounded-full px-3 py-1 ${annual ? "bg-brand-600 text-white" : "hover:bg-white/5"}`}
-          >
-            {t("plans.billedAnnually")}
-          </Link>
-        </nav>
-      </div>
+    <section className="min-w-0">
+      <h1 className="text-3xl font-bold">{t("plans.title")}</h1>
+      <p className="mt-2 max-w-3xl text-sm text-slate-300">{t("plans.intro", { symbol: currencySymbol })}</p>
+      {pageError ? (
+        <ul className="mt-3 text-sm text-red-300" role="alert">
+          {pageError.map((key) => (
+            <li key={key}>{t(key)}</li>
+          ))}
+        </ul>
+      ) : null}
 
-      <div className="mt-6 grid gap-4 lg:grid-cols-3">
-        {plans.map((plan) => {
-          const errors = failure?.planId === plan.id ? failure.fieldErrors : undefined;
-          const values = failure?.planId === plan.id ? failure.values : undefined;
-          const majorPrice = (plan.monthlyPriceMinor / 10 ** minorUnitDigits(plan.currency)).toFixed(
-            minorUnitDigits(plan.currency),
-          );
-          const fieldError = (name: string) =>
-            errors?.[name]?.length ? (
-              <span className="text-xs text-red-300" data-field-error={name}>
-                {t(errors[name][0])}
-              </span>
-            ) : null;
-          const border = (name: string) => (errors?.[name]?.length ? "border-red-400" : "border-white/15");
-          return (
-            <article
-              key={plan.id}
-              data-admin-plan={plan.code}
-              className="rounded-lg border border-white/10 bg-ink-900/60 p-4"
-            >
-              <header className="flex items-baseline justify-between gap-2">
-                <h2 className="text-xl font-bold">{plan.name}</h2>
-                <span className="text-xs text-slate-300">
-                  {plan.offered ? t("plans.offered") : t("plans.notOfferedLabel")}
-                </span>
-              </header>
-              <p className="mt-2 text-2xl font-extrabold" data-price>
-                {annual ? plan.annualPrice : plan.monthlyPrice}
-                <span className="ml-1 text-sm font-normal text-slate-300">
-                  {annual ? t("plans.perYear") : t("plans.perMonth")}
-                </span>
-              </p>
-              {annual && plan.annualDiscountPercent > 0 ? (
-                <p className="text-xs text-emerald-300">
-                  {t("plans.discountNote", { percent: plan.annualDiscountPercent })}
-                </p>
-              ) : null}
+      {plans.length === 0 ? (
+        <div className="mt-6 rounded-lg border border-brand-500/50 bg-ink-900 p-5" data-testid="no-plans">
+          <h2 className="text-xl font-semibold">{t("plans.emptyTitle")}</h2>
+          <p className="mt-2 text-sm text-slate-300">{t("plans.emptyText")}</p>
+          <Form method="post" className="mt-4">
+            <SubmitButton intent="starter" pendingText={t("plans.starterMaking")}>
+              {t("plans.starter")}
+            </SubmitButton>
+          </Form>
+          <p className="mt-2 text-xs text-slate-400">{t("plans.starterNote", { symbol: currencySymbol })}</p>
+        </div>
+      ) : null}
 
-              <Form method="post" className="mt-4 grid gap-3" noValidate>
-                <input type="hidden" name="planId" value={plan.id} />
-                <input type="hidden" name="billing" value={billing} />
-                <label className="grid gap-1 text-sm">
-                  <span>{t("plans.fields.price", { plan: plan.name })}</span>
-                  <input
-                    name="price"
-                    inputMode="decimal"
-                    defaultValue={values?.price ?? majorPrice}
-                    className={`${input} ${border("price")}`}
-                  />
-                  {fieldError("price")}
-                </label>
-                <div className="grid grid-cols-2 gap-2">
-                  <PlanField
-                    label={t("plans.fields.currency")}
-                    name="currency"
-                    errors={errors}
-                    defaultValue={values?.currency ?? plan.currency}
-                    maxLength={3}
-                  />
-                  <PlanField
-                    label={t("plans.fields.screens")}
-                    name="screens"
-                    errors={errors}
-                    defaultValue={values?.screens ?? plan.screens}
-                    type="number"
-                    min={1}
-                    max={10}
-                  />
-                  <label className="grid gap-1 text-sm">
-                    <span>{t("plans.fields.maxQuality")}</span>
-                    <select
-                      name="maxQuality"
-                      defaultValue={values?.maxQuality ?? plan.maxQuality}
-                      className={`${input} ${border("maxQuality")}`}
-                    >
-                      <option value="sd">{t("plans.quality.sd")}</option>
-                      <option value="hd">{t("plans.quality.hd")}</option>
-                      <option value="uhd">{t("plans.quality.uhd")}</option>
-                    </select>
-                    {fieldError("maxQuality")}
-                  </label>
-                  <PlanField
-                    label={t("plans.fields.discount")}
-                    name="annualDiscountPercent"
-                    errors={errors}
-                    defaultValue={values?.annualDiscountPercent ?? plan.annualDiscountPercent}
-                    type="number"
-                    min={0}
-                    max={100}
-                  />
-                </div>
-                <fieldset className="grid grid-cols-2 gap-2 text-sm" data-plan-downloads={plan.code}>
-                  <legend className="mb-1">{t("plans.fields.downloads")}</legend>
-                  <input type="hidden" name="downloadFields" value="1" />
-                  <label className="col-span-2 flex items-center gap-2">
-                    <input type="checkbox" name="downloadsAllowed" defaultChecked={plan.downloads.allowed} />
-                    {t("plans.fields.downloadsAllowed")}
-                  </label>
-                  <PlanField
-                    bare
-                    label={t("plans.fields.maxDownloads")}
-                    name="maxDownloads"
-                    errors={errors}
-                    defaultValue={values?.maxDownloads ?? plan.downloads.maxDownloads}
-                    type="number"
-                    min={1}
-                    max={100}
-                  />
-                  <PlanField
-                    bare
-                    label={t("plans.fields.downloadDays")}
-                    name="downloadDays"
-                    errors={errors}
-                    defaultValue={values?.downloadDays ?? plan.downloads.days}
-                    type="number"
-                    min={1}
-                    max={365}
-                  />
-                  <PlanField
-                    bare
-                    label={t("plans.fields.downloadPlayHours")}
-                    name="downloadPlayHours"
-                    errors={errors}
-                    defaultValue={values?.downloadPlayHours ?? plan.downloads.playHours}
-                    type="number"
-                    min={1}
-                    max={8760}
-                  />
-                </fieldset>
-                <fieldset className="grid gap-1 text-sm">
-                  <legend className="mb-1">{t("plans.fields.features")}</legend>
-                  {PLAN_FEATURES.map((feature) => (
-                    <label key={feature} className="flex items-center gap-2">
-                      <input
-                        type="checkbox"
-                        name="features"
-                        value={feature}
-                        defaultChecked={plan.features.includes(feature)}
-                      />
-                      {tPlans(`features.${feature}`)}
-                    </label>
-                  ))}
-                </fieldset>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="update"
-                  className="rounded bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-                >
-                  {t("plans.save", { plan: plan.name })}
-                </button>
-              </Form>
-              {plan.code !== "FREE" ? (
-                <Form
-                  method="post"
-                  className="mt-4 grid gap-2 border-t border-white/10 pt-4"
-                  noValidate
-                  data-plan-periods={plan.code}
-                >
-                  <input type="hidden" name="planId" value={plan.id} />
-                  <input type="hidden" name="billing" value={billing} />
-                  <h3 className="text-sm font-semibold">{tBilling("planPeriods.title")}</h3>
-                  {(["day", "week"] as const).map((period) => {
-                    const stored = plan.periods.find((row) => row.period === period);
-                    const digits = minorUnitDigits(plan.currency);
-                    const shown = stored ? (stored.priceMinor / 10 ** digits).toFixed(digits) : "";
-                    return (
-                      <label key={period} className="grid gap-1 text-sm">
-                        <span>{tBilling(`planPeriods.${period}`, { currency: plan.currency })}</span>
-                        <input
-                          name={period}
-                          inputMode="decimal"
-                          defaultValue={values?.[period] ?? shown}
-                          className={`${input} ${border(period)}`}
-                        />
-                        {errors?.[period]?.length ? (
-                          <span className="text-xs text-red-300" data-field-error={period}>
-                            {t(errors[period][0])}
-                          </span>
-                        ) : null}
-                      </label>
-                    );
-                  })}
-                  <p className="text-xs text-slate-400">
-                    {tBilling("planPeriods.month")} {tBilling("planPeriods.hint")}
-                  </p>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="periods"
-                    className="rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
-                  >
-                    {tBilling("planPeriods.save", { plan: plan.name })}
-                  </button>
-                </Form>
-              ) : null}
-              <Form method="post" className="mt-3">
-                <input type="hidden" name="planId" value={plan.id} />
-                <input type="hidden" name="billing" value={billing} />
-                <input type="hidden" name="offered" value={plan.offered ? "off" : "on"} />
-                <button
-                  type="submit"
-                  name="intent"
-                  value="offered"
-                  aria-pressed={plan.offered}
-                  className="w-full rounded border border-white/20 px-4 py-2 text-sm hover:bg-white/5"
-                >
-                  {plan.offered ? t("plans.activePlanOn") : t("plans.activePlanOff")}
-                </button>
-              </Form>
-            </article>
-          );
-        })}
-      </div>
+      {preview.length > 0 ? (
+        <section className="mt-8" aria-labelledby="preview-title">
+          <h2 id="preview-title" className="text-xl font-semibold">
+            {t("plans.previewTitle")}
+          </h2>
+          <p className="mt-1 text-sm text-slate-400">{t("plans.previewText")}</p>
+          <div className="mt-3">
+            <PlanTable plans={preview} choose={false} />
+          </div>
+        </section>
+      ) : null}
+
+      {onOffer.length > 0 ? (
+        <section className="mt-8" aria-labelledby="offered-title">
+          <h2 id="offered-title" className="text-xl font-semibold">
+            {t("plans.offeredTitle")}
+          </h2>
+          <ol className="mt-3 grid gap-4 lg:grid-cols-2">
+            {onOffer.map((plan, index) => (
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                first={index === 0}
+                last={index === onOffer.length - 1}
+                failure={failure}
+                currencySymbol={currencySymbol}
+              />
+            ))}
+          </ol>
+        </section>
+      ) : null}
+
+      {retired.length > 0 ? (
+        <section className="mt-8" aria-labelledby="retired-title">
+          <h2 id="retired-title" className="text-xl font-semibold">
+            {t("plans.retiredTitle")}
+          </h2>
+          <p className="mt-1 text-sm text-slate-400">{t("plans.retiredText")}</p>
+          <ul className="mt-3 grid gap-4 lg:grid-cols-2">
+            {retired.map((plan) => (
+              <PlanCard key={plan.id} plan={plan} first last failure={failure} currencySymbol={currencySymbol} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <section className="mt-8 rounded-lg border border-white/10 bg-ink-900/60 p-4" aria-labelledby="new-plan-title">
+        <details open={creating}>
+          <summary className="cursor-pointer">
+            <h2 id="new-plan-title" className="inline text-xl font-semibold">
+              {t("plans.newTitle")}
+            </h2>
+          </summary>
+          <PlanForm
+            intent="create"
+            values={creating && failure?.values ? failure.values : EMPTY_PLAN_VALUES}
+            errors={creating ? failure?.fieldErrors : undefined}
+            free={false}
+            chooseKind={!hasFreePlan}
+            currencySymbol={currencySymbol}
+            submitLabel={t("plans.create")}
+          />
+        </details>
+      </section>
     </section>
   );
 }

@@ -106,6 +106,12 @@ export default function AuditLog() {
               </>
             ),
           },
+          {
+            key: "note",
+            header: t("audit.columns.note"),
+            className: "max-w-xs break-words",
+            cell: (row) => (row.note ? <span data-audit-note>{row.note}</span> : "—"),
+          },
           { key: "address", header: t("audit.columns.address"), cell: (row) => row.ipAddress ?? "—" },
         ]}
       />

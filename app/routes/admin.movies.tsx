@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { DataTable } from "~/components/ui/data-table";
 import { RowAction } from "~/components/admin/row-action";
 import { data } from "@remix-run/node";
-import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { RenditionList } from "~/components/studio/rendition-list";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
+import { useErrorToasts } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -20,7 +21,8 @@ import {
   setAutoApprove,
 } from "~/services/admin-movies.server";
 import { publishingChange, publishingToggles } from "~/services/publishing";
-import { changeTitle, deleteTitleAudited } from "~/services/title-lifecycle.server";
+import { changeTitle, checkReturn, deleteTitleAudited, sendBackTitle } from "~/services/title-lifecycle.server";
+import { SendBackForm } from "~/components/admin/send-back-form";
 import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskUsage } from "~/services/disk.server";
@@ -75,6 +77,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+type SendBackFailure = {
+  movieId: string;
+  fieldErrors: Record<string, string[]>;
+  values: { reason: string; note: string };
+};
+
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
@@ -103,6 +111,21 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(
       back,
       deleted ? { type: "success", key: "admin:movies.deleted" } : { type: "error", key: "admin:movies.missing" },
+      { status: 303 },
+    );
+  }
+  if (intent === "sendBack") {
+    const values = {
+      reason: String(form.get("reason") ?? "").slice(0, 20),
+      note: String(form.get("note") ?? "").slice(0, 2000),
+    };
+    const checked = checkReturn(values);
+    if (!checked.ok)
+      return data<SendBackFailure>({ movieId, fieldErrors: checked.fieldErrors, values }, { status: 400 });
+    const sent = sendBackTitle(db, movieId, checked.value, actor);
+    return redirectWithToast(
+      back,
+      sent ? { type: "success", key: "admin:review.sentBackToast" } : { type: "error", key: "admin:movies.missing" },
       { status: 303 },
     );
   }
@@ -148,6 +171,8 @@ export default function AdminMovies() {
     renditionDisk,
     disk,
   } = useLoaderData<typeof loader>();
+  const failure = useActionData<SendBackFailure>();
+  useErrorToasts(failure?.fieldErrors ? { fieldErrors: failure.fieldErrors } : null);
   const gb = (bytes: number) => (bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1);
   const [searchParams] = useSearchParams();
   const backParams = new URLSearchParams(searchParams);
@@ -285,6 +310,13 @@ export default function AdminMovies() {
                   )}
                   <span className="font-medium">{row.name}</span>
                 </Link>
+                <Link
+                  to={`/admin/movies/${encodeURIComponent(row.id)}`}
+                  className="mt-1 inline-block text-xs text-brand-300 hover:underline"
+                  aria-label={t("studio:edit.editNamed", { name: row.name })}
+                >
+                  {t("studio:edit.edit")}
+                </Link>
               </>
             ),
           },
@@ -296,9 +328,19 @@ export default function AdminMovies() {
               <>
                 <span className="block">{t(`movies.status.${row.status}`)}</span>
                 <span className="block text-xs text-slate-300">
-                  {row.approved ? t("movies.approvedLabel") : t("movies.waitingLabel")}
+                  {row.approved
+                    ? t("movies.approvedLabel")
+                    : row.returnReason
+                      ? t("review.sentBackLabel")
+                      : t("movies.waitingLabel")}
                   {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
                 </span>
+                {row.returnReason ? (
+                  <span className="block text-xs text-amber-200" data-return-reason={row.returnReason}>
+                    {t(`review.reasons.${row.returnReason}`)}
+                    {row.returnNote ? `: ${row.returnNote}` : ""}
+                  </span>
+                ) : null}
               </>
             ),
           },
@@ -335,6 +377,16 @@ export default function AdminMovies() {
                   >
                     {t("movies.delete")}
                   </Link>
+                  {row.returnReason ? null : (
+                    <SendBackForm
+                      idField="movieId"
+                      id={row.id}
+                      name={row.name}
+                      back={back}
+                      errors={failure?.movieId === row.id ? failure.fieldErrors : undefined}
+                      values={failure?.movieId === row.id ? failure.values : undefined}
+                    />
+                  )}
                 </div>
               </>
             ),

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { SendBackForm } from "~/components/admin/send-back-form";
+import { useErrorToasts } from "~/components/ui/form";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
@@ -10,7 +12,8 @@ import { RowAction } from "~/components/admin/row-action";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { publishingChange, publishingToggles } from "~/services/publishing";
-import { changeSeries, listAllSeries } from "~/services/series.server";
+import { changeSeries, listAllSeries, sendBackSeries } from "~/services/series.server";
+import { checkReturn } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
 import { pageParam } from "~/utils/paging";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -39,15 +42,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
+type SendBackFailure = {
+  seriesId: string;
+  fieldErrors: Record<string, string[]>;
+  values: { reason: string; note: string };
+};
+
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const back = safeRedirectPath(form.get("back"), "/admin/series");
-  const change = publishingChange(intent);
   const seriesId = String(form.get("seriesId") ?? "");
+  const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
+  if (intent === "sendBack" && seriesId) {
+    const values = {
+      reason: String(form.get("reason") ?? "").slice(0, 20),
+      note: String(form.get("note") ?? "").slice(0, 2000),
+    };
+    const checked = checkReturn(values);
+    if (!checked.ok)
+      return data<SendBackFailure>({ seriesId, fieldErrors: checked.fieldErrors, values }, { status: 400 });
+    const sent = sendBackSeries(getDb(), seriesId, checked.value, actor);
+    return redirectWithToast(
+      back,
+      sent
+        ? { type: "success", key: "admin:review.sentBackToast" }
+        : { type: "error", key: "series:errors.seriesMissing" },
+      { status: 303 },
+    );
+  }
+  const change = publishingChange(intent);
   if (!change || !seriesId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
-  const changed = changeSeries(getDb(), seriesId, change, { actorId: admin.id, ipAddress: clientAddress(request) });
+  const changed = changeSeries(getDb(), seriesId, change, actor);
   return redirectWithToast(
     back,
     changed
@@ -84,6 +111,9 @@ function SeriesAction({
 export default function AdminSeries() {
   const { t } = useTranslation("series");
   const { rows, total, page, pageCount } = useLoaderData<typeof loader>();
+  const failure = useActionData<SendBackFailure>();
+  useErrorToasts(failure?.fieldErrors ? { fieldErrors: failure.fieldErrors } : null);
+  const { t: tAdmin } = useTranslation("admin");
   const back = page > 1 ? `/admin/series?page=${page}` : "/admin/series";
   return (
     <section>
@@ -119,9 +149,19 @@ export default function AdminSeries() {
             cell: (row) => (
               <>
                 <span className="block">
-                  {row.approved ? t("admin.approved") : t("admin.waiting")}
+                  {row.approved
+                    ? t("admin.approved")
+                    : row.returnReason
+                      ? tAdmin("review.sentBackLabel")
+                      : t("admin.waiting")}
                   {row.featured ? ` · ${t("admin.featured")}` : ""} · {t(`admin.access.${row.access}`)}
                 </span>
+                {row.returnReason ? (
+                  <span className="block text-xs text-amber-200" data-return-reason={row.returnReason}>
+                    {tAdmin(`review.reasons.${row.returnReason}`)}
+                    {row.returnNote ? `: ${row.returnNote}` : ""}
+                  </span>
+                ) : null}
                 {row.overrides > 0 ? (
                   <span className="block text-xs text-slate-400">{t("admin.overrides", { count: row.overrides })}</span>
                 ) : null}
@@ -152,6 +192,16 @@ export default function AdminSeries() {
                 {publishingToggles(row).map((intent) => (
                   <SeriesAction key={intent} seriesId={row.id} back={back} intent={intent} name={row.name} />
                 ))}
+                {row.returnReason ? null : (
+                  <SendBackForm
+                    idField="seriesId"
+                    id={row.id}
+                    name={row.name}
+                    back={back}
+                    errors={failure?.seriesId === row.id ? failure.fieldErrors : undefined}
+                    values={failure?.seriesId === row.id ? failure.values : undefined}
+                  />
+                )}
               </div>
             ),
           },

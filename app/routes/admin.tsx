@@ -21,6 +21,7 @@ export default function AdminLayout() {
   const { t } = useTranslation("auth");
   const outlet = useOutlet();
   const links = [
+    { to: "/admin/dashboard", label: t("admin.dashboard") },
     { to: "/admin/providerslist", label: t("admin.providers") },
     { to: "/admin/userlist", label: t("admin.users") },
     { to: "/admin/moviecategory", label: t("admin.categories") },

@@ -8,14 +8,15 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
+import { getEnv } from "~/utils/env.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "~/services/billing-admin.server";
 import { periodOfDays } from "~/services/passes.server";
-import { listAllPlans, listPlanPeriods } from "~/services/plans.server";
+import { listPlansForAdmin, localPlanName } from "~/services/plans.server";
 import { clientAddress } from "~/utils/client.server";
 import { formatVoucherCode, generateVoucherBatch, getVoucherBatch } from "~/services/vouchers.server";
 import { VOUCHER_BATCH_MAX } from "~/utils/form-limits";
-import { formatPrice } from "~/utils/money";
+import { formatMoney } from "~/utils/money";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
@@ -48,12 +49,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const subscribersList = listPassRows(db, subscribersQuery, now);
   const statusList = listPassRows(db, statusQuery, now);
   const codesList = listCodeRows(db, codesQuery, now);
-  const plans = listAllPlans(db).filter((plan) => plan.code !== "FREE");
-  const periods = listPlanPeriods(
-    db,
-    plans.map((plan) => plan.id),
-  );
-  const { t } = await getRequestT(request, "billing");
+  // Vouchers are made for the pass plans on offer, for the lengths they sell.
+  const plans = listPlansForAdmin(db).filter((plan) => !plan.free && plan.offered);
+  const { t, language } = await getRequestT(request, "billing");
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   const batch = getVoucherBatch(db, url.searchParams.get("batch") ?? "");
   return {
@@ -68,10 +66,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
         }
       : null,
     voucherOptions: plans.flatMap((plan) =>
-      (periods[plan.id] ?? []).map((period) => ({
-        value: `${plan.id}:${period.period}`,
-        planName: plan.name,
-        period: period.period,
+      plan.prices.map((price) => ({
+        value: `${plan.id}:${price.period}`,
+        planName: localPlanName(plan, language),
+        period: price.period,
+        price: formatMoney(price.priceMinor, getEnv().currency, language),
       })),
     ),
     defaultRedeemBy: new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10),
@@ -83,7 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       rows: paymentsList.rows.map((row) => ({
         ...row,
         date: row.date.toISOString(),
-        amount: formatPrice(row.amountMinor, row.currency),
+        amount: formatMoney(row.amountMinor, row.currency, language),
       })),
     },
     subscribers: {
@@ -247,7 +246,7 @@ export default function UserPayment() {
               >
                 {voucherOptions.map((option) => (
                   <option key={option.value} value={option.value}>
-                    {option.planName} — {t(`periods.${option.period}`)}
+                    {option.planName} — {t(`periods.${option.period}`)} ({option.price})
                   </option>
                 ))}
               </select>

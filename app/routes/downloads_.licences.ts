@@ -6,7 +6,7 @@ import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { movies } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
-import { posterUrl, renditionFileName } from "~/media/storage.server";
+import { posterUrl, renditionFileName, streamUrl, versionedStreamFile } from "~/media/storage.server";
 import { issueLicence, licenceStandings } from "~/services/downloads.server";
 import { listSubtitles } from "~/services/subtitles.server";
 
@@ -43,7 +43,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok)
     return jsonError(result.status, t(result.key.replace(/^downloads:/, ""), result.values), { key: result.key });
   const movie = db
-    .select({ name: movies.name, durationSeconds: movies.durationSeconds })
+    .select({ name: movies.name, durationSeconds: movies.durationSeconds, mediaVersion: movies.mediaVersion })
     .from(movies)
     .where(eq(movies.id, parsed.data.movieId))
     .get()!;
@@ -58,7 +58,11 @@ export async function action({ request }: ActionFunctionArgs) {
         poster: posterUrl(parsed.data.movieId),
       },
       media: {
-        url: `/stream/${parsed.data.movieId}/${renditionFileName(parsed.data.rung, "media")}`,
+        // The version playing now: a download begun before a replacement goes on with the film it began with.
+        url: streamUrl(
+          parsed.data.movieId,
+          versionedStreamFile(movie.mediaVersion, renditionFileName(parsed.data.rung, "media")),
+        ),
         sizeBytes: result.sizeBytes,
       },
       subtitles: listSubtitles(db, parsed.data.movieId).map(({ language, label, url }) => ({ language, label, url })),

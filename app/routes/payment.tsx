@@ -9,7 +9,9 @@ import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from 
 import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { getPassStatus, listPlansForSale } from "~/services/billing.server";
+import { getPassStatus, premiumOffers } from "~/services/billing.server";
+import { listPlansOnOffer, localPlanName } from "~/services/plans.server";
+import { PlanAllowances } from "~/components/plans/plan-parts";
 import { cardGateway, findOwnPendingPayment, listOwnPayments, startPassPurchase } from "~/services/payments.server";
 import { periodOfDays } from "~/services/passes.server";
 import { clientAddress } from "~/utils/client.server";
@@ -17,7 +19,7 @@ import { consumeRateLimit } from "~/services/rate-limit.server";
 import { formatVoucherCode, redeemVoucher } from "~/services/vouchers.server";
 import { passRetryAfter } from "~/routes-support/form-response.server";
 import { getEnv } from "~/utils/env.server";
-import { formatPrice } from "~/utils/money";
+import { formatMoney } from "~/utils/money";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
@@ -41,6 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const orderReference = url.searchParams.get("order");
   const order = orderReference ? findOwnPendingPayment(db, viewer.id, orderReference.slice(0, 100)) : undefined;
   const { t, language } = await getRequestT(request, "billing");
+  const plans = listPlansOnOffer(db, language, getEnv().currency);
   return {
     metaTitle: t("page.metaTitle"),
     language,
@@ -48,17 +51,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     cardPayments: Boolean(cardGateway()),
     status: {
       planCode: status.plan.code,
-      planName: status.plan.name,
-      screens: status.plan.screens,
+      planName: localPlanName(status.plan, language),
+      limits: {
+        premium: status.plan.premium,
+        screens: status.plan.screens,
+        maxRung: status.plan.maxRung,
+        downloads: status.plan.downloads,
+      },
       onFreePlan: status.onFreePlan,
       expiresAt: status.expiresAt?.toISOString() ?? null,
       upcoming: status.upcoming.map((pass) => ({
-        planName: pass.planName,
+        planName: localPlanName({ name: pass.planName, nameHa: pass.planNameHa }, language),
         startsAt: pass.startsAt.toISOString(),
         endsAt: pass.endsAt.toISOString(),
       })),
     },
-    plans: listPlansForSale(db),
+    // The pass plans on sale; and which of them include Premium titles (what the free plan lacks).
+    plans: plans.filter((plan) => !plan.free),
+    premiumPlans: premiumOffers(plans).map((plan) => plan.name),
     order:
       order && order.status === "pending" && order.authorizationUrl
         ? {
@@ -66,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
             planName: order.planName,
             period: periodOfDays(order.periodDays),
             days: order.periodDays,
-            price: formatPrice(order.amountMinor, order.currency),
+            price: formatMoney(order.amountMinor, order.currency, language),
             authorizationUrl: order.authorizationUrl,
           }
         : null,
@@ -81,7 +91,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
         period: periodOfDays(row.periodDays),
         kind: row.kind,
         // A voucher's code is shown as the viewer typed it; it bought the pass, not money.
-        amount: row.amountMinor === null || row.currency === null ? null : formatPrice(row.amountMinor, row.currency),
+        amount:
+          row.amountMinor === null || row.currency === null
+            ? null
+            : formatMoney(row.amountMinor, row.currency, language),
         date: (row.paidAt ?? row.createdAt).toISOString(),
       })),
     },
@@ -160,16 +173,14 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Payment() {
   const { t } = useTranslation("billing");
-  const { t: tPlans } = useTranslation("plans");
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   useErrorToasts(actionData);
-  const { status, plans, order, history, language, cardPayments, chosenPlan } = data;
+  const { status, plans, premiumPlans, order, history, language, cardPayments, chosenPlan } = data;
   const when = dateFormatter(language, "dateTime");
   const day = dateFormatter(language);
   const periodLabel = (period: string | null, days: number) =>
     period ? t(`periods.${period}`) : t("periodOfDays", { count: days });
-  const paidPlans = plans.filter((plan) => plan.code !== "FREE");
   const codeErrors = actionData?.section === "redeem" ? actionData.fieldErrors?.code : undefined;
 
   return (
@@ -189,9 +200,20 @@ export default function Payment() {
           {t("current.title")}
         </h2>
         <p className="mt-2 text-lg">
-          {status.onFreePlan ? t("current.free") : t("current.paid", { plan: status.planName })}
+          {status.onFreePlan
+            ? status.planName
+              ? t("current.free", { plan: status.planName })
+              : t("current.none")
+            : t("current.paid", { plan: status.planName })}
         </p>
-        <p className="mt-1 text-sm text-slate-300">{t("current.screens", { count: status.screens })}</p>
+        <PlanAllowances plan={status.limits} className="mt-3 grid gap-1.5 text-sm text-slate-300" />
+        {!status.limits.premium ? (
+          <p className="mt-3 text-sm text-slate-300" data-testid="premium-hint">
+            {premiumPlans.length > 0
+              ? t("current.premiumNeeds", { plans: premiumPlans.join(", ") })
+              : t("current.premiumNowhere")}
+          </p>
+        ) : null}
         {status.expiresAt ? (
           <p className="mt-2 text-slate-200" data-testid="pass-expiry">
             {t("current.endsOn", { date: when.format(new Date(status.expiresAt)) })}
@@ -260,65 +282,60 @@ export default function Payment() {
             <FormError errors={actionData} />
           </div>
         ) : null}
+        {plans.length === 0 ? (
+          <p className="mt-3 text-slate-300" data-testid="nothing-on-sale">
+            {t("buy.nothingOnSale")}
+          </p>
+        ) : null}
         <div className="mt-4 grid gap-4 md:grid-cols-2">
-          {paidPlans.map((plan) => (
+          {plans.map((plan) => (
             <article
               key={plan.id}
               id={`plan-${plan.code}`}
               data-plan-card={plan.code}
-              className={`rounded-lg border bg-ink-900/60 p-5 ${chosenPlan === plan.code ? "border-brand-500" : "border-white/10"}`}
+              className={`min-w-0 rounded-lg border bg-ink-900/60 p-5 ${chosenPlan === plan.code ? "border-brand-500" : "border-white/10"}`}
             >
               <header className="flex items-baseline justify-between gap-2">
-                <h3 className="text-xl font-bold">{plan.name}</h3>
+                <h3 className="text-xl font-bold break-words">{plan.name}</h3>
                 {status.planCode === plan.code ? (
                   <span className="rounded bg-brand-600 px-2 py-0.5 text-xs text-white">{t("buy.currentBadge")}</span>
                 ) : null}
               </header>
-              <p className="mt-1 text-sm text-slate-300">
-                {t("current.screens", { count: plan.screens })} · {tPlans(`quality.${plan.maxQuality}`)}
-              </p>
-              <ul className="mt-2 list-disc pl-5 text-sm text-slate-300">
-                {plan.features.map((feature) => (
-                  <li key={feature}>{tPlans(`features.${feature}`)}</li>
-                ))}
-              </ul>
-              {plan.periods.length === 0 ? (
-                <p className="mt-4 text-sm text-slate-400">{t("buy.noPeriods")}</p>
-              ) : (
-                <Form method="post" className="mt-4 grid gap-3">
-                  <input type="hidden" name="planId" value={plan.id} />
-                  <fieldset>
-                    <legend className="text-sm font-medium text-slate-200">{t("buy.choosePeriod")}</legend>
-                    <div className="mt-2 grid gap-2">
-                      {plan.periods.map((period, index) => (
-                        <label
-                          key={period.period}
-                          className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm"
-                        >
-                          <span className="flex items-center gap-2">
-                            <input
-                              type="radio"
-                              name="period"
-                              value={period.period}
-                              defaultChecked={index === 0}
-                              disabled={!cardPayments}
-                            />
-                            {t(`periods.${period.period}`)}
-                          </span>
-                          <span className="font-semibold" data-period-price={period.period}>
-                            {period.price}
-                          </span>
-                        </label>
-                      ))}
-                    </div>
-                  </fieldset>
-                  {cardPayments ? (
-                    <SubmitButton intent="buy" pendingText={t("buy.paying")}>
-                      {t("buy.pay", { plan: plan.name })}
-                    </SubmitButton>
-                  ) : null}
-                </Form>
-              )}
+              {plan.description ? <p className="mt-1 text-sm text-slate-300">{plan.description}</p> : null}
+              <PlanAllowances plan={plan} className="mt-3 grid gap-1.5 text-sm text-slate-300" />
+              <Form method="post" className="mt-4 grid gap-3">
+                <input type="hidden" name="planId" value={plan.id} />
+                <fieldset>
+                  <legend className="text-sm font-medium text-slate-200">{t("buy.choosePeriod")}</legend>
+                  <div className="mt-2 grid gap-2">
+                    {plan.prices.map((price, index) => (
+                      <label
+                        key={price.period}
+                        className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm"
+                      >
+                        <span className="flex items-center gap-2">
+                          <input
+                            type="radio"
+                            name="period"
+                            value={price.period}
+                            defaultChecked={index === 0}
+                            disabled={!cardPayments}
+                          />
+                          {t(`periods.${price.period}`)}
+                        </span>
+                        <span className="font-semibold whitespace-nowrap" data-period-price={price.period}>
+                          {price.price}
+                        </span>
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+                {cardPayments ? (
+                  <SubmitButton intent="buy" pendingText={t("buy.paying")}>
+                    {t("buy.pay", { plan: plan.name })}
+                  </SubmitButton>
+                ) : null}
+              </Form>
             </article>
           ))}
         </div>

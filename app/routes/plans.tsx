@@ -2,14 +2,14 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
-import { BillingToggle } from "~/components/plans/plan-parts";
 import { PlanTable } from "~/components/plans/plan-table";
 import { getOptionalUser } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { getPassStatus } from "~/services/billing.server";
-import { loadPlanComparison, parseBilling } from "~/services/plans.server";
+import { listPlansOnOffer, localPlanName } from "~/services/plans.server";
+import { getEnv } from "~/utils/env.server";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -17,29 +17,29 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans", "billing"] }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
-/** The plan comparison; `?billing=annual` shows annual prices (a plain GET, so it works without JavaScript). */
+/** The plan comparison, made from what the plans on offer allow and sell. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "pages");
-  const billing = parseBilling(new URL(request.url).searchParams.get("billing"));
-  const { plans, features } = loadPlanComparison();
+  const { t, language } = await getRequestT(request, "pages");
+  const plans = listPlansOnOffer(getDb(), language, getEnv().currency);
   // A signed-in viewer also sees the plan they are on.
   const user = await getOptionalUser(request);
   const status = user && user.role !== "provider" ? getPassStatus(getDb(), user.id) : null;
   const current = status
-    ? { planName: status.plan.name, onFreePlan: status.onFreePlan, expiresAt: status.expiresAt?.toISOString() ?? null }
+    ? {
+        planName: localPlanName(status.plan, language),
+        onFreePlan: status.onFreePlan,
+        expiresAt: status.expiresAt?.toISOString() ?? null,
+      }
     : null;
-  return { title: t("plansPage.title"), billing, plans, features, current };
+  return { title: t("plansPage.title"), plans, current };
 }
 
 export default function Plans() {
-  const { billing, plans, features, current } = useLoaderData<typeof loader>();
+  const { plans, current } = useLoaderData<typeof loader>();
   const { t, i18n } = useTranslation("pages");
   const { t: tb } = useTranslation("billing");
   const { t: tp } = useTranslation("plans");
-  const maxDiscount = plans.reduce(
-    (max, plan) => Math.max(max, plan.monthlyPriceMinor > 0 ? plan.annualDiscountPercent : 0),
-    0,
-  );
+  const sells = plans.some((plan) => !plan.free);
   return (
     <div className="mx-auto max-w-5xl px-4 py-12">
       <h1 className="text-3xl font-extrabold tracking-tight text-white sm:text-4xl">{t("plansPage.heading")}</h1>
@@ -49,26 +49,25 @@ export default function Plans() {
           className="mt-4 rounded border border-white/10 bg-ink-900/60 px-4 py-3 text-slate-200"
           data-testid="plans-current"
         >
-          {current.onFreePlan ? tb("current.free") : tb("current.paid", { plan: current.planName })}{" "}
+          {current.onFreePlan ? tb("current.onFree") : tb("current.paid", { plan: current.planName })}{" "}
           {current.expiresAt
             ? tb("current.endsOn", {
                 date: dateFormatter(i18n.language, "dateTime").format(new Date(current.expiresAt)),
               })
             : null}{" "}
-          <Link to="/payment" className="text-brand-300 hover:underline">
-            {tb("buy.title")}
-          </Link>
+          {sells ? (
+            <Link to="/payment" className="text-brand-300 underline">
+              {tb("buy.title")}
+            </Link>
+          ) : null}
         </p>
       ) : null}
       {plans.length > 0 ? (
         <>
           <div className="mt-8">
-            <BillingToggle billing={billing} maxDiscount={maxDiscount} />
+            <PlanTable plans={plans} />
           </div>
-          <div className="mt-6">
-            <PlanTable plans={plans} features={features} billing={billing} />
-          </div>
-          <p className="mt-4 text-sm text-slate-400">{tp("noRenewal")}</p>
+          {sells ? <p className="mt-4 text-sm text-slate-400">{tp("noRenewal")}</p> : null}
           <p className="mt-1 text-sm text-slate-400">{tp("streamGuidance")}</p>
         </>
       ) : (

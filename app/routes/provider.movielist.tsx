@@ -12,7 +12,8 @@ import { Pagination } from "~/components/ui/pagination";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { listProviderMovies } from "~/services/movies.server";
-import { deleteTitleAudited } from "~/services/title-lifecycle.server";
+import { deleteTitleAudited, resubmitTitle } from "~/services/title-lifecycle.server";
+import { ReviewState } from "~/components/studio/review-state";
 import { clientAddress } from "~/utils/client.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { redirectWithToast } from "~/utils/toast.server";
@@ -58,8 +59,21 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const movieId = String(form.get("movieId") ?? "");
   const back = `/provider/movielist${form.get("page") ? `?page=${encodeURIComponent(String(form.get("page")))}` : ""}`;
-  if (intent !== "delete" || !movieId) return data({ formError: "studio:errors.unknownAction" }, { status: 400 });
+  if ((intent !== "delete" && intent !== "resubmit") || !movieId)
+    return data({ formError: "studio:errors.unknownAction" }, { status: 400 });
   const db = getDb();
+  if (intent === "resubmit") {
+    // A title sent back goes to the administrator again.
+    const outcome = resubmitTitle(db, movieId, provider, { ipAddress: clientAddress(request) });
+    if (outcome === "forbidden") throw data(null, { status: 403 });
+    return redirectWithToast(
+      back,
+      outcome === "resubmitted"
+        ? { type: "success", key: "studio:review.resubmitted" }
+        : { type: "error", key: outcome === "notFound" ? "studio:list.deleteMissing" : "studio:review.notSentBack" },
+      { status: 303 },
+    );
+  }
   const outcome = deleteTitleAudited(db, movieId, provider, { ipAddress: clientAddress(request) });
   if (outcome === "forbidden") throw data(null, { status: 403 });
   if (outcome === "notFound")
@@ -131,6 +145,13 @@ export default function MovieList() {
               <>
                 <span className="block font-medium">{row.name}</span>
                 <Link
+                  to={`/provider/movie/${encodeURIComponent(row.id)}`}
+                  className="mr-3 text-xs text-brand-300 hover:underline"
+                  aria-label={t("edit.editNamed", { name: row.name })}
+                >
+                  {t("edit.edit")}
+                </Link>
+                <Link
                   to={`/provider/subtitles?${new URLSearchParams({ id: row.id })}`}
                   className="text-xs text-brand-300 hover:underline"
                   aria-label={t("subtitles:studio.linkNamed", { name: row.name })}
@@ -151,7 +172,21 @@ export default function MovieList() {
           {
             key: "status",
             header: t("list.columns.status"),
-            cell: (row) => <StatusBadge status={row.status} approved={row.approved} reason={row.failureReason} />,
+            cell: (row) => (
+              <>
+                <StatusBadge status={row.status} reason={row.failureReason} />
+                {row.status === "failed" ? null : (
+                  <ReviewState
+                    approved={row.approved}
+                    returnReason={row.returnReason}
+                    returnNote={row.returnNote}
+                    idField="movieId"
+                    id={row.id}
+                    name={row.name}
+                  />
+                )}
+              </>
+            ),
           },
           {
             key: "renditions",
@@ -178,15 +213,7 @@ export default function MovieList() {
   );
 }
 
-function StatusBadge({
-  status,
-  approved,
-  reason,
-}: {
-  status: "processing" | "ready" | "failed";
-  approved: boolean;
-  reason: string | null;
-}) {
+function StatusBadge({ status, reason }: { status: "processing" | "ready" | "failed"; reason: string | null }) {
   const { t } = useTranslation("studio");
   if (status === "failed") {
     return (
@@ -205,7 +232,6 @@ function StatusBadge({
   return (
     <span data-status="ready" className="text-emerald-300">
       {t("list.status.ready")}
-      {!approved ? <span className="block text-xs text-slate-300">{t("list.status.waitingApproval")}</span> : null}
     </span>
   );
 }

@@ -3,12 +3,14 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
 import { DataTable } from "~/components/ui/data-table";
+import { Link } from "~/components/ui/link";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { PROVIDER_REVENUE_SHARE, providerEarnings } from "~/services/provider-stats.server";
+import { providerEarnings } from "~/services/provider-stats.server";
+import { getEnv } from "~/utils/env.server";
+import { formatMoney } from "~/utils/money";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { formatNumber } from "~/utils/dates";
-import { formatPrice } from "~/utils/money";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
 
@@ -19,21 +21,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "studio");
   return {
     metaTitle: t("payment.metaTitle"),
-    sharePercent: PROVIDER_REVENUE_SHARE * 100,
+    currency: getEnv().currency,
     ...providerEarnings(getDb(), provider.id),
   };
 }
 
 export default function ProviderPayment() {
-  const { t } = useTranslation("studio");
-  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent } =
+  const { t, i18n } = useTranslation("studio");
+  const { titles, totalViews, watchedSeconds, watchShare, earnings, windowDays, sharePercent, currency } =
     useLoaderData<typeof loader>();
   // The same text on server and browser in both languages (a browser may lack Hausa's number data).
   const number = { format: (value: number) => formatNumber(value, { maximumFractionDigits: 1 }) };
-  const money = (amountMinor: number, currency: string) => formatPrice(amountMinor, currency, { cents: "always" });
+  const money = (amountMinor: number, inCurrency: string) => formatMoney(amountMinor, inCurrency, i18n.language);
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("payment.title")}</h1>
+      <Link to="/provider/stats" className="mt-2 inline-block text-sm text-brand-300 hover:underline">
+        {t("payment.chartsLink")}
+      </Link>
       <dl className="mt-6 grid gap-4 sm:grid-cols-3">
         <Figure label={t("payment.totalViews")} value={number.format(totalViews)} />
         <Figure
@@ -44,7 +49,7 @@ export default function ProviderPayment() {
           label={t("payment.earnings", { days: windowDays })}
           value={
             earnings.length === 0
-              ? money(0, "USD")
+              ? money(0, currency)
               : earnings.map((row) => money(row.amountMinor, row.currency)).join(" · ")
           }
         />

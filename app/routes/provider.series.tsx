@@ -4,6 +4,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { asc } from "drizzle-orm";
 import { useTranslation } from "~/i18n/use-translation";
+import { ReviewState } from "~/components/studio/review-state";
 import { requireProvider } from "~/auth/guards.server";
 import { DataTable } from "~/components/ui/data-table";
 import { SeriesDetailsForm } from "~/components/series/series-form";
@@ -18,7 +19,7 @@ import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
-export const handle: TranslationHandle = { i18n: ["series"] };
+export const handle: TranslationHandle = { i18n: ["series", "studio"] };
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
 
@@ -100,7 +101,18 @@ export default function ProviderSeries() {
           {
             key: "status",
             header: t("studio.columns.status"),
-            cell: (row) => (row.approved ? t("studio.approved") : t("studio.waiting")),
+            cell: (row) => (
+              <ReviewState
+                approved={row.approved}
+                returnReason={row.returnReason}
+                returnNote={row.returnNote}
+                idField="seriesId"
+                id={row.id}
+                name={row.name}
+                action={`/provider/series/${row.id}`}
+                back="/provider/series"
+              />
+            ),
           },
         ]}
       />

@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { asc } from "drizzle-orm";
 import { useTranslation } from "~/i18n/use-translation";
+import { ReviewState } from "~/components/studio/review-state";
 import { requireProvider } from "~/auth/guards.server";
 import { EpisodeClock } from "~/components/series/episode-clock";
 import { SeriesDetailsForm } from "~/components/series/series-form";
@@ -22,6 +23,7 @@ import {
   getStudioSeries,
   readSeriesForm,
   reorderEpisodes,
+  resubmitSeries,
   updateSeries,
 } from "~/services/series.server";
 import { clientAddress } from "~/utils/client.server";
@@ -139,6 +141,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
         { status: 303 },
       );
     }
+    case "resubmit": {
+      // A series sent back goes to the administrator again; from the list of series, back there.
+      const outcome = resubmitSeries(db, seriesId, provider, { ipAddress });
+      if (outcome === "forbidden") throw data(null, { status: 403 });
+      if (outcome === "notFound") throw data(null, { status: 404 });
+      const back = form.get("back") === "/provider/series" ? "/provider/series" : here;
+      return redirectWithToast(
+        back,
+        outcome === "resubmitted"
+          ? { type: "success", key: "studio:review.resubmitted" }
+          : { type: "error", key: "studio:review.notSentBack" },
+        { status: 303 },
+      );
+    }
     case "deleteSeries": {
       const outcome = deleteEmptySeries(db, provider, seriesId, { root, ipAddress });
       if (outcome === "forbidden") throw data(null, { status: 403 });
@@ -170,9 +186,16 @@ export default function ProviderSeriesDetail() {
       </p>
       <h1 className="mt-2 text-3xl font-bold">{page.series.name}</h1>
       <p className="mt-1 text-sm text-slate-300" data-testid="series-views">
-        {page.series.approved ? t("studio.approved") : t("studio.waiting")} ·{" "}
         {t("studio.seriesViews", { count: page.views })}
       </p>
+      <ReviewState
+        approved={page.series.approved}
+        returnReason={page.series.returnReason}
+        returnNote={page.series.returnNote}
+        idField="seriesId"
+        id={page.series.id}
+        name={page.series.name}
+      />
 
       {page.confirming ? (
         <ConfirmDelete

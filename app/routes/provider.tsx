@@ -20,6 +20,7 @@ export default function ProviderLayout() {
     { to: "/provider/movielist", label: t("provider.list") },
     { to: "/provider/series", label: t("provider.series") },
     { to: "/provider/profile", label: t("provider.profile") },
+    { to: "/provider/stats", label: t("provider.statistics") },
     { to: "/provider/payment", label: t("provider.payment") },
     { to: "/provider/recentlywatched", label: t("provider.recentlyWatched") },
     { to: "/provider/watchlater", label: t("provider.watchLater") },

@@ -28,7 +28,13 @@ type StatusChange = {
   role?: "provider";
 };
 
-function writeStatus(db: DB, accountId: string, change: StatusChange, actor: Actor): Account | undefined {
+function writeStatus(
+  db: DB,
+  accountId: string,
+  change: StatusChange,
+  actor: Actor,
+  details?: Record<string, unknown>,
+): Account | undefined {
   db.transaction((tx) => {
     const where =
       change.role === undefined
@@ -50,15 +56,41 @@ function writeStatus(db: DB, accountId: string, change: StatusChange, actor: Act
       action: change.action,
       targetType: "account",
       targetId: accountId,
+      details,
       ipAddress: actor.ipAddress,
     });
   });
   return getAccountById(db, accountId);
 }
 
-/** Block: the account is refused at its door, its sessions end and its API tokens stop working. */
-export function blockAccount(db: DB, accountId: string, actor: Actor): Account | undefined {
-  return writeStatus(db, accountId, { set: { blocked: true }, action: "account.block", endsAccess: true }, actor);
+/** Why an administrator blocked an account, and whether they confirmed it on the page (the /api may give no reason). */
+export type BlockNote = { reason: string | null; confirmed: boolean };
+
+export const BLOCK_REASON_MAX = 500;
+export const BLOCK_REASON_REQUIRED = "admin:accounts.errors.reasonRequired";
+export const BLOCK_REASON_TOO_LONG = "admin:accounts.errors.reasonTooLong";
+
+/** A block reason as typed: one trimmed text of at most 500 characters, or null when empty. */
+export function cleanBlockReason(text: string): { ok: true; reason: string | null } | { ok: false; error: string } {
+  const reason = text.replace(/\s+/g, " ").trim();
+  if (reason.length > BLOCK_REASON_MAX) return { ok: false, error: BLOCK_REASON_TOO_LONG };
+  return { ok: true, reason: reason || null };
+}
+
+/**
+ * Block: the account is refused at its door, its sessions end and its API
+ * tokens stop working. The reason and the confirmation go to the audit log.
+ */
+export function blockAccount(
+  db: DB,
+  accountId: string,
+  actor: Actor,
+  note: BlockNote = { reason: null, confirmed: false },
+): Account | undefined {
+  return writeStatus(db, accountId, { set: { blocked: true }, action: "account.block", endsAccess: true }, actor, {
+    reason: note.reason,
+    confirmed: note.confirmed,
+  });
 }
 
 export function unblockAccount(db: DB, accountId: string, actor: Actor): Account | undefined {
@@ -107,7 +139,13 @@ export function activeAdminCount(db: DB): number {
 }
 
 /** The administrator's block and unblock, with their rules. */
-export function setAccountBlocked(db: DB, accountId: string, blocked: boolean, actor: Actor): BlockOutcome {
+export function setAccountBlocked(
+  db: DB,
+  accountId: string,
+  blocked: boolean,
+  actor: Actor,
+  note?: BlockNote,
+): BlockOutcome {
   const target = getAccountById(db, accountId);
   if (!target) return { ok: false, error: ACCOUNT_NOT_FOUND };
   if (blocked) {
@@ -121,7 +159,7 @@ export function setAccountBlocked(db: DB, accountId: string, blocked: boolean, a
           .get()?.value ?? 0;
       if (others === 0) return { ok: false, error: LAST_ADMIN };
     }
-    const account = blockAccount(db, accountId, actor);
+    const account = blockAccount(db, accountId, actor, note);
     return account ? { ok: true, account } : { ok: false, error: ACCOUNT_NOT_FOUND };
   }
   const account = unblockAccount(db, accountId, actor);

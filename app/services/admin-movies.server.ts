@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, movies, seasons, series } from "~/db/schema";
 import { posterUrl } from "~/media/storage.server";
@@ -10,7 +10,7 @@ import { getSetting, setSetting } from "./settings.server";
  * The administrator's view of every title (all providers, all statuses) and
  * the changes only an administrator makes: approval, featuring, access, delete.
  */
-export const ADMIN_MOVIE_FILTERS = ["processing", "ready", "failed", "waiting", "approved"] as const;
+export const ADMIN_MOVIE_FILTERS = ["processing", "ready", "failed", "waiting", "sentBack", "approved"] as const;
 export type AdminMovieFilter = (typeof ADMIN_MOVIE_FILTERS)[number];
 
 export function parseMovieFilter(value: string | null): AdminMovieFilter | undefined {
@@ -24,7 +24,9 @@ export function listAllMovies(
   const pageSize = Math.min(Math.max(query.pageSize ?? 20, 1), 100);
   const page = Math.max(query.page ?? 1, 1);
   const conditions: SQL[] = [];
-  if (query.status === "waiting") conditions.push(eq(movies.status, "ready"), eq(movies.approved, false));
+  if (query.status === "waiting")
+    conditions.push(eq(movies.status, "ready"), eq(movies.approved, false), isNull(movies.returnedAt));
+  else if (query.status === "sentBack") conditions.push(isNotNull(movies.returnedAt));
   else if (query.status === "approved") conditions.push(eq(movies.approved, true));
   else if (query.status) conditions.push(eq(movies.status, query.status));
   if (query.providerId) conditions.push(eq(movies.providerId, query.providerId));
@@ -36,10 +38,13 @@ export function listAllMovies(
       name: movies.name,
       status: movies.status,
       approved: movies.approved,
+      returnReason: movies.returnReason,
+      returnNote: movies.returnNote,
       featured: movies.featured,
       access: movies.access,
       views: movies.views,
       posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
       providerId: movies.providerId,
       providerName: accounts.providerName,
       uploadedAt: movies.uploadedAt,
@@ -56,10 +61,10 @@ export function listAllMovies(
     .offset((page - 1) * pageSize)
     .all()
     // An episode is shown with its series: "Series — S1E2 Title".
-    .map(({ posterFile, ...row }) => ({
+    .map(({ posterFile, posterVersion, ...row }) => ({
       ...row,
       name: titleDisplayName(row),
-      poster: posterFile ? posterUrl(row.id, "card", "jpg") : null,
+      poster: posterFile ? posterUrl(row.id, "card", "jpg", posterVersion) : null,
     }));
   return { rows, total, page, pageSize };
 }

@@ -27,9 +27,15 @@ export type AuditAction =
   | "movie.delete"
   | "movie.approve"
   | "movie.unapprove"
+  | "movie.send_back"
+  | "movie.resubmit"
   | "movie.feature"
   | "movie.unfeature"
   | "movie.access"
+  | "movie.edit"
+  | "movie.replace_start"
+  | "movie.replace"
+  | "movie.replace_failed"
   | "subtitle.save"
   | "subtitle.delete"
   | "series.create"
@@ -37,6 +43,8 @@ export type AuditAction =
   | "series.delete"
   | "series.approve"
   | "series.unapprove"
+  | "series.send_back"
+  | "series.resubmit"
   | "series.feature"
   | "series.unfeature"
   | "series.access"
@@ -47,8 +55,13 @@ export type AuditAction =
   | "category.image"
   | "category.move"
   | "category.delete"
+  | "plan.create"
   | "plan.update"
-  | "plan.periods"
+  | "plan.reorder"
+  | "plan.retire"
+  | "plan.offer"
+  | "plan.delete"
+  | "plan.starter"
   | "payment.start"
   | "payment.success"
   | "payment.failed"
@@ -75,9 +88,15 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "movie.delete",
   "movie.approve",
   "movie.unapprove",
+  "movie.send_back",
+  "movie.resubmit",
   "movie.feature",
   "movie.unfeature",
   "movie.access",
+  "movie.edit",
+  "movie.replace_start",
+  "movie.replace",
+  "movie.replace_failed",
   "subtitle.save",
   "subtitle.delete",
   "series.create",
@@ -85,6 +104,8 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "series.delete",
   "series.approve",
   "series.unapprove",
+  "series.send_back",
+  "series.resubmit",
   "series.feature",
   "series.unfeature",
   "series.access",
@@ -95,8 +116,13 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "category.image",
   "category.move",
   "category.delete",
+  "plan.create",
   "plan.update",
-  "plan.periods",
+  "plan.reorder",
+  "plan.retire",
+  "plan.offer",
+  "plan.delete",
+  "plan.starter",
   "payment.start",
   "payment.success",
   "payment.failed",
@@ -129,6 +155,22 @@ export function recordAudit(db: Writer, entry: AuditEntry): void {
     .run();
 }
 
+/**
+ * The words an entry carries for a person reading the log: why (a block's or
+ * a send-back's reason, and the administrator's note), and whether it was
+ * confirmed on the page. Other details stay in the row for exports.
+ */
+export function auditNote(details: unknown): string | null {
+  if (!details || typeof details !== "object") return null;
+  const { reason, note, confirmed } = details as Record<string, unknown>;
+  const parts = [
+    typeof reason === "string" && reason ? reason : null,
+    typeof note === "string" && note ? note : null,
+    confirmed === true ? "confirmed" : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(" · ").slice(0, 300) : null;
+}
+
 export type AuditListQuery = { action?: string; actorEmail?: string; page?: number; pageSize?: number };
 
 const targetSeries = alias(series, "target_series");
@@ -159,6 +201,7 @@ export function listAudit(db: DB, query: AuditListQuery) {
       action: auditLog.action,
       targetType: auditLog.targetType,
       targetId: auditLog.targetId,
+      details: auditLog.details,
       ipAddress: auditLog.ipAddress,
       createdAt: auditLog.createdAt,
       actorEmail: accounts.email,
@@ -177,12 +220,24 @@ export function listAudit(db: DB, query: AuditListQuery) {
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all()
-    .map(({ movieName, targetSeriesName, seriesId: _seriesId, seriesName, seasonNumber, episodeNumber, ...row }) => ({
-      ...row,
-      targetName:
-        movieName !== null
-          ? titleDisplayName({ name: movieName, seriesName, seasonNumber, episodeNumber })
-          : targetSeriesName,
-    }));
+    .map(
+      ({
+        movieName,
+        targetSeriesName,
+        seriesId: _seriesId,
+        seriesName,
+        seasonNumber,
+        episodeNumber,
+        details,
+        ...row
+      }) => ({
+        ...row,
+        note: auditNote(details),
+        targetName:
+          movieName !== null
+            ? titleDisplayName({ name: movieName, seriesName, seasonNumber, episodeNumber })
+            : targetSeriesName,
+      }),
+    );
   return { rows, total, page, pageSize };
 }

@@ -193,6 +193,7 @@ const titleCardFields = (hero: boolean) => ({
   description: hero ? sql<string>`${movies.description}` : sql<string>`''`,
   categoryName: categories.name,
   posterFile: movies.posterFile,
+  posterVersion: movies.posterVersion,
   firstEpisodeId: sql<string | null>`NULL`,
   durationSeconds: sql<number>`${movies.durationSeconds}`,
   access: movies.access,
@@ -229,6 +230,7 @@ function seriesCards(db: DB, hero: boolean) {
       description: hero ? sql<string>`${series.description}` : sql<string>`''`,
       categoryName: categories.name,
       posterFile: series.posterFile,
+      posterVersion: sql<number>`0`,
       firstEpisodeId: sql<
         string | null
       >`(SELECT ${movies.id} FROM ${seasons} CROSS JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()} AND ${movies.posterFile} IS NOT NULL ORDER BY ${seasons.number}, ${movies.episodeNumber} LIMIT 1)`,
@@ -285,7 +287,7 @@ function toCard(row: CardRow): CatalogueCard {
     href: watchPageHref(row.id),
     name: titleDisplayName(row),
     categoryName: row.categoryName,
-    poster: row.posterFile ? { kind: "title", id: row.id } : null,
+    poster: row.posterFile ? { kind: "title", id: row.id, version: Number(row.posterVersion) } : null,
     averageRating,
     ratingCount,
     durationSeconds: Number(row.durationSeconds),

@@ -6,10 +6,9 @@ import {
   sign,
   type JsonWebKey,
 } from "node:crypto";
-import { and, count, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { preparedQuery } from "~/db/prepared.server";
-import { accounts, downloadLicences, movies, plans } from "~/db/schema";
+import { accounts, downloadLicences, movies } from "~/db/schema";
 import type { Account } from "./accounts.server";
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus } from "./passes.server";
@@ -110,25 +109,9 @@ export function judgePlay(
   return now < until ? { ok: true, until } : { ok: false, reason: "expired" };
 }
 
-/** The download rules of the plan an account is on now (FREE without a pass). */
-// Every watch page asks: prepared once.
-const planDownloadRules = preparedQuery((db) =>
-  db
-    .select({
-      allowed: plans.downloadsAllowed,
-      maxDownloads: plans.maxDownloads,
-      days: plans.downloadDays,
-      playHours: plans.downloadPlayHours,
-    })
-    .from(plans)
-    .where(eq(plans.code, sql.placeholder("code")))
-    .prepare(),
-);
-
+/** The download rules of the plan an account is on now (the free plan without a pass; none without a free plan). */
 export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new Date()): DownloadRules {
-  const status = getPassStatus(db, account.id, now);
-  const plan = planDownloadRules(db).get({ code: status.plan.code });
-  return plan ?? { allowed: false, maxDownloads: 0, days: 0, playHours: 0 };
+  return getPassStatus(db, account.id, now).plan.downloads;
 }
 
 /** The rungs this account may download of a title, with their sizes from the real files. */

@@ -1,3 +1,4 @@
+import { probeMedia, type MediaProbe } from "~/media/ffmpeg.server";
 import { JobInterrupted, PermanentJobError } from "./jobs.server";
 
 /**
@@ -38,4 +39,33 @@ export function failureReasonOf(error: unknown): FailureReason {
 export function knownFailureReason(stored: string | null): FailureReason | null {
   if (stored === null) return null;
   return (FAILURE_REASONS as readonly string[]).includes(stored) ? (stored as FailureReason) : "processing";
+}
+
+export type FilmVerdict =
+  { ok: true; probe: MediaProbe } | { ok: false; reason: "unreadable" | "noVideo" | "noDuration" };
+
+/**
+ * What ffprobe makes of an uploaded film, before a title (or a replacement)
+ * is made of it: a file it cannot read, with no picture or no length is
+ * refused at once with the reason the provider reads (studio
+ * `list.failure.<reason>`), instead of failing later in the processing job.
+ */
+export async function judgeFilm(file: string): Promise<FilmVerdict> {
+  let probe: MediaProbe;
+  try {
+    probe = await probeMedia(file);
+  } catch (error) {
+    console.error(
+      `[upload] ffprobe could not read an upload: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return { ok: false, reason: "unreadable" };
+  }
+  if (!probe.videoCodec) return { ok: false, reason: "noVideo" };
+  if (!(probe.durationSeconds > 0)) return { ok: false, reason: "noDuration" };
+  return { ok: true, probe };
+}
+
+/** The message key of a refused film, as the upload forms show it beside the file. */
+export function filmRefusalKey(reason: FailureReason): string {
+  return `studio:list.failure.${reason}`;
 }

@@ -17,6 +17,8 @@ export function listProviderMovies(db: DB, providerId: string, options: { page: 
       status: movies.status,
       failureReason: movies.failureReason,
       approved: movies.approved,
+      returnReason: movies.returnReason,
+      returnNote: movies.returnNote,
       views: movies.views,
       sizeBytes: movies.sizeBytes,
       durationSeconds: movies.durationSeconds,

@@ -3,6 +3,9 @@ import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { notifications, passes, PASS_PERIODS, PERIOD_DAYS, planPeriods, plans, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
+import { FREE_PLAN_CODE } from "./plan-rules";
+
+export { FREE_PLAN_CODE };
 
 /**
  * Passes: a paid plan for a period, bought or redeemed, never renewed by
@@ -11,13 +14,66 @@ import { createId } from "~/utils/ids.server";
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-export const FREE_PLAN_CODE = "FREE";
 
-/** What a plan lets its holder do while playing. */
-export type PlanLimits = { screens: number; maxQuality: "sd" | "hd" | "uhd" };
+/** What a plan lets its holder do: Premium titles, screens at once, the highest rung, offline downloads. */
+export type PlanLimits = {
+  premium: boolean;
+  screens: number;
+  maxRung: number;
+  downloads: { allowed: boolean; maxDownloads: number; days: number; playHours: number };
+};
 
-/** Used when the FREE row is missing (a database without the seeded plans): one screen, HD. */
-const FREE_FALLBACK: PlanLimits = { screens: 1, maxQuality: "hd" };
+/**
+ * Without a free plan (a fresh install before the administrator makes one, or
+ * after deleting it) a viewer without a pass gets the least: free titles on one
+ * screen, the ladder up to 1080p, no downloads.
+ */
+export const NO_PLAN_LIMITS: PlanLimits = {
+  premium: false,
+  screens: 1,
+  maxRung: 1080,
+  downloads: { allowed: false, maxDownloads: 0, days: 0, playHours: 0 },
+};
+
+const planColumns = {
+  planName: plans.name,
+  planNameHa: plans.nameHa,
+  planCode: plans.code,
+  premium: plans.premium,
+  screens: plans.screens,
+  maxRung: plans.maxRung,
+  downloadsAllowed: plans.downloadsAllowed,
+  maxDownloads: plans.maxDownloads,
+  downloadDays: plans.downloadDays,
+  downloadPlayHours: plans.downloadPlayHours,
+};
+
+type PlanColumns = {
+  planName: string;
+  planNameHa: string;
+  planCode: string;
+  premium: boolean;
+  screens: number;
+  maxRung: number;
+  downloadsAllowed: boolean;
+  maxDownloads: number;
+  downloadDays: number;
+  downloadPlayHours: number;
+};
+
+function limitsOf(row: PlanColumns): PlanLimits {
+  return {
+    premium: row.premium,
+    screens: row.screens,
+    maxRung: row.maxRung,
+    downloads: {
+      allowed: row.downloadsAllowed,
+      maxDownloads: row.maxDownloads,
+      days: row.downloadDays,
+      playHours: row.downloadPlayHours,
+    },
+  };
+}
 
 /** Anything with Drizzle's select/insert/update: the connection or a transaction inside it. */
 type Tx = Pick<DB, "select" | "insert" | "update" | "delete">;
@@ -65,10 +121,7 @@ const openPassesQuery = preparedQuery((db: Tx) =>
       planId: passes.planId,
       startsAt: passes.startsAt,
       endsAt: passes.endsAt,
-      planName: plans.name,
-      planCode: plans.code,
-      screens: plans.screens,
-      maxQuality: plans.maxQuality,
+      ...planColumns,
     })
     .from(passes)
     .innerJoin(plans, eq(plans.id, passes.planId))
@@ -85,7 +138,7 @@ function openPasses(db: Tx, accountId: string, now: number) {
 
 const freePlanQuery = preparedQuery((db: Tx) =>
   db
-    .select({ id: plans.id, code: plans.code, name: plans.name, screens: plans.screens, maxQuality: plans.maxQuality })
+    .select({ id: plans.id, ...planColumns })
     .from(plans)
     .where(eq(plans.code, FREE_PLAN_CODE))
     .prepare(),
@@ -96,13 +149,13 @@ function freePlan(db: Tx) {
 }
 
 export type PassStatus = {
-  /** The plan in force now: the active pass's plan, else FREE. */
-  plan: { code: string; name: string } & PlanLimits;
+  /** The plan in force now: the active pass's plan, else the free plan (null: there is none). */
+  plan: { code: string; name: string; nameHa: string } & PlanLimits;
   onFreePlan: boolean;
-  /** When the current stretch of the active plan ends (null on FREE). */
+  /** When the current stretch of the active plan ends (null on the free plan). */
   expiresAt: Date | null;
   /** Passes bought or redeemed that start later. */
-  upcoming: { planName: string; startsAt: Date; endsAt: Date }[];
+  upcoming: { planName: string; planNameHa: string; startsAt: Date; endsAt: Date }[];
 };
 
 /** The plan someone is on now, its expiry and what is queued after it (a few indexed rows). */
@@ -111,60 +164,42 @@ export function getPassStatus(db: Tx, accountId: string, now: Date = new Date())
   const open = openPasses(db, accountId, t);
   const active = open.find((pass) => isActive(pass, t));
   const upcoming = open.filter((pass) => pass.startsAt > t);
+  const queued = (list: typeof open) =>
+    list.map((pass) => ({
+      planName: pass.planName,
+      planNameHa: pass.planNameHa,
+      startsAt: new Date(pass.startsAt),
+      endsAt: new Date(pass.endsAt),
+    }));
   if (active) {
     const expiresAt = currentStretchEnd(open, active);
     return {
-      plan: { code: active.planCode, name: active.planName, screens: active.screens, maxQuality: active.maxQuality },
+      plan: { code: active.planCode, name: active.planName, nameHa: active.planNameHa, ...limitsOf(active) },
       onFreePlan: false,
       expiresAt: new Date(expiresAt),
-      upcoming: upcoming
-        .filter((pass) => !(pass.planId === active.planId && pass.endsAt <= expiresAt))
-        .map((pass) => ({ planName: pass.planName, startsAt: new Date(pass.startsAt), endsAt: new Date(pass.endsAt) })),
+      upcoming: queued(upcoming.filter((pass) => !(pass.planId === active.planId && pass.endsAt <= expiresAt))),
     };
   }
   const free = freePlan(db);
   return {
-    plan: {
-      code: free?.code ?? FREE_PLAN_CODE,
-      name: free?.name ?? "Free",
-      screens: free?.screens ?? FREE_FALLBACK.screens,
-      maxQuality: free?.maxQuality ?? FREE_FALLBACK.maxQuality,
-    },
+    plan: free
+      ? { code: free.planCode, name: free.planName, nameHa: free.planNameHa, ...limitsOf(free) }
+      : { code: FREE_PLAN_CODE, name: "", nameHa: "", ...NO_PLAN_LIMITS },
     onFreePlan: true,
     expiresAt: null,
-    upcoming: upcoming.map((pass) => ({
-      planName: pass.planName,
-      startsAt: new Date(pass.startsAt),
-      endsAt: new Date(pass.endsAt),
-    })),
+    upcoming: queued(upcoming),
   };
 }
 
-const activePassQuery = preparedQuery((db: Tx) =>
-  db
-    .select({ id: passes.id })
-    .from(passes)
-    .where(
-      and(
-        eq(passes.accountId, sql.placeholder("accountId")),
-        gt(passes.endsAt, sql.placeholder("now")),
-        lte(passes.startsAt, sql.placeholder("now")),
-      ),
-    )
-    .limit(1)
-    .prepare(),
-);
-
-/** Whether the account holds an active pass of a paid plan (what Premium titles need). */
-export function hasActivePass(db: Tx, accountId: string, now: Date = new Date()): boolean {
-  return Boolean(activePassQuery(db).get({ accountId, now: now.getTime() }));
+/** Whether the plan in force lets this account play Premium titles. */
+export function allowsPremium(db: Tx, accountId: string, now: Date = new Date()): boolean {
+  return getPassStatus(db, accountId, now).plan.premium;
 }
 
 export type SellablePlan = {
   id: string;
   code: string;
   name: string;
-  currency: string;
   days: number;
   period: PassPeriod;
   priceMinor: number;
@@ -183,7 +218,6 @@ export function findSellablePeriod(
       id: plans.id,
       code: plans.code,
       name: plans.name,
-      currency: plans.currency,
       offered: plans.offered,
       days: planPeriods.days,
       priceMinor: planPeriods.priceMinor,
@@ -198,7 +232,6 @@ export function findSellablePeriod(
     id: row.id,
     code: row.code,
     name: row.name,
-    currency: row.currency,
     days: row.days,
     period: period as PassPeriod,
     priceMinor: row.priceMinor,

@@ -54,6 +54,8 @@ export async function startPassPurchase(
   if (!gateway) return { ok: false, error: PAYMENT_ERRORS.unavailable, status: 503 };
   const sellable = findSellablePeriod(db, input.planId, input.period, { offeredOnly: true });
   if (!sellable || sellable.priceMinor <= 0) return { ok: false, error: PAYMENT_ERRORS.plan, status: 400 };
+  // Charged in the operator's currency: the prices are stored in its minor unit.
+  const currency = getEnv().currency;
   const reference = newPaymentReference();
   const paymentId = createId();
   db.transaction((tx) => {
@@ -64,7 +66,7 @@ export async function startPassPurchase(
         planId: sellable.id,
         periodDays: sellable.days,
         amountMinor: sellable.priceMinor,
-        currency: sellable.currency,
+        currency,
         gateway: "paystack",
         reference,
         status: "pending",
@@ -80,7 +82,7 @@ export async function startPassPurchase(
         planId: sellable.id,
         period: sellable.period,
         amountMinor: sellable.priceMinor,
-        currency: sellable.currency,
+        currency,
       },
       ipAddress: input.ipAddress,
     });
@@ -89,7 +91,7 @@ export async function startPassPurchase(
     const started = await initializeTransaction(gateway, {
       email: input.account.email,
       amountMinor: sellable.priceMinor,
-      currency: sellable.currency,
+      currency,
       reference,
       callbackUrl: input.callbackUrl,
       metadata: { paymentId, accountId: input.account.id, planCode: sellable.code, period: sellable.period },

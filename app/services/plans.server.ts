@@ -1,274 +1,54 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import { getDb, type DB } from "~/db/client.server";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
-import { PERIOD_DAYS, PLAN_FEATURES, planPeriods, plans, type PassPeriod, type PlanFeature } from "~/db/schema";
-import { annualPriceMinor, formatPrice } from "~/utils/money";
+import { qualified } from "~/db/sql";
+import { passes, payments, PERIOD_DAYS, planPeriods, plans, redeemCodes, type PassPeriod } from "~/db/schema";
+import { formatMoney, minorUnitDigits, type Currency } from "~/utils/money";
+import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
+import { checkPlanForm, FREE_PLAN_CODE, PLAN_ERRORS, planCodeFor, type PlanFormFields } from "./plan-rules";
+import { STARTER_PLANS } from "./starter-plans";
 
-export { annualPriceMinor, formatPrice, parseBilling, type Billing } from "~/utils/money";
+/**
+ * Plans as an administrator makes them and as viewers read them. Every text a
+ * viewer reads about a plan is made from these rows: what the plan allows
+ * (Premium titles, screens at once, highest picture, downloads) is what
+ * playback and downloads enforce (passes.server `getPassStatus`), and only the
+ * pass lengths with a price are offered anywhere.
+ */
 
-/** A plan as the pages show it: prices in minor units plus ready-formatted strings. */
-export type OfferedPlan = {
+type PlanRow = typeof plans.$inferSelect;
+type Actor = { actorId: string; ipAddress?: string | null };
+
+export type PlanPrice = { period: PassPeriod; days: number; priceMinor: number };
+
+/** A plan as a viewer reads it, in their language, with its prices formatted for them. */
+export type PlanOffer = {
   id: string;
   code: string;
   name: string;
-  currency: string;
-  monthlyPriceMinor: number;
-  annualPriceMinor: number;
-  annualDiscountPercent: number;
-  monthlyPrice: string;
-  annualPrice: string;
+  description: string;
+  /** The free plan: what everyone without a pass has. */
+  free: boolean;
+  premium: boolean;
   screens: number;
-  maxQuality: "sd" | "hd" | "uhd";
-  features: PlanFeature[];
+  maxRung: number;
+  downloads: { allowed: boolean; maxDownloads: number; days: number; playHours: number };
+  prices: (PlanPrice & { price: string })[];
 };
 
-/** Keep only features the app knows, in the canonical order (the column is JSON an admin edits). */
-function knownFeatures(value: unknown): PlanFeature[] {
-  if (!Array.isArray(value)) return [];
-  return PLAN_FEATURES.filter((feature) => value.includes(feature));
+/** A plan's name in the reader's language (Hausa falls back to English when the plan has none). */
+export function localPlanName(plan: { name: string; nameHa: string }, language: string): string {
+  return language === "ha" && plan.nameHa ? plan.nameHa : plan.name;
 }
 
-type PlanRow = typeof plans.$inferSelect;
-
-/** A plan row as the pages show it: prices in minor units and formatted, monthly and annual. */
-function toPlanView(plan: PlanRow) {
-  const annual = annualPriceMinor(plan.monthlyPriceMinor, plan.annualDiscountPercent);
-  return {
-    id: plan.id,
-    code: plan.code,
-    name: plan.name,
-    currency: plan.currency,
-    monthlyPriceMinor: plan.monthlyPriceMinor,
-    annualPriceMinor: annual,
-    annualDiscountPercent: plan.annualDiscountPercent,
-    monthlyPrice: formatPrice(plan.monthlyPriceMinor, plan.currency),
-    annualPrice: formatPrice(annual, plan.currency),
-    screens: plan.screens,
-    maxQuality: plan.maxQuality,
-    features: knownFeatures(plan.features),
-  };
+function localDescription(plan: { description: string; descriptionHa: string }, language: string): string {
+  return (language === "ha" ? plan.descriptionHa || plan.description : plan.description || plan.descriptionHa) ?? "";
 }
 
-/** The plans visitors may choose, in the administrator's order (a handful of rows). */
-// The landing page, /plans and every watch page of a Premium title without a pass ask: prepared once.
-const offeredPlans = preparedQuery((db) =>
-  db.select().from(plans).where(eq(plans.offered, true)).orderBy(asc(plans.sortOrder), asc(plans.code)).prepare(),
-);
-
-export function listOfferedPlans(db: DB = getDb()): OfferedPlan[] {
-  return offeredPlans(db).all().map(toPlanView);
-}
-
-/** The offered plans and the features any of them includes (canonical order): the rows of a comparison. */
-export function loadPlanComparison(db: DB = getDb()): { plans: OfferedPlan[]; features: PlanFeature[] } {
-  const offered = listOfferedPlans(db);
-  const features = PLAN_FEATURES.filter((feature) => offered.some((plan) => plan.features.includes(feature)));
-  return { plans: offered, features };
-}
-
-/** Every plan, offered or not, for the administrator's table. */
-export function listAllPlans(db: DB = getDb()) {
-  return db
-    .select()
-    .from(plans)
-    .orderBy(asc(plans.sortOrder), asc(plans.code))
-    .all()
-    .map((plan) => ({
-      ...toPlanView(plan),
-      offered: plan.offered,
-      downloads: {
-        allowed: plan.downloadsAllowed,
-        maxDownloads: plan.maxDownloads,
-        days: plan.downloadDays,
-        playHours: plan.downloadPlayHours,
-      },
-    }));
-}
-
-export const PLAN_ERRORS = {
-  price: "admin:plans.errors.price",
-  priceDigits: "admin:plans.errors.priceDigits",
-  currency: "admin:plans.errors.currency",
-  screens: "admin:plans.errors.screens",
-  quality: "admin:plans.errors.quality",
-  discount: "admin:plans.errors.discount",
-  downloadCount: "admin:plans.errors.downloadCount",
-  downloadDays: "admin:plans.errors.downloadDays",
-  downloadHours: "admin:plans.errors.downloadHours",
-  notFound: "admin:plans.errors.notFound",
-} as const;
-
-export const PLAN_MAX_PRICE_MAJOR = 1_000_000;
-
-function isCurrency(code: string): boolean {
-  if (!/^[A-Z]{3}$/.test(code)) return false;
-  try {
-    new Intl.NumberFormat("en", { style: "currency", currency: code });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A price typed in major units ("14", "10.99", "1,500") as whole minor units,
- * or an error key: never negative, never more digits than the currency has.
- */
-export function parsePriceToMinor(
-  raw: string,
-  currency: string,
-): { ok: true; value: number } | { ok: false; error: string } {
-  const text = raw.trim().replace(/,/g, "");
-  const match = /^(\d{1,9})(?:\.(\d+))?$/.exec(text);
-  if (!match) return { ok: false, error: PLAN_ERRORS.price };
-  const digits = minorUnitDigitsSafe(currency);
-  const fraction = match[2] ?? "";
-  if (fraction.length > digits) return { ok: false, error: PLAN_ERRORS.priceDigits };
-  const major = Number(match[1]);
-  if (major > PLAN_MAX_PRICE_MAJOR) return { ok: false, error: PLAN_ERRORS.price };
-  return { ok: true, value: major * 10 ** digits + Number(fraction.padEnd(digits, "0") || "0") };
-}
-
-function minorUnitDigitsSafe(currency: string): number {
-  return isCurrency(currency)
-    ? (new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2)
-    : 2;
-}
-
-export type PlanEditInput = {
-  price: string;
-  currency: string;
-  screens: string;
-  maxQuality: string;
-  annualDiscountPercent: string;
-  features: string[];
-  /** Offline downloads (left as they are when the form does not send them). */
-  downloads?: { allowed: boolean; maxDownloads: string; days: string; playHours: string };
-};
-
-function whole(text: string, min: number, max: number): number | null {
-  const value = Number(text.trim());
-  return /^\d{1,4}$/.test(text.trim()) && value >= min && value <= max ? value : null;
-}
-
-type Actor = { actorId: string; ipAddress?: string | null };
-
-/** Check and store an administrator's edit of one plan (prices typed in major units). */
-export function updatePlan(
-  db: DB,
-  planId: string,
-  input: PlanEditInput,
-  actor: Actor,
-): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
-  const existing = db.select({ id: plans.id }).from(plans).where(eq(plans.id, planId)).get();
-  if (!existing) return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
-  const fieldErrors: Record<string, string[]> = {};
-  const currency = input.currency.trim().toUpperCase();
-  if (!isCurrency(currency)) fieldErrors.currency = [PLAN_ERRORS.currency];
-  const price = parsePriceToMinor(input.price, currency);
-  if (!price.ok) fieldErrors.price = [price.error];
-  const screens = Number(input.screens.trim());
-  if (!Number.isInteger(screens) || screens < 1 || screens > 10) fieldErrors.screens = [PLAN_ERRORS.screens];
-  const maxQuality = input.maxQuality;
-  if (maxQuality !== "sd" && maxQuality !== "hd" && maxQuality !== "uhd")
-    fieldErrors.maxQuality = [PLAN_ERRORS.quality];
-  const discountText = input.annualDiscountPercent.trim() || "0";
-  const discount = Number(discountText);
-  if (!/^\d{1,3}$/.test(discountText) || discount > 100) fieldErrors.annualDiscountPercent = [PLAN_ERRORS.discount];
-  const downloads = input.downloads
-    ? {
-        downloadsAllowed: input.downloads.allowed,
-        maxDownloads: whole(input.downloads.maxDownloads, 1, 100),
-        downloadDays: whole(input.downloads.days, 1, 365),
-        downloadPlayHours: whole(input.downloads.playHours, 1, 8760),
-      }
-    : null;
-  if (downloads && downloads.maxDownloads === null) fieldErrors.maxDownloads = [PLAN_ERRORS.downloadCount];
-  if (downloads && downloads.downloadDays === null) fieldErrors.downloadDays = [PLAN_ERRORS.downloadDays];
-  if (downloads && downloads.downloadPlayHours === null) fieldErrors.downloadPlayHours = [PLAN_ERRORS.downloadHours];
-  if (Object.keys(fieldErrors).length > 0 || !price.ok) return { ok: false, fieldErrors };
-  const features = knownFeatures(input.features);
-  db.transaction((tx) => {
-    tx.update(plans)
-      .set({
-        monthlyPriceMinor: price.value,
-        currency,
-        screens,
-        maxQuality: maxQuality as "sd" | "hd" | "uhd",
-        annualDiscountPercent: discount,
-        features,
-        ...(downloads
-          ? (downloads as {
-              downloadsAllowed: boolean;
-              maxDownloads: number;
-              downloadDays: number;
-              downloadPlayHours: number;
-            })
-          : {}),
-      })
-      .where(eq(plans.id, planId))
-      .run();
-    syncMonthPeriod(tx, planId, price.value);
-    recordAudit(tx, {
-      actorId: actor.actorId,
-      action: "plan.update",
-      targetType: "plan",
-      targetId: planId,
-      details: {
-        monthlyPriceMinor: price.value,
-        currency,
-        screens,
-        maxQuality,
-        annualDiscountPercent: discount,
-        features,
-        ...(downloads ?? {}),
-      },
-      ipAddress: actor.ipAddress,
-    });
-  });
-  return { ok: true };
-}
-
-/** Offer a plan to viewers or withdraw it ('Active Plan'). */
-export function setPlanOffered(db: DB, planId: string, offered: boolean, actor: Actor): boolean {
-  return db.transaction((tx) => {
-    const updated = tx.update(plans).set({ offered }).where(eq(plans.id, planId)).run();
-    if (updated.changes === 0) return false;
-    recordAudit(tx, {
-      actorId: actor.actorId,
-      action: "plan.update",
-      targetType: "plan",
-      targetId: planId,
-      details: { offered },
-      ipAddress: actor.ipAddress,
-    });
-    return true;
-  });
-}
-
-type Tx = Pick<DB, "select" | "insert" | "update" | "delete">;
-
-/** A month's pass costs the plan's monthly price: one number, kept in step when the price changes. */
-function syncMonthPeriod(tx: Tx, planId: string, monthlyPriceMinor: number): void {
-  const plan = tx.select({ code: plans.code }).from(plans).where(eq(plans.id, planId)).get();
-  const month = and(eq(planPeriods.planId, planId), eq(planPeriods.period, "month"));
-  if (!plan || plan.code === "FREE" || monthlyPriceMinor <= 0) {
-    tx.delete(planPeriods).where(month).run();
-    return;
-  }
-  tx.insert(planPeriods)
-    .values({ planId, period: "month", days: PERIOD_DAYS.month, priceMinor: monthlyPriceMinor })
-    .onConflictDoUpdate({ target: [planPeriods.planId, planPeriods.period], set: { priceMinor: monthlyPriceMinor } })
-    .run();
-}
-
-/** The periods of these plans with their prices (day, week, month order), for pages and the admin table. */
-export function listPlanPeriods(
-  db: DB,
-  planIds: string[],
-): Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> {
-  const result: Record<string, { period: PassPeriod; days: number; priceMinor: number }[]> = {};
+/** The prices of these plans, shortest pass first. */
+export function listPlanPrices(db: Pick<DB, "select">, planIds: string[]): Record<string, PlanPrice[]> {
+  const result: Record<string, PlanPrice[]> = {};
   if (planIds.length === 0) return result;
   for (const row of db.select().from(planPeriods).where(inArray(planPeriods.planId, planIds)).all()) {
     (result[row.planId] ??= []).push({ period: row.period, days: row.days, priceMinor: row.priceMinor });
@@ -277,51 +57,291 @@ export function listPlanPeriods(
   return result;
 }
 
+// The landing page, /plans, /payment and the watch page of a Premium title without a pass ask: prepared once.
+const offeredPlansQuery = preparedQuery((db) =>
+  db
+    .select()
+    .from(plans)
+    .where(eq(plans.offered, true))
+    .orderBy(asc(plans.sortOrder), asc(plans.createdAt), asc(plans.code))
+    .prepare(),
+);
+
+function toOffer(plan: PlanRow, prices: PlanPrice[], language: string, currency: Currency): PlanOffer {
+  const free = plan.code === FREE_PLAN_CODE;
+  return {
+    id: plan.id,
+    code: plan.code,
+    name: localPlanName(plan, language),
+    description: localDescription(plan, language),
+    free,
+    premium: plan.premium,
+    screens: plan.screens,
+    maxRung: plan.maxRung,
+    downloads: {
+      allowed: plan.downloadsAllowed,
+      maxDownloads: plan.maxDownloads,
+      days: plan.downloadDays,
+      playHours: plan.downloadPlayHours,
+    },
+    prices: free ? [] : prices.map((price) => ({ ...price, price: formatMoney(price.priceMinor, currency, language) })),
+  };
+}
+
 /**
- * An administrator's day and week pass prices for a paid plan (typed in
- * major units; an empty field stops selling that period). The month's
- * price is the plan's monthly price.
+ * The plans on offer, in the administrator's order, in the reader's
+ * language: the free plan and every pass plan that sells at least one length.
  */
-export function updatePlanPeriods(
+export function listPlansOnOffer(db: DB, language: string, currency: Currency): PlanOffer[] {
+  const rows = offeredPlansQuery(db).all();
+  const prices = listPlanPrices(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows
+    .map((row) => toOffer(row, prices[row.id] ?? [], language, currency))
+    .filter((plan) => plan.free || plan.prices.length > 0);
+}
+
+// ---------------------------------------------------------------------------
+// The administrator's plan editor.
+
+export type AdminPlan = PlanRow & {
+  free: boolean;
+  prices: PlanPrice[];
+  /** Passes sold or redeemed, and of those running now. */
+  passesSold: number;
+  passesActive: number;
+  /** Ever sold (a pass, a payment or a voucher names it): retired, never deleted. */
+  sold: boolean;
+};
+
+/** Every plan, on offer or retired, in the administrator's order, with its prices and what was sold. */
+export function listPlansForAdmin(db: DB, now: Date = new Date()): AdminPlan[] {
+  const at = now.getTime();
+  // The outer plan, named with its table inside the correlated subqueries (each reads its own index on plan_id).
+  const planId = qualified(plans.id);
+  const rows = db
+    .select({
+      plan: plans,
+      passesSold: sql<number>`(SELECT count(*) FROM ${passes} WHERE ${passes.planId} = ${planId})`,
+      passesActive: sql<number>`(SELECT count(*) FROM ${passes} WHERE ${passes.planId} = ${planId} AND ${passes.endsAt} > ${at} AND ${passes.startsAt} <= ${at})`,
+      otherSales: sql<number>`(EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.planId} = ${planId}) OR EXISTS (SELECT 1 FROM ${redeemCodes} WHERE ${redeemCodes.planId} = ${planId}))`,
+    })
+    .from(plans)
+    .orderBy(asc(plans.sortOrder), asc(plans.createdAt), asc(plans.code))
+    .all();
+  const prices = listPlanPrices(
+    db,
+    rows.map((row) => row.plan.id),
+  );
+  return rows.map((row) => ({
+    ...row.plan,
+    free: row.plan.code === FREE_PLAN_CODE,
+    prices: prices[row.plan.id] ?? [],
+    passesSold: Number(row.passesSold),
+    passesActive: Number(row.passesActive),
+    sold: Number(row.passesSold) > 0 || Number(row.otherSales) > 0,
+  }));
+}
+
+type Tx = Pick<DB, "select" | "insert" | "update" | "delete">;
+
+function wasSold(tx: Pick<DB, "select">, planId: string): boolean {
+  const named = (table: typeof passes | typeof payments | typeof redeemCodes) =>
+    Boolean(tx.select({ id: table.id }).from(table).where(eq(table.planId, planId)).limit(1).get());
+  return named(passes) || named(payments) || named(redeemCodes);
+}
+
+function writePrices(tx: Tx, planId: string, prices: PlanPrice[]): void {
+  tx.delete(planPeriods).where(eq(planPeriods.planId, planId)).run();
+  for (const price of prices)
+    tx.insert(planPeriods)
+      .values({ planId, period: price.period, days: price.days, priceMinor: price.priceMinor })
+      .run();
+}
+
+export type PlanContext = { currency: Currency; language: string; actor: Actor };
+export type PlanSaveResult = { ok: true; planId: string } | { ok: false; fieldErrors: Record<string, string[]> };
+
+/**
+ * A new plan from the administrator's form: the free plan (one only: what
+ * everyone without a pass has) or a pass plan, last in the order, on offer.
+ */
+export function createPlan(
   db: DB,
-  planId: string,
-  input: { day: string; week: string },
-  actor: Actor,
-): { ok: true } | { ok: false; fieldErrors: Record<string, string[]> } {
-  const plan = db.select({ code: plans.code, currency: plans.currency }).from(plans).where(eq(plans.id, planId)).get();
-  if (!plan || plan.code === "FREE") return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
-  const fieldErrors: Record<string, string[]> = {};
-  const prices: Partial<Record<"day" | "week", number | null>> = {};
-  for (const period of ["day", "week"] as const) {
-    const text = input[period].trim();
-    if (!text) {
-      prices[period] = null;
-      continue;
-    }
-    const parsed = parsePriceToMinor(text, plan.currency);
-    if (!parsed.ok || parsed.value <= 0) fieldErrors[period] = [parsed.ok ? PLAN_ERRORS.price : parsed.error];
-    else prices[period] = parsed.value;
-  }
-  if (Object.keys(fieldErrors).length > 0) return { ok: false, fieldErrors };
-  db.transaction((tx) => {
-    for (const period of ["day", "week"] as const) {
-      const price = prices[period];
-      const where = and(eq(planPeriods.planId, planId), eq(planPeriods.period, period));
-      if (price === null || price === undefined) tx.delete(planPeriods).where(where).run();
-      else
-        tx.insert(planPeriods)
-          .values({ planId, period, days: PERIOD_DAYS[period], priceMinor: price })
-          .onConflictDoUpdate({ target: [planPeriods.planId, planPeriods.period], set: { priceMinor: price } })
-          .run();
-    }
+  fields: PlanFormFields & { kind: "free" | "pass" },
+  context: PlanContext,
+): PlanSaveResult {
+  const free = fields.kind === "free";
+  const checked = checkPlanForm(fields, { currency: context.currency, language: context.language, free });
+  if (!checked.ok) return checked;
+  const { prices, ...values } = checked.value;
+  return db.transaction((tx) => {
+    const codes = new Set(
+      tx
+        .select({ code: plans.code })
+        .from(plans)
+        .all()
+        .map((row) => row.code),
+    );
+    if (free && codes.has(FREE_PLAN_CODE)) return { ok: false, fieldErrors: { kind: [PLAN_ERRORS.freeExists] } };
+    const code = free ? FREE_PLAN_CODE : planCodeFor(values.name, codes);
+    const last = tx
+      .select({ value: sql<number | null>`max(${plans.sortOrder})` })
+      .from(plans)
+      .get()?.value;
+    const id = createId();
+    tx.insert(plans)
+      .values({ id, code, ...values, offered: true, sortOrder: last === null || last === undefined ? 0 : last + 1 })
+      .run();
+    writePrices(tx, id, prices);
     recordAudit(tx, {
-      actorId: actor.actorId,
-      action: "plan.periods",
+      actorId: context.actor.actorId,
+      action: "plan.create",
+      targetType: "plan",
+      targetId: id,
+      details: { code, ...values, prices, currency: context.currency },
+      ipAddress: context.actor.ipAddress,
+    });
+    return { ok: true, planId: id } as const;
+  });
+}
+
+/**
+ * An administrator's edit of a plan: names, descriptions, what it allows and
+ * its prices. What it allows applies at once, to passes already sold too
+ * (their holders play by the plan as it stands); a price applies to the next sale.
+ */
+export function updatePlan(db: DB, planId: string, fields: PlanFormFields, context: PlanContext): PlanSaveResult {
+  const existing = db.select({ code: plans.code }).from(plans).where(eq(plans.id, planId)).get();
+  if (!existing) return { ok: false, fieldErrors: { form: [PLAN_ERRORS.notFound] } };
+  const free = existing.code === FREE_PLAN_CODE;
+  const checked = checkPlanForm(fields, { currency: context.currency, language: context.language, free });
+  if (!checked.ok) return checked;
+  const { prices, ...values } = checked.value;
+  db.transaction((tx) => {
+    tx.update(plans).set(values).where(eq(plans.id, planId)).run();
+    writePrices(tx, planId, prices);
+    recordAudit(tx, {
+      actorId: context.actor.actorId,
+      action: "plan.update",
       targetType: "plan",
       targetId: planId,
-      details: { day: prices.day ?? null, week: prices.week ?? null },
-      ipAddress: actor.ipAddress,
+      details: { ...values, prices, currency: context.currency },
+      ipAddress: context.actor.ipAddress,
     });
   });
-  return { ok: true };
+  return { ok: true, planId };
+}
+
+/** Move a plan one place up or down the order viewers see (the order is renumbered 0, 1, 2 …). */
+export function movePlan(db: DB, planId: string, direction: "up" | "down", actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const order = tx
+      .select({ id: plans.id })
+      .from(plans)
+      .orderBy(asc(plans.sortOrder), asc(plans.createdAt), asc(plans.code))
+      .all()
+      .map((row) => row.id);
+    const index = order.indexOf(planId);
+    if (index === -1) return false;
+    const other = direction === "up" ? index - 1 : index + 1;
+    if (other < 0 || other >= order.length) return true;
+    [order[index], order[other]] = [order[other], order[index]];
+    order.forEach((id, position) => tx.update(plans).set({ sortOrder: position }).where(eq(plans.id, id)).run());
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "plan.reorder",
+      targetType: "plan",
+      targetId: planId,
+      details: { direction, order },
+      ipAddress: actor.ipAddress,
+    });
+    return true;
+  });
+}
+
+/**
+ * Retire a plan (off sale and out of every viewer's page; the passes already
+ * sold run to their end on it) or offer it again. False when there is no such plan.
+ */
+export function setPlanOffered(db: DB, planId: string, offered: boolean, actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const updated = tx.update(plans).set({ offered }).where(eq(plans.id, planId)).run();
+    if (updated.changes === 0) return false;
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: offered ? "plan.offer" : "plan.retire",
+      targetType: "plan",
+      targetId: planId,
+      ipAddress: actor.ipAddress,
+    });
+    return true;
+  });
+}
+
+/** Delete a plan that was never sold; one that was is refused (retire it instead). */
+export function deletePlan(db: DB, planId: string, actor: Actor): "deleted" | "notFound" | "sold" {
+  return db.transaction(
+    (tx) => {
+      const plan = tx.select({ code: plans.code, name: plans.name }).from(plans).where(eq(plans.id, planId)).get();
+      if (!plan) return "notFound";
+      if (wasSold(tx, planId)) return "sold";
+      tx.delete(plans).where(eq(plans.id, planId)).run();
+      recordAudit(tx, {
+        actorId: actor.actorId,
+        action: "plan.delete",
+        targetType: "plan",
+        targetId: planId,
+        details: { code: plan.code, name: plan.name },
+        ipAddress: actor.ipAddress,
+      });
+      return "deleted";
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * The usual starting set (Free, Basic, Pro) priced in the operator's
+ * currency, for an install without plans; refused once any plan exists.
+ * `ids` names the rows (the demo keeps its own).
+ */
+export function createStarterPlans(
+  db: DB,
+  context: { currency: Currency; actor: Actor | null; ids?: Partial<Record<"free" | "basic" | "pro", string>> },
+): { ok: true; created: number } | { ok: false; error: string } {
+  return db.transaction(
+    (tx) => {
+      if (tx.select({ id: plans.id }).from(plans).limit(1).get()) return { ok: false, error: PLAN_ERRORS.notEmpty };
+      STARTER_PLANS.forEach((starter, position) => {
+        const { key, prices, ...values } = starter;
+        const id = context.ids?.[key] ?? createId();
+        tx.insert(plans)
+          .values({ id, ...values, offered: true, sortOrder: position })
+          .run();
+        const inCurrency = prices?.[context.currency] ?? {};
+        writePrices(
+          tx,
+          id,
+          (Object.entries(inCurrency) as [PassPeriod, number][]).map(([period, major]) => ({
+            period,
+            days: PERIOD_DAYS[period],
+            priceMinor: Math.round(major * 10 ** minorUnitDigits(context.currency)),
+          })),
+        );
+      });
+      if (context.actor)
+        recordAudit(tx, {
+          actorId: context.actor.actorId,
+          action: "plan.starter",
+          targetType: "plan",
+          details: { plans: STARTER_PLANS.map((plan) => plan.code), currency: context.currency },
+          ipAddress: context.actor.ipAddress,
+        });
+      return { ok: true, created: STARTER_PLANS.length } as const;
+    },
+    { behavior: "immediate" },
+  );
 }

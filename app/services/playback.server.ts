@@ -2,11 +2,19 @@ import { and, eq, gt, lte, ne, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
-import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, maxRungForQuality, megabytesPerHour } from "~/media/ladder";
+import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, megabytesPerHour } from "~/media/ladder";
+import fs from "node:fs";
 import { DEFAULT_LINK_KBPS, dataSaverRung, estimateAutoCost, type CostEstimate } from "~/media/data-cost";
-import { movieVideoPath, renditionFileName, renditionPath, streamUrl } from "~/media/storage.server";
+import {
+  movieVideoPath,
+  renditionFileName,
+  renditionPath,
+  storageRoot,
+  streamUrl,
+  versionedStreamFile,
+} from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
-import { getPassStatus, hasActivePass, type PlanLimits } from "./passes.server";
+import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
 import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 import { isBoundByPlan } from "~/services/roles";
 
@@ -17,12 +25,13 @@ export type PlaybackRefusal = {
   reason?: "pass_required" | "screens" | "quality";
   screens?: number;
 };
-export type PlaybackDecision = { allowed: true; movieId: string } | PlaybackRefusal;
+/** `mediaVersion`: which version of the film plays now (movies.media_version). */
+export type PlaybackDecision = { allowed: true; movieId: string; mediaVersion: number } | PlaybackRefusal;
 
 const PUBLIC_VIDEO_NAME = /^([a-z0-9]{8,32})\.mp4$/;
 
 export const PASS_REQUIRED_MESSAGE =
-  "This title is Premium: it needs an active Basic or Pro pass. Buy one or redeem a voucher at /payment.";
+  "This title is Premium: it needs an active pass of a plan that includes Premium titles. Buy one or redeem a voucher at /payment.";
 
 export function screensMessage(screens: number): string {
   return `Your plan allows ${screens} ${screens === 1 ? "screen" : "screens"} at a time and another device is playing. Stop playback on the other device (on the title's page) to watch here.`;
@@ -33,8 +42,8 @@ type Account = { id: string; role: Role };
 /**
  * Who may stream a title's video: signed-in viewers and administrators a
  * published title (ready and approved), a provider their own titles (to check
- * them), administrators any ready title. A Premium title also needs an active
- * pass of a paid plan, except for administrators and the owning provider.
+ * them), administrators any ready title. A Premium title also needs a plan in
+ * force that includes Premium titles, except for administrators and the owning provider.
  */
 export function decidePlayback(
   db: DB,
@@ -62,72 +71,71 @@ export function decideMoviePlayback(
       approved: movies.approved,
       providerId: movies.providerId,
       access: movies.access,
+      mediaVersion: movies.mediaVersion,
     })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
   if (!movie || movie.status !== "ready") return { allowed: false, status: 404, message: "Video not found" };
-  if (account.role === "admin") return { allowed: true, movieId: movie.id };
+  const allowed = { allowed: true, movieId: movie.id, mediaVersion: movie.mediaVersion } as const;
+  if (account.role === "admin") return allowed;
   if (account.role === "provider") {
-    return movie.providerId === account.id
-      ? { allowed: true, movieId: movie.id }
-      : { allowed: false, status: 403, message: "Not allowed" };
+    return movie.providerId === account.id ? allowed : { allowed: false, status: 403, message: "Not allowed" };
   }
   if (!isPublishedRow(movie)) return { allowed: false, status: 404, message: "Video not found" };
-  if (movie.access === "premium" && !hasActivePass(db, account.id, now)) {
+  if (movie.access === "premium" && !allowsPremium(db, account.id, now)) {
     return { allowed: false, status: 403, message: PASS_REQUIRED_MESSAGE, reason: "pass_required" };
   }
-  return { allowed: true, movieId: movie.id };
+  return allowed;
 }
 
 // ---------------------------------------------------------------------------
-// Quality: a plan's maximum quality caps the rendition served.
+// Quality: a plan's highest rung caps what is served.
 
-export const QUALITIES = ["sd", "hd", "uhd"] as const;
-export type Quality = (typeof QUALITIES)[number];
-export type Rendition = { quality: Quality; path: string };
+/** A progressive MP4 the old clients' file route may send, named by the short side of its picture in lines. */
+export type Rendition = { rung: number; path: string };
 
-/** The quality class of a picture height: 2160 lines and up Ultra HD, 720 and up HD, below SD. */
-export function qualityOfHeight(height: number | null | undefined): Quality {
-  if (!height) return "hd";
-  if (height >= 2160) return "uhd";
-  if (height >= 720) return "hd";
-  return "sd";
+/** The short side of a picture in lines (its rung), or null when unknown. */
+export function rungOfPicture(width: number | null | undefined, height: number | null | undefined): number | null {
+  if (!width || !height) return height ?? width ?? null;
+  return Math.min(width, height);
 }
 
 /**
- * The best rendition the plan allows; when every rendition is above the
- * plan's cap, the smallest one (a viewer is never left with nothing).
+ * The best rendition at or below the plan's highest rung; when every
+ * rendition is above it, the smallest one (a viewer is never left with nothing).
  */
-export function chooseRendition<R extends { quality: Quality }>(
-  renditions: readonly R[],
-  maxQuality: Quality,
-): R | null {
+export function chooseRendition<R extends { rung: number }>(renditions: readonly R[], maxRung: number): R | null {
   if (renditions.length === 0) return null;
-  const rank = (quality: Quality) => QUALITIES.indexOf(quality);
-  const sorted = [...renditions].sort((a, b) => rank(a.quality) - rank(b.quality));
-  const allowed = sorted.filter((rendition) => rank(rendition.quality) <= rank(maxQuality));
+  const sorted = [...renditions].sort((a, b) => a.rung - b.rung);
+  const allowed = sorted.filter((rendition) => rendition.rung <= maxRung);
   return allowed.at(-1) ?? sorted[0];
 }
 
 /**
  * The progressive MP4s of a title the old clients' file route may send: the
  * ladder's rungs (each one file that plays on its own), lowest first, then
- * the film at the source's quality, which a plan that allows its class gets.
+ * the film at the source's size, which a plan whose cap reaches it gets.
  */
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
-  const movie = db.select({ height: movies.height }).from(movies).where(eq(movies.id, movieId)).get();
+  const movie = db
+    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
   if (!movie) return [];
   const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
-    quality: qualityOfHeight(rendition.rung),
-    path: renditionPath(movieId, rendition.rung, "media"),
+    rung: rendition.rung,
+    path: renditionPath(movieId, rendition.rung, "media", storageRoot(), movie.version),
   }));
-  return [...rungs, { quality: qualityOfHeight(movie.height), path: movieVideoPath(movieId) }];
+  // A source of unknown size counts as 720 lines, as titles made before sizes were recorded mostly are.
+  const sourceRung = rungOfPicture(movie.width, movie.height) ?? 720;
+  return [...rungs, { rung: sourceRung, path: movieVideoPath(movieId, storageRoot(), movie.version) }];
 }
 
 /** The highest rung of the ladder an account's plan allows (staff: every rung). */
 export function maxRungFor(db: DB, account: Account, now: Date = new Date()): number {
-  return maxRungForQuality(planLimitsFor(db, account, now).maxQuality);
+  return planLimitsFor(db, account, now).maxRung;
 }
 
 // ---------------------------------------------------------------------------
@@ -141,10 +149,12 @@ function countsScreens(account: Account): boolean {
   return isBoundByPlan(account.role);
 }
 
+/** What the plan in force lets this account do; staff (administrators, providers checking titles) are not bound. */
 export function planLimitsFor(db: DB, account: Account, now: Date = new Date()): PlanLimits {
-  if (!countsScreens(account)) return { screens: Number.POSITIVE_INFINITY, maxQuality: "uhd" };
+  if (!countsScreens(account))
+    return { ...NO_PLAN_LIMITS, premium: true, screens: Number.POSITIVE_INFINITY, maxRung: Number.POSITIVE_INFINITY };
   const { plan } = getPassStatus(db, account.id, now);
-  return { screens: plan.screens, maxQuality: plan.maxQuality };
+  return { premium: plan.premium, screens: plan.screens, maxRung: plan.maxRung, downloads: plan.downloads };
 }
 
 export type LeaseResult = { ok: true } | { ok: false; screens: number };
@@ -306,7 +316,7 @@ export function authorizeStream(
       reason: "screens",
       screens: lease.screens,
     };
-  const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxQuality);
+  const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxRung);
   if (!rendition) return { allowed: false, status: 404, message: "Video not found" };
   return { allowed: true, movieId: decision.movieId, videoPath: rendition.path };
 }
@@ -330,6 +340,8 @@ export type HlsStreamDecision =
   | {
       allowed: true;
       movieId: string;
+      /** The version that plays now: the master playlist names its rungs' addresses. */
+      mediaVersion: number;
       file: StreamFile;
       maxRung: number;
       renditions: LadderRendition[];
@@ -342,16 +354,23 @@ export type HlsStreamDecision =
  * as the video route (sign-in, published, Premium pass, this device's screen
  * lease), and the plan's maximum quality: `renditions` lists only the rungs
  * the plan allows, and the bytes of a higher rung are refused (403).
+ *
+ * `version` is the film's version the path names (`/stream/<id>/v2/240p.mp4`;
+ * none is the upload's own, version 0). The version that plays now is served
+ * from its rendition rows; a version a replacement retired is still served,
+ * rung files only, while its files are kept (a player that started on it
+ * plays it to the end); a version not yet swapped in is nobody's to fetch.
  */
 export function authorizeHlsStream(
   db: DB,
-  input: { movieId: string; file: string },
+  input: { movieId: string; file: string; version?: number },
   account: Account | null,
   deviceId: string | null,
   now: Date = new Date(),
 ): HlsStreamDecision {
   const file = parseStreamFile(input.file);
-  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId))
+  const version = input.version ?? 0;
+  if (!file || !/^[a-z0-9]{8,32}$/.test(input.movieId) || (file.kind === "master" && input.version !== undefined))
     return { allowed: false, status: 404, message: "Video not found" };
   const decision = decideMoviePlayback(db, input.movieId, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
@@ -376,19 +395,37 @@ export function authorizeHlsStream(
   const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
   const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
   if (file.kind === "master")
-    return { allowed: true, movieId: decision.movieId, file, maxRung, renditions: allowedRenditions, path: null };
-  if (!ready.some((rendition) => rendition.rung === file.rung))
-    return { allowed: false, status: 404, message: "Video not found" };
-  if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
-    return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    return {
+      allowed: true,
+      movieId: decision.movieId,
+      mediaVersion: decision.mediaVersion,
+      file,
+      maxRung,
+      renditions: allowedRenditions,
+      path: null,
+    };
+  if (version > decision.mediaVersion) return { allowed: false, status: 404, message: "Video not found" };
+  const path = renditionPath(decision.movieId, file.rung, file.kind, storageRoot(), version);
+  if (version < decision.mediaVersion) {
+    // A retired version: its rows are gone, its files stay a while; the plan's cap still holds.
+    if (file.rung > Math.max(maxRung, allowedRenditions[0]!.rung))
+      return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    if (!fs.existsSync(path)) return { allowed: false, status: 404, message: "Video not found" };
+  } else {
+    if (!ready.some((rendition) => rendition.rung === file.rung))
+      return { allowed: false, status: 404, message: "Video not found" };
+    if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
+      return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
+    }
   }
   return {
     allowed: true,
     movieId: decision.movieId,
+    mediaVersion: decision.mediaVersion,
     file,
     maxRung,
     renditions: allowedRenditions,
-    path: renditionPath(decision.movieId, file.rung, file.kind),
+    path,
   };
 }
 
@@ -469,7 +506,14 @@ export const FALLBACK_MAX_KBPS = 300;
  */
 export function playerChoices(
   db: DB,
-  input: { movieId: string; account: Account; dataSaver: boolean; quality: PlayerQuality; linkKbps?: number | null },
+  input: {
+    movieId: string;
+    mediaVersion: number;
+    account: Account;
+    dataSaver: boolean;
+    quality: PlayerQuality;
+    linkKbps?: number | null;
+  },
   now: Date = new Date(),
 ): PlayerChoices {
   const ready = listReadyRenditions(db, input.movieId);
@@ -498,7 +542,13 @@ export function playerChoices(
   return {
     masterUrl: `${streamUrl(input.movieId, "master.m3u8")}${params.size > 0 ? `?${params}` : ""}`,
     fallbackUrl: fallback
-      ? streamUrl(input.movieId, renditionFileName(quality === "auto" ? fallback.rung : quality, "media"))
+      ? streamUrl(
+          input.movieId,
+          versionedStreamFile(
+            input.mediaVersion,
+            renditionFileName(quality === "auto" ? fallback.rung : quality, "media"),
+          ),
+        )
       : `/api/files/${input.movieId}.mp4`,
     rungs,
     quality,

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, sql, sum } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, payments, savedMovies, seasons, series, watchEvents, type SAVED_LISTS } from "~/db/schema";
 import { episodeContextColumns, titleDisplayName } from "./episode-names";
+import { watchedSecondsSql } from "./viewing-stats.server";
 
 /**
  * What a provider sees about how their titles are watched. Every figure is
@@ -72,12 +73,14 @@ export const PROVIDER_REVENUE_SHARE = 0.5;
 const EARNINGS_WINDOW_DAYS = 30;
 
 /**
- * Views and earnings for the provider's payment page. Earnings over the last
- * 30 days: providers' share of successful payments in that window, split by
- * each provider's part of all seconds watched in it.
+ * Views and earnings for the provider's payment page and charts. Earnings
+ * over the last `windowDays` days: providers' share of successful payments in
+ * that window, split by each provider's part of all the watch time in it
+ * (viewing-stats.server.ts: how far each viewing got, never more than it
+ * lasted), and within a provider by title.
  */
-export function providerEarnings(db: DB, providerId: string, now = new Date()) {
-  const since = new Date(now.getTime() - EARNINGS_WINDOW_DAYS * 24 * 3600 * 1000);
+export function providerEarnings(db: DB, providerId: string, now = new Date(), windowDays = EARNINGS_WINDOW_DAYS) {
+  const since = new Date(now.getTime() - windowDays * 24 * 3600 * 1000);
   const titles = db
     .select({
       movieId: movies.id,
@@ -93,21 +96,23 @@ export function providerEarnings(db: DB, providerId: string, now = new Date()) {
     .orderBy(desc(movies.views))
     .all()
     .map(named);
-  const watched = (providerOnly: boolean) =>
-    Number(
-      db
-        .select({ seconds: sum(watchEvents.positionSeconds) })
-        .from(watchEvents)
-        .innerJoin(movies, eq(movies.id, watchEvents.movieId))
-        .where(
-          providerOnly
-            ? and(gte(watchEvents.startedAt, since), eq(movies.providerId, providerId))
-            : gte(watchEvents.startedAt, since),
-        )
-        .get()?.seconds ?? 0,
-    );
-  const providerSeconds = watched(true);
-  const allSeconds = watched(false);
+  const secondsByTitle = db
+    .select({ movieId: movies.id, seconds: sql<number>`sum(${watchedSecondsSql})` })
+    .from(movies)
+    .innerJoin(watchEvents, eq(watchEvents.movieId, movies.id))
+    .where(and(eq(movies.providerId, providerId), gte(watchEvents.startedAt, since)))
+    .groupBy(movies.id)
+    .all()
+    .map((row) => ({ movieId: row.movieId, seconds: Number(row.seconds ?? 0) }));
+  const providerSeconds = secondsByTitle.reduce((total, row) => total + row.seconds, 0);
+  const allSeconds = Number(
+    db
+      .select({ seconds: sql<number>`sum(${watchedSecondsSql})` })
+      .from(watchEvents)
+      .innerJoin(movies, eq(movies.id, watchEvents.movieId))
+      .where(gte(watchEvents.startedAt, since))
+      .get()?.seconds ?? 0,
+  );
   const revenue = db
     .select({ currency: payments.currency, amount: sum(payments.amountMinor) })
     .from(payments)
@@ -116,10 +121,12 @@ export function providerEarnings(db: DB, providerId: string, now = new Date()) {
     .all();
   const share = allSeconds > 0 ? providerSeconds / allSeconds : 0;
   return {
-    windowDays: EARNINGS_WINDOW_DAYS,
+    windowDays,
+    sharePercent: PROVIDER_REVENUE_SHARE * 100,
     totalViews: titles.reduce((total, title) => total + title.views, 0),
     titles,
     watchedSeconds: providerSeconds,
+    secondsByTitle,
     watchShare: share,
     earnings: revenue.map((row) => ({
       currency: row.currency,

@@ -105,12 +105,13 @@ export async function buildLadder(
   movieId: string,
   options: { root: string; ladder: readonly number[]; pass: LadderPass },
 ): Promise<RungSpec[]> {
-  const source = movieVideoPath(movieId, options.root);
   const movie = db
-    .select({ width: movies.width, height: movies.height })
+    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
+  // The version that plays now (a replaced film's lives in its own folder; film-replacements.server.ts).
+  const source = movie ? movieVideoPath(movieId, options.root, movie.version) : "";
   if (!movie || !fs.existsSync(source)) return [];
   const readyRungs = () =>
     new Set(
@@ -119,7 +120,7 @@ export async function buildLadder(
         .from(movieRenditions)
         .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
         .all()
-        .filter((row) => fs.existsSync(renditionPath(movieId, row.rung, "playlist", options.root)))
+        .filter((row) => fs.existsSync(renditionPath(movieId, row.rung, "playlist", options.root, movie.version)))
         .map((row) => row.rung),
     );
   // Nothing to do (a repeated seed, a resumed job that had finished): no need to read the film.
@@ -145,12 +146,15 @@ export async function buildLadder(
     const encoded = await encodeRungs(source, group, {
       hasAudio: probe.audioCodec !== null,
       workDir: temporaryPath(storagePaths(options.root).tmp, `ladder-${movieId}`),
-      hlsDir: movieHlsDir(movieId, options.root),
+      hlsDir: movieHlsDir(movieId, options.root, movie.version),
       // Generous: a slow box with other work must not kill a feature film's ladder.
       timeoutMs: Math.max(10 * 60_000, probe.durationSeconds * 30_000),
     });
     const stillThere = db.transaction((tx) => {
-      if (!tx.select({ id: movies.id }).from(movies).where(eq(movies.id, movieId)).get()) return false;
+      const now = tx.select({ version: movies.mediaVersion }).from(movies).where(eq(movies.id, movieId)).get();
+      if (!now) return false;
+      // The film was replaced meanwhile: these rungs belong to a retired version and are not recorded.
+      if (now.version !== movie.version) return "replaced";
       for (const rung of encoded) {
         tx.update(movieRenditions)
           .set({
@@ -169,6 +173,7 @@ export async function buildLadder(
       }
       return true;
     });
+    if (stillThere === "replaced") return made;
     if (!stillThere) {
       // Deleted while its ladder was being made: what was just written goes too.
       fs.rmSync(movieDir(movieId, options.root), { recursive: true, force: true });

@@ -18,6 +18,8 @@ import type { Account } from "~/services/accounts.server";
 import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
+import { filmRefusalKey, judgeFilm } from "./movie-processing.server";
+import { checkReplacement, startReplacement } from "./film-replacements.server";
 import { startPeriodic } from "./periodic.server";
 import { oneAtATime, uploadLocker } from "./upload-locks.server";
 import { clientAddress } from "~/utils/client.server";
@@ -40,7 +42,8 @@ import {
  *
  *   POST   /provider/uploads/tus             create: Upload-Length, and Upload-Metadata with the
  *                                           form's own names: name, Description, Category, cast, filename,
- *                                           and for an episode seasonId (and episodeNumber)
+ *                                           and for an episode seasonId (and episodeNumber); or, to replace
+ *                                           the film of one of the caller's titles, replaces (its id) and filename
  *   HEAD   /provider/uploads/tus/<id>        how many bytes the server has (Upload-Offset)
  *   PATCH  /provider/uploads/tus/<id>        more bytes from Upload-Offset on
  *   DELETE /provider/uploads/tus/<id>        give the upload up
@@ -61,7 +64,7 @@ type UploadRow = typeof resumableUploads.$inferSelect;
 /** A refusal: status, message key (English in the body's `error` for scripts), field errors for the form. */
 export class UploadRefusal extends Error {
   constructor(
-    public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 507,
+    public readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 507,
     public readonly key: string,
     public readonly fieldErrors?: UploadFieldErrors,
   ) {
@@ -121,10 +124,15 @@ class ActivityExpiringFileStore extends FileStore {
 }
 
 /** What the wrapper learned about a creation request, for the store's hook. */
-const pendingCreations = new WeakMap<
-  Request,
-  { provider: Account; details: UploadDetails; filename: string; size: number; episode: EpisodePlacement | null }
->();
+type Creation = {
+  details: UploadDetails;
+  filename: string;
+  size: number;
+  episode: EpisodePlacement | null;
+  /** The title whose film this upload replaces (film-replacements.server.ts), or null for a new title. */
+  replacesMovieId: string | null;
+};
+const pendingCreations = new WeakMap<Request, Creation & { provider: Account }>();
 
 function createTusServer(): Server {
   const env = getEnv();
@@ -157,14 +165,17 @@ function createTusServer(): Server {
           categoryId: creation.details.Category,
           seasonId: creation.episode?.seasonId ?? null,
           episodeNumber: creation.episode?.episodeNumber ?? null,
+          replacesMovieId: creation.replacesMovieId,
         })
         .run();
       return {};
     },
     onUploadFinish: async (request, upload) => {
+      await refuseUnreadableFilm(getDb(), upload.id);
       const movieId = await oneAtATime(upload.id, () =>
         finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request)),
       );
+      // A replacement's answer names the title it replaces the film of.
       return { headers: { "Kallo-Movie-Id": movieId } };
     },
     onResponseError: (_request, error) => {
@@ -209,13 +220,14 @@ function tusServer(): Server {
 export function finishUpload(db: DB, id: string, ipAddress: string, root = storageRoot()): string {
   const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
   if (!row) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
-  if (row.completedAt) return row.movieId;
+  if (row.completedAt) return row.replacesMovieId ?? row.movieId;
   const files = uploadFiles(id, root);
   const head = readHead(files.data, SNIFF_BYTES);
   if (!checkUploadedFile("movie", row.filename, head).ok) {
     discardUpload(db, row, root);
     throw new UploadRefusal(415, "studio:errors.contentMismatch");
   }
+  if (row.replacesMovieId) return finishReplacementUpload(db, row, ipAddress, root);
   if (!categoryExists(db, row.categoryId))
     throw new UploadRefusal(400, "studio:errors.categoryUnknown", { Category: ["studio:errors.categoryUnknown"] });
   // An episode's place is checked again: its number may have been taken meanwhile (it then gets the next free one).
@@ -262,6 +274,52 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
   return row.movieId;
 }
 
+/**
+ * A complete upload's film is read by ffprobe before anything is made of it:
+ * one it cannot read (or with no picture, or no length) is removed and the
+ * last request answered 422 with the reason, which the upload page shows.
+ */
+async function refuseUnreadableFilm(db: DB, id: string, root = storageRoot()): Promise<void> {
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!row || row.completedAt) return;
+  const verdict = await judgeFilm(uploadFiles(id, root).data);
+  if (verdict.ok) return;
+  const fresh = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!fresh || fresh.completedAt) return;
+  discardUpload(db, fresh, root);
+  const key = filmRefusalKey(verdict.reason);
+  throw new UploadRefusal(422, key, { movie: [key] });
+}
+
+/**
+ * A complete upload that replaces a title's film: its bytes are linked into
+ * the new version's folder and the replacement queued, with the upload's
+ * completion in the same transaction. Returns the title's id.
+ */
+function finishReplacementUpload(db: DB, row: UploadRow, ipAddress: string, root: string): string {
+  const movieId = row.replacesMovieId!;
+  const started = startReplacement(db, {
+    id: row.movieId,
+    movieId,
+    actor: { id: row.providerId, role: "provider" },
+    file: { path: uploadFiles(row.id, root).data, originalName: row.filename, size: row.sizeBytes },
+    place: linkOrCopy,
+    ipAddress,
+    root,
+    claim: (tx) =>
+      tx
+        .update(resumableUploads)
+        .set({ completedAt: new Date() })
+        .where(and(eq(resumableUploads.id, row.id), isNull(resumableUploads.completedAt)))
+        .run().changes === 1,
+  });
+  if (!started.ok) {
+    discardUpload(db, row, root);
+    throw new UploadRefusal(started.status, started.key, { movie: [started.key] });
+  }
+  return movieId;
+}
+
 /** Hard links keep the upload's bytes in place until the title's transaction is written; copies where links are not possible. */
 function linkOrCopy(from: string, to: string): void {
   try {
@@ -292,11 +350,7 @@ function discardUpload(db: DB, row: UploadRow, root = storageRoot()): void {
 }
 
 /** The details of a creation request, checked as the form checks them. */
-function checkCreation(
-  db: DB,
-  request: Request,
-  provider: Account,
-): { details: UploadDetails; filename: string; size: number; episode: EpisodePlacement | null } {
+function checkCreation(db: DB, request: Request, provider: Account): Creation {
   // Upload-Defer-Length: 1 (creation-defer-length): the size comes with a later PATCH, and is checked then.
   const deferred = request.headers.get("Upload-Defer-Length") === "1" && !request.headers.has("Upload-Length");
   if (!deferred && (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length"))) {
@@ -311,6 +365,8 @@ function checkCreation(
     throw new UploadRefusal(400, "studio:errors.badMetadata");
   }
   const text = (key: string) => metadata[key] ?? undefined;
+  if (text("replaces") !== undefined)
+    return checkReplacementCreation(db, provider, size, text("replaces") ?? "", text("filename"));
   // An episode goes only into one of this provider's own seasons (403 otherwise), and takes its series' category.
   const place = episodePlacementOf(db, provider.id, {
     seasonId: text("seasonId"),
@@ -340,7 +396,7 @@ function checkCreation(
     throw new UploadRefusal(400, first, fieldErrors);
   }
   checkDeclaredSize(db, provider.id, size);
-  return { details: parsed.data, filename, size, episode };
+  return { details: parsed.data, filename, size, episode, replacesMovieId: null };
 }
 
 /** A film's declared size against MAX_UPLOAD_MB, the disk's spare room and the provider's share of it. */
@@ -370,6 +426,44 @@ function declareDeferredSize(db: DB, request: Request, row: UploadRow): () => vo
   // Undone when the protocol refuses the PATCH after all (a size below what was sent, say).
   return () => {
     db.update(resumableUploads).set({ sizeBytes: 0 }).where(eq(resumableUploads.id, row.id)).run();
+  };
+}
+
+/**
+ * A creation that replaces the film of one of the caller's titles
+ * (metadata `replaces` and `filename`): the same checks of the file's name
+ * and size as a new upload, and the replacement rules (its own title, not
+ * processing, no other replacement under way) before a byte is sent.
+ */
+function checkReplacementCreation(
+  db: DB,
+  provider: Account,
+  size: number,
+  movieId: string,
+  rawFilename: string | undefined,
+): Creation {
+  const allowed = checkReplacement(db, movieId, provider);
+  if (!allowed.ok) throw new UploadRefusal(allowed.status, allowed.key, { movie: [allowed.key] });
+  const filename = path.basename(rawFilename ?? "");
+  const refuse = (status: 400 | 413 | 507, key: string): never => {
+    throw new UploadRefusal(status, key, { movie: [key] });
+  };
+  if (!filename) refuse(400, "studio:errors.movieRequired");
+  if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename)))
+    refuse(400, "studio:errors.wrongExtension");
+  if (size === 0) refuse(400, "studio:errors.movieEmpty");
+  checkDeclaredSize(db, provider.id, size);
+  const title = db
+    .select({ name: movies.name, description: movies.description, cast: movies.cast, categoryId: movies.categoryId })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get()!;
+  return {
+    details: { name: title.name, Description: title.description, cast: title.cast, Category: title.categoryId },
+    filename,
+    size,
+    episode: null,
+    replacesMovieId: movieId,
   };
 }
 
@@ -433,7 +527,7 @@ async function answerCompleted(request: Request, row: UploadRow): Promise<Respon
     "Tus-Resumable": "1.0.0",
     "Upload-Offset": String(row.sizeBytes),
     "Upload-Length": String(row.sizeBytes),
-    "Kallo-Movie-Id": row.movieId,
+    "Kallo-Movie-Id": row.replacesMovieId ?? row.movieId,
     "Cache-Control": "no-store",
   };
   if (request.method === "HEAD") return new Response(null, { status: 200, headers });
@@ -545,6 +639,8 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
   if (!row || row.providerId !== caller.account.id) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
 
   if (part === "poster") {
+    // A replacement brings a film only; the title's poster is changed on its page.
+    if (row.replacesMovieId) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
     if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
     return receivePoster(db, request, row);
   }
@@ -592,13 +688,30 @@ export type UnfinishedUpload = {
   expiresAt: Date;
 };
 
-/** A provider's unfinished uploads, oldest first, with how far each got (for the upload page's Resume list). */
-export function listUnfinishedUploads(db: DB, providerId: string, root = storageRoot()): UnfinishedUpload[] {
+/**
+ * A provider's unfinished uploads, oldest first, with how far each got: new
+ * titles for the upload page's Resume list, or (with `replacing`) the
+ * replacements of one title's film for that title's page.
+ */
+export function listUnfinishedUploads(
+  db: DB,
+  providerId: string,
+  root = storageRoot(),
+  options: { replacing?: string } = {},
+): UnfinishedUpload[] {
   const expiryMs = getEnv().uploadExpiryMs;
   return db
     .select()
     .from(resumableUploads)
-    .where(and(eq(resumableUploads.providerId, providerId), isNull(resumableUploads.completedAt)))
+    .where(
+      and(
+        eq(resumableUploads.providerId, providerId),
+        isNull(resumableUploads.completedAt),
+        options.replacing
+          ? eq(resumableUploads.replacesMovieId, options.replacing)
+          : isNull(resumableUploads.replacesMovieId),
+      ),
+    )
     .orderBy(asc(resumableUploads.createdAt))
     .all()
     .map((row) => {

@@ -4,7 +4,17 @@ import { z } from "zod";
 import { titleTextFields } from "./title-fields";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
-import { accounts, categories, movies, savedMovies, seasons, series, watchEvents, type Role } from "~/db/schema";
+import {
+  accounts,
+  categories,
+  movies,
+  savedMovies,
+  seasons,
+  series,
+  watchEvents,
+  type ReturnReason,
+  type Role,
+} from "~/db/schema";
 import { qualified } from "~/db/sql";
 import { checkUploadedFile } from "~/media/file-types.server";
 import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
@@ -17,7 +27,13 @@ import { recordAudit } from "./audit.server";
 import { publishingVerb, type PublishingChange } from "./publishing";
 import { isPublished, isSeriesPublished, seriesRatingSummaries, watchPageHref } from "./catalogue.server";
 import { episodeCode } from "./episode-names";
-import { deleteTitleAudited, type DeleteTitleOutcome } from "./title-lifecycle.server";
+import {
+  deleteTitleAudited,
+  type DeleteTitleOutcome,
+  type ResubmitOutcome,
+  type ReturnInput,
+} from "./title-lifecycle.server";
+import { tellProvider } from "./review-notices.server";
 import { notifyNewTitle } from "./notifications.server";
 import { addToSavedList, removeFromSavedList, type SavedList } from "./saved-lists.server";
 import { getSetting } from "./settings.server";
@@ -513,6 +529,9 @@ export type StudioSeriesRow = {
   id: string;
   name: string;
   approved: boolean;
+  /** Sent back by an administrator: why, and their words (null: not sent back). */
+  returnReason: ReturnReason | null;
+  returnNote: string | null;
   seasons: number;
   episodes: number;
   views: number;
@@ -527,6 +546,8 @@ export function listProviderSeries(db: DB, providerId: string): StudioSeriesRow[
       id: series.id,
       name: series.name,
       approved: series.approved,
+      returnReason: series.returnReason,
+      returnNote: series.returnNote,
       posterFile: series.posterFile,
       seasons: sql<number>`count(DISTINCT ${seasons.id})`,
       episodes: sql<number>`count(${movies.id})`,
@@ -602,6 +623,8 @@ export function getStudioSeries(db: DB, actor: Actor, seriesId: string) {
       cast: row.cast,
       categoryId: row.categoryId,
       approved: row.approved,
+      returnReason: row.returnReason,
+      returnNote: row.returnNote,
       access: row.access,
       poster: row.posterFile ? seriesPosterUrl(row.id, "card", "jpg") : null,
     },
@@ -716,6 +739,7 @@ function publishedEpisodes(db: DB, seriesId: string) {
       durationSeconds: movies.durationSeconds,
       access: movies.access,
       posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
     })
     .from(seasons)
     .innerJoin(movies, eq(movies.seasonId, seasons.id))
@@ -798,7 +822,7 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
       description: episode.description,
       durationSeconds: episode.durationSeconds,
       access: episode.access,
-      poster: episode.posterFile ? { kind: "title", id: episode.id } : null,
+      poster: episode.posterFile ? { kind: "title", id: episode.id, version: episode.posterVersion } : null,
       positionSeconds: seen ? seen.positionSeconds : null,
       finished: seen ? isFinished(seen.positionSeconds, episode.durationSeconds) : false,
     };
@@ -980,6 +1004,8 @@ export function listAllSeries(db: DB, options: { page?: number; pageSize?: numbe
       id: series.id,
       name: series.name,
       approved: series.approved,
+      returnReason: series.returnReason,
+      returnNote: series.returnNote,
       featured: series.featured,
       access: series.access,
       posterFile: series.posterFile,
@@ -1022,12 +1048,32 @@ export function changeSeries(
   actor: { actorId: string; ipAddress?: string | null },
 ): boolean {
   const published = db.transaction((tx) => {
+    const approving = "approved" in change && change.approved;
+    const before = approving
+      ? tx
+          .select({ approved: series.approved, name: series.name, providerId: series.providerId })
+          .from(series)
+          .where(eq(series.id, seriesId))
+          .get()
+      : undefined;
     const updated = tx
       .update(series)
-      .set({ ...change, updatedAt: new Date() })
+      .set({
+        ...change,
+        // Approval ends a send-back: its reason is answered.
+        ...(approving ? { returnedAt: null, returnReason: null, returnNote: null } : {}),
+        updatedAt: new Date(),
+      })
       .where(eq(series.id, seriesId))
       .run();
     if (updated.changes === 0) return null;
+    if (before && !before.approved)
+      tellProvider(tx, {
+        providerId: before.providerId,
+        name: before.name,
+        link: `/provider/series/${seriesId}`,
+        notice: { outcome: "approved" },
+      });
     const episodesOf = inArray(movies.seasonId, seasonIdsOf(seriesId));
     let newlyPublished: string[] = [];
     if ("approved" in change) {
@@ -1061,6 +1107,87 @@ export function changeSeries(
   if (published === null) return false;
   for (const movieId of published) notifyNewTitle(db, movieId);
   return true;
+}
+
+/**
+ * Send a series back to its provider with a reason: it and its episodes are
+ * no longer approved (so not published), the provider reads why on the
+ * series and in a notification and a mail. Audited. False when there is none.
+ */
+export function sendBackSeries(
+  db: DB,
+  seriesId: string,
+  input: ReturnInput,
+  actor: { actorId: string; ipAddress?: string | null },
+): boolean {
+  return db.transaction((tx) => {
+    const row = tx
+      .select({ name: series.name, providerId: series.providerId })
+      .from(series)
+      .where(eq(series.id, seriesId))
+      .get();
+    if (!row) return false;
+    tx.update(series)
+      .set({
+        approved: false,
+        returnedAt: new Date(),
+        returnReason: input.reason,
+        returnNote: input.note || null,
+        updatedAt: new Date(),
+      })
+      .where(eq(series.id, seriesId))
+      .run();
+    tx.update(movies)
+      .set({ approved: false })
+      .where(and(inArray(movies.seasonId, seasonIdsOf(seriesId)), eq(movies.approved, true)))
+      .run();
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "series.send_back",
+      targetType: "series",
+      targetId: seriesId,
+      details: { reason: input.reason, note: input.note },
+      ipAddress: actor.ipAddress,
+    });
+    tellProvider(tx, {
+      providerId: row.providerId,
+      name: row.name,
+      link: `/provider/series/${seriesId}`,
+      notice: { outcome: "returned", reason: input.reason, note: input.note },
+    });
+    return true;
+  });
+}
+
+/** Its provider sends a series that was sent back for approval again (its reason is cleared). Audited. */
+export function resubmitSeries(
+  db: DB,
+  seriesId: string,
+  actor: { id: string; role: Role },
+  context: { ipAddress?: string | null } = {},
+): ResubmitOutcome {
+  return db.transaction((tx) => {
+    const row = tx
+      .select({ providerId: series.providerId, returnedAt: series.returnedAt })
+      .from(series)
+      .where(eq(series.id, seriesId))
+      .get();
+    if (!row) return "notFound";
+    if (actor.role !== "admin" && row.providerId !== actor.id) return "forbidden";
+    if (!row.returnedAt) return "notSentBack";
+    tx.update(series)
+      .set({ returnedAt: null, returnReason: null, returnNote: null, updatedAt: new Date() })
+      .where(eq(series.id, seriesId))
+      .run();
+    recordAudit(tx, {
+      actorId: actor.id,
+      action: "series.resubmit",
+      targetType: "series",
+      targetId: seriesId,
+      ipAddress: context.ipAddress,
+    });
+    return "resubmitted";
+  });
 }
 
 /**

@@ -1,21 +1,23 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { movies, type Role } from "~/db/schema";
+import { movies, RETURN_REASONS, type ReturnReason, type Role } from "~/db/schema";
 import { removeMovieFiles } from "~/media/media-store.server";
 import { recordAudit } from "./audit.server";
 import { publishingVerb, type PublishingChange } from "./publishing";
 import { enqueueJob } from "./jobs.server";
 import { MOVIE_JOB, type FailureReason, type ProcessMoviePayload } from "./movie-processing.server";
 import { notifyNewTitle } from "./notifications.server";
+import { tellProvider } from "./review-notices.server";
 import { getSetting } from "./settings.server";
 
 /**
  * A title's life, and the only code that writes where a title stands in it:
  *
- *   submitTitle ─► processing ─► markTitleReady ─► ready ─┐
+ *   submitTitle ─► processing ─► markTitleReady ─► ready ─┐   (a replaced film: markTitleReplaced)
  *                      │                                  ├─ published = ready + approved
  *                      └──► markTitleFailed ─► failed     │  (catalogue `isPublished`)
  *   changeTitle: approve / unapprove (unpublish), feature, Free/Premium ┘
+ *   sendBackTitle: not approved, with a reason the provider reads ─► resubmitTitle ─► waiting again
  *   deleteTitle: the owner or an administrator; the row first, then its files.
  *
  * A title that becomes published — ready while approved, or approved while
@@ -86,6 +88,24 @@ export function markTitleReady(db: DB, movieId: string, facts: PlayableFacts): b
   return true;
 }
 
+/**
+ * A replaced film plays now (film-replacements.server.ts): the title's facts
+ * are the new file's. A title whose first processing had failed becomes
+ * Ready (and, if that publishes it, tells viewers once, as any new title); a
+ * Ready title stays as it was — a new cut is not a new title. False when the
+ * title is gone.
+ */
+export function markTitleReplaced(db: DB, movieId: string, facts: PlayableFacts): boolean {
+  const row = db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get();
+  if (!row) return false;
+  if (row.status !== "ready") return markTitleReady(db, movieId, facts);
+  db.update(movies)
+    .set({ ...facts, updatedAt: new Date() })
+    .where(eq(movies.id, movieId))
+    .run();
+  return true;
+}
+
 /** Processing gave up: a failure the provider can read in their list. */
 export function markTitleFailed(db: DB, movieId: string, reason: FailureReason): void {
   db.update(movies)
@@ -96,11 +116,37 @@ export function markTitleFailed(db: DB, movieId: string, reason: FailureReason):
 
 export type TitleChange = PublishingChange;
 
-/** An administrator's change to a title, audited. False when there is no such title. */
+/** Where a provider acts on a title's review: their list of titles. */
+const STUDIO_LIST = "/provider/movielist";
+
+/**
+ * An administrator's change to a title, audited. False when there is no such
+ * title. Approving clears a reason it was sent back with and tells the provider.
+ */
 export function changeTitle(db: DB, movieId: string, change: TitleChange, actor: Actor): boolean {
   return db.transaction((tx) => {
-    const updated = tx.update(movies).set(change).where(eq(movies.id, movieId)).run();
+    const approving = "approved" in change && change.approved;
+    const before = approving
+      ? tx
+          .select({ approved: movies.approved, name: movies.name, providerId: movies.providerId })
+          .from(movies)
+          .where(eq(movies.id, movieId))
+          .get()
+      : undefined;
+    const updated = tx
+      .update(movies)
+      .set(approving ? { ...change, returnedAt: null, returnReason: null, returnNote: null } : change)
+      .where(eq(movies.id, movieId))
+      .run();
     if (updated.changes === 0) return false;
+    if (before && !before.approved)
+      tellProvider(tx, {
+        providerId: before.providerId,
+        name: before.name,
+        link: STUDIO_LIST,
+        movieId,
+        notice: { outcome: "approved" },
+      });
     // An episode's access set here is its own: the series' access no longer changes it.
     if ("access" in change) {
       tx.update(movies)
@@ -119,6 +165,108 @@ export function changeTitle(db: DB, movieId: string, change: TitleChange, actor:
       ipAddress: actor.ipAddress,
     });
     return true;
+  });
+}
+
+export const RETURN_NOTE_MAX = 500;
+export const REVIEW_ERRORS = {
+  reason: "admin:review.errors.reason",
+  note: "admin:review.errors.note",
+  noteTooLong: "admin:review.errors.noteTooLong",
+} as const;
+
+export type ReturnInput = { reason: ReturnReason; note: string };
+
+/**
+ * The send-back form: a reason from the list and the administrator's own
+ * words (needed when the reason is "other", at most 500 characters).
+ */
+export function checkReturn(fields: {
+  reason: string;
+  note: string;
+}): { ok: true; value: ReturnInput } | { ok: false; fieldErrors: Record<string, string[]> } {
+  const reason = (RETURN_REASONS as readonly string[]).includes(fields.reason) ? (fields.reason as ReturnReason) : null;
+  const note = fields.note.replace(/\r\n?/g, "\n").trim();
+  const errors: Record<string, string[]> = {};
+  if (!reason) errors.reason = [REVIEW_ERRORS.reason];
+  if (note.length > RETURN_NOTE_MAX) errors.note = [REVIEW_ERRORS.noteTooLong];
+  else if (reason === "other" && !note) errors.note = [REVIEW_ERRORS.note];
+  return Object.keys(errors).length > 0 || !reason
+    ? { ok: false, fieldErrors: errors }
+    : { ok: true, value: { reason, note } };
+}
+
+/**
+ * Send a title back to its provider: not approved (so not published, if it
+ * was), with the reason they read on the title, a notification and a mail.
+ * Audited. False when there is no such title.
+ */
+export function sendBackTitle(db: DB, movieId: string, input: ReturnInput, actor: Actor): boolean {
+  return db.transaction((tx) => {
+    const movie = tx
+      .select({ name: movies.name, providerId: movies.providerId })
+      .from(movies)
+      .where(eq(movies.id, movieId))
+      .get();
+    if (!movie) return false;
+    tx.update(movies)
+      .set({ approved: false, returnedAt: new Date(), returnReason: input.reason, returnNote: input.note || null })
+      .where(eq(movies.id, movieId))
+      .run();
+    recordAudit(tx, {
+      actorId: actor.actorId,
+      action: "movie.send_back",
+      targetType: "movie",
+      targetId: movieId,
+      details: { reason: input.reason, note: input.note },
+      ipAddress: actor.ipAddress,
+    });
+    tellProvider(tx, {
+      providerId: movie.providerId,
+      name: movie.name,
+      link: STUDIO_LIST,
+      movieId,
+      notice: { outcome: "returned", reason: input.reason, note: input.note },
+    });
+    return true;
+  });
+}
+
+export type ResubmitOutcome = "resubmitted" | "notSentBack" | "notFound" | "forbidden";
+
+/**
+ * The provider (or an administrator) sends a title that was sent back for
+ * approval again: the reason is cleared and it waits like a new upload
+ * (approval stays the administrator's, whatever auto-approval says). Editing
+ * a sent-back title calls this too. Audited.
+ */
+export function resubmitTitle(
+  db: DB,
+  movieId: string,
+  actor: { id: string; role: Role },
+  context: { ipAddress?: string | null } = {},
+): ResubmitOutcome {
+  return db.transaction((tx) => {
+    const movie = tx
+      .select({ providerId: movies.providerId, returnedAt: movies.returnedAt })
+      .from(movies)
+      .where(eq(movies.id, movieId))
+      .get();
+    if (!movie) return "notFound";
+    if (actor.role !== "admin" && movie.providerId !== actor.id) return "forbidden";
+    if (!movie.returnedAt) return "notSentBack";
+    tx.update(movies)
+      .set({ returnedAt: null, returnReason: null, returnNote: null, updatedAt: new Date() })
+      .where(eq(movies.id, movieId))
+      .run();
+    recordAudit(tx, {
+      actorId: actor.id,
+      action: "movie.resubmit",
+      targetType: "movie",
+      targetId: movieId,
+      ipAddress: context.ipAddress,
+    });
+    return "resubmitted";
   });
 }
 

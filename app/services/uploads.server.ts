@@ -8,7 +8,7 @@ import { z } from "zod";
 import { getDb, type DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
-import type { ProcessMoviePayload } from "./movie-processing.server";
+import { filmRefusalKey, judgeFilm, type ProcessMoviePayload } from "./movie-processing.server";
 import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
 import { movieDir, spareBytes, storagePaths, storageRoot } from "~/media/storage.server";
 import { getEnv } from "~/utils/env.server";
@@ -177,6 +177,12 @@ export async function acceptMovieUpload(
   }
 
   const movieFile = files.movie!;
+  // A file ffprobe cannot read (or with no picture, or no length) is refused now, with the reason.
+  const verdict = await judgeFilm(movieFile.tempPath);
+  if (!verdict.ok) {
+    await upload.discard();
+    return { ok: false, status: 400, fieldErrors: { movie: [filmRefusalKey(verdict.reason)] } };
+  }
   const key = upload.fields.uploadKey ?? request.headers.get("Idempotency-Key") ?? "";
   const movieId = UPLOAD_KEY.test(key) ? movieIdForUploadKey(options.providerId, key) : createId();
   if (

@@ -126,7 +126,7 @@ export function generateVoucherBatch(
 ): BatchResult {
   const fieldErrors: Record<string, string[]> = {};
   const sellable = (PASS_PERIODS as readonly string[]).includes(input.period)
-    ? findSellablePeriod(db, input.planId, input.period)
+    ? findSellablePeriod(db, input.planId, input.period, { offeredOnly: true })
     : null;
   if (!sellable) fieldErrors.planPeriod = [VOUCHER_ERRORS.plan];
   const countText = input.count.trim();

@@ -76,6 +76,8 @@ export type WatchPage = {
     playerPoster: string | null;
     durationSeconds: number;
     videoUrl: string;
+    /** Which version of the film plays (its stream addresses name it). */
+    mediaVersion: number;
   };
   averageRating: number | null;
   ratingCount: number;
@@ -107,6 +109,8 @@ const watchPageTitle = preparedQuery((db) =>
       providerId: movies.providerId,
       providerName: sql<string>`coalesce(${accounts.providerName}, ${accounts.name})`,
       posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
+      mediaVersion: movies.mediaVersion,
       durationSeconds: movies.durationSeconds,
       seriesId: seasons.seriesId,
       ...titleStars,
@@ -182,10 +186,16 @@ export function getWatchPage(
       categoryName: movie.categoryName,
       providerName: movie.providerName,
       playerPoster: movie.posterFile
-        ? sizedPosterUrl({ kind: "title", id: movie.id }, "hero", 960, options.posterFormat ?? "jpg")
+        ? sizedPosterUrl(
+            { kind: "title", id: movie.id, version: movie.posterVersion },
+            "hero",
+            960,
+            options.posterFormat ?? "jpg",
+          )
         : null,
       durationSeconds: movie.durationSeconds,
       videoUrl: `/api/files/${movie.id}.mp4`,
+      mediaVersion: movie.mediaVersion,
     },
     averageRating: roundedStars(movie.averageStars, ratingCount),
     ratingCount,

@@ -13,12 +13,13 @@
  * daylight saving since 1919), so the time a page shows does not depend on the
  * zone the phone or the server is set to.
  */
-import type { Language } from "~/i18n/config";
+/** The languages pages are written in (i18n/config.ts lists the same two; utils sits below i18n). */
+type Language = "en" | "ha";
 
 export const DISPLAY_TIME_ZONE = "Africa/Lagos";
 const DISPLAY_OFFSET_MS = 60 * 60 * 1000;
 
-export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time";
+export type DateStyle = "date" | "dateTime" | "dateTimeSeconds" | "time" | "dayMonth";
 
 /** Formats a date (or milliseconds since 1970) in one language and style. */
 export type DateFormat = { format(date: Date | number): string };
@@ -55,6 +56,11 @@ function formatIn(language: Language, style: DateStyle, date: Date | number): st
   switch (style) {
     case "date":
       return dayText(language, date);
+    case "dayMonth": {
+      // A chart's day labels: "3 Jun" in English, "Yun 3" in Hausa.
+      const { month, day } = parts(date);
+      return language === "ha" ? `${MONTHS.ha[month]} ${day}` : `${day} ${MONTHS.en[month]}`;
+    }
     case "time":
       return `${hours}:${minutes}`;
     case "dateTime":

@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { parseLadder } from "./ladder-setting";
 import { allowList } from "./address-list";
+import { CURRENCY_CODES, DEFAULT_CURRENCY, isCurrency, type Currency } from "./money";
 
 /**
  * The one place the process environment is read. Parsed once, typed, and
@@ -88,6 +89,12 @@ const envSchema = z
       .trim()
       .url("PAYSTACK_BASE_URL must be a URL such as https://api.paystack.co")
       .default("https://api.paystack.co"),
+    CURRENCY: z
+      .string()
+      .trim()
+      .transform((value) => value.toUpperCase())
+      .refine(isCurrency, `CURRENCY must be one of ${CURRENCY_CODES.join(", ")} (the currencies Paystack charges in)`)
+      .default(DEFAULT_CURRENCY),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
@@ -203,6 +210,8 @@ export type Env = {
   logLevel: "silent" | "error" | "info" | "debug";
   /** Every answer names the process that served it (`Kallo-Worker` header): for tests of several workers. */
   workerHeader: boolean;
+  /** The operator's currency: every price, payment and earning, in its minor unit. */
+  currency: Currency;
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   paystack?: { secretKey: string; baseUrl: string };
   /** Where new titles' files go: this box's disk, or an S3-compatible bucket. */
@@ -360,6 +369,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
             retryMs: raw.S3_RETRY_SECONDS * 1000,
           }
         : undefined,
+    currency: raw.CURRENCY as Currency,
     paystack: raw.PAYSTACK_SECRET_KEY
       ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") }
       : undefined,

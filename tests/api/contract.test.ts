@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, movies as moviesTable, plans, watchEvents } from "~/db/schema";
+import { accounts, auditLog, movies as moviesTable, plans, watchEvents } from "~/db/schema";
 import { grantPass } from "~/services/passes.server";
 import {
   accountRow,
@@ -24,6 +24,10 @@ import {
  * clients read, and the refusals (no credentials, wrong role, wrong owner,
  * bad payload).
  */
+/** The brief's words, punctuated, and whom to write to (the default customer care the API servers run with). */
+const BLOCKED_MESSAGE =
+  "Your account is blocked. Contact the Administrator: write to care@kallo.local or call +234 800 000 0000, giving the email address you sign in with.";
+
 let world: ApiWorld;
 let admin: Credentials;
 let viewer: Credentials;
@@ -131,7 +135,7 @@ describe("POST /api/user/login", () => {
     expect(refused.body).toMatchObject({
       success: false,
       isBlocked: true,
-      message: "Your account is blocked contact the Administrator",
+      message: BLOCKED_MESSAGE,
     });
 
     for (const json of [{}, { email: viewer.account.email }, { email: ["a"], password: 5 }]) {
@@ -285,7 +289,7 @@ describe("POST /api/cp/login", () => {
     expect(refused.body).toMatchObject({
       success: false,
       isBlocked: true,
-      message: "Your account is blocked contact the Administrator",
+      message: BLOCKED_MESSAGE,
     });
     const bad = await call(world, "/api/cp/login", { json: { password: PASSWORD } });
     expect(bad.status).toBe(400);
@@ -440,6 +444,31 @@ describe("PUT /api/cp/user/block/{id} and PUT /api/cp/user/unblock/{id}", () => 
     const unblocked = await call(world, `/api/cp/user/unblock/${target.id}`, { method: "PUT", token: admin.token });
     expect(unblocked.body).toMatchObject({ success: true, message: "User unblocked", isBlocked: false });
     expect(accountRow(world, target.id)?.blocked).toBe(false);
+  });
+
+  it("keeps a reason given with the block in the audit log; none is needed", async () => {
+    const target = seedAccount(world, "viewer");
+    const blocked = await call(world, `/api/cp/user/block/${target.id}`, {
+      method: "PUT",
+      token: admin.token,
+      json: { reason: "  Spam in the comments  " },
+    });
+    expect(blocked.status).toBe(200);
+    const entry = world.db
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account.block"), eq(auditLog.targetId, target.id)))
+      .get();
+    expect(entry?.details).toEqual({ reason: "Spam in the comments", confirmed: false });
+    const tooLong = seedAccount(world, "viewer");
+    const refused = await call(world, `/api/cp/user/block/${tooLong.id}`, {
+      method: "PUT",
+      token: admin.token,
+      json: { reason: "x".repeat(501) },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ success: false, message: "The reason can be at most 500 characters" });
+    expect(accountRow(world, tooLong.id)?.blocked).toBe(false);
   });
 
   it("no longer touches providers: a provider's id is 404 and the provider stays as it was", async () => {
@@ -1023,7 +1052,7 @@ describe("GET /api/files/{filename} (byte ranges by cookie or by token)", () => 
       world.db.select().from(plans).where(eq(plans.code, "BASIC")).get() ??
       world.db
         .insert(plans)
-        .values({ id: uniqueId("pl"), code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, screens: 1 })
+        .values({ id: uniqueId("pl"), code: "BASIC", name: "Basic", premium: true, screens: 1 })
         .returning()
         .get();
     world.db.transaction((tx) => grantPass(tx, { accountId: account.id, planId: basic.id, days: 7, source: "admin" }));

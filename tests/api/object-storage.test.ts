@@ -52,7 +52,7 @@ beforeAll(async () => {
     .insert(plans)
     .values([
       { id: "planfree", code: "FREE", name: "Free" },
-      { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, maxQuality: "uhd" },
+      { id: "planbasic", code: "BASIC", name: "Basic", premium: true, maxRung: 2160 },
     ])
     .onConflictDoNothing()
     .run();

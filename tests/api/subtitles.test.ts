@@ -69,7 +69,7 @@ beforeAll(async () => {
     .insert(plans)
     .values([
       { id: "planfree", code: "FREE", name: "Free" },
-      { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, maxQuality: "uhd" },
+      { id: "planbasic", code: "BASIC", name: "Basic", premium: true },
     ])
     .onConflictDoNothing()
     .run();

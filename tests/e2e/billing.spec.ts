@@ -111,7 +111,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\/payment$/);
       await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "FREE");
       await expect(page.getByRole("button", { name: "Pay for Basic by card" })).toBeVisible();
-      await expect(page.locator('[data-plan-card="BASIC"] [data-period-price="week"]')).toHaveText("$4");
+      await expect(page.locator('[data-plan-card="BASIC"] [data-period-price="week"]')).toHaveText("₦600");
 
       const form = page.locator("form").filter({ has: page.getByLabel("Voucher code") });
       const tryCode = async (code: string) => {
@@ -170,11 +170,11 @@ for (const javaScriptEnabled of [true, false]) {
       expect(order).toMatchObject({
         accountId: viewer.id,
         status: "pending",
-        amountMinor: 400,
-        currency: "USD",
+        amountMinor: 60_000,
+        currency: "NGN",
         periodDays: 7,
       });
-      await expect(page.locator("#order")).toContainText("Basic, 1 week, $4.");
+      await expect(page.locator("#order")).toContainText("Basic, 1 week, ₦600.");
 
       await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();
       await expect(page).toHaveURL(/\/payment$/);
@@ -325,7 +325,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A bad count is refused beside the field, and nothing is made.
       const generate = page.locator("form").filter({ has: page.getByLabel("How many codes (1–500)") });
-      await generate.getByLabel("Plan and period").selectOption({ label: "Basic — 1 day" });
+      await generate.getByLabel("Plan and period").selectOption({ label: "Basic — 1 day (₦150)" });
       await generate.getByLabel("How many codes (1–500)").fill("501");
       await generate.getByRole("button", { name: "Generate codes" }).click();
       await expect(page.locator("[data-field-error=count]")).toHaveText("Enter a number from 1 to 500.");
@@ -365,8 +365,8 @@ for (const javaScriptEnabled of [true, false]) {
           accountId: viewer.id,
           planId: "planpro",
           periodDays: 7,
-          amountMinor: 900,
-          currency: "USD",
+          amountMinor: 120_000,
+          currency: "NGN",
           reference,
           status: "pending",
         })
@@ -374,8 +374,8 @@ for (const javaScriptEnabled of [true, false]) {
       completePayment(e2eDb(), {
         reference,
         status: "success",
-        amountMinor: 900,
-        currency: "USD",
+        amountMinor: 120_000,
+        currency: "NGN",
         paidAt: new Date(),
         gatewayResponse: "Successful",
       });
@@ -417,39 +417,48 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test("an administrator sets the price of a week's pass in Select plan — without JavaScript", async ({
+test("an administrator changes the price of a week's pass in Select plan; a bad price is refused — without JavaScript", async ({
   browser,
   baseURL,
 }) => {
   const admin = await createAdmin("periods");
   const viewer = await createViewer("periodprice");
-  const week = () =>
-    e2eDb()
-      .select({ price: planPeriods.priceMinor })
-      .from(planPeriods)
-      .where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week")))
-      .get()?.price;
-  const before = week();
+  const prices = () =>
+    Object.fromEntries(
+      e2eDb()
+        .select()
+        .from(planPeriods)
+        .where(eq(planPeriods.planId, "planpro"))
+        .all()
+        .map((row) => [row.period, row.priceMinor]),
+    );
+  const before = prices();
   const { context, page } = await signedIn(browser, baseURL!, admin, false);
   try {
     await page.goto("/admin/Selectplan");
-    const form = page.locator('[data-plan-periods="PRO"]');
-    await form.getByLabel("Price of a week's pass (USD)").fill("abc");
-    await form.getByRole("button", { name: "Save pass prices for Pro" }).click();
-    await expect(page.locator('[data-plan-periods="PRO"] [data-field-error=week]')).toBeVisible();
-    await page.locator('[data-plan-periods="PRO"]').getByLabel("Price of a week's pass (USD)").fill("9.50");
-    await page.locator('[data-plan-periods="PRO"]').getByRole("button", { name: "Save pass prices for Pro" }).click();
+    const card = page.locator('[data-admin-plan="PRO"]');
+    await card.getByText("Edit Pro").click();
+    await card.getByLabel("A week", { exact: true }).fill("abc");
+    await card.getByRole("button", { name: "Save Pro" }).click();
+    await expect(page.locator('[data-admin-plan="PRO"] [data-field-error="price_week"]')).toHaveText(
+      "Enter a price above 0, like 1500 or 1,500.50",
+    );
+    expect(prices()).toEqual(before);
+    // The form came back open with what was typed; the other lengths kept their prices.
+    const again = page.locator('[data-admin-plan="PRO"]');
+    await again.getByLabel("A week", { exact: true }).fill("1,250");
+    await again.getByRole("button", { name: "Save Pro" }).click();
     await expect(page).toHaveURL(/\/admin\/Selectplan$/);
-    expect(week()).toBe(950);
+    expect(prices()).toEqual({ ...before, week: 125_000 });
 
     const shopper = await signedIn(browser, baseURL!, viewer, false);
     await shopper.page.goto("/payment");
-    await expect(shopper.page.locator('[data-plan-card="PRO"] [data-period-price="week"]')).toHaveText("$9.50");
+    await expect(shopper.page.locator('[data-plan-card="PRO"] [data-period-price="week"]')).toHaveText("₦1,250");
     await shopper.context.close();
   } finally {
     e2eDb()
       .update(planPeriods)
-      .set({ priceMinor: before ?? 900 })
+      .set({ priceMinor: before.week ?? 120_000 })
       .where(and(eq(planPeriods.planId, "planpro"), eq(planPeriods.period, "week")))
       .run();
     await context.close();
@@ -510,8 +519,10 @@ test("the payment pages and the needs-a-pass panel have no serious accessibility
   const asViewer = await signedIn(browser, baseURL!, viewer);
   await check(asViewer.page, "/payment");
   await check(asViewer.page, `/WatchMovie?id=${PREMIUM[0]}`);
+  await check(asViewer.page, "/plans");
   await asViewer.context.close();
   const asAdmin = await signedIn(browser, baseURL!, admin);
   await check(asAdmin.page, "/admin/userpayment");
+  await check(asAdmin.page, "/admin/Selectplan");
   await asAdmin.context.close();
 });

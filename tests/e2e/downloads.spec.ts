@@ -303,6 +303,7 @@ test("a plan without downloads shows no Download button and the server refuses t
     await signInThroughForm(adminPage, "/login", admin.email, admin.password);
     await expect(adminPage).not.toHaveURL(/\/login/);
     await adminPage.goto("/admin/Selectplan");
+    await adminPage.locator('[data-admin-plan="FREE"]').getByText("Edit Free").click();
     const form = adminPage.locator("form").filter({ has: adminPage.locator('[data-plan-downloads="FREE"]') });
     await form.getByLabel("Viewers on this plan may download films").uncheck();
     await form.getByLabel("Titles at once").fill("3");

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { NEW_TITLE_KIND } from "../../app/services/notifications.server";
 import type { Browser, Page } from "@playwright/test";
 import { movies, notifications, savedMovies, watchEvents } from "../../app/db/schema";
 import { recordProgress } from "../../app/services/watching.server";
@@ -291,7 +292,12 @@ for (const javaScriptEnabled of [true, false]) {
       const fresh = createTitle({ name, categoryId: category.id, providerId: provider.id, approved: false });
 
       await approveAsAdmin(browser, fresh, name);
-      const mine = e2eDb().select().from(notifications).where(eq(notifications.movieId, fresh)).all();
+      // Its viewers are told of the new title (its provider, of the approval: a notice of its own kind).
+      const mine = e2eDb()
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.movieId, fresh), eq(notifications.kind, NEW_TITLE_KIND)))
+        .all();
       expect(mine.map((n) => n.accountId)).toEqual([viewer.id]);
 
       await signIn(page, viewer);

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { and, asc, desc, eq } from "drizzle-orm";
-import { movies, plans } from "../../app/db/schema";
+import { movies, PASS_PERIODS, planPeriods, plans } from "../../app/db/schema";
+import { formatMoney } from "../../app/utils/money";
 import hausaInfo from "../../app/i18n/locales/ha/info";
 import { createViewer, e2eDb, expect, signInThroughForm, test } from "./fixtures/accounts";
 
@@ -219,23 +220,50 @@ test("a card opens its title inside the app, Back returns to the list, and a Ctr
 });
 
 test.describe("plans", () => {
-  test.use({ javaScriptEnabled: false });
+  test.use({ javaScriptEnabled: false, viewport: { width: 360, height: 780 } });
 
-  test("a visitor compares the plans from the database and switches to annual billing without JavaScript", async ({
+  test("a visitor compares the plans from the database on a phone: a price per pass length sold, what each allows, in English and in Hausa — without JavaScript", async ({
     page,
+    browser,
   }) => {
-    const { plans: offered } = expectedCatalogue();
+    // PRO: the billing tests change BASIC's prices while this may run.
+    const pro = e2eDb().select().from(plans).where(eq(plans.code, "PRO")).get()!;
+    const prices = e2eDb().select().from(planPeriods).where(eq(planPeriods.planId, pro.id)).all();
+    const sold = PASS_PERIODS.filter((period) => prices.some((price) => price.period === period));
+    const priceOf = (period: string, language: string) =>
+      formatMoney(prices.find((price) => price.period === period)!.priceMinor, "NGN", language);
     await page.goto("/plans");
-    // PRO: the admin tests edit BASIC while this may run.
-    const paid = offered.find((plan) => plan.code === "PRO") ?? offered.find((plan) => plan.monthlyPriceMinor > 0)!;
-    const card = page.locator(`[data-plan="${paid.code}"]`).first();
-    await expect(card.locator("[data-price]")).toHaveText(`$${paid.monthlyPriceMinor / 100}`);
-    await page.getByRole("link", { name: "Billed Annually" }).click();
-    await expect(page).toHaveURL(/billing=annual/);
-    const annual = Math.round((paid.monthlyPriceMinor * 12 * (100 - paid.annualDiscountPercent)) / 100) / 100;
-    await expect(page.locator(`[data-plan="${paid.code}"]`).first().locator("[data-price]")).toContainText(
-      String(Math.floor(annual)),
+    const table = page.getByTestId("plan-table");
+    const cell = table.locator('td[data-plan="PRO"]');
+    await expect(cell.locator("[data-period-price]")).toHaveCount(sold.length);
+    for (const period of sold)
+      await expect(cell.locator(`[data-period-price="${period}"]`)).toContainText(priceOf(period, "en"));
+    await expect(table).toContainText(`Up to ${pro.maxRung}p`);
+    await expect(page.locator("body")).not.toContainText(
+      /Cancel any time|First month free|Billed Annually|Save \d+ ?%/,
     );
+    // The table scrolls inside its box; the page itself does not scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    const hausa = await browser.newContext({
+      locale: "ha-NG",
+      extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" },
+      javaScriptEnabled: false,
+      viewport: { width: 360, height: 780 },
+    });
+    const reader = await hausa.newPage();
+    await reader.goto("/plans");
+    await expect(reader.getByTestId("plan-table").locator('th[data-plan-column="PRO"]')).toContainText(pro.nameHa);
+    await expect(reader.locator('td[data-plan="PRO"] [data-period-price="year"]')).toContainText(priceOf("year", "ha"));
+    expect(priceOf("year", "ha")).toMatch(/^₦\d{1,3}(\.\d{3})+$/);
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    await reader.goto("/");
+    await expect(reader.locator('[data-section="plans"] [data-plan="PRO"]')).toContainText(
+      `Daga ${formatMoney(Math.min(...prices.map((price) => price.priceMinor)), "NGN", "ha")}`,
+    );
+    expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await hausa.close();
   });
 });
 

@@ -50,10 +50,10 @@ describe("/payment without a card gateway", () => {
     expect(data.cardPayments).toBe(false);
     expect(data.status).toMatchObject({ planCode: "FREE", onFreePlan: true, expiresAt: null });
     const basic = data.plans.find((plan) => plan.code === "BASIC");
-    expect(basic?.periods.map((period) => [period.period, period.price])).toEqual([
-      ["day", "$1"],
-      ["week", "$4"],
-      ["month", "$14"],
+    expect(basic?.prices.map((price) => [price.period, price.price])).toEqual([
+      ["day", "₦1"],
+      ["week", "₦4"],
+      ["month", "₦14"],
     ]);
     expect(data.history.rows).toEqual([]);
   });

@@ -87,7 +87,7 @@ async function startPurchase(
   expect(row).toMatchObject({
     status: "pending",
     amountMinor: 400,
-    currency: "USD",
+    currency: "NGN",
     periodDays: 7,
     accountId: "viewer1",
   });
@@ -131,7 +131,7 @@ describe("buying a pass with Paystack", () => {
     const sent = paystack.transactions.get(reference)!;
     expect(sent).toMatchObject({
       amount: 400,
-      currency: "USD",
+      currency: "NGN",
       email: "viewer1@example.com",
       callbackUrl: "http://kallo.test/payments/paystack/callback",
     });

@@ -172,12 +172,12 @@ describe("uploading and processing a film", () => {
     );
     expect(exe).toMatchObject({ ok: false, status: 400, fieldErrors: { movie: ["studio:errors.contentMismatch"] } });
 
-    const wrongExtension = path.join(fixtures, "film.mkv");
+    const wrongExtension = path.join(fixtures, "film.flv");
     fs.copyFileSync(clip, wrongExtension);
-    const mkv = await upload(
-      await uploadRequest({ name: "Mkv", Category: categoryId }, [{ field: "movie", file: wrongExtension }]),
+    const flv = await upload(
+      await uploadRequest({ name: "Flv", Category: categoryId }, [{ field: "movie", file: wrongExtension }]),
     );
-    expect(mkv).toMatchObject({ ok: false, fieldErrors: { movie: ["studio:errors.wrongExtension"] } });
+    expect(flv).toMatchObject({ ok: false, fieldErrors: { movie: ["studio:errors.wrongExtension"] } });
 
     const unknownCategory = await upload(
       await uploadRequest({ name: "Lost", Category: "nope" }, [{ field: "movie", file: clip }]),
@@ -188,23 +188,54 @@ describe("uploading and processing a film", () => {
     expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
   });
 
-  it("marks a file ffmpeg cannot read as Failed with the reason", async () => {
+  it("refuses at once a file ffprobe cannot read, with the reason, and keeps nothing", async () => {
     const broken = path.join(fixtures, "broken.avi");
     fs.writeFileSync(
       broken,
       Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("AVI LIST"), Buffer.alloc(2048, 9)]),
     );
+    const before = db.select().from(movies).all().length;
     const result = await upload(
       await uploadRequest({ name: "Broken", Category: categoryId }, [{ field: "movie", file: broken }]),
     );
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
+    // A clear reason the form translates, never ffprobe's own words (server paths, memory addresses).
+    expect(result).toMatchObject({ ok: false, status: 400 });
+    const [reason] = (!result.ok && result.fieldErrors.movie) || [];
+    expect(["studio:list.failure.unreadable", "studio:list.failure.noVideo"]).toContain(reason);
+    expect(db.select().from(movies).all().length).toBe(before);
+    expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("marks a film the processing job cannot read as Failed with the reason", async () => {
+    const clip = await makeVideoFixture(fixtures, "mp4-faststart");
+    const result = await upload(
+      await uploadRequest({ name: "Spoiled later", Category: categoryId }, [{ field: "movie", file: clip }]),
+    );
+    if (!result.ok) throw new Error("upload failed");
+    // The file is damaged on disk after the upload was accepted (a failing disk, say).
+    const source = path.join(path.dirname(movieVideoPath(result.movieId, root)), "source.mp4");
+    fs.writeFileSync(source, Buffer.concat([fs.readFileSync(clip).subarray(0, 32), Buffer.alloc(4096, 7)]));
     await runJobs();
     const row = db.select().from(movies).where(eq(movies.id, result.movieId)).get()!;
     expect(row.status).toBe("failed");
-    // A clear reason the list translates, never ffprobe's own words (server paths, memory addresses).
     expect(["unreadable", "noVideo", "noDuration"]).toContain(row.failureReason);
     expect(db.select().from(jobs).where(eq(jobs.movieId, result.movieId)).get()?.status).toBe("failed");
+  });
+
+  it("accepts a QuickTime .mov and a Matroska .mkv and makes them browser-playable", async () => {
+    for (const kind of ["mov", "mkv"] as const) {
+      const file = await makeVideoFixture(fixtures, kind);
+      const result = await upload(
+        await uploadRequest({ name: `From ${kind}`, Category: categoryId }, [{ field: "movie", file }]),
+      );
+      expect(result.ok, kind).toBe(true);
+      if (!result.ok) return;
+      await runJobs();
+      const movie = db.select().from(movies).where(eq(movies.id, result.movieId)).get()!;
+      expect(movie.status, kind).toBe("ready");
+      const probe = await probeMedia(movieVideoPath(result.movieId, root));
+      expect(probe).toMatchObject({ videoCodec: "h264", audioCodec: "aac", pixelFormat: "yuv420p" });
+    }
   });
 
   it("lets only the owner or an administrator delete a title, and removes every file", async () => {

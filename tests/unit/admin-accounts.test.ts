@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts, auditLog } from "~/db/schema";
 import { registerViewer } from "~/services/accounts.server";
-import { LAST_ADMIN, SELF_BLOCK, activeAdminCount, setAccountBlocked } from "~/services/account-status.server";
+import {
+  BLOCK_REASON_TOO_LONG,
+  LAST_ADMIN,
+  SELF_BLOCK,
+  activeAdminCount,
+  cleanBlockReason,
+  setAccountBlocked,
+} from "~/services/account-status.server";
 import { listAudit } from "~/services/audit.server";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -41,6 +48,17 @@ describe("administrators blocking accounts", () => {
       .map((row) => row.action);
     expect(actions).toEqual(expect.arrayContaining(["account.block", "account.unblock"]));
     expect(listAudit(testDb.db, { action: "account.block", actorEmail: "ADMIN@example.com" }).total).toBe(1);
+  });
+
+  it("keeps the reason and the confirmation of a block in the audit log, for the log's readers", async () => {
+    const admin = await account("admin@example.com", "admin");
+    const viewer = await account("viewer@example.com");
+    setAccountBlocked(testDb.db, viewer, true, { actorId: admin }, { reason: "Resold vouchers", confirmed: true });
+    const [entry] = listAudit(testDb.db, { action: "account.block" }).rows;
+    expect(entry).toMatchObject({ targetId: viewer, note: "Resold vouchers · confirmed" });
+    expect(cleanBlockReason("  spam \n in   comments ")).toEqual({ ok: true, reason: "spam in comments" });
+    expect(cleanBlockReason("   ")).toEqual({ ok: true, reason: null });
+    expect(cleanBlockReason("x".repeat(501))).toEqual({ ok: false, error: BLOCK_REASON_TOO_LONG });
   });
 
   it("refuses an administrator blocking themselves", async () => {

@@ -2,14 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { notifications, passes, playbackLeases } from "~/db/schema";
 import { decideWatchAccess } from "~/services/billing.server";
-import { getPassStatus, grantPass, hasActivePass, notifyExpiringPasses, placeNewPass } from "~/services/passes.server";
+import { allowsPremium, getPassStatus, grantPass, notifyExpiringPasses, placeNewPass } from "~/services/passes.server";
 import {
   authorizeStream,
   checkPlaybackLease,
   chooseRendition,
   decidePlayback,
   LEASE_TTL_MS,
-  qualityOfHeight,
+  rungOfPicture,
   releasePlaybackLease,
   stopOtherDevices,
   takePlaybackLease,
@@ -63,8 +63,8 @@ describe("pass arithmetic", () => {
 
   it("expires by itself: after the end the viewer is on FREE again", () => {
     grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 1, source: "voucher" }, t0);
-    expect(hasActivePass(testDb.db, "viewer1", at(0.5))).toBe(true);
-    expect(hasActivePass(testDb.db, "viewer1", at(1))).toBe(false);
+    expect(allowsPremium(testDb.db, "viewer1", at(0.5))).toBe(true);
+    expect(allowsPremium(testDb.db, "viewer1", at(1))).toBe(false);
     const status = getPassStatus(testDb.db, "viewer1", at(1));
     expect(status).toMatchObject({ onFreePlan: true, expiresAt: null, plan: { code: "FREE", screens: 1 } });
   });
@@ -95,6 +95,7 @@ describe("entitlements", () => {
     expect(decidePlayback(testDb.db, "freemovie01.mp4", people.viewer, t0)).toEqual({
       allowed: true,
       movieId: "freemovie01",
+      mediaVersion: 0,
     });
     const refused = decidePlayback(testDb.db, "premiummovie1.mp4", people.viewer, t0);
     expect(refused).toMatchObject({ allowed: false, status: 403, reason: "pass_required" });
@@ -128,19 +129,21 @@ describe("entitlements", () => {
   });
 
   it("tells the watch page to show the needs-a-pass panel with the plans on sale", () => {
+    const reader = { language: "en", currency: "NGN" as const };
     const access = decideWatchAccess(
       testDb.db,
       { account: people.viewer, movieId: "premiummovie1", deviceId: "d1" },
+      reader,
       t0,
     );
     expect(access.kind).toBe("needsPass");
     if (access.kind !== "needsPass") return;
-    expect(access.plans.map((plan) => [plan.code, plan.cheapest?.period])).toEqual([
-      ["BASIC", "day"],
-      ["PRO", "week"],
+    expect(access.plans.map((plan) => [plan.code, plan.cheapest?.period, plan.cheapest?.price])).toEqual([
+      ["BASIC", "day", "₦1"],
+      ["PRO", "week", "₦9"],
     ]);
     expect(
-      decideWatchAccess(testDb.db, { account: people.viewer, movieId: "freemovie01", deviceId: "d1" }, t0),
+      decideWatchAccess(testDb.db, { account: people.viewer, movieId: "freemovie01", deviceId: "d1" }, reader, t0),
     ).toEqual({ kind: "play" });
   });
 });
@@ -234,36 +237,36 @@ describe("screens", () => {
 
 describe("quality", () => {
   const renditions = [
-    { quality: "sd" as const, path: "sd.mp4" },
-    { quality: "uhd" as const, path: "uhd.mp4" },
-    { quality: "hd" as const, path: "hd.mp4" },
+    { rung: 360, path: "360.mp4" },
+    { rung: 1080, path: "1080.mp4" },
+    { rung: 720, path: "720.mp4" },
   ];
-  it("serves the best rendition the plan allows", () => {
-    expect(chooseRendition(renditions, "uhd")?.path).toBe("uhd.mp4");
-    expect(chooseRendition(renditions, "hd")?.path).toBe("hd.mp4");
-    expect(chooseRendition(renditions, "sd")?.path).toBe("sd.mp4");
+  it("serves the best rendition at or below the plan's highest rung", () => {
+    expect(chooseRendition(renditions, 1080)?.path).toBe("1080.mp4");
+    expect(chooseRendition(renditions, 720)?.path).toBe("720.mp4");
+    expect(chooseRendition(renditions, 480)?.path).toBe("360.mp4");
   });
   it("serves the one rendition there is, and the smallest when all are above the cap", () => {
-    expect(chooseRendition([{ quality: "hd" as const, path: "only.mp4" }], "sd")?.path).toBe("only.mp4");
+    expect(chooseRendition([{ rung: 720, path: "only.mp4" }], 240)?.path).toBe("only.mp4");
     expect(
       chooseRendition(
         [
-          { quality: "uhd" as const, path: "4k.mp4" },
-          { quality: "hd" as const, path: "720.mp4" },
+          { rung: 2160, path: "4k.mp4" },
+          { rung: 720, path: "720.mp4" },
         ],
-        "sd",
+        480,
       )?.path,
     ).toBe("720.mp4");
-    expect(chooseRendition([], "uhd")).toBeNull();
+    expect(chooseRendition([], 1080)).toBeNull();
   });
-  it("classes pictures by height", () => {
+  it("names a picture by its short side, portrait or landscape", () => {
     expect([
-      qualityOfHeight(360),
-      qualityOfHeight(720),
-      qualityOfHeight(1080),
-      qualityOfHeight(2160),
-      qualityOfHeight(null),
-    ]).toEqual(["sd", "hd", "hd", "uhd", "hd"]);
+      rungOfPicture(640, 360),
+      rungOfPicture(1080, 1920),
+      rungOfPicture(3840, 2160),
+      rungOfPicture(null, 720),
+      rungOfPicture(null, null),
+    ]).toEqual([360, 1080, 2160, 720, null]);
   });
   it("is what the file route serves", () => {
     const decision = authorizeStream(testDb.db, "freemovie01.mp4", people.viewer, "phone", t0);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, plans, ratings, watchEvents } from "~/db/schema";
+import { accounts, categories, movies, ratings, watchEvents } from "~/db/schema";
 import {
   listFeaturedMovies,
   listMoviesInCategory,
@@ -9,8 +9,6 @@ import {
   listTrendingMovies,
   loadLandingCatalogue,
 } from "~/services/catalogue.server";
-import { listOfferedPlans } from "~/services/plans.server";
-import { annualPriceMinor, formatPrice, parseBilling } from "~/utils/money";
 import { createTestDatabase } from "./helpers/test-db";
 
 let db: DB;
@@ -165,33 +163,5 @@ describe("the landing page's Featured, New and Trending carousels", () => {
     const newestCard = landing.newest.find((m) => m.id === "plainnew001")!;
     expect(landing.suggested.find((m) => m.id === "plainnew001")).toBe(newestCard);
     expect(newestCard).toEqual(listNewMovies(10, db).find((m) => m.id === "plainnew001"));
-  });
-});
-
-describe("plans and prices", () => {
-  it("takes the annual discount off twelve months, in whole minor units", () => {
-    expect(annualPriceMinor(1400, 15)).toBe(14280);
-    expect(annualPriceMinor(3000, 20)).toBe(28800);
-    expect(annualPriceMinor(499, 0)).toBe(5988);
-    expect(annualPriceMinor(1000, 150)).toBe(0);
-    expect(parseBilling("annual")).toBe("annual");
-    expect(parseBilling("yearly")).toBe("monthly");
-  });
-
-  it("formats prices without needless cents", () => {
-    expect(formatPrice(1400, "USD")).toBe("$14");
-    expect(formatPrice(1099, "USD")).toBe("$10.99");
-    expect(formatPrice(0, "USD")).toBe("$0");
-  });
-
-  it("lists only offered plans, in their order", () => {
-    db.insert(plans)
-      .values([
-        { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, sortOrder: 2, features: ["hd", "ultraHd"] },
-        { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, sortOrder: 0, features: ["hd"] },
-        { id: "planbasic", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400, sortOrder: 1, offered: false },
-      ])
-      .run();
-    expect(listOfferedPlans(db).map((plan) => plan.code)).toEqual(["FREE", "PRO"]);
   });
 });

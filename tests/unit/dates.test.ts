@@ -6,6 +6,7 @@ const STYLES: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   dateTime: { dateStyle: "medium", timeStyle: "short" },
   dateTimeSeconds: { dateStyle: "medium", timeStyle: "medium" },
   time: { timeStyle: "short" },
+  dayMonth: { day: "numeric", month: "short" },
 };
 
 describe("dates on pages", () => {

@@ -3,7 +3,6 @@ import {
   DEFAULT_LADDER,
   firstPassRungs,
   ladderPasses,
-  maxRungForQuality,
   megabytesPerHour,
   parseLadder,
   planLadder,
@@ -170,14 +169,6 @@ describe("the order rungs are made in", () => {
   it("makes every planned rung exactly once", () => {
     const plan = planLadder({ width: 3840, height: 2160 });
     expect(ladderPasses(plan).flat()).toEqual(plan);
-  });
-});
-
-describe("plan quality caps", () => {
-  it("stops SD below 720 lines, HD at 1080, and Ultra HD nowhere", () => {
-    expect(maxRungForQuality("sd")).toBe(480);
-    expect(maxRungForQuality("hd")).toBe(1080);
-    expect(maxRungForQuality("uhd")).toBe(Number.POSITIVE_INFINITY);
   });
 });
 

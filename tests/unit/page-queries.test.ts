@@ -232,7 +232,7 @@ describe("the SQL statements a catalogue page runs", () => {
     // The title with the viewer's stars, lists and resume point; comments; the two side lists (films and
     // series: each its entries, then their cards); what the plan allows (access, passes, screens, qualities,
     // downloads); the subtitles; whether it is an episode.
-    expect(busy).toHaveLength(3 + 6 + 10 + 2);
+    expect(busy).toHaveLength(3 + 6 + 9 + 2);
     // Alone with its provider and in its category: two empty side lists, whose cards need no statement.
     expect(quiet).toHaveLength(busy.length - 2);
     // An episode also reads its series' published episodes (the next one) and the viewer's autoplay choice.

@@ -119,7 +119,7 @@ describe("what a provider sees about their titles", () => {
   });
 
   it("shares pass revenue in proportion to the time their titles were watched", () => {
-    db.insert(plans).values({ id: "planbasic001", code: "BASIC", name: "Basic", monthlyPriceMinor: 1400 }).run();
+    db.insert(plans).values({ id: "planbasic001", code: "BASIC", name: "Basic", premium: true }).run();
     db.insert(payments)
       .values({
         id: "payment00001",
@@ -135,30 +135,44 @@ describe("what a provider sees about their titles", () => {
       .run();
     db.insert(watchEvents)
       .values([
+        // Five minutes watched in five minutes.
         {
           id: "play00000001",
           accountId: "viewer000001",
           movieId: "movieofa0001",
           startedAt: ago(3),
-          updatedAt: ago(3),
+          updatedAt: new Date(ago(3).getTime() + 300_000),
           positionSeconds: 300,
         },
+        // A 10-minute film reported at minute 15 (a longer cut that was replaced): counted as its 10 minutes.
         {
           id: "play00000002",
           accountId: "viewer000002",
           movieId: "movieofb0001",
           startedAt: ago(1),
-          updatedAt: ago(1),
+          updatedAt: new Date(ago(1).getTime() + 900_000),
           positionSeconds: 900,
+        },
+        // Opened and pushed to the end at once: ten seconds, not the film.
+        {
+          id: "play00000003",
+          accountId: "viewer000001",
+          movieId: "movieofa0002",
+          startedAt: ago(1),
+          updatedAt: ago(1),
+          positionSeconds: 600,
         },
       ])
       .run();
     const earnings = providerEarnings(db, "providera001", now);
     expect(earnings.totalViews).toBe(9);
-    expect(earnings.watchShare).toBeCloseTo(0.25);
+    expect(earnings.watchedSeconds).toBe(310);
+    expect(earnings.watchShare).toBeCloseTo(310 / 910);
     expect(earnings.earnings).toEqual([
-      { currency: "USD", amountMinor: Math.floor(10_000 * PROVIDER_REVENUE_SHARE * 0.25) },
+      { currency: "USD", amountMinor: Math.floor(10_000 * PROVIDER_REVENUE_SHARE * (310 / 910)) },
     ]);
-    expect(providerEarnings(db, "providerb001", now).earnings[0].amountMinor).toBe(3750);
+    expect(providerEarnings(db, "providerb001", now).earnings[0].amountMinor).toBe(
+      Math.floor(10_000 * PROVIDER_REVENUE_SHARE * (600 / 910)),
+    );
   });
 });

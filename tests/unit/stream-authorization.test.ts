@@ -47,8 +47,8 @@ function addRung(movieId: string, rung: number, status: "ready" | "pending" | "f
     .run();
 }
 
-function setFreePlanQuality(quality: "sd" | "hd" | "uhd") {
-  testDb.db.update(plans).set({ maxQuality: quality }).where(eq(plans.code, "FREE")).run();
+function setFreePlanRung(maxRung: number) {
+  testDb.db.update(plans).set({ maxRung }).where(eq(plans.code, "FREE")).run();
 }
 
 const stream = (
@@ -216,8 +216,8 @@ describe("the plan's maximum quality on the adaptive streams", () => {
     else expect.unreachable("the 240p playlist must be allowed");
   });
 
-  it("keeps an SD plan at 480 lines: the master lists no more, and 720p bytes are refused", () => {
-    setFreePlanQuality("sd");
+  it("keeps a plan capped at 480p at 480 lines: the master lists no more, and 720p bytes are refused", () => {
+    setFreePlanRung(480);
     const master = stream("master.m3u8", people.viewer);
     expect(master).toMatchObject({ allowed: true, maxRung: 480 });
     expect(rungsOf(master)).toEqual([144, 240, 360, 480]);
@@ -229,7 +229,7 @@ describe("the plan's maximum quality on the adaptive streams", () => {
   });
 
   it("gives a plan below every rung the lowest one, not nothing", () => {
-    setFreePlanQuality("sd");
+    setFreePlanRung(480);
     testDb.db.delete(movieRenditions).where(eq(movieRenditions.movieId, FREE_TITLE)).run();
     addRung(FREE_TITLE, 720);
     addRung(FREE_TITLE, 1080);
@@ -239,7 +239,7 @@ describe("the plan's maximum quality on the adaptive streams", () => {
   });
 
   it("gives the owning provider and administrators every rung, whatever FREE allows", () => {
-    setFreePlanQuality("sd");
+    setFreePlanRung(480);
     for (const account of [people.provider, people.admin]) {
       expect(rungsOf(stream("master.m3u8", account, "desk"))).toEqual([144, 240, 360, 480, 720]);
       expect(stream("720p.mp4", account, "desk")).toMatchObject({ allowed: true });
@@ -248,8 +248,8 @@ describe("the plan's maximum quality on the adaptive streams", () => {
     expect(testDb.db.select().from(playbackLeases).all()).toEqual([]);
   });
 
-  it("follows a pass: an SD FREE viewer with a BASIC pass gets 720p", () => {
-    setFreePlanQuality("sd");
+  it("follows a pass: a FREE viewer capped at 480p with a BASIC pass gets 720p", () => {
+    setFreePlanRung(480);
     expect(stream("720p.mp4", people.viewer)).toMatchObject({ allowed: false, reason: "quality" });
     grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 1, source: "voucher" }, t0);
     expect(stream("720p.mp4", people.viewer)).toMatchObject({ allowed: true });
@@ -347,13 +347,13 @@ describe("what the watch page offers a viewer", () => {
     // The fixture's rungs average 1.5 kbps per line: 144p 216 kbps, 240p 360 kbps.
     const auto = playerChoices(
       testDb.db,
-      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto" },
+      { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: "auto" },
       t0,
     );
     expect(auto.fallbackUrl).toBe(`/stream/${FREE_TITLE}/144p.mp4`);
     const chosen = playerChoices(
       testDb.db,
-      { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: 360 },
+      { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: 360 },
       t0,
     );
     expect(chosen.fallbackUrl).toBe(`/stream/${FREE_TITLE}/360p.mp4`);
@@ -363,7 +363,7 @@ describe("what the watch page offers a viewer", () => {
     const choices = (linkKbps: number | null) =>
       playerChoices(
         testDb.db,
-        { movieId: FREE_TITLE, account: people.viewer, dataSaver: false, quality: "auto", linkKbps },
+        { movieId: FREE_TITLE, mediaVersion: 0, account: people.viewer, dataSaver: false, quality: "auto", linkKbps },
         t0,
       ).autoCost;
     // 400 kbps assumed: no rung's peak fits 70 % (280 kbps; 144p's is 288), so the lowest; 240p's
@@ -377,27 +377,27 @@ describe("what the watch page offers a viewer", () => {
 });
 
 describe("the file route's progressive MP4", () => {
-  it("gives an SD plan the best rung up to 480 lines, an HD plan the film itself", () => {
-    setFreePlanQuality("sd");
+  it("gives a plan capped at 480p the best rung up to 480 lines, one capped at 1080p the film itself", () => {
+    setFreePlanRung(480);
     const sd = authorizeStream(testDb.db, `${FREE_TITLE}.mp4`, people.viewer, "phone", t0);
     expect(sd).toMatchObject({ allowed: true });
     if (sd.allowed) expect(sd.videoPath).toMatch(/freemovie01[/\\]hls[/\\]480p\.mp4$/);
-    setFreePlanQuality("hd");
+    setFreePlanRung(1080);
     const hd = authorizeStream(testDb.db, `${FREE_TITLE}.mp4`, people.viewer, "phone", t0);
     if (hd.allowed) expect(hd.videoPath).toMatch(/freemovie01[/\\]video\.mp4$/);
-    else expect.unreachable("an HD plan must be served");
+    else expect.unreachable("a plan up to 1080p must be served");
   });
 
   it("lists the ready rungs lowest first, then the film", () => {
     addRung(FREE_TITLE, 1080, "pending");
     const list = fileRouteRenditions(testDb.db, FREE_TITLE);
-    expect(list.map((rendition) => [rendition.quality, path.basename(rendition.path)])).toEqual([
-      ["sd", "144p.mp4"],
-      ["sd", "240p.mp4"],
-      ["sd", "360p.mp4"],
-      ["sd", "480p.mp4"],
-      ["hd", "720p.mp4"],
-      ["hd", "video.mp4"],
+    expect(list.map((rendition) => [rendition.rung, path.basename(rendition.path)])).toEqual([
+      [144, "144p.mp4"],
+      [240, "240p.mp4"],
+      [360, "360p.mp4"],
+      [480, "480p.mp4"],
+      [720, "720p.mp4"],
+      [720, "video.mp4"],
     ]);
     expect(fileRouteRenditions(testDb.db, "nosuchtitle")).toEqual([]);
   });

@@ -40,7 +40,7 @@ async function signIn(request: Request, door: Door): Promise<Response> {
     if (!(error instanceof SignInError)) throw error;
     const headers: Record<string, string> = {};
     if (error.retryAfterSeconds) headers["Retry-After"] = String(error.retryAfterSeconds);
-    const message = englishText(error.messageKey, { seconds: error.retryAfterSeconds });
+    const message = englishText(error.messageKey, { seconds: error.retryAfterSeconds, ...error.values });
     const blocked = error.messageKey === "auth:errors.blocked" || error.messageKey === "auth:errors.pending";
     return apiJson({ success: false, message, isBlocked: blocked }, { status: error.status, headers });
   }

@@ -1,9 +1,9 @@
 import { getDb } from "~/db/client.server";
 import { getAccountById, listAccounts, type Account } from "~/services/accounts.server";
-import { ACCOUNT_NOT_FOUND, setAccountBlocked } from "~/services/account-status.server";
+import { ACCOUNT_NOT_FOUND, cleanBlockReason, setAccountBlocked } from "~/services/account-status.server";
 import { clientAddress } from "~/utils/client.server";
 import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
-import { ApiError, apiJson, englishText } from "../http.server";
+import { ApiError, apiJson, englishText, readFields } from "../http.server";
 import { pageParam } from "~/utils/paging";
 
 /** The administrator's account lists and block/unblock, over the same service as /admin/providerslist and /admin/userlist. */
@@ -40,14 +40,21 @@ function listOf(role: "provider" | "viewer") {
 
 /** Block or unblock an account of one role: a provider path never touches a viewer, nor the reverse. */
 function setBlocked(role: "provider" | "viewer", blocked: boolean) {
-  return ({ request, params, caller }: HandlerContext) => {
+  return async ({ request, params, caller }: HandlerContext) => {
+    // The old clients send no body; a block may give its reason as `reason` (JSON or a form), kept in the audit log.
+    const reasonText = blocked ? ((await readFields(request)).reason ?? "") : "";
+    const reason = cleanBlockReason(reasonText);
+    if (!reason.ok) throw new ApiError(400, englishText(reason.error));
     const db = getDb();
     const target = getAccountById(db, params.id);
     if (!target || target.role !== role) throw new ApiError(404, englishText(ACCOUNT_NOT_FOUND));
-    const outcome = setAccountBlocked(db, target.id, blocked, {
-      actorId: caller!.account.id,
-      ipAddress: clientAddress(request),
-    });
+    const outcome = setAccountBlocked(
+      db,
+      target.id,
+      blocked,
+      { actorId: caller!.account.id, ipAddress: clientAddress(request) },
+      blocked ? { reason: reason.reason, confirmed: false } : undefined,
+    );
     if (!outcome.ok) {
       const status = outcome.error === ACCOUNT_NOT_FOUND ? 404 : 409;
       throw new ApiError(

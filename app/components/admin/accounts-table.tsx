@@ -1,5 +1,6 @@
-import { Form, useFetcher, useLocation } from "@remix-run/react";
-import { useEffect } from "react";
+import { Form, useActionData, useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useId } from "react";
+import { FieldErrorList } from "~/components/ui/form";
 import { useTranslation } from "~/i18n/use-translation";
 import { Pagination } from "~/components/ui/pagination";
 import { showToast } from "~/components/ui/toaster";
@@ -23,6 +24,8 @@ type FetcherResult = {
   accountId: string;
   blocked?: boolean;
   toasts: { type: "success" | "error"; key: string }[];
+  fieldErrors?: { reason?: string[] };
+  values?: { reason: string };
 };
 
 /** The search form, the accounts table with Block/Unblock and Reset per row, and paging. */
@@ -113,6 +116,12 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
   const hydrated = useHydrated();
   const location = useLocation();
   const back = `${location.pathname}${location.search}`;
+  const reasonId = useId();
+  // A block refused for its reason: from the fetcher (JavaScript) or the page's own answer (without).
+  const pageAnswer = useActionData<FetcherResult>();
+  const refused = [fetcher.data, pageAnswer].find(
+    (answer) => answer?.accountId === row.id && answer.intent === "block" && answer.fieldErrors,
+  );
 
   // Optimistic: while the request is out the row already shows the new state; while the
   // list reloads it shows what the server answered; then the list's own value.
@@ -149,7 +158,7 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
       </td>
       <td className="px-3 py-3">
         <div className="flex flex-wrap gap-2">
-          {self ? null : (
+          {self ? null : blocked ? (
             <fetcher.Form method="post">
               <input type="hidden" name="accountId" value={row.id} />
               <input type="hidden" name="back" value={back} />
@@ -157,13 +166,56 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
               <button
                 type="submit"
                 name="intent"
-                value={blocked ? "unblock" : "block"}
-                aria-label={t(blocked ? "accounts.unblockNamed" : "accounts.blockNamed", { name: row.name })}
-                className={`rounded px-3 py-1.5 text-xs font-semibold text-white ${blocked ? "bg-emerald-700 hover:bg-emerald-600" : "bg-red-700 hover:bg-red-600"}`}
+                value="unblock"
+                aria-label={t("accounts.unblockNamed", { name: row.name })}
+                className="rounded bg-emerald-700 px-3 py-1.5 text-xs font-semibold text-white hover:bg-emerald-600"
               >
-                {blocked ? t("accounts.unblock") : t("accounts.block")}
+                {t("accounts.unblock")}
               </button>
             </fetcher.Form>
+          ) : (
+            // Blocking is confirmed: the form opens first, and asks why.
+            <details open={Boolean(refused)} data-block-form={row.id}>
+              <summary className="cursor-pointer list-none rounded bg-red-700 px-3 py-1.5 text-xs font-semibold text-white hover:bg-red-600">
+                {t("accounts.blockOpen")}
+              </summary>
+              <fetcher.Form
+                method="post"
+                className="mt-2 grid w-64 max-w-full gap-2 text-xs"
+                key={fetcher.data?.ok ? "done" : "open"}
+              >
+                <input type="hidden" name="accountId" value={row.id} />
+                <input type="hidden" name="back" value={back} />
+                {hydrated ? <input type="hidden" name="via" value="fetcher" /> : null}
+                <label htmlFor={reasonId} className="text-slate-200">
+                  {t("accounts.blockReason")}
+                </label>
+                <textarea
+                  id={reasonId}
+                  name="reason"
+                  required
+                  rows={2}
+                  maxLength={500}
+                  defaultValue={refused?.values?.reason ?? ""}
+                  aria-invalid={refused ? true : undefined}
+                  aria-describedby={`${reasonId}-hint${refused ? ` ${reasonId}-error` : ""}`}
+                  className="rounded border border-white/15 bg-ink-900 px-2 py-1.5 text-sm text-slate-50"
+                />
+                <p id={`${reasonId}-hint`} className="text-slate-400">
+                  {t("accounts.blockHint")}
+                </p>
+                <FieldErrorList id={`${reasonId}-error`} name="reason" errors={refused?.fieldErrors?.reason} />
+                <button
+                  type="submit"
+                  name="intent"
+                  value="block"
+                  aria-label={t("accounts.blockNamed", { name: row.name })}
+                  className="rounded bg-red-700 px-3 py-1.5 font-semibold text-white hover:bg-red-600"
+                >
+                  {t("accounts.blockConfirm", { name: row.name })}
+                </button>
+              </fetcher.Form>
+            </details>
           )}
           <Form method="post">
             <input type="hidden" name="accountId" value={row.id} />

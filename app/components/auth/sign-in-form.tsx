@@ -4,7 +4,44 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";
 
-type SignInActionData = FormErrors & { values?: { email?: string } };
+type SignInActionData = FormErrors & {
+  values?: { email?: string };
+  blocked?: { email: string; phone: string };
+};
+
+/**
+ * The one message a blocked account gets at the door: what happened and whom
+ * to write to (customer care from the configuration), with the address and
+ * the number as links.
+ */
+function BlockedNotice({ contact }: { contact: { email: string; phone: string } }) {
+  const { t } = useTranslation("auth");
+  // The translated sentence with the email and the phone number made into links (wherever the language puts them).
+  const template = t("errors.blocked", { email: "{{email}}", phone: "{{phone}}" }).split(
+    /(\{\{email\}\}|\{\{phone\}\})/,
+  );
+  return (
+    <p
+      role="alert"
+      data-testid="blocked-notice"
+      className="rounded border border-red-400/40 bg-red-950 px-3 py-2 text-sm text-red-50"
+    >
+      {template.map((part, index) =>
+        part === "{{email}}" ? (
+          <a key={index} href={`mailto:${contact.email}`} className="font-semibold underline">
+            {contact.email}
+          </a>
+        ) : part === "{{phone}}" ? (
+          <a key={index} href={`tel:${contact.phone.replace(/[^+\d]/g, "")}`} className="font-semibold underline">
+            {contact.phone}
+          </a>
+        ) : (
+          <span key={index}>{part}</span>
+        ),
+      )}
+    </p>
+  );
+}
 
 /** The email + password form of both doors; the action decides which door it is. */
 export function SignInForm({ footer }: { footer?: ReactNode }) {
@@ -14,7 +51,7 @@ export function SignInForm({ footer }: { footer?: ReactNode }) {
   useErrorToasts(actionData);
   return (
     <Form method="post" className="grid gap-4" noValidate>
-      <FormError errors={actionData} />
+      {actionData?.blocked ? <BlockedNotice contact={actionData.blocked} /> : <FormError errors={actionData} />}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
       <Honeypot />
       <Field

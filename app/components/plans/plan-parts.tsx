@@ -1,15 +1,10 @@
-import { useLocation } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
-import type { OfferedPlan } from "~/services/plans.server";
-import type { Billing } from "~/utils/money";
+import type { PlanOffer } from "~/services/plans.server";
 
-export function planPrice(plan: OfferedPlan, billing: Billing) {
-  return billing === "annual" ? plan.annualPrice : plan.monthlyPrice;
-}
-
-export function choosePlanHref(plan: OfferedPlan, billing: Billing) {
-  return `/payment?plan=${encodeURIComponent(plan.code)}&billing=${billing}`;
+/** Where a plan's "Choose" leads: its passes on /payment. */
+export function choosePlanHref(plan: Pick<PlanOffer, "code">) {
+  return `/payment?plan=${encodeURIComponent(plan.code)}#plan-${plan.code}`;
 }
 
 export function Check({ included }: { included: boolean }) {
@@ -47,41 +42,82 @@ export function Check({ included }: { included: boolean }) {
   );
 }
 
-/**
- * Monthly / Billed Annually: two plain links to `?billing=…`, so the switch
- * works without JavaScript (and with it, as a client navigation).
- */
-export function BillingToggle({ billing, maxDiscount }: { billing: Billing; maxDiscount: number }) {
+/** "Up to 720p (HD)": the highest picture a plan is served, as its cap says. */
+export function useQualityLabel() {
   const { t } = useTranslation("plans");
-  const location = useLocation();
-  const href = (value: Billing) => {
-    const params = new URLSearchParams(location.search);
-    params.set("billing", value);
-    return `${location.pathname}?${params.toString()}`;
+  return (rung: number) => {
+    const kind = rung >= 1080 ? "fullHd" : rung >= 720 ? "hd" : rung >= 480 ? "sd" : "low";
+    return t("quality.upTo", { rung, kind: t(`quality.${kind}`) });
   };
-  const option = (value: Billing, label: string) => (
-    <Link
-      to={href(value)}
-      preventScrollReset
-      replace
-      aria-current={billing === value ? "true" : undefined}
-      className={`rounded-full px-4 py-1.5 text-sm font-semibold transition ${
-        billing === value ? "bg-brand-500 text-ink-950" : "text-slate-200 hover:text-white"
-      }`}
-    >
-      {label}
-    </Link>
-  );
+}
+
+/** "5 titles, kept 7 days, 48 hours after first play": a plan's download rules as viewers read them. */
+export function useDownloadTerms() {
+  const { t } = useTranslation("plans");
+  return (downloads: PlanOffer["downloads"]) =>
+    t("downloadTerms", {
+      titles: t("titles", { count: downloads.maxDownloads }),
+      kept: t("keptDays", { count: downloads.days }),
+      hours: t("playHours", { count: downloads.playHours }),
+    });
+}
+
+/** What a plan lets its holder do, in the words viewers read everywhere: made from the plan's own settings. */
+export function usePlanAllowances() {
+  const { t } = useTranslation("plans");
+  const quality = useQualityLabel();
+  const downloadTerms = useDownloadTerms();
+  return (plan: Pick<PlanOffer, "premium" | "screens" | "maxRung" | "downloads">) => [
+    { key: "premium", included: plan.premium, text: plan.premium ? t("allows.premium") : t("allows.freeOnly") },
+    { key: "screens", included: true, text: t("screens", { count: plan.screens }) },
+    { key: "quality", included: true, text: quality(plan.maxRung) },
+    {
+      key: "downloads",
+      included: plan.downloads.allowed,
+      text: plan.downloads.allowed
+        ? t("allows.downloads", { terms: downloadTerms(plan.downloads) })
+        : t("allows.noDownloads"),
+    },
+  ];
+}
+
+/** The list of what a plan allows, each line with a tick or a dash. */
+export function PlanAllowances({
+  plan,
+  className = "grid gap-2 text-sm text-slate-200",
+}: {
+  plan: Pick<PlanOffer, "premium" | "screens" | "maxRung" | "downloads">;
+  className?: string;
+}) {
+  const allowances = usePlanAllowances()(plan);
   return (
-    <nav
-      aria-label={t("billingToggle")}
-      className="inline-flex items-center gap-1 rounded-full border border-white/15 bg-ink-900 p-1"
-    >
-      {option("monthly", t("monthly"))}
-      {option("annual", t("annually"))}
-      {maxDiscount > 0 ? (
-        <span className="px-2 text-xs font-semibold text-emerald-400">{t("save", { percent: maxDiscount })}</span>
-      ) : null}
-    </nav>
+    <ul className={className}>
+      {allowances.map((line) => (
+        <li key={line.key} className="flex items-start gap-2" data-allows={line.key}>
+          <Check included={line.included} />
+          <span>{line.text}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** "from ₦150 a day" for a pass plan; "Free" for the free plan. */
+export function PlanPriceLine({ plan }: { plan: PlanOffer }) {
+  const { t } = useTranslation("plans");
+  if (plan.free) return <>{t("freePrice")}</>;
+  const cheapest = [...plan.prices].sort((a, b) => a.priceMinor - b.priceMinor)[0];
+  if (!cheapest) return null;
+  return <>{t("from", { price: cheapest.price, period: t(`per.${cheapest.period}`) })}</>;
+}
+
+/** The free plan's and each pass plan's button: the free plan needs none, a pass plan leads to its passes. */
+export function ChoosePlanLink({ plan, className }: { plan: PlanOffer; className: string }) {
+  const { t } = useTranslation("plans");
+  if (plan.free) return null;
+  return (
+    <Link to={choosePlanHref(plan)} className={className}>
+      {t("choose", { plan: plan.name })}
+    </Link>
   );
 }

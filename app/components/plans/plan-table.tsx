@@ -1,21 +1,17 @@
-import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
-import type { PlanFeature } from "~/db/schema";
-import type { OfferedPlan } from "~/services/plans.server";
-import type { Billing } from "~/utils/money";
-import { Check, choosePlanHref, planPrice } from "./plan-parts";
+import type { PlanOffer } from "~/services/plans.server";
+import { Check, ChoosePlanLink, useDownloadTerms, useQualityLabel } from "./plan-parts";
 
-/** The comparison: one column per plan, one row per price, screen count, quality and feature. */
-export function PlanTable({
-  plans,
-  features,
-  billing,
-}: {
-  plans: OfferedPlan[];
-  features: PlanFeature[];
-  billing: Billing;
-}) {
+/**
+ * The comparison: one column per plan, one row each for its prices (only
+ * the pass lengths it sells), Premium titles, screens, picture and
+ * downloads — all from the plans' own settings. On a phone the table scrolls
+ * inside its box, with the row names kept in view.
+ */
+export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose?: boolean }) {
   const { t } = useTranslation("plans");
+  const quality = useQualityLabel();
+  const downloadTerms = useDownloadTerms();
   if (plans.length === 0) {
     return (
       <p className="rounded-lg border border-dashed border-white/10 px-4 py-8 text-center text-sm text-slate-400">
@@ -23,46 +19,64 @@ export function PlanTable({
       </p>
     );
   }
-  const cell = "px-4 py-3 text-center";
+  const cell = "px-3 py-3 text-center align-top";
+  const rowHead = "sticky left-0 z-10 bg-ink-950 px-3 py-3 text-left align-top font-medium text-slate-200";
   return (
-    <div className="overflow-x-auto rounded-xl border border-white/10">
-      <table className="w-full min-w-[32rem] border-collapse text-sm">
+    // relative: the screen-reader texts (absolutely placed) stay inside the scrolling box, not widening the page.
+    <div className="relative max-w-full overflow-x-auto rounded-xl border border-white/10" data-testid="plan-table">
+      <table className="w-full min-w-[34rem] border-collapse text-sm">
         <caption className="sr-only">{t("comparison")}</caption>
         <thead className="bg-ink-900">
           <tr>
-            <th scope="col" className="px-4 py-4 text-left font-semibold text-slate-300">
+            <th scope="col" className="sticky left-0 z-10 bg-ink-900 px-3 py-4 text-left font-semibold text-slate-300">
               {t("feature")}
             </th>
             {plans.map((plan) => (
-              <th
-                key={plan.id}
-                scope="col"
-                className="px-4 py-4 text-center text-base font-bold tracking-wider text-brand-300 uppercase"
-              >
-                {plan.name}
+              <th key={plan.id} scope="col" className="px-3 py-4 text-center align-top" data-plan-column={plan.code}>
+                <span className="block text-base font-bold tracking-wider break-words text-brand-300 uppercase">
+                  {plan.name}
+                </span>
+                {plan.description ? (
+                  <span className="mt-1 block text-xs font-normal text-slate-400">{plan.description}</span>
+                ) : null}
               </th>
             ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-white/5">
-          <tr className="bg-ink-900/50">
-            <th scope="row" className="px-4 py-3 text-left font-medium text-slate-200">
+          <tr>
+            <th scope="row" className={rowHead}>
               {t("price")}
-              <span className="block text-xs font-normal text-slate-400">
-                {billing === "annual" ? t("billedAnnually") : t("billedMonthly")}
-              </span>
             </th>
             {plans.map((plan) => (
-              <td key={plan.id} className={cell} data-plan={plan.code}>
-                <span className="text-2xl font-extrabold text-white" data-price>
-                  {planPrice(plan, billing)}
-                </span>
-                <span className="text-xs text-slate-400">{billing === "annual" ? t("perYear") : t("perMonth")}</span>
+              <td key={plan.id} className={cell} data-plan={plan.code} data-price>
+                {plan.free ? (
+                  <span className="font-bold text-white">{t("freePrice")}</span>
+                ) : (
+                  <ul className="grid gap-1">
+                    {plan.prices.map((price) => (
+                      <li key={price.period} data-period-price={price.period}>
+                        <span className="font-bold whitespace-nowrap text-white">{price.price}</span>{" "}
+                        <span className="text-xs whitespace-nowrap text-slate-400">{t(`per.${price.period}`)}</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </td>
             ))}
           </tr>
           <tr>
-            <th scope="row" className="px-4 py-3 text-left font-medium text-slate-200">
+            <th scope="row" className={rowHead}>
+              {t("premiumLabel")}
+            </th>
+            {plans.map((plan) => (
+              <td key={plan.id} className={cell} data-allows-premium={plan.premium ? "true" : "false"}>
+                <Check included={plan.premium} />
+              </td>
+            ))}
+          </tr>
+          <tr>
+            <th scope="row" className={rowHead}>
               {t("screensLabel")}
             </th>
             {plans.map((plan) => (
@@ -72,40 +86,38 @@ export function PlanTable({
             ))}
           </tr>
           <tr>
-            <th scope="row" className="px-4 py-3 text-left font-medium text-slate-200">
+            <th scope="row" className={rowHead}>
               {t("maxQualityLabel")}
             </th>
             {plans.map((plan) => (
               <td key={plan.id} className={`${cell} text-slate-100`}>
-                {t(`quality.${plan.maxQuality}`)}
+                {quality(plan.maxRung)}
               </td>
             ))}
           </tr>
-          {features.map((feature) => (
-            <tr key={feature}>
-              <th scope="row" className="px-4 py-3 text-left font-medium text-slate-200">
-                {t(`features.${feature}`)}
-              </th>
+          <tr>
+            <th scope="row" className={rowHead}>
+              {t("downloadsLabel")}
+            </th>
+            {plans.map((plan) => (
+              <td key={plan.id} className={`${cell} text-slate-100`}>
+                {plan.downloads.allowed ? downloadTerms(plan.downloads) : <Check included={false} />}
+              </td>
+            ))}
+          </tr>
+          {choose ? (
+            <tr>
+              <td className="sticky left-0 z-10 bg-ink-950" />
               {plans.map((plan) => (
                 <td key={plan.id} className={cell}>
-                  <Check included={plan.features.includes(feature)} />
+                  <ChoosePlanLink
+                    plan={plan}
+                    className="inline-block rounded-md bg-brand-500 px-3 py-2 text-sm font-bold text-ink-950 hover:bg-brand-400"
+                  />
                 </td>
               ))}
             </tr>
-          ))}
-          <tr>
-            <td />
-            {plans.map((plan) => (
-              <td key={plan.id} className={cell}>
-                <Link
-                  to={choosePlanHref(plan, billing)}
-                  className="inline-block rounded-md bg-brand-500 px-4 py-2 text-sm font-bold text-ink-950 hover:bg-brand-400"
-                >
-                  {t("choose", { plan: plan.name })}
-                </Link>
-              </td>
-            ))}
-          </tr>
+          ) : null}
         </tbody>
       </table>
     </div>

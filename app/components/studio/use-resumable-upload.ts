@@ -41,6 +41,8 @@ export type StartOptions = {
   };
   /** Continue this upload (from the page's list of unfinished ones) instead of creating one. */
   uploadUrl?: string;
+  /** Replace the film of this title (one of the provider's own) instead of making a new title. */
+  replaces?: string;
   poster?: File | null;
   onSuccess: (movieId: string | null) => void;
   onRefused: (errors: FormErrors) => void;
@@ -142,9 +144,18 @@ export function useResumableUpload() {
         chunkSize: CHUNK_BYTES,
         retryDelays: RETRY_DELAYS_MS,
         removeFingerprintOnSuccess: true,
-        metadata: options.details
-          ? { ...options.details, filename: options.file.name }
-          : { filename: options.file.name },
+        metadata: options.replaces
+          ? { replaces: options.replaces, filename: options.file.name }
+          : options.details
+            ? { ...options.details, filename: options.file.name }
+            : { filename: options.file.name },
+        // A replacement is remembered apart from a new title's upload of the same file (and per title).
+        ...(options.replaces
+          ? {
+              fingerprint: async (file: File) =>
+                `replace-${options.replaces}-${file.name}-${file.type}-${file.size}-${file.lastModified}`,
+            }
+          : {}),
         onShouldRetry: (error) => shouldRetry(error),
         onBeforeRequest: async (request) => {
           // The poster goes up once the upload exists and before the film's bytes, so the title is made with it.

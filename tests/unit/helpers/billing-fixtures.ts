@@ -5,17 +5,9 @@ import type { DB } from "~/db/client.server";
 export function seedBilling(db: DB) {
   db.insert(plans)
     .values([
-      { id: "planfree", code: "FREE", name: "Free", monthlyPriceMinor: 0, screens: 1, maxQuality: "hd", sortOrder: 0 },
-      {
-        id: "planbasic",
-        code: "BASIC",
-        name: "Basic",
-        monthlyPriceMinor: 1400,
-        screens: 1,
-        maxQuality: "uhd",
-        sortOrder: 1,
-      },
-      { id: "planpro", code: "PRO", name: "Pro", monthlyPriceMinor: 3000, screens: 2, maxQuality: "uhd", sortOrder: 2 },
+      { id: "planfree", code: "FREE", name: "Free", screens: 1, maxRung: 1080, premium: false, sortOrder: 0 },
+      { id: "planbasic", code: "BASIC", name: "Basic", screens: 1, maxRung: 1080, premium: true, sortOrder: 1 },
+      { id: "planpro", code: "PRO", name: "Pro", screens: 2, maxRung: 1080, premium: true, sortOrder: 2 },
     ])
     .run();
   db.insert(planPeriods)

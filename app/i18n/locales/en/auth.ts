@@ -34,7 +34,8 @@ const auth = {
   },
   errors: {
     incorrectCredentials: "Incorrect login credentials",
-    blocked: "Your account is blocked contact the Administrator",
+    blocked:
+      "Your account is blocked. Contact the Administrator: write to {{email}} or call {{phone}}, giving the email address you sign in with.",
     pending: "Your application is waiting for an administrator to approve it",
     internal: "Internal server error",
     providerServerError: "Server Error please try after sometime or contact the site Administrator",
@@ -117,6 +118,7 @@ const auth = {
     roles: { viewer: "Viewer", provider: "Content creator", admin: "Administrator" },
   },
   provider: {
+    statistics: "Statistics",
     navLabel: "Content creator menu",
     series: "Series",
     upload: "Movie Upload",
@@ -131,6 +133,7 @@ const auth = {
     editProfile: "Edit Profile",
   },
   admin: {
+    dashboard: "Dashboard",
     navLabel: "Administration menu",
     series: "Series",
     providers: "Content Provider list",
@@ -152,6 +155,19 @@ const auth = {
     markRead: "Mark as read",
     markAllRead: "Mark all as read",
     open: "Open",
+    review: {
+      approved: "“{{title}}” is approved: viewers can watch it now.",
+      returned: {
+        picture: "“{{title}}” was sent back: the picture is too poor. {{note}} Upload a clearer copy and resubmit it.",
+        category: "“{{title}}” was sent back: it is in the wrong category. {{note}} Change it and resubmit it.",
+        rights:
+          "“{{title}}” was sent back: the rights are not clear. {{note}} Show that you may publish it, then resubmit it.",
+        content: "“{{title}}” was sent back: it breaks the content rules. {{note}} Change it and resubmit it.",
+        other: "“{{title}}” was sent back: {{note}} Change it and resubmit it.",
+      },
+      mailSubject: "Kallo: news about “{{title}}”",
+      mailLink: "Your titles: {{link}}",
+    },
   },
   logout: "Log out",
   loggingOut: "Logging out…",

@@ -46,7 +46,7 @@ const downloads = {
   errors: {
     signIn: "Sign in to download.",
     notAvailable: "This film cannot be downloaded.",
-    passRequired: "This title is Premium: downloading it needs an active Basic or Pro pass.",
+    passRequired: "This title is Premium: downloading it needs a pass of a plan that includes Premium titles.",
     notInPlan: "Your plan does not include downloads.",
     quality: "That quality is not available for your plan.",
     tooMany: "You have {{count}} downloads already, the most your plan allows. Delete one first.",

@@ -19,6 +19,7 @@ const pages = {
     newIntro: "The latest titles to arrive.",
     plans: "Plans",
     plansIntro: "Start free. Pay only for the time you want more, with a pass that never renews by itself.",
+    plansIntroPaid: "Pay only for the time you want to watch, with a pass that never renews by itself.",
     about: "About Kallo",
     emptyTitle: "Our first titles are on their way",
     emptyText: "Film makers are uploading their work. Come back soon, or join as a content creator and be the first.",
@@ -76,8 +77,7 @@ const pages = {
   plansPage: {
     title: "Plans and prices — Kallo",
     heading: "Choose your plan",
-    intro:
-      "Compare what each plan includes. Every paid plan is a pass for the period you pick and never renews by itself.",
+    intro: "Compare what each plan includes. A paid plan is a pass for the length you pick and never renews by itself.",
     empty: "No plans are offered at the moment. Please check again later.",
   },
   offlinePage: {

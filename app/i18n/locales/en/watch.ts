@@ -110,7 +110,7 @@ const watch = {
   pass: {
     needsPassTitle: "This title needs a pass",
     needsPass:
-      "{{name}} is a Premium title. Watch it with a Basic or Pro pass: buy one for a day, a week or a month, or redeem a voucher.",
+      "{{name}} is a Premium title. Watch it with a pass of a plan that includes Premium titles, or redeem a voucher.",
     seePasses: "Buy a pass or redeem a voucher",
     from: "from {{price}} for {{period}}",
     screensTitle: "Playing on another device",

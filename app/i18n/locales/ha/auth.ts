@@ -36,7 +36,8 @@ const auth: DeepStrings<typeof en> = {
   },
   errors: {
     incorrectCredentials: "Bayanan shiga ba daidai ba ne",
-    blocked: "An toshe asusunku, ku tuntuɓi Mai Gudanarwa",
+    blocked:
+      "An toshe asusunku. Ku tuntuɓi Mai Gudanarwa: ku rubuta zuwa {{email}} ko ku kira {{phone}}, tare da adireshin imel ɗin da kuke shiga da shi.",
     pending: "Buƙatarku tana jiran amincewar mai gudanarwa",
     internal: "Kuskure a cikin sabar",
     providerServerError: "Kuskuren sabar, da fatan za a sake gwadawa nan gaba ko ku tuntuɓi Mai Gudanar da shafin",
@@ -119,6 +120,7 @@ const auth: DeepStrings<typeof en> = {
     roles: { viewer: "Mai kallo", provider: "Mai shirya fim", admin: "Mai gudanarwa" },
   },
   provider: {
+    statistics: "Ƙididdiga",
     navLabel: "Menu na mai shirya fim",
     series: "Shirye-shirye",
     upload: "Ɗora Fim",
@@ -133,6 +135,7 @@ const auth: DeepStrings<typeof en> = {
     editProfile: "Gyara bayanan kai",
   },
   admin: {
+    dashboard: "Allon bayanai",
     navLabel: "Menu na gudanarwa",
     series: "Shirye-shirye",
     providers: "Jerin Masu Shirya Fim",
@@ -153,6 +156,21 @@ const auth: DeepStrings<typeof en> = {
     unread: "{{count}} ba a karanta ba",
     markRead: "Alamta an karanta",
     markAllRead: "Alamta duka an karanta",
+    review: {
+      approved: "An amince da “{{title}}”: masu kallo za su iya kallonsa yanzu.",
+      returned: {
+        picture:
+          "An mayar da “{{title}}”: hoton bai yi kyau ba. {{note}} Ɗora kwafi mafi haske sannan ka sake aika shi.",
+        category:
+          "An mayar da “{{title}}”: yana cikin rukunin da ba nasa ba. {{note}} Gyara shi sannan ka sake aika shi.",
+        rights:
+          "An mayar da “{{title}}”: haƙƙin mallaka bai bayyana ba. {{note}} Nuna cewa kana da izinin wallafa shi, sannan ka sake aika shi.",
+        content: "An mayar da “{{title}}”: ya saɓa wa ƙa'idojin abun ciki. {{note}} Gyara shi sannan ka sake aika shi.",
+        other: "An mayar da “{{title}}”: {{note}} Gyara shi sannan ka sake aika shi.",
+      },
+      mailSubject: "Kallo: labari game da “{{title}}”",
+      mailLink: "Finafinanka: {{link}}",
+    },
     open: "Buɗe",
   },
   logout: "Fita",

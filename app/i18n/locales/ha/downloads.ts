@@ -47,7 +47,7 @@ const downloads = {
   errors: {
     signIn: "Shiga don saukewa.",
     notAvailable: "Ba za a iya sauke wannan fim ba.",
-    passRequired: "Wannan fim na Premium ne: saukewa na buƙatar fas ɗin Basic ko Pro mai aiki.",
+    passRequired: "Wannan fim na Premium ne: saukewa na buƙatar fasin na tsarin da ya ƙunshi finafinan Premium.",
     notInPlan: "Tsarinka bai haɗa da saukewa ba.",
     quality: "Wannan inganci ba ya cikin tsarinka.",
     tooMany: "Kana da saukewa {{count}} riga, iyakar da tsarinka ya yarda. Goge ɗaya tukuna.",

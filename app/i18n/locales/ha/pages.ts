@@ -22,6 +22,7 @@ const pages: DeepStrings<typeof en> = {
     newIntro: "Sababbin finafinan da suka iso.",
     plans: "Tsare-tsare",
     plansIntro: "Fara kyauta. Ku biya ne kawai lokacin da kuke son ƙari, da fasin da ba ya sabunta kansa.",
+    plansIntroPaid: "Ku biya ne kawai lokacin da kuke son kallo, da fasin da ba ya sabunta kansa.",
     about: "Game da Kallo",
     emptyTitle: "Fina-finanmu na farko suna kan hanya",
     emptyText:

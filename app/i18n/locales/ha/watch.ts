@@ -111,7 +111,7 @@ const watch: DeepStrings<typeof en> = {
   pass: {
     needsPassTitle: "Wannan fim yana buƙatar fasin",
     needsPass:
-      "{{name}} fim ne na Premium. Kalle shi da fasin Basic ko Pro: saya na kwana ɗaya, mako ɗaya ko wata ɗaya, ko ka yi amfani da baucan.",
+      "{{name}} fim ne na Premium. Kalle shi da fasin na tsarin da ya ƙunshi finafinan Premium, ko ka yi amfani da baucan.",
     seePasses: "Saya fasin ko yi amfani da baucan",
     from: "daga {{price}} na {{period}}",
     screensTitle: "Ana kallo a wata na'ura",

@@ -1,0 +1,106 @@
+import { useId } from "react";
+import { dateFormatter } from "~/utils/dates";
+import { niceTicks, scaled } from "./scale";
+
+export type DailyPoint = { day: string; value: number };
+
+const WIDTH = 320;
+const HEIGHT = 150;
+const LEFT = 38;
+const RIGHT = 6;
+const TOP = 8;
+const BOTTOM = 20;
+
+/** A day (YYYY-MM-DD) as noon of that day in UTC, so every zone's formatter names the same date. */
+const noon = (day: string) => new Date(`${day}T12:00:00Z`);
+
+/**
+ * One bar per day, read left (oldest) to right (today), on a 320-unit-wide
+ * picture that fills its box: the height a phone needs, axis labels at the
+ * phone's text size. The first, middle and last days are named under the
+ * bars; each bar carries its day and value for screen readers and tooltips.
+ */
+export function DailyBars({
+  points,
+  language,
+  format,
+  label,
+  line = false,
+}: {
+  points: readonly DailyPoint[];
+  language: string;
+  format: (value: number) => string;
+  /** What the picture shows, for screen readers ("Views per day, 1 June to 30 June"). */
+  label: string;
+  /** Draw a line through the values instead of bars (a level, such as passes active). */
+  line?: boolean;
+}) {
+  const id = useId();
+  const dates = dateFormatter(language, "dayMonth");
+  const max = Math.max(0, ...points.map((point) => point.value));
+  const ticks = niceTicks(max, 3);
+  const top = ticks.at(-1)!;
+  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  const slot = plotWidth / Math.max(1, points.length);
+  const gap = slot > 4 ? 1 : 0.3;
+  const y = (value: number) => TOP + plotHeight - scaled(value, top, plotHeight);
+  const named = points.length > 0 ? [...new Set([0, Math.floor((points.length - 1) / 2), points.length - 1])] : [];
+  const path = points
+    .map(
+      (point, index) =>
+        `${index === 0 ? "M" : "L"}${(LEFT + slot * (index + 0.5)).toFixed(1)} ${y(point.value).toFixed(1)}`,
+    )
+    .join(" ");
+  return (
+    <svg
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      className="h-auto w-full"
+      role="img"
+      aria-labelledby={`${id}-label`}
+      fontSize={10}
+    >
+      <title id={`${id}-label`}>{label}</title>
+      {ticks.map((tick) => (
+        <g key={tick}>
+          <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} className="stroke-white/10" strokeWidth={1} />
+          <text x={LEFT - 4} y={y(tick) + 3.5} textAnchor="end" className="fill-slate-400">
+            {format(tick)}
+          </text>
+        </g>
+      ))}
+      {line ? (
+        <path d={path} fill="none" className="stroke-brand-400" strokeWidth={2} strokeLinejoin="round" />
+      ) : (
+        points.map((point, index) => {
+          const height = scaled(point.value, top, plotHeight);
+          return (
+            <rect
+              key={point.day}
+              x={LEFT + slot * index + gap / 2}
+              y={TOP + plotHeight - height}
+              width={Math.max(0.5, slot - gap)}
+              height={height}
+              className="fill-brand-500"
+              data-day={point.day}
+              data-value={point.value}
+            >
+              <title>{`${dates.format(noon(point.day))}: ${format(point.value)}`}</title>
+            </rect>
+          );
+        })
+      )}
+      {named.map((index) => (
+        <text
+          key={index}
+          x={LEFT + slot * (index + 0.5)}
+          y={HEIGHT - 5}
+          textAnchor={index === 0 ? "start" : index === points.length - 1 ? "end" : "middle"}
+          className="fill-slate-400"
+        >
+          {dates.format(noon(points[index]!.day))}
+        </text>
+      ))}
+    </svg>
+  );
+}

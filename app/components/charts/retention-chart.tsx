@@ -1,0 +1,100 @@
+import { useId } from "react";
+
+export type RetentionPoint = { share: number; seconds: number; stillWatching: number };
+
+const WIDTH = 320;
+const HEIGHT = 160;
+const LEFT = 34;
+const RIGHT = 8;
+const TOP = 8;
+const BOTTOM = 20;
+
+/** "1:05:09" or "5:09": a moment of a film. */
+export function clock(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const minutes = Math.floor(whole / 60);
+  const rest = String(whole % 60).padStart(2, "0");
+  return minutes >= 60
+    ? `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${rest}`
+    : `${minutes}:${rest}`;
+}
+
+/**
+ * Audience retention: across the film (left, its start; right, its end), the
+ * share of viewings still watching. Where the line falls is where viewers
+ * stop. Axis: 0–100 % up the side, the film's clock along the bottom.
+ */
+export function RetentionChart({
+  points,
+  label,
+  percent,
+}: {
+  points: readonly RetentionPoint[];
+  label: string;
+  percent: (share: number) => string;
+}) {
+  const id = useId();
+  const plotWidth = WIDTH - LEFT - RIGHT;
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  const x = (share: number) => LEFT + share * plotWidth;
+  const y = (share: number) => TOP + plotHeight - share * plotHeight;
+  const line = points
+    .map(
+      (point, index) => `${index === 0 ? "M" : "L"}${x(point.share).toFixed(1)} ${y(point.stillWatching).toFixed(1)}`,
+    )
+    .join(" ");
+  const area = points.length > 0 ? `${line} L${x(1)} ${y(0)} L${x(0)} ${y(0)} Z` : "";
+  const end = points.at(-1)?.seconds ?? 0;
+  return (
+    <svg
+      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+      className="h-auto w-full"
+      role="img"
+      aria-labelledby={`${id}-label`}
+      fontSize={10}
+    >
+      <title id={`${id}-label`}>{label}</title>
+      {[0, 0.5, 1].map((tick) => (
+        <g key={tick}>
+          <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} className="stroke-white/10" strokeWidth={1} />
+          <text x={LEFT - 4} y={y(tick) + 3.5} textAnchor="end" className="fill-slate-400">
+            {percent(tick)}
+          </text>
+        </g>
+      ))}
+      <path d={area} className="fill-brand-500/25" />
+      <path
+        d={line}
+        fill="none"
+        className="stroke-brand-400"
+        strokeWidth={2}
+        strokeLinejoin="round"
+        data-retention-line
+      />
+      {points.map((point) => (
+        <circle
+          key={point.share}
+          cx={x(point.share)}
+          cy={y(point.stillWatching)}
+          r={3}
+          className="fill-transparent"
+          data-share={point.share}
+          data-still={point.stillWatching}
+        >
+          <title>{`${clock(point.seconds)}: ${percent(point.stillWatching)}`}</title>
+        </circle>
+      ))}
+      {[0, 0.5, 1].map((share) => (
+        <text
+          key={share}
+          x={x(share)}
+          y={HEIGHT - 5}
+          textAnchor={share === 0 ? "start" : share === 1 ? "end" : "middle"}
+          className="fill-slate-400"
+        >
+          {clock(share * end)}
+        </text>
+      ))}
+    </svg>
+  );
+}

@@ -1,0 +1,230 @@
+import { Form, useRevalidator } from "@remix-run/react";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useTranslation } from "~/i18n/use-translation";
+import { dateFormatter } from "~/utils/dates";
+import { FieldErrorList, FormError, type FormErrors } from "~/components/ui/form";
+import { showToast } from "~/components/ui/toaster";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { megabytes, UploadProgressPanel } from "./upload-progress";
+import { TUS_ENDPOINT, useResumableUpload } from "./use-resumable-upload";
+
+export type ReplacementView = {
+  status: "processing" | "failed" | "done";
+  failureReason: string | null;
+  originalName: string;
+  createdAt: string;
+  swappedAt: string | null;
+};
+
+export type UnfinishedReplacement = { id: string; filename: string; sizeBytes: number; receivedBytes: number };
+
+/**
+ * Replacing a title's film. Without JavaScript the form posts the film in
+ * one multipart request (`?part=film`); with it the film goes by the
+ * resumable upload (progress, pause, survives a dropped link) with the tus
+ * metadata `replaces`. Either way the current film plays on until the new one
+ * is ready, and this panel says where the replacement is — and why, if it
+ * failed — looking again every few seconds while it is being prepared.
+ */
+export function FilmReplacement({
+  movieId,
+  action,
+  replacement,
+  allowed,
+  refusal,
+  unfinished,
+  accept,
+  maxUploadBytes,
+  errors,
+}: {
+  movieId: string;
+  action: string;
+  replacement: ReplacementView | null;
+  allowed: boolean;
+  refusal: string | null;
+  unfinished: UnfinishedReplacement[];
+  accept: string;
+  maxUploadBytes: number;
+  errors?: FormErrors | null;
+}) {
+  const { t, i18n } = useTranslation("studio");
+  const id = useId();
+  const hydrated = useHydrated();
+  const revalidator = useRevalidator();
+  const { state, start, pause, resume } = useResumableUpload();
+  const [clientErrors, setClientErrors] = useState<FormErrors | null>(null);
+  const shown = clientErrors ?? errors ?? null;
+  const busy = state.phase !== "idle" && state.phase !== "done";
+  const preparing = replacement?.status === "processing";
+
+  // While the new film is being prepared, look again every few seconds: the swap shows without a reload.
+  useEffect(() => {
+    if (!preparing) return;
+    const timer = window.setInterval(() => {
+      if (revalidator.state === "idle" && document.visibilityState === "visible") revalidator.revalidate();
+    }, 4000);
+    return () => window.clearInterval(timer);
+  }, [preparing, revalidator]);
+
+  const succeed = () => {
+    showToast({ type: "success", key: "studio:replace.started" });
+    revalidator.revalidate();
+  };
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const movie = new FormData(event.currentTarget).get("movie");
+    if (!(movie instanceof File) || movie.size === 0) {
+      setClientErrors({ fieldErrors: { movie: ["studio:errors.movieRequired"] } });
+      return;
+    }
+    if (movie.size > maxUploadBytes) {
+      setClientErrors({ fieldErrors: { movie: ["studio:errors.tooLarge"] } });
+      return;
+    }
+    setClientErrors(null);
+    void start({ file: movie, replaces: movieId, onSuccess: succeed, onRefused: setClientErrors });
+  }
+
+  function continueUpload(upload: UnfinishedReplacement, file: File) {
+    if (busy) return;
+    if (file.name !== upload.filename || file.size !== upload.sizeBytes) {
+      setClientErrors({
+        formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }),
+      });
+      return;
+    }
+    setClientErrors(null);
+    void start({
+      file,
+      replaces: movieId,
+      uploadUrl: `${TUS_ENDPOINT}/${upload.id}`,
+      onSuccess: succeed,
+      onRefused: setClientErrors,
+    });
+  }
+
+  const dates = dateFormatter(i18n.language, "dateTime");
+  return (
+    <div
+      className="grid gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-4 sm:p-5"
+      data-testid="film-replacement"
+    >
+      <p className="text-sm text-slate-300">{t("replace.intro")}</p>
+      {replacement ? (
+        <p
+          role="status"
+          data-replacement-status={replacement.status}
+          className={`rounded border px-3 py-2 text-sm ${
+            replacement.status === "failed"
+              ? "border-red-400/40 bg-red-950/60 text-red-100"
+              : replacement.status === "processing"
+                ? "border-amber-400/40 bg-amber-950/40 text-amber-100"
+                : "border-emerald-400/30 bg-emerald-950/40 text-emerald-100"
+          }`}
+        >
+          {replacement.status === "processing"
+            ? t("replace.preparing", { file: replacement.originalName })
+            : replacement.status === "failed"
+              ? t("replace.failed", {
+                  file: replacement.originalName,
+                  reason: t(`list.failure.${replacement.failureReason ?? "processing"}`),
+                })
+              : t("replace.done", {
+                  file: replacement.originalName,
+                  date: dates.format(new Date(replacement.swappedAt ?? replacement.createdAt)),
+                })}
+        </p>
+      ) : null}
+      {unfinished.length > 0 ? (
+        <ul className="grid gap-2" aria-label={t("upload.unfinishedTitle")}>
+          {unfinished.map((upload) => (
+            <li
+              key={upload.id}
+              className="grid gap-2 rounded border border-white/10 p-3 text-sm"
+              data-unfinished-upload={upload.id}
+            >
+              <span>
+                {t("upload.unfinishedEntry", {
+                  filename: upload.filename,
+                  received: megabytes(upload.receivedBytes),
+                  total: megabytes(upload.sizeBytes),
+                })}
+              </span>
+              <div className="flex flex-wrap items-center gap-3">
+                {hydrated ? (
+                  <label className="cursor-pointer rounded bg-brand-600 px-3 py-1.5 font-semibold text-white hover:bg-brand-700">
+                    {t("upload.continueWith")}
+                    <input
+                      type="file"
+                      className="sr-only"
+                      disabled={busy}
+                      onChange={(event) => {
+                        const file = event.currentTarget.files?.[0];
+                        if (file) continueUpload(upload, file);
+                      }}
+                    />
+                  </label>
+                ) : null}
+                <Form method="post" action={`${action}?part=discard`}>
+                  <input type="hidden" name="uploadId" value={upload.id} />
+                  <button
+                    type="submit"
+                    className="rounded border border-white/20 px-3 py-1.5 text-slate-100 hover:bg-white/10"
+                  >
+                    {t("upload.discard")}
+                  </button>
+                </Form>
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {allowed ? (
+        <form
+          method="post"
+          encType="multipart/form-data"
+          action={`${action}?part=film`}
+          onSubmit={onSubmit}
+          noValidate
+          className="grid gap-3"
+          data-testid="replace-film-form"
+        >
+          <FormError errors={shown} />
+          <div className="grid gap-1">
+            <label htmlFor={`${id}-movie`} className="text-sm font-medium text-slate-200">
+              {t("replace.file")}
+            </label>
+            <input
+              id={`${id}-movie`}
+              name="movie"
+              type="file"
+              accept={accept}
+              required
+              aria-invalid={shown?.fieldErrors?.movie ? true : undefined}
+              aria-describedby={`${id}-movie-hint${shown?.fieldErrors?.movie ? ` ${id}-movie-error` : ""}`}
+              className="max-w-full text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100"
+            />
+            <p id={`${id}-movie-hint`} className="text-xs text-slate-400">
+              {t("upload.movieHint")}
+            </p>
+            <FieldErrorList id={`${id}-movie-error`} name="movie" errors={shown?.fieldErrors?.movie} />
+          </div>
+          <UploadProgressPanel state={state} onPause={pause} onResume={resume} />
+          <div>
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70"
+            >
+              {busy ? t("upload.uploading") : t("replace.submit")}
+            </button>
+          </div>
+        </form>
+      ) : refusal ? (
+        <p className="text-sm text-slate-300">{t(refusal)}</p>
+      ) : null}
+    </div>
+  );
+}

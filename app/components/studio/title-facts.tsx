@@ -1,0 +1,54 @@
+import { useTranslation } from "~/i18n/use-translation";
+import { Link } from "~/components/ui/link";
+import { RenditionList, type RenditionSummary } from "./rendition-list";
+
+export type TitleFactsView = {
+  id: string;
+  status: "processing" | "ready" | "failed";
+  approved: boolean;
+  published: boolean;
+  failureReason: string | null;
+  durationSeconds: number;
+  sizeBytes: number;
+  views: number;
+  renditions: RenditionSummary[];
+};
+
+function duration(seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
+  const rest = String(seconds % 60).padStart(2, "0");
+  return minutes >= 60
+    ? `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${rest}`
+    : `${minutes}:${rest}`;
+}
+
+/** Where a title stands, under its name on its edit page: status, length, size, views, qualities, and its watch page once published. */
+export function TitleFacts({ title }: { title: TitleFactsView }) {
+  const { t } = useTranslation("studio");
+  const status =
+    title.status === "failed"
+      ? t("list.status.failed")
+      : title.status === "processing"
+        ? t("list.status.processing")
+        : title.approved
+          ? t("edit.published")
+          : t("list.status.waitingApproval");
+  return (
+    <div className="mt-2 grid gap-2 text-sm text-slate-300">
+      <p className="flex flex-wrap gap-x-4 gap-y-1">
+        <span data-title-status={title.status}>{status}</span>
+        {title.durationSeconds > 0 ? <span>{t("edit.length", { value: duration(title.durationSeconds) })}</span> : null}
+        <span>{t("edit.views", { count: title.views })}</span>
+        {title.published ? (
+          <Link to={`/WatchMovie?id=${title.id}`} className="text-brand-300 hover:underline">
+            {t("edit.watch")}
+          </Link>
+        ) : null}
+      </p>
+      {title.status === "failed" && title.failureReason ? (
+        <p className="text-red-200">{t(`list.failure.${title.failureReason}`)}</p>
+      ) : null}
+      <RenditionList renditions={title.renditions} />
+    </div>
+  );
+}

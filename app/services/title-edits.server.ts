@@ -1,0 +1,263 @@
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { DB } from "~/db/client.server";
+import { categories, movies, type Role } from "~/db/schema";
+import { checkUploadedFile } from "~/media/file-types.server";
+import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
+import { writeMoviePosters } from "~/media/posters.server";
+import { publicPosterName, storagePaths } from "~/media/storage.server";
+import { recordAudit } from "./audit.server";
+import { isPublishedRow } from "./catalogue.server";
+import { titleTextFields } from "./title-fields";
+import { fieldErrorsOf } from "./validation";
+import { lingerOn } from "~/utils/request-body.server";
+import { readForm } from "~/utils/read-form.server";
+
+/**
+ * Editing a title (a film or an episode) after its upload: its details —
+ * title, description, category, cast — and its poster, by its provider or any
+ * administrator, at any time and whatever its status.
+ *
+ * The rule for a published title (decision 051): an edit goes live at once
+ * and the title stays published. `editTitle` is the one function that
+ * changes a title's details, for the studio, the administrator's page and
+ * /api alike; it never touches the title's approval, and every edit is in
+ * the audit log with what it changed (before and after), so an administrator
+ * can see it and unpublish the title if need be. A title waiting for approval
+ * (or sent back) stays waiting: an edit is not a resubmission.
+ *
+ * The search index follows by itself: triggers on `movies` rewrite a title's
+ * row in `movies_fts` when its name, description or cast change (drizzle/0012),
+ * and the catalogue's kept lists are dropped when its name or category change
+ * (drizzle/0014).
+ */
+export const TITLE_NAME_MAX = 200;
+export const POSTER_MAX_BYTES = 10 * 1024 * 1024;
+
+export const titleEditSchema = z.object({
+  name: z
+    .string({ required_error: "studio:errors.titleRequired" })
+    .trim()
+    .min(1, "studio:errors.titleRequired")
+    .max(TITLE_NAME_MAX, "studio:errors.titleTooLong"),
+  ...titleTextFields,
+  Category: z
+    .string({ required_error: "studio:errors.categoryRequired" })
+    .trim()
+    .min(1, "studio:errors.categoryRequired"),
+});
+
+export type TitleEditField = "name" | "Description" | "Category" | "cast" | "poster";
+export type TitleEditFieldErrors = Partial<Record<TitleEditField, string[]>>;
+
+export type TitleEditResult =
+  | { ok: true; movieId: string; changed: string[] }
+  | { ok: false; status: 400 | 403 | 404 | 413 | 507; fieldErrors: TitleEditFieldErrors; formError?: string };
+
+type Actor = { id: string; role: Role };
+
+export type EditableTitle = {
+  id: string;
+  name: string;
+  description: string;
+  cast: string;
+  categoryId: string;
+  providerId: string;
+  status: "processing" | "ready" | "failed";
+  approved: boolean;
+  seasonId: string | null;
+  posterFile: string | null;
+  posterVersion: number;
+};
+
+/** The title if this account may edit it (its provider, any administrator): else why not. */
+export function editableTitle(db: DB, movieId: string, actor: Actor): EditableTitle | "notFound" | "forbidden" {
+  if (!movieId) return "notFound";
+  const row = db
+    .select({
+      id: movies.id,
+      name: movies.name,
+      description: movies.description,
+      cast: movies.cast,
+      categoryId: movies.categoryId,
+      providerId: movies.providerId,
+      status: movies.status,
+      approved: movies.approved,
+      seasonId: movies.seasonId,
+      posterFile: movies.posterFile,
+      posterVersion: movies.posterVersion,
+    })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
+  if (!row) return "notFound";
+  if (actor.role === "admin") return row;
+  if (actor.role === "provider" && row.providerId === actor.id) return row;
+  return "forbidden";
+}
+
+function refusal(outcome: "notFound" | "forbidden"): TitleEditResult {
+  return outcome === "notFound"
+    ? { ok: false, status: 404, fieldErrors: {}, formError: "studio:edit.errors.missing" }
+    : { ok: false, status: 403, fieldErrors: {}, formError: "studio:edit.errors.notYours" };
+}
+
+/**
+ * Change a title's details and, with `poster`, its poster (a checked image
+ * file). Fields not given keep their values (an /api call may send only the
+ * title); the forms send every field. An episode's category is its series'
+ * and is not changed here. The posters are written first (each file whole,
+ * renamed into place), then the row and the audit entry in one transaction;
+ * a poster that cannot be read changes nothing.
+ */
+export async function editTitle(
+  db: DB,
+  movieId: string,
+  input: Record<string, unknown>,
+  actor: Actor,
+  options: { poster?: { path: string }; root: string; ipAddress?: string | null },
+): Promise<TitleEditResult> {
+  const title = editableTitle(db, movieId, actor);
+  if (typeof title === "string") return refusal(title);
+  const given = (field: string) => typeof input[field] === "string";
+  const parsed = titleEditSchema.safeParse({
+    name: given("name") ? input.name : title.name,
+    Description: given("Description") ? input.Description : title.description,
+    cast: given("cast") ? input.cast : title.cast,
+    // An episode's category is its series' (series.server.ts changes both together).
+    Category: title.seasonId === null && given("Category") ? input.Category : title.categoryId,
+  });
+  if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) };
+  const details = parsed.data;
+  if (details.Category !== title.categoryId && !categoryExists(db, details.Category))
+    return { ok: false, status: 400, fieldErrors: { Category: ["studio:errors.categoryUnknown"] } };
+
+  if (options.poster) {
+    try {
+      await writeMoviePosters(movieId, options.poster.path, { root: options.root, position: "attention" });
+    } catch {
+      return { ok: false, status: 400, fieldErrors: { poster: ["studio:edit.errors.posterUnreadable"] } };
+    }
+  }
+
+  const before = { name: title.name, Description: title.description, cast: title.cast, Category: title.categoryId };
+  const changedFields = (Object.keys(before) as Array<keyof typeof before>).filter(
+    (key) => before[key] !== details[key],
+  );
+  const changed: string[] = options.poster ? [...changedFields, "poster"] : changedFields;
+  const updated = db.transaction((tx) => {
+    const result = tx
+      .update(movies)
+      .set({
+        name: details.name,
+        description: details.Description,
+        cast: details.cast,
+        categoryId: details.Category,
+        ...(options.poster
+          ? { posterFile: publicPosterName(movieId), posterVersion: sql`${movies.posterVersion} + 1` }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(movies.id, movieId))
+      .run();
+    if (result.changes === 0) return false;
+    if (changed.length > 0)
+      recordAudit(tx, {
+        actorId: actor.id,
+        action: "movie.edit",
+        targetType: "movie",
+        targetId: movieId,
+        details: {
+          changed,
+          before: Object.fromEntries(changedFields.map((key) => [key, before[key]])),
+          after: Object.fromEntries(changedFields.map((key) => [key, details[key]])),
+          // The rule of decision 051, written down with each edit: a published title's edit is live at once.
+          published: isPublishedRow(title),
+        },
+        ipAddress: options.ipAddress,
+      });
+    return true;
+  });
+  if (!updated) return refusal("notFound");
+  return { ok: true, movieId, changed };
+}
+
+function categoryExists(db: DB, categoryId: string): boolean {
+  return db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).get() !== undefined;
+}
+
+export type TitleForm =
+  | { ok: true; fields: Record<string, string>; poster?: { path: string }; discard: () => Promise<void> }
+  | { ok: false; status: 400 | 413 | 507; fieldErrors: TitleEditFieldErrors; formError?: string };
+
+/**
+ * Read a title's edit form: text fields and an optional poster (field
+ * `poster`; `file` from old clients), streamed to a temporary file and checked
+ * by extension and content, at most 10 MB. Also reads a URL-encoded or JSON
+ * body's fields (no poster then). The caller discards the temporary file.
+ */
+export async function readTitleForm(request: Request, root: string): Promise<TitleForm> {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (!type.startsWith("multipart/form-data")) {
+    const form = await readForm(request).catch(() => null);
+    if (!form) return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
+    const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string")) as Record<
+      string,
+      string
+    >;
+    return { ok: true, fields, discard: async () => {} };
+  }
+  let refused: string | null = null;
+  try {
+    const upload = await receiveMultipartUpload(request, {
+      tmpDir: storagePaths(root).tmp,
+      maxFileBytes: POSTER_MAX_BYTES,
+      maxFiles: 1,
+      signal: request.signal,
+      checkFile: ({ field, originalName, head }) => {
+        if (field !== "poster" && field !== "file") return (refused = "unexpectedFile");
+        // A form whose poster input was left empty sends an empty part with no name.
+        if (!originalName) return null;
+        const check = checkUploadedFile("poster", originalName, head);
+        return check.ok ? null : (refused = check.reason);
+      },
+    });
+    const file = upload.files.find((candidate) => candidate.size > 0 && candidate.originalName);
+    return {
+      ok: true,
+      fields: upload.fields,
+      poster: file ? { path: file.tempPath } : undefined,
+      discard: upload.discard,
+    };
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    if (error.status === 413)
+      return { ok: false, status: 413, fieldErrors: { poster: ["studio:errors.posterTooLarge"] } };
+    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
+    if (refused) return { ok: false, status: 400, fieldErrors: { poster: [`studio:errors.${refused}`] } };
+    return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
+  }
+}
+
+/** Read the form and edit the title: what the studio's page, the administrator's page and /api call. */
+export async function editTitleFromRequest(
+  db: DB,
+  request: Request,
+  movieId: string,
+  actor: Actor,
+  options: { root: string; ipAddress?: string | null },
+): Promise<TitleEditResult> {
+  // Who may edit is known before the body is read: a refused caller's poster is never stored (it is read and dropped behind the answer).
+  const title = editableTitle(db, movieId, actor);
+  if (typeof title === "string") {
+    lingerOn(request);
+    return refusal(title);
+  }
+  const form = await readTitleForm(request, options.root);
+  if (!form.ok) return form;
+  try {
+    return await editTitle(db, movieId, form.fields, actor, { ...options, poster: form.poster });
+  } finally {
+    await form.discard();
+  }
+}
