@@ -39,6 +39,16 @@ test("a page wider than the phone is found, with what sticks out", async ({ page
   expect(problems[0]).toMatch(/^page is 640px wide on a 360px screen \(<table#plans>/);
 });
 
+test("what makes a page too wide is named, not what scrolls inside its own box", async ({ page }) => {
+  await show(
+    page,
+    `<main><ul style="display:flex;overflow-x:auto;margin:0;padding:0"><li style="flex:none;width:300px">Home</li><li style="flex:none;width:300px">Movies</li></ul>
+     <form><label>Plan <select name="plan" style="width:400px"><option>Basic</option></select></label></form></main>`,
+  );
+  const problems = await lookAtPage(page, KEYS, { covered: false });
+  expect(problems).toEqual([expect.stringMatching(/^page is \d+px wide on a 360px screen \(<label>Plan Basic\)$/)]);
+});
+
 test("a control under another element where a finger lands is found", async ({ page }) => {
   await show(
     page,
