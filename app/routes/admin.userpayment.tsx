@@ -235,14 +235,15 @@ export default function UserPayment() {
         ) : (
           <Form method="post" className="mt-4 flex flex-wrap items-end gap-3" noValidate>
             <FormError errors={actionData} />
-            <label className="grid gap-1 text-sm">
+            {/* A plan's name, period and price can be longer than a phone is wide (Hausa): the menu narrows to fit. */}
+            <label className="grid max-w-full min-w-0 gap-1 text-sm">
               <span>{t("admin.generate.planPeriod")}</span>
               <select
                 name="planPeriod"
                 defaultValue={actionData?.values?.planPeriod ?? voucherOptions[0].value}
                 aria-invalid={invalid("planPeriod") || undefined}
                 aria-describedby={invalid("planPeriod") ? "planPeriod-error" : undefined}
-                className={`${inputClass} ${invalid("planPeriod") ? "border-red-400" : "border-white/15"}`}
+                className={`${inputClass} max-w-full min-w-0 ${invalid("planPeriod") ? "border-red-400" : "border-white/15"}`}
               >
                 {voucherOptions.map((option) => (
                   <option key={option.value} value={option.value}>

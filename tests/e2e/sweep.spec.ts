@@ -45,7 +45,9 @@ import {
  * not ask for, a page wider than the screen, a control covered where a finger
  * lands on it, a menu of the top bar that opens off the screen, a translation
  * key shown instead of words. With JavaScript it also does each page's safe
- * main action (switch a tab, open a menu, search) and looks again.
+ * main action (switch a tab, open a menu, search) and looks again. Without
+ * JavaScript it looks at the answer, the width, the words and the top bar's
+ * menus, and for covered controls on the phone.
  *
  * Lean by design: one browser per run, one sign-in per person shared by every
  * context (storage state), several pages at once.
@@ -253,23 +255,25 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
   const problems: string[] = [];
   let visited = 0;
 
-  async function visit(context: BrowserContext, combination: Combination, entry: SweepPage) {
+  /** What the listeners of a reused page report against: the visit under way. */
+  type Visit = { where: string; url: string; expectedStatus: number };
+
+  /** A tab reused from page to page (a new one per page would cost a renderer each time); its findings go to the visit under way. */
+  async function openTab(context: BrowserContext) {
     const page = await context.newPage();
     // A control that cannot be clicked (covered, off the screen) is a finding, not a wait until the test's end.
     page.setDefaultTimeout(10_000);
     page.setDefaultNavigationTimeout(60_000);
-    const path = entry.path(ids);
-    let where = `${path} [${combination.role}, ${combination.language}, ${combination.screen.width}px${javaScriptEnabled ? "" : ", no JS"}]`;
-    const url = new URL(path, process.env.E2E_BASE_URL).href;
-    const expectedStatus = entry.status ?? 200;
+    const tab = { page, visit: null as Visit | null };
     const note = (problem: string) => {
-      problems.push(`${where}: ${problem}`);
-      if (process.env.SWEEP_VERBOSE) console.log(`[sweep] ${where}: ${problem}`);
+      if (!tab.visit) return;
+      problems.push(`${tab.visit.where}: ${problem}`);
+      if (process.env.SWEEP_VERBOSE) console.log(`[sweep] ${tab.visit.where}: ${problem}`);
     };
     page.on("pageerror", (error) => note(`page error: ${error.message.split("\n")[0]}`));
     page.on("console", (message) => {
       const text = message.text();
-      if (message.location().url === url && /Failed to load resource/.test(text)) return;
+      if (message.location().url === tab.visit?.url && /Failed to load resource/.test(text)) return;
       if (message.type() === "error") note(`console error: ${text.slice(0, 300)}`);
       else if (message.type() === "warning" && /Warning:|\[i18n\]|hydrat|React/i.test(text))
         note(`console warning: ${text.slice(0, 300)}`);
@@ -277,9 +281,22 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
     page.on("response", (response) => {
       const status = response.status();
       if (status < 400) return;
-      if (response.url() === url && status === expectedStatus) return;
+      if (response.url() === tab.visit?.url && status === tab.visit.expectedStatus) return;
       note(`${status} from ${response.request().method()} ${response.url().replace(process.env.E2E_BASE_URL!, "")}`);
     });
+    return { page, note, tab };
+  }
+
+  async function visit(
+    { page, note, tab }: Awaited<ReturnType<typeof openTab>>,
+    combination: Combination,
+    entry: SweepPage,
+  ) {
+    const path = entry.path(ids);
+    const where = `${path} [${combination.role}, ${combination.language}, ${combination.screen.width}px${javaScriptEnabled ? "" : ", no JS"}]`;
+    const url = new URL(path, process.env.E2E_BASE_URL).href;
+    const expectedStatus = entry.status ?? 200;
+    tab.visit = { where, url, expectedStatus };
     try {
       visited++;
       // A page's own redirect at load (a signed-out visitor sent to sign in) may interrupt the first try.
@@ -298,8 +315,7 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
       if (!javaScriptEnabled) return;
       const actions = entry.actions ?? [];
       for (const [index, action] of actions.entries()) {
-        const before = where;
-        where = `${before} after "${action.name}"`;
+        tab.visit = { where: `${where} after "${action.name}"`, url, expectedStatus };
         try {
           await action.run(page);
           await settle(page);
@@ -307,7 +323,7 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
         } catch (error) {
           note(`could not ${action.name}: ${(error as Error).message.split("\n")[0]}`);
         }
-        where = before;
+        tab.visit = { where, url, expectedStatus };
         // Back to the page for the next action, unless this one stayed on it (a tab, a slide).
         const here = new URL(page.url());
         if (index < actions.length - 1 && `${here.origin}${here.pathname}${here.search}` !== url) {
@@ -317,8 +333,6 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
       }
     } catch (error) {
       note(`the visit failed: ${(error as Error).message.split("\n")[0]}`);
-    } finally {
-      await page.close();
     }
   }
 
@@ -338,7 +352,9 @@ async function sweepAs(browser: Browser, world: World, role: SweepRole, javaScri
       const queue = SWEEP_PAGES.filter((entry) => entry.roles.includes(role));
       await Promise.all(
         Array.from({ length: AT_ONCE }, async () => {
-          for (let entry = queue.shift(); entry; entry = queue.shift()) await visit(context, combination, entry);
+          const tab = await openTab(context);
+          for (let entry = queue.shift(); entry; entry = queue.shift()) await visit(tab, combination, entry);
+          tab.tab.visit = null;
         }),
       );
       await context.close();
