@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { LibraryRow } from "~/components/library/library-row";
-import { WatchProgress, watchedPercent } from "~/components/library/watch-progress";
+import { WatchProgress } from "~/components/library/watch-progress";
+import { watchedPercent } from "~/utils/watch-time";
 import { data } from "@remix-run/node";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";

@@ -229,7 +229,8 @@ describe("the browser's scripts", () => {
   it("of the landing page are few files (each costs a round trip on a slow link)", async () => {
     const landing = await loadPageAssets(`${world.url}/`, headersFor("en"));
     expect(landing.scripts.size).toBeGreaterThan(3);
-    expect(landing.scripts.size).toBeLessThanOrEqual(18);
+    // 18 until the Continue watching row (its row, its helpers, the poster's hook); decision 037.
+    expect(landing.scripts.size).toBeLessThanOrEqual(21);
   });
 });
 

@@ -1,7 +1,6 @@
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
-import { clockText } from "~/components/series/episode-clock";
-import { watchedPercent } from "~/components/library/watch-progress";
+import { clockText, watchedPercent } from "~/utils/watch-time";
 import { useTranslation } from "~/i18n/use-translation";
 import type { ContinueWatchingItem } from "~/services/continue-watching.server";
 import { Poster } from "./movie-card";

@@ -1,10 +1,5 @@
 import type { ReactNode } from "react";
 
-/** How much of a title was watched, in whole percent (0 for a title of unknown length). */
-export function watchedPercent(positionSeconds: number, durationSeconds: number): number {
-  return durationSeconds > 0 ? Math.min(100, Math.round((positionSeconds / durationSeconds) * 100)) : 0;
-}
-
 /** A thin bar of how much was watched, named for screen readers, and what to say beside it. */
 export function WatchProgress({ percent, label, children }: { percent: number; label: string; children: ReactNode }) {
   return (
