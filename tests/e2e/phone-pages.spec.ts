@@ -130,6 +130,7 @@ for (const javaScriptEnabled of [true, false]) {
         "Ready",
         "Failed",
         "Waiting for approval",
+        "Sent back",
         "Approved",
       ]);
       await status.selectOption("approved");
