@@ -854,12 +854,18 @@ async function playbackRun(
         })
         .catch(() => null);
       if (!attached) notes.push("no data-player-mode after 60 s");
-      // A player that fetches hls.js when the viewer reaches for it (data-player-loads="on-intent") is
-      // pressed at once: the library's download is part of its first frame. One that fetches it with the
+      // A player that attaches hls.js when the viewer reaches for it (data-player-loads="on-intent") is
+      // pressed after the settle like the others: the library's download (at idle, or at play with data
+      // saver) is part of its first frame as far as it has not finished by then. One that fetches it with the
       // page is pressed once it has attached (a play() before its src is hls.js's blob: was lost).
       const loadsOnIntent =
         (await page.getAttribute(PLAYER_SELECTOR, "data-player-loads").catch(() => null)) === "on-intent";
-      if (loadsOnIntent) notes.push("hls.js fetched on play");
+      const fetchedWhenIdle =
+        (await page.getAttribute(PLAYER_SELECTOR, "data-player-fetch").catch(() => null)) === "when-idle";
+      if (loadsOnIntent)
+        notes.push(
+          fetchedWhenIdle ? "hls.js fetched once the page was idle, attached on play" : "hls.js fetched on play",
+        );
       else if ((await page.getAttribute(PLAYER_SELECTOR, "data-player-mode").catch(() => null)) === "mse") {
         const hlsAttached = await page
           .waitForFunction(

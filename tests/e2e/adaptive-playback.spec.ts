@@ -188,7 +188,7 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 });
 
-test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes only when the viewer reaches for play, and no other page loads it", async ({
+test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes once the watch page is idle and attaches only when the viewer reaches for play; no other page loads it", async ({
   page,
 }) => {
   const movieId = TITLE.mse;
@@ -203,9 +203,12 @@ test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes o
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
   await hlsJsWaiting(video);
+  await expect(video).toHaveAttribute("data-player-fetch", "when-idle");
+  // Before play the library arrives once the page is idle (so play does not wait for it), but nothing of the
+  // film: not even a playlist, which would also take one of the account's screens.
+  await expect.poll(() => scripts.filter(isHlsChunk).length).toBeGreaterThan(0);
   await page.waitForLoadState("networkidle");
-  // Before play the page fetches neither the player library nor anything of the film, not even a playlist.
-  expect(scripts.filter(isHlsChunk)).toEqual([]);
+  await expect(video).not.toHaveAttribute("data-player-attached", "1");
   expect(requests.map(pathOf)).toEqual([]);
 
   await startPlaying(video);
@@ -238,18 +241,18 @@ test.describe("on a slow link", () => {
       await route.continue();
     });
     const requests = streamRequests(page, movieId);
+    // The page asks for hls.js once it is idle (or at play, whichever comes first); it is held here.
+    const chunkAsked = page.waitForRequest(/\/build\/.*hls.*\.js$/);
     await page.goto(`/WatchMovie?id=${movieId}`);
     const video = page.getByTestId("player");
     // Hydrated (the quality menu's Apply button is only for pages without JavaScript), hls.js not there yet.
     await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
     await hlsJsWaiting(video);
-    const chunkAsked = page.waitForRequest(/\/build\/.*hls.*\.js$/);
     await video.evaluate((element: HTMLVideoElement) => {
       element.muted = true;
       element.play().catch(() => undefined);
     });
     await expect(page.getByTestId("player-loading")).toBeVisible();
-    // Play asked for hls.js.
     await chunkAsked;
     // A second for anything that would start on its own to start.
     await page.waitForTimeout(1000);

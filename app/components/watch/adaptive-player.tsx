@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { mostPlayedRung } from "~/media/data-cost";
-import { linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
+import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
 
@@ -13,10 +13,44 @@ const SPENT_INTERVAL_MS = 2_000;
 const REMEMBERED_VIEWING_SECONDS = 20;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
 const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
-/** What shows the viewer means to play: hls.js (about 95 kB) is fetched then, not with the page. */
+/** What shows the viewer means to play: hls.js attaches then (the master playlist, a screen, the film). */
 const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focus", "keydown", "play"] as const;
 /** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
 let hlsFetched = false;
+/** After the page's load event, how long the browser may wait for an idle moment before hls.js is fetched. */
+const IDLE_FETCH_TIMEOUT_MS = 3_000;
+
+/**
+ * hls.js (about 100 kB, kept by the browser for as long as this build
+ * serves) is fetched once the page has loaded and the browser is idle, so a
+ * first press of play does not wait for it on a slow link; with the app's or
+ * the browser's data saver on, only when the viewer reaches for the player.
+ * Only the library: the film, its playlists and the screen wait for play.
+ * Returns a function that cancels a fetch not yet started.
+ */
+function fetchPlayerWhenIdle(skip: boolean): () => void {
+  if (skip || hlsFetched || browserSavesData()) return () => undefined;
+  let cancelled = false;
+  let idleHandle: number | undefined;
+  const fetchNow = () => {
+    if (!cancelled) void import("./hls-player.client").catch(() => undefined);
+  };
+  const whenIdle = () => {
+    if (cancelled) return;
+    if (typeof window.requestIdleCallback === "function")
+      idleHandle = window.requestIdleCallback(fetchNow, { timeout: IDLE_FETCH_TIMEOUT_MS });
+    else idleHandle = window.setTimeout(fetchNow, 1_000);
+  };
+  if (document.readyState === "complete") whenIdle();
+  else window.addEventListener("load", whenIdle, { once: true });
+  return () => {
+    cancelled = true;
+    window.removeEventListener("load", whenIdle);
+    if (idleHandle === undefined) return;
+    if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idleHandle);
+    else window.clearTimeout(idleHandle);
+  };
+}
 
 /** Why the server stopped this device from playing (the JSON of a 403 from a stream or the progress endpoint). */
 export type PlaybackRefusal = { reason: "screens" | "pass_required"; screens: number };
@@ -141,8 +175,9 @@ function showSubtitles(video: HTMLVideoElement, language: string | null) {
  * way of leaving: an in-app link, back, closing the tab, the screen going
  * off), counts the bytes it fetched, and switches quality when `quality`
  * changes. Nothing of the film is fetched until play is pressed
- * (`preload="none"`), and hls.js itself only when the viewer reaches for the
- * player (pointer over it, a touch, focus, play). Subtitles are side-loaded `<track>` elements, which every
+ * (`preload="none"`), and hls.js attaches only when the viewer reaches for the
+ * player (pointer over it, a touch, focus, play); the library itself is
+ * fetched once the page is idle (with data saver on, at that reach). Subtitles are side-loaded `<track>` elements, which every
  * mode keeps: the chosen one is `default` (shown without JavaScript), and
  * `subtitleLanguage` switches them; a choice made in the browser's own
  * controls is reported through `onSubtitleLanguageChange`.
@@ -255,6 +290,7 @@ export function AdaptivePlayer({
     const alreadyPlaying = !video.paused || video.currentTime > 0;
     const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
     let loadPlayer = () => {};
+    let cancelIdleFetch = () => {};
     if (source && hasMse && !alreadyPlaying) {
       modeRef.current = "mse";
       // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
@@ -288,15 +324,18 @@ export function AdaptivePlayer({
           video.dataset.playerAttached = "1";
         }, explain);
       };
-      // The library arrives when the viewer reaches for the player, or at once for an episode that starts by
-      // itself or when it is already here.
+      // The player attaches when the viewer reaches for it, or at once for an episode that starts by
+      // itself or when the library is already here; the library itself comes when the page is idle.
       video.dataset.playerLoads = "on-intent";
       if (autoStartRef.current || hlsFetched) loadPlayer();
-      else
+      else {
         for (const name of INTENT_EVENTS) {
           intentEvents.push(name);
           video.addEventListener(name, loadPlayer, { passive: true });
         }
+        cancelIdleFetch = fetchPlayerWhenIdle(dataSaver);
+        video.dataset.playerFetch = dataSaver || browserSavesData() ? "on-intent" : "when-idle";
+      }
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
       // One source, chosen here (the rendered <source> list is for browsers without JavaScript).
@@ -311,6 +350,7 @@ export function AdaptivePlayer({
     video.addEventListener("error", explain);
     return () => {
       cancelled = true;
+      cancelIdleFetch();
       for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
       video.removeEventListener("error", explain);
       hlsRef.current?.destroy();

@@ -20,6 +20,11 @@ export function reportedLinkKbps(): number | null {
   return connection?.downlink && connection.downlink > 0 ? Math.round(connection.downlink * 1000) : null;
 }
 
+/** The browser's own data saver ("Lite mode", `Save-Data`) is on. */
+export function browserSavesData(): boolean {
+  return Boolean((navigator as Navigator & { connection?: NetworkInformation }).connection?.saveData);
+}
+
 /**
  * What we know of the link before anything is fetched: the browser's own
  * estimate, else what this player measured last time, else nothing (the
