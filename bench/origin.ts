@@ -251,6 +251,13 @@ async function browserViewer(browser: Browser, box: string, movieId: string, coo
     downloadThroughput: (KBPS * 1000) / 8,
     uploadThroughput: (KBPS * 1000) / 8,
   });
+  // Each film request (rung files, on the box or the CDN): its Range, to tell a segment from a whole file.
+  const filmRequests: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (!/\.(mp4|m4s)$/.test(url.pathname)) return;
+    filmRequests.push(`${url.port === String(PORTS.cdn) ? "cdn" : "box"} ${request.headers()["range"] ?? "no range"}`);
+  });
   await page.goto(`/WatchMovie?id=${movieId}`);
   const result = await page
     .locator("video")
@@ -288,8 +295,9 @@ async function browserViewer(browser: Browser, box: string, movieId: string, coo
       if (stallStarted) stalledMs += performance.now() - stallStarted;
       return { firstFrame, stalls, stalledSeconds: stalledMs / 1000 };
     }, PLAY_SECONDS);
+  const mode = await page.locator("video").first().getAttribute("data-player-mode");
   await context.close();
-  return result;
+  return { ...result, mode, firstRequests: filmRequests.slice(0, 3) };
 }
 
 async function runMode(
@@ -389,7 +397,7 @@ async function runMode(
           stalls.push(played.stalls);
           stallSeconds.push(played.stalledSeconds);
           console.log(
-            `[${mode}] Chromium at ${KBPS} kbps: first frame ${played.firstFrame.toFixed(2)} s, ${played.stalls} stalls (${played.stalledSeconds.toFixed(1)} s)`,
+            `[${mode}] Chromium at ${KBPS} kbps: first frame ${played.firstFrame.toFixed(2)} s, ${played.stalls} stalls (${played.stalledSeconds.toFixed(1)} s); player ${played.mode}; first film requests: ${played.firstRequests.join(", ") || "none"}`,
           );
         }
       } finally {
