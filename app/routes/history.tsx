@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { LibraryRow } from "~/components/library/library-row";
 import { WatchProgress } from "~/components/library/watch-progress";
-import { watchedPercent } from "~/utils/watch-time";
+import { clockText, watchedPercent } from "~/utils/watch-time";
 import { data } from "@remix-run/node";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -71,15 +71,6 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast("/history", { type: "success", key: "browse:history.cleared" }, { status: 303 });
   }
   throw data(null, { status: 400, statusText: "Unknown action" });
-}
-
-/** 75 → "1:15", 3725 → "1:02:05". */
-function clock(totalSeconds: number): string {
-  const seconds = Math.max(0, Math.floor(totalSeconds));
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = String(seconds % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
 export default function History() {
@@ -205,8 +196,8 @@ export default function History() {
               >
                 <WatchProgress percent={percent} label={t("history.progressLabel", { percent })}>
                   {t("history.progress", {
-                    position: clock(item.positionSeconds),
-                    duration: clock(item.durationSeconds),
+                    position: clockText(item.positionSeconds),
+                    duration: clockText(item.durationSeconds),
                   })}
                 </WatchProgress>
               </LibraryRow>

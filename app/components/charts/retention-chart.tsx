@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { clockText } from "~/utils/watch-time";
 
 export type RetentionPoint = { share: number; seconds: number; stillWatching: number };
 
@@ -9,15 +10,8 @@ const RIGHT = 8;
 const TOP = 8;
 const BOTTOM = 20;
 
-/** "1:05:09" or "5:09": a moment of a film. */
-export function clock(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  const minutes = Math.floor(whole / 60);
-  const rest = String(whole % 60).padStart(2, "0");
-  return minutes >= 60
-    ? `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${rest}`
-    : `${minutes}:${rest}`;
-}
+/** "1:05:09" or "5:09": a moment of a film, to the nearest second. */
+const clock = (seconds: number) => clockText(Math.round(seconds));
 
 /**
  * Audience retention: across the film (left, its start; right, its end), the

@@ -1,5 +1,6 @@
 import { useTranslation } from "~/i18n/use-translation";
 import { Link } from "~/components/ui/link";
+import { clockText } from "~/utils/watch-time";
 import { RenditionList, type RenditionSummary } from "./rendition-list";
 
 export type TitleFactsView = {
@@ -13,14 +14,6 @@ export type TitleFactsView = {
   views: number;
   renditions: RenditionSummary[];
 };
-
-function duration(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  const rest = String(seconds % 60).padStart(2, "0");
-  return minutes >= 60
-    ? `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${rest}`
-    : `${minutes}:${rest}`;
-}
 
 /** Where a title stands, under its name on its edit page: status, length, size, views, qualities, and its watch page once published. */
 export function TitleFacts({ title }: { title: TitleFactsView }) {
@@ -37,7 +30,9 @@ export function TitleFacts({ title }: { title: TitleFactsView }) {
     <div className="mt-2 grid gap-2 text-sm text-slate-300">
       <p className="flex flex-wrap gap-x-4 gap-y-1">
         <span data-title-status={title.status}>{status}</span>
-        {title.durationSeconds > 0 ? <span>{t("edit.length", { value: duration(title.durationSeconds) })}</span> : null}
+        {title.durationSeconds > 0 ? (
+          <span>{t("edit.length", { value: clockText(title.durationSeconds) })}</span>
+        ) : null}
         <span>{t("edit.views", { count: title.views })}</span>
         {title.published ? (
           <Link to={`/WatchMovie?id=${title.id}`} className="text-brand-300 hover:underline">

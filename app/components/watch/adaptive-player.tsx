@@ -17,6 +17,8 @@ const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
 const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focus", "keydown", "play"] as const;
 /** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
 let hlsFetched = false;
+/** The hls.js chunk (the same module however often it is asked for). */
+const importHlsPlayer = () => import("./hls-player.client");
 /** After the page's load event, how long the browser may wait for an idle moment before hls.js is fetched. */
 const IDLE_FETCH_TIMEOUT_MS = 3_000;
 
@@ -28,12 +30,11 @@ const IDLE_FETCH_TIMEOUT_MS = 3_000;
  * Only the library: the film, its playlists and the screen wait for play.
  * Returns a function that cancels a fetch not yet started.
  */
-function fetchPlayerWhenIdle(skip: boolean): () => void {
-  if (skip || hlsFetched || browserSavesData()) return () => undefined;
+function fetchPlayerWhenIdle(): () => void {
   let cancelled = false;
   let idleHandle: number | undefined;
   const fetchNow = () => {
-    if (!cancelled) void import("./hls-player.client").catch(() => undefined);
+    if (!cancelled) void importHlsPlayer().catch(() => undefined);
   };
   const whenIdle = () => {
     if (cancelled) return;
@@ -305,7 +306,7 @@ export function AdaptivePlayer({
         if (requested) return;
         requested = true;
         for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
-        void import("./hls-player.client").then(({ createHlsPlayer }) => {
+        void importHlsPlayer().then(({ createHlsPlayer }) => {
           hlsFetched = true;
           if (cancelled) return;
           hlsRef.current = createHlsPlayer(video, {
@@ -333,8 +334,9 @@ export function AdaptivePlayer({
           intentEvents.push(name);
           video.addEventListener(name, loadPlayer, { passive: true });
         }
-        cancelIdleFetch = fetchPlayerWhenIdle(dataSaver);
-        video.dataset.playerFetch = dataSaver || browserSavesData() ? "on-intent" : "when-idle";
+        const fetchWhenIdle = !dataSaver && !browserSavesData();
+        video.dataset.playerFetch = fetchWhenIdle ? "when-idle" : "on-intent";
+        if (fetchWhenIdle) cancelIdleFetch = fetchPlayerWhenIdle();
       }
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
