@@ -26,6 +26,7 @@ import { renderDeadline } from "~/utils/render-deadline.server";
 import { diskFullData, diskFullPage, hasMetDiskFull, noteDiskFull } from "~/routes-support/disk-full.server";
 
 export const streamTimeout = 5_000;
+export { answerDiskFullInResourceRoutes } from "~/routes-support/disk-full.server";
 
 /**
  * The document's bytes in one chunk per React flush. React writes what it has

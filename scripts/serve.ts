@@ -96,7 +96,10 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     stopBackgroundWork?: () => Promise<void>;
     closeDatabase?: () => void;
     roleOfCaller?: (headers: { cookie?: string; authorization?: string }) => Promise<BodyRole | null>;
+    answerDiskFullInResourceRoutes?: (routes: ServerBuild["routes"]) => number;
   };
+  // A full disk met by a resource route is a 503, as on pages (routes-support/disk-full.server.ts).
+  appModule.answerDiskFullInResourceRoutes?.(build.routes);
   app.use(
     capBodies({
       roleOf: async (req) =>

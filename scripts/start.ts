@@ -37,6 +37,13 @@ try {
   throw error;
 }
 
+// The AWS SDK's own warning of this is kept quiet (media/object-store.server.ts): said once here.
+if (env.mediaStore === "s3" && Number(process.versions.node.split(".")[0]) < 22) {
+  console.log(
+    `[start] the bucket is reached with the AWS SDK version in package-lock.json; its releases after January 2027 need Node 22 (this is Node ${process.versions.node})`,
+  );
+}
+
 const serverBuild = path.resolve("build/index.js");
 if (!fs.existsSync(serverBuild)) {
   console.error("Kallo cannot start: build/index.js is missing. Run `npm run build` first.");

@@ -7,7 +7,13 @@ import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskFullReason } from "~/services/disk.server";
-import { BUCKET_REMOVE_JOB, BUCKET_SEND_JOB, removeBucketPrefix, sendTitleToBucket } from "~/media/media-store.server";
+import {
+  BUCKET_REMOVE_JOB,
+  BUCKET_SEND_JOB,
+  ensureLocalCopy,
+  removeBucketPrefix,
+  sendTitleToBucket,
+} from "~/media/media-store.server";
 import { enqueueJob } from "~/services/jobs.server";
 import { getEnv } from "~/utils/env.server";
 import { startJobRunner, type JobRunner } from "~/services/jobs.server";
@@ -79,7 +85,19 @@ export function startMediaJobs(): JobRunner {
       [LADDER_JOB]: async (job) => {
         if (!job.movieId) return;
         const started = Date.now();
-        const made = await buildLadder(db, job.movieId, { root: storageRoot(), ladder, pass: "all" });
+        const movieId = job.movieId;
+        const root = storageRoot();
+        // A title held in the bucket that needs more rungs (a longer LADDER) gets its film back on the
+        // disk for them; the bucket job queued after takes the new rungs there and the film off the disk.
+        const made = await buildLadder(db, movieId, {
+          root,
+          ladder,
+          pass: "all",
+          fetchSource: async (source) => {
+            if (await ensureLocalCopy(db, movieId, source, root))
+              console.log(`[media] ${movieId}: its film is back from the bucket for new rungs`);
+          },
+        });
         sendToBucket(job.movieId, job.id);
         if (made.length > 0) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,3 +1,4 @@
+import type { ServerBuild } from "@remix-run/node";
 import { isDiskFullError } from "~/db/database-room.server";
 import { getLanguage } from "~/i18n/language.server";
 import { englishText, getFixedT } from "~/i18n/translate.server";
@@ -57,4 +58,41 @@ export function diskFullData(response: Response): Response {
   headers.set("Retry-After", RETRY_AFTER_SECONDS);
   headers.set("Cache-Control", "no-store");
   return new Response(response.body, { status: 503, headers });
+}
+
+type Handler = (args: { request: Request }) => unknown;
+
+/**
+ * Resource routes (a route module without a page: /watch-progress, /logout,
+ * the payment webhook, the stream and file routes) answer a full disk 503 too:
+ * Remix answers what they throw with a bare 500, without the document or data
+ * hooks above. Their loaders and actions are wrapped once, as the server takes
+ * the build (scripts/serve.ts): a page for a browser's navigation, the JSON
+ * shape for everything else.
+ */
+export function answerDiskFullInResourceRoutes(routes: ServerBuild["routes"]): number {
+  let wrapped = 0;
+  for (const route of Object.values(routes)) {
+    const module = route?.module as unknown as Record<string, unknown> | undefined;
+    if (!module || module.default) continue;
+    const guarded: Record<string, unknown> = { ...module };
+    for (const name of ["loader", "action"] as const) {
+      const handler = module[name] as Handler | undefined;
+      if (typeof handler !== "function") continue;
+      guarded[name] = async (args: { request: Request }) => {
+        try {
+          return await handler(args);
+        } catch (error) {
+          if (error instanceof Response || !noteDiskFull(args.request, error)) throw error;
+          const navigation = args.request.headers.get("Sec-Fetch-Mode") === "navigate";
+          return navigation || (args.request.headers.get("Accept") ?? "").includes("text/html")
+            ? diskFullPage(args.request)
+            : diskFullJson();
+        }
+      };
+      wrapped++;
+    }
+    route.module = guarded as unknown as typeof route.module;
+  }
+  return wrapped;
 }

@@ -103,7 +103,13 @@ type LadderPass = "first" | "all";
 export async function buildLadder(
   db: DB,
   movieId: string,
-  options: { root: string; ladder: readonly number[]; pass: LadderPass },
+  options: {
+    root: string;
+    ladder: readonly number[];
+    pass: LadderPass;
+    /** Bring the film back to `source` when it is not on the disk (a title held in the bucket). */
+    fetchSource?: (source: string) => Promise<unknown>;
+  },
 ): Promise<RungSpec[]> {
   const movie = db
     .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
@@ -111,8 +117,8 @@ export async function buildLadder(
     .where(eq(movies.id, movieId))
     .get();
   // The version that plays now (a replaced film's lives in its own folder; film-replacements.server.ts).
-  const source = movie ? movieVideoPath(movieId, options.root, movie.version) : "";
-  if (!movie || !fs.existsSync(source)) return [];
+  if (!movie) return [];
+  const source = movieVideoPath(movieId, options.root, movie.version);
   const readyRungs = () =>
     new Set(
       db
@@ -127,6 +133,9 @@ export async function buildLadder(
   const known = planLadder(movie, options.ladder);
   let ready = readyRungs();
   if (known.length > 0 && known.every((spec) => ready.has(spec.rung))) return [];
+  // Rungs are missing (a longer LADDER) and the film is in the bucket: it comes back for them.
+  if (!fs.existsSync(source) && options.fetchSource) await options.fetchSource(source);
+  if (!fs.existsSync(source)) return [];
 
   const probe = await probeMedia(source);
   const plan = planLadder({ width: probe.width, height: probe.height }, options.ladder);

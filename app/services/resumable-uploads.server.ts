@@ -629,6 +629,10 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
     const creation = checkCreation(db, request, caller.account);
     pendingCreations.set(request, { provider: caller.account, ...creation });
     const response = await tusServer().handleWeb(request);
+    // An upload created empty is removed UPLOAD_START_MINUTES on unless a byte comes: its Upload-Expires
+    // says so (the protocol library counts UPLOAD_EXPIRY_HOURS for every upload).
+    if (response.headers.has("Upload-Expires") && Number(response.headers.get("Upload-Offset") ?? 0) === 0)
+      response.headers.set("Upload-Expires", new Date(expiryAfter(Date.now(), false)).toUTCString());
     return response;
   }
   const [id, part, ...extra] = rest.split("/");
@@ -699,7 +703,6 @@ export function listUnfinishedUploads(
   root = storageRoot(),
   options: { replacing?: string } = {},
 ): UnfinishedUpload[] {
-  const expiryMs = getEnv().uploadExpiryMs;
   return db
     .select()
     .from(resumableUploads)
@@ -716,14 +719,15 @@ export function listUnfinishedUploads(
     .all()
     .map((row) => {
       const lastActivity = Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
+      const received = receivedBytes(row.id, root);
       return {
         id: row.id,
         name: row.name,
         filename: row.filename,
         sizeBytes: row.sizeBytes,
-        receivedBytes: receivedBytes(row.id, root),
+        receivedBytes: received,
         createdAt: row.createdAt,
-        expiresAt: new Date(lastActivity + expiryMs),
+        expiresAt: new Date(expiryAfter(lastActivity, received > 0)),
       };
     });
 }
@@ -742,6 +746,22 @@ function lastWriteMs(file: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * When an unfinished upload is removed, from its last activity (its creation, or
+ * its last byte): UPLOAD_EXPIRY_HOURS on, or UPLOAD_START_MINUTES on while it
+ * has received no byte at all (an empty upload holds its room only that long).
+ */
+export function expiryAfter(
+  lastActivity: number,
+  started: boolean,
+  limits: { expiryMs: number; startMs: number } = {
+    expiryMs: getEnv().uploadExpiryMs,
+    startMs: getEnv().uploadStartMs,
+  },
+): number {
+  return lastActivity + (started ? limits.expiryMs : Math.min(limits.startMs, limits.expiryMs));
 }
 
 /**
@@ -767,9 +787,8 @@ export function sweepExpiredUploads(
     const lastActivity = row.completedAt
       ? row.completedAt.getTime()
       : Math.max(row.createdAt.getTime(), lastWriteMs(uploadFiles(row.id, root).data));
-    // An upload that never sent a byte holds its room for UPLOAD_START_MINUTES only.
-    const neverStarted = !row.completedAt && receivedBytes(row.id, root) === 0;
-    if (now - lastActivity > (neverStarted ? Math.min(startMs, expiryMs) : expiryMs)) {
+    const started = Boolean(row.completedAt) || receivedBytes(row.id, root) > 0;
+    if (now > expiryAfter(lastActivity, started, { expiryMs, startMs })) {
       discardUpload(db, row, root);
       known.delete(row.id);
       if (!row.completedAt) removed++;

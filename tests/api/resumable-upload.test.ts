@@ -144,6 +144,16 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(Number(response.headers.get("Tus-Max-Size"))).toBe(4096 * 1024 * 1024);
   });
 
+  it("says an upload created empty expires UPLOAD_START_MINUTES on (50 by default), as the sweep removes it", async () => {
+    const response = await create({ token: provider.token }, video.length, { name: "Nothing sent yet" });
+    expect(response.status).toBe(201);
+    const expires = Date.parse(response.headers.get("Upload-Expires")!);
+    expect(Math.abs(expires - (Date.now() + 50 * 60 * 1000))).toBeLessThan(60_000);
+    expect(
+      (await tus(response.headers.get("Location")!, { method: "DELETE", as: { token: provider.token } })).status,
+    ).toBe(204);
+  });
+
   it("takes a film in pieces, says how far it got, and makes one title at the last byte, however often that request comes", async () => {
     const name = "Pieces";
     const location = await createOk({ token: provider.token }, video.length, { name });

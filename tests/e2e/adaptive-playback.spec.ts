@@ -46,6 +46,7 @@ const TITLE = {
   noScript: "demomovie12",
   oldClient: "demomovie05",
   earlyPlay: "demomovie07",
+  beforeScripts: "demomovie09", // 10 s: time to play natively, then on with hls.js
   refusals: "demomovie06",
 } as const;
 
@@ -264,6 +265,74 @@ test.describe("on a slow link", () => {
     }
     await hlsJsAttached(video);
     await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
+  });
+});
+
+test.describe("before the page's scripts run", () => {
+  test.use({ serviceWorkers: "block" });
+
+  /** Hold every script of the page (a phone still fetching them); the returned function lets them through. */
+  async function holdScripts(page: Page): Promise<() => void> {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/build\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    return release;
+  }
+
+  /** Press play on the rendered player (module scripts hold DOMContentLoaded: the answer is enough). */
+  async function pressPlayEarly(page: Page, movieId: string): Promise<Locator> {
+    await page.goto(`/WatchMovie?id=${movieId}`, { waitUntil: "commit" });
+    const video = page.getByTestId("player");
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      element.play().catch(() => undefined);
+    });
+    return video;
+  }
+
+  test("a viewer presses play before the page is hydrated: nothing of the film comes meanwhile, and hls.js plays it once the page runs", async ({
+    page,
+  }) => {
+    const movieId = TITLE.beforeScripts;
+    await postSignIn(page.request, await createViewer("beforescripts"));
+    const release = await holdScripts(page);
+    const films: Request[] = [];
+    page.on("request", (request) => {
+      if (MEDIA_FILE.test(new URL(request.url()).pathname) || /\.(mp4|m4s)$/.test(new URL(request.url()).pathname))
+        films.push(request);
+    });
+    const video = await pressPlayEarly(page, movieId);
+    await expect(video).toHaveAttribute("data-play-held", "1");
+    // Two seconds in which the browser's own HLS would have fetched and played.
+    await page.waitForTimeout(2000);
+    try {
+      expect(films.map((request) => request.url())).toEqual([]);
+      expect(await currentTime(video)).toBe(0);
+      await expect(video).toHaveAttribute("data-player-mode", "none");
+    } finally {
+      release();
+    }
+    // Once the page runs, hls.js plays the film without a second press.
+    await hlsJsAttached(video);
+    await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
+    expect(await video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(false);
+  });
+
+  test("the page's scripts never come: the held play starts in the browser's own player after a while", async ({
+    page,
+  }) => {
+    const movieId = TITLE.beforeScripts;
+    await postSignIn(page.request, await createViewer("noscripts"));
+    await page.route(/\/build\/.*\.js$/, (route) => route.abort());
+    const video = await pressPlayEarly(page, movieId);
+    await expect(video).toHaveAttribute("data-play-held", "1");
+    expect(await currentTime(video)).toBe(0);
+    // HOLD_MS (12 s) on, the browser plays the rendered sources itself.
+    await expect.poll(() => currentTime(video), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    await expect(video).toHaveAttribute("data-player-mode", "none");
   });
 });
 

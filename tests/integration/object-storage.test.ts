@@ -282,6 +282,32 @@ describe("a film uploaded with MEDIA_STORE=s3", () => {
     expect(localFiles(third).filter((file) => file.endsWith(".mp4"))).toEqual([]);
   }, 300_000);
 
+  it("makes a rung a title held in the bucket lacks (a longer LADDER) from its film fetched back, and sends it there", async () => {
+    const held = await upload("Longer ladder");
+    await runJobsUntilIdle();
+    expect(titleStore(held)).toBe("s3");
+    // As if LADDER had been 144 when it was made: its 240p rung is nowhere.
+    db.delete(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, held), eq(movieRenditions.rung, 240)))
+      .run();
+    fs.rmSync(renditionPath(held, 240, "playlist", root));
+    await objectStore()!.deleteKeys([`media/${held}/hls/240p.mp4`, `media/${held}/hls/240p.m3u8`]);
+    expect(localFiles(held).filter((file) => file.endsWith(".mp4"))).toEqual([]);
+
+    // The next start's backfill queues its ladder job; the film comes back, 240p is made and goes to the bucket.
+    await runJobsUntilIdle();
+    const rung = db
+      .select({ status: movieRenditions.status })
+      .from(movieRenditions)
+      .where(and(eq(movieRenditions.movieId, held), eq(movieRenditions.rung, 240)))
+      .get();
+    expect(rung?.status).toBe("ready");
+    const objects = (await objectStore()!.list(`media/${held}/`)).map((object) => object.key.split(`${held}/`)[1]);
+    expect(objects).toEqual(expect.arrayContaining(["video.mp4", "hls/240p.mp4", "hls/240p.m3u8"]));
+    expect(localFiles(held).filter((file) => file.endsWith(".mp4"))).toEqual([]);
+    expect(await rungPlaylistText(db, held, 240)).toContain("X-Amz-Signature");
+  }, 300_000);
+
   it("removes a deleted title's objects from the bucket", async () => {
     const doomed = await upload("Short-lived");
     await runJobsUntilIdle();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { mostPlayedRung } from "~/media/data-cost";
+import { useNonce } from "~/utils/nonce";
 import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
@@ -153,6 +154,25 @@ function rungOfPicture(rungs: readonly PlayerRung[], width: number, height: numb
 type Mode = "none" | "native" | "mse" | "progressive";
 
 /** Take the rendered <source> elements out (one stream is chosen by script); the <track> elements stay. */
+/** How long a play held before the page's scripts waits for them before the browser plays on its own. */
+const HOLD_MS = 12_000;
+
+/**
+ * An inline script just before the rendered `<video>`, run as the page arrives: where the browser
+ * has MSE (so hls.js will play), a play pressed before the page's own scripts have run is held
+ * instead of started by the browser's own HLS, which would spend the link on the film (a byte-range
+ * rung from its first byte to its last; through a CDN the whole file before the first frame) while
+ * the scripts are still coming, and keep no limit on what it fetches ahead. It listens on the
+ * document (a press may come before the rest of the player has arrived); the sources lose their
+ * addresses (those that arrive later too) and the element waits, still playing in name; the player
+ * takes the press over once it runs (`data-play-requested`). Should the scripts never come, the
+ * browser plays after HOLD_MS. React leaves attributes as they are when it hydrates, and the player
+ * removes the sources anyway.
+ */
+const HOLD_EARLY_PLAY = `(function(){if(!window.MediaSource||!MediaSource.isTypeSupported||!MediaSource.isTypeSupported(${JSON.stringify(
+  MSE_TYPE,
+)}))return;function hold(e){var v=e.target;if(!v||v.tagName!=="VIDEO"||v.dataset.playerMode!=="none")return;document.removeEventListener("play",hold,true);v.dataset.playRequested="1";v.dataset.playHeld="1";var kept=[];function strip(){var s=v.querySelectorAll("source[src]"),i;for(i=0;i<s.length;i++){kept.push([s[i],s[i].getAttribute("src")]);s[i].removeAttribute("src")}}strip();var later=new MutationObserver(strip);later.observe(v,{childList:true});v.load();v.play().catch(function(){});setTimeout(function(){later.disconnect();if(v.dataset.playerMode!=="none")return;for(var i=0;i<kept.length;i++)kept[i][0].setAttribute("src",kept[i][1]);delete v.dataset.playHeld;v.load();v.play().catch(function(){})},${HOLD_MS})}document.addEventListener("play",hold,true)})()`;
+
 function removeSources(video: HTMLVideoElement) {
   for (const source of video.querySelectorAll("source")) source.remove();
 }
@@ -231,6 +251,7 @@ export function AdaptivePlayer({
   onSpentChange?: (bytes: number) => void;
 }) {
   const { t } = useTranslation("watch");
+  const nonce = useNonce();
   const videoRef = useRef<HTMLVideoElement>(null);
   const hlsRef = useRef<HlsPlayer | null>(null);
   const modeRef = useRef<Mode>("none");
@@ -287,20 +308,29 @@ export function AdaptivePlayer({
     const hasMse =
       typeof window.MediaSource?.isTypeSupported === "function" && window.MediaSource.isTypeSupported(MSE_TYPE);
 
-    // Pressed play before this script ran: the browser is already playing the rendered sources; leave it so.
+    // Pressed play before this script ran: the browser is already playing the rendered sources.
     const alreadyPlaying = !video.paused || video.currentTime > 0;
+    // Where MSE plays, hls.js takes over from there: the browser's own HLS reads a byte-range rung
+    // from its first byte to its last (a CDN in front of a bucket sends the whole file before the
+    // first frame) and keeps no limit on what it fetches ahead. Elsewhere it is left playing.
+    const handOver = Boolean(source && hasMse && alreadyPlaying);
+    // A play pressed before this script ran and held by HOLD_EARLY_PLAY: hls.js starts at once.
+    const heldPlay = video.dataset.playRequested === "1";
+    const startSeconds = handOver && video.currentTime > 0.5 ? video.currentTime : resumeSeconds;
     const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
     let loadPlayer = () => {};
     let cancelIdleFetch = () => {};
-    if (source && hasMse && !alreadyPlaying) {
+    if (source && hasMse) {
       modeRef.current = "mse";
+      // Started by the previous episode's end card, or already playing natively: hls.js plays as
+      // soon as it is attached (load() below pauses the element).
+      if (autoStartRef.current || handOver) video.dataset.playRequested = "1";
+      if (handOver && !heldPlay) video.dataset.playerHandedOver = "1";
       // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
       // a play pressed meanwhile starts once hls.js is attached.
       removeSources(video);
       video.removeAttribute("src");
       video.load();
-      // Started by the previous episode's end card: hls.js plays as soon as it is attached.
-      if (autoStartRef.current) video.dataset.playRequested = "1";
       let requested = false;
       loadPlayer = () => {
         if (requested) return;
@@ -311,7 +341,7 @@ export function AdaptivePlayer({
           if (cancelled) return;
           hlsRef.current = createHlsPlayer(video, {
             source,
-            startSeconds: resumeSeconds,
+            startSeconds,
             linkKbps: estimate,
             dataSaver,
             onRung: (value) => setRung(value),
@@ -328,7 +358,7 @@ export function AdaptivePlayer({
       // The player attaches when the viewer reaches for it, or at once for an episode that starts by
       // itself or when the library is already here; the library itself comes when the page is idle.
       video.dataset.playerLoads = "on-intent";
-      if (autoStartRef.current || hlsFetched) loadPlayer();
+      if (autoStartRef.current || handOver || heldPlay || hlsFetched) loadPlayer();
       else {
         for (const name of INTENT_EVENTS) {
           intentEvents.push(name);
@@ -541,6 +571,9 @@ export function AdaptivePlayer({
 
   return (
     <div className="relative overflow-hidden rounded-lg bg-black">
+      {masterUrl ? (
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: HOLD_EARLY_PLAY }} />
+      ) : null}
       <video
         ref={videoRef}
         controls
@@ -568,6 +601,7 @@ export function AdaptivePlayer({
         ))}
         {t("page.noVideo")}
       </video>
+
       {state === "loading" ? (
         <p
           role="status"
