@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { mostPlayedRung } from "~/media/data-cost";
-import { useNonce } from "~/utils/nonce";
+import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
 import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
@@ -13,7 +13,6 @@ const SPENT_INTERVAL_MS = 2_000;
 /** A viewing shorter than this says little about what the device plays: not remembered. */
 const REMEMBERED_VIEWING_SECONDS = 20;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
-const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
 /** What shows the viewer means to play: hls.js attaches then (the master playlist, a screen, the film). */
 const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focus", "keydown", "play"] as const;
 /** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
@@ -154,25 +153,6 @@ function rungOfPicture(rungs: readonly PlayerRung[], width: number, height: numb
 type Mode = "none" | "native" | "mse" | "progressive";
 
 /** Take the rendered <source> elements out (one stream is chosen by script); the <track> elements stay. */
-/** How long a play held before the page's scripts waits for them before the browser plays on its own. */
-const HOLD_MS = 12_000;
-
-/**
- * An inline script just before the rendered `<video>`, run as the page arrives: where the browser
- * has MSE (so hls.js will play), a play pressed before the page's own scripts have run is held
- * instead of started by the browser's own HLS, which would spend the link on the film (a byte-range
- * rung from its first byte to its last; through a CDN the whole file before the first frame) while
- * the scripts are still coming, and keep no limit on what it fetches ahead. It listens on the
- * document (a press may come before the rest of the player has arrived); the sources lose their
- * addresses (those that arrive later too) and the element waits, still playing in name; the player
- * takes the press over once it runs (`data-play-requested`). Should the scripts never come, the
- * browser plays after HOLD_MS. React leaves attributes as they are when it hydrates, and the player
- * removes the sources anyway.
- */
-const HOLD_EARLY_PLAY = `(function(){if(!window.MediaSource||!MediaSource.isTypeSupported||!MediaSource.isTypeSupported(${JSON.stringify(
-  MSE_TYPE,
-)}))return;function hold(e){var v=e.target;if(!v||v.tagName!=="VIDEO"||v.dataset.playerMode!=="none")return;document.removeEventListener("play",hold,true);v.dataset.playRequested="1";v.dataset.playHeld="1";var kept=[];function strip(){var s=v.querySelectorAll("source[src]"),i;for(i=0;i<s.length;i++){kept.push([s[i],s[i].getAttribute("src")]);s[i].removeAttribute("src")}}strip();var later=new MutationObserver(strip);later.observe(v,{childList:true});v.load();v.play().catch(function(){});setTimeout(function(){later.disconnect();if(v.dataset.playerMode!=="none")return;for(var i=0;i<kept.length;i++)kept[i][0].setAttribute("src",kept[i][1]);delete v.dataset.playHeld;v.load();v.play().catch(function(){})},${HOLD_MS})}document.addEventListener("play",hold,true)})()`;
-
 function removeSources(video: HTMLVideoElement) {
   for (const source of video.querySelectorAll("source")) source.remove();
 }
@@ -251,7 +231,6 @@ export function AdaptivePlayer({
   onSpentChange?: (bytes: number) => void;
 }) {
   const { t } = useTranslation("watch");
-  const nonce = useNonce();
   const videoRef = useRef<HTMLVideoElement>(null);
   const hlsRef = useRef<HlsPlayer | null>(null);
   const modeRef = useRef<Mode>("none");
@@ -571,9 +550,7 @@ export function AdaptivePlayer({
 
   return (
     <div className="relative overflow-hidden rounded-lg bg-black">
-      {masterUrl ? (
-        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: HOLD_EARLY_PLAY }} />
-      ) : null}
+      {masterUrl ? <script dangerouslySetInnerHTML={{ __html: HOLD_EARLY_PLAY }} /> : null}
       <video
         ref={videoRef}
         controls
