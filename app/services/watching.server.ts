@@ -301,7 +301,7 @@ export function recordProgress(
         movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds,
       ),
     );
-    const last = currentViewing(tx as unknown as DB, input.accountId, movie, now);
+    const last = currentViewing(tx as unknown as DB, input.accountId, movie, now, position);
     if (last) {
       tx.update(watchEvents)
         .set({ positionSeconds: position, updatedAt: now, viewCounted: true })
@@ -334,8 +334,18 @@ export function recordProgress(
   });
 }
 
-/** The viewer's viewing of a title still going on (not idle for VIEWING_IDLE_MS, not finished), if any. */
-function currentViewing(db: DB, accountId: string, movie: { id: string; durationSeconds: number }, now: Date) {
+/**
+ * The viewer's viewing of a title still going on (not idle for VIEWING_IDLE_MS, not finished), if any.
+ * A report of a position at the end (`position`) still belongs to a viewing that just finished: a
+ * player reports the end more than once (its pause, then its end), and that is one viewing, one view.
+ */
+function currentViewing(
+  db: DB,
+  accountId: string,
+  movie: { id: string; durationSeconds: number },
+  now: Date,
+  position?: number,
+) {
   const last = db
     .select({
       id: watchEvents.id,
@@ -352,7 +362,8 @@ function currentViewing(db: DB, accountId: string, movie: { id: string; duration
   const continues =
     last &&
     now.getTime() - last.updatedAt.getTime() < VIEWING_IDLE_MS &&
-    !isFinished(last.positionSeconds, movie.durationSeconds);
+    (!isFinished(last.positionSeconds, movie.durationSeconds) ||
+      (position !== undefined && isFinished(position, movie.durationSeconds)));
   return continues ? last : undefined;
 }
 

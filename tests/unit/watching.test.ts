@@ -105,6 +105,16 @@ describe("viewings and the view count", () => {
     expect(viewsOf("film0000001")).toBe(2);
   });
 
+  it("counts the end reported twice (the player's pause, then its end) as one viewing and one view", () => {
+    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 3 }, start);
+    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 600 }, later(5_000));
+    expect(
+      recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 600 }, later(5_050)),
+    ).toMatchObject({ ok: true, newViewing: false });
+    expect(viewsOf("film0000001")).toBe(1);
+    expect(eventsOf("film0000001")).toHaveLength(1);
+  });
+
   it("keeps each viewer's viewings apart and clamps the position to the title's length", () => {
     recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 50 }, start);
     const result = recordProgress(db, { accountId: other.id, movieId: "film0000001", positionSeconds: 99_999 }, start);
