@@ -16,7 +16,7 @@ export const HOLD_MS = 12_000;
  * the scripts are still coming, and keep no limit on what it fetches ahead. It listens on the
  * document (a press may come before the rest of the player has arrived); the sources lose their
  * addresses (those that arrive later too) and the element waits, still playing in name; the player
- * takes the press over once it runs (`data-play-requested`). Should the scripts never come, the
+ * takes the press over once it runs (it finds the element playing). Should the scripts never come, the
  * browser plays after HOLD_MS. React leaves attributes as they are when it hydrates, and the player
  * removes the sources anyway.
  *

@@ -292,9 +292,8 @@ export function AdaptivePlayer({
     // Where MSE plays, hls.js takes over from there: the browser's own HLS reads a byte-range rung
     // from its first byte to its last (a CDN in front of a bucket sends the whole file before the
     // first frame) and keeps no limit on what it fetches ahead. Elsewhere it is left playing.
+    // A press held by HOLD_EARLY_PLAY (utils/hold-early-play.ts) is here too: the element waits, playing in name.
     const handOver = Boolean(source && hasMse && alreadyPlaying);
-    // A play pressed before this script ran and held by HOLD_EARLY_PLAY: hls.js starts at once.
-    const heldPlay = video.dataset.playRequested === "1";
     const startSeconds = handOver && video.currentTime > 0.5 ? video.currentTime : resumeSeconds;
     const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
     let loadPlayer = () => {};
@@ -304,7 +303,7 @@ export function AdaptivePlayer({
       // Started by the previous episode's end card, or already playing natively: hls.js plays as
       // soon as it is attached (load() below pauses the element).
       if (autoStartRef.current || handOver) video.dataset.playRequested = "1";
-      if (handOver && !heldPlay) video.dataset.playerHandedOver = "1";
+      if (handOver && !video.dataset.playHeld) video.dataset.playerHandedOver = "1";
       // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
       // a play pressed meanwhile starts once hls.js is attached.
       removeSources(video);
@@ -337,7 +336,7 @@ export function AdaptivePlayer({
       // The player attaches when the viewer reaches for it, or at once for an episode that starts by
       // itself or when the library is already here; the library itself comes when the page is idle.
       video.dataset.playerLoads = "on-intent";
-      if (autoStartRef.current || handOver || heldPlay || hlsFetched) loadPlayer();
+      if (autoStartRef.current || handOver || hlsFetched) loadPlayer();
       else {
         for (const name of INTENT_EVENTS) {
           intentEvents.push(name);
@@ -578,7 +577,6 @@ export function AdaptivePlayer({
         ))}
         {t("page.noVideo")}
       </video>
-
       {state === "loading" ? (
         <p
           role="status"
