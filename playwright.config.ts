@@ -1,16 +1,17 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { testChromiumPath } from "./tests/fixtures/browser";
 
 /**
  * End-to-end tests run against the production build, started the way an
  * operator starts it (`scripts/start.ts --demo`) on a fresh temporary
- * database and storage folder. Chromium comes from CHROMIUM_PATH (Debian's
- * /usr/bin/chromium by default); set CHROMIUM_PATH="" to use Playwright's own.
+ * database and storage folder, in the Chromium tests/fixtures/browser.ts
+ * names (Debian's headless shell, or CHROMIUM_PATH).
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const e2eStorageDir = process.env.E2E_STORAGE_DIR ?? path.join(os.tmpdir(), `kallo-e2e-${port}`);
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const executablePath = testChromiumPath();
 
 process.env.E2E_STORAGE_DIR = e2eStorageDir;
 process.env.E2E_BASE_URL = `http://localhost:${port}`;
@@ -18,16 +19,19 @@ process.env.E2E_BASE_URL = `http://localhost:${port}`;
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // Per file, the tests' times for `npm test`'s table (E2E_TIMINGS_FILE).
+  reporter: [["list"], ["./tests/e2e/fixtures/timing-reporter.ts"]],
   use: {
     baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    // A trace of every test costs a fifth of the run; ask for one when a failure needs it:
+    // `npx playwright test --trace retain-on-failure` (or E2E_TRACE=retain-on-failure npm test).
+    trace: (process.env.E2E_TRACE as "off" | "on" | "retain-on-failure" | undefined) ?? "off",
     launchOptions: {
-      executablePath: executablePath || undefined,
+      executablePath,
       args: [
         "--no-sandbox",
         "--disable-gpu",

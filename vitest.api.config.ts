@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Contract and fuzz tests of /api: they start the production build (`npm run
  * build` first) on a temporary storage folder, so they run apart from the
- * unit tests (`npm run test:api`).
+ * unit tests (`npm run test:api`). Two files at a time: a file's server
+ * waits on timers and sockets most of its time, and each takes a free port.
  */
 export default defineConfig({
   resolve: {
@@ -16,6 +17,6 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     pool: "forks",
-    fileParallelism: false,
+    maxWorkers: 2,
   },
 });

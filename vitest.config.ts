@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
@@ -11,5 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default leaves one core of two idle (cores - 1).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

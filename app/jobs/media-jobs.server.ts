@@ -33,7 +33,7 @@ import {
  */
 const globalForJobs = globalThis as unknown as { __kalloMediaJobs?: JobRunner };
 
-export function startMediaJobs(): JobRunner {
+export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) => number } = {}): JobRunner {
   if (globalForJobs.__kalloMediaJobs) return globalForJobs.__kalloMediaJobs;
   const db = getDb();
   const { ladder, databasePath, databaseRoomBytes, mediaStore, s3 } = getEnv();
@@ -124,6 +124,7 @@ export function startMediaJobs(): JobRunner {
     {
       concurrency: getEnv().mediaJobs,
       label: "media",
+      crashBackoffMs: options.crashBackoffMs,
       waitReason: () => diskFullReason(storageRoot(), databasePath, databaseRoomBytes),
       // The bucket may be down for a while: its jobs wait 30 s, 1 min, 2 min, … (at most an hour) between tries, about a day in all.
       retries: Object.fromEntries(

@@ -10,7 +10,7 @@ import { call, login, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiW
 let world: ApiWorld;
 
 beforeAll(async () => {
-  world = await startApiWorld("abuse", 3306);
+  world = await startApiWorld("abuse");
 });
 afterAll(async () => {
   await world?.stop();

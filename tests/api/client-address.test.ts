@@ -11,7 +11,7 @@ let world: ApiWorld;
 beforeAll(async () => {
   process.env.TRUST_PROXY = "0";
   process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
-  world = await startApiWorld("client-address", 3304);
+  world = await startApiWorld("client-address");
 });
 afterAll(async () => {
   delete process.env.TRUST_PROXY;

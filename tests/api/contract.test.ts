@@ -38,7 +38,7 @@ let otherProvider: Credentials;
 beforeAll(async () => {
   // Ten failed sign-ins from one address are enough to show the refusal (the default allows 100).
   process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
-  world = await startApiWorld("contract", 3300);
+  world = await startApiWorld("contract");
   const seeded = {
     admin: seedAccount(world, "admin"),
     viewer: seedAccount(world, "viewer"),

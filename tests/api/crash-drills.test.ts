@@ -11,7 +11,6 @@ import { setSetting } from "~/services/settings.server";
 import { makeVideoFixture } from "../fixtures/media";
 import { startServer } from "../../bench/lib";
 import {
-  apiPort,
   call,
   login,
   RawConnection,
@@ -32,7 +31,7 @@ let world: ApiWorld;
 let provider: Credentials;
 
 beforeAll(async () => {
-  world = await startApiWorld("crash", 3307);
+  world = await startApiWorld("crash");
   provider = await login(world, seedAccount(world, "provider"));
   setSetting(world.db, "autoApproveMovies", true);
 });
@@ -111,7 +110,7 @@ describe("kill -9 in the middle of work", () => {
     await until(() => !processRuns(encoder), 2_000, "the encoder to end");
     expect(fs.readdirSync(tmp).length).toBeGreaterThan(0);
 
-    world.server = await startServer(world.root, apiPort(3307));
+    world.server = await startServer(world.root, world.port);
     await until(() => fs.readdirSync(tmp).length === 0, 10_000, "tmp/ to be swept");
     const recovered = world.db.select().from(jobs).where(eq(jobs.id, working.id)).get()!;
     expect(recovered).toMatchObject({ status: "queued", attempts: working.attempts, toolPid: null });
@@ -134,7 +133,7 @@ describe("kill -9 in the middle of work", () => {
       .values({ ...job, kind: MOVIE_JOB, status: "running", attempts: 3, toolPid: stale.pid! })
       .run();
 
-    world.server = await startServer(world.root, apiPort(3307));
+    world.server = await startServer(world.root, world.port);
     await Promise.race([staleEnded, wait(5_000).then(() => Promise.reject(new Error("the stale encoder still runs")))]);
     const given = world.db.select().from(jobs).where(eq(jobs.id, job.id)).get()!;
     expect(given.status).toBe("failed");

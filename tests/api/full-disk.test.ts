@@ -8,7 +8,8 @@ import { startServer } from "../../bench/lib";
 import { migrateDatabase, openDatabase } from "~/db/client.server";
 import { categories, jobs } from "~/db/schema";
 import { hashPassword } from "~/services/passwords.server";
-import { apiPort, call, login, PASSWORD, seedAccount, seedMovie, type ApiWorld } from "./helpers";
+import { freePort } from "../fixtures/ports";
+import { call, login, PASSWORD, seedAccount, seedMovie, type ApiWorld } from "./helpers";
 
 /**
  * The disk filled by something else (a log, a backup, a copied file) while
@@ -31,11 +32,12 @@ beforeAll(async () => {
   const db = openDatabase(path.join(root, "data.db"));
   migrateDatabase(db);
   db.insert(categories).values({ id: "apicategory0001", name: "Drama", slug: "drama" }).run();
-  const port = apiPort(3313);
+  const port = await freePort();
   const env = { DISK_RESERVE_MB: "4", DATABASE_ROOM_MB: "8", WORKERS: "1" };
   world = {
     root,
     db,
+    port,
     server: await startServer(root, port, { env }),
     url: `http://127.0.0.1:${port}`,
     passwordHash: await hashPassword(PASSWORD),

@@ -42,7 +42,7 @@ let viewer: Credentials;
 let provider: Credentials;
 
 beforeAll(async () => {
-  world = await startApiWorld("fuzz", 3302);
+  world = await startApiWorld("fuzz");
   [admin, viewer, provider] = await Promise.all([
     login(world, seedAccount(world, "admin")),
     login(world, seedAccount(world, "viewer")),

@@ -15,6 +15,7 @@ import { accounts, categories, movies, type Role } from "~/db/schema";
 import { moviePosterPath, movieVideoPath } from "~/media/storage.server";
 import { hashPassword } from "~/services/passwords.server";
 import { makeVideoFixture } from "../fixtures/media";
+import { freePort } from "../fixtures/ports";
 
 export const PASSWORD = "api-test-password-1";
 
@@ -27,6 +28,8 @@ export type Seeded = { id: string; email: string; role: Role };
 export type ApiWorld = {
   root: string;
   db: DB;
+  /** The server's port (a restart keeps it). */
+  port: number;
   server: RunningServer;
   url: string;
   passwordHash: string;
@@ -50,17 +53,9 @@ export function uniqueId(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${idCounter.toString(36)}`.toLowerCase().slice(0, 32);
 }
 
-/** Each file's own port, moved by API_PORT_OFFSET so two checkouts can run the suite side by side. */
-export function apiPort(port: number): number {
-  return port + Number(process.env.API_PORT_OFFSET ?? 0);
-}
-
-export async function startApiWorld(
-  label: string,
-  filePort: number,
-  env: Record<string, string> = {},
-): Promise<ApiWorld> {
-  const port = apiPort(filePort);
+export async function startApiWorld(label: string, env: Record<string, string> = {}): Promise<ApiWorld> {
+  // A port of its own from the kernel: the files run side by side.
+  const port = await freePort();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-${label}-`));
   const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), `kallo-api-fixtures-${label}-`));
   const db = openDatabase(path.join(root, "data.db"));
@@ -71,6 +66,7 @@ export async function startApiWorld(
   const world: ApiWorld = {
     root,
     db,
+    port,
     server: await startServer(root, port, { env }),
     url: `http://127.0.0.1:${port}`,
     passwordHash,

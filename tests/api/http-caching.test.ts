@@ -44,7 +44,7 @@ const cookieOf = (setCookies: string[], name: string) =>
   setCookies.find((value) => value.startsWith(`${name}=`))?.split(";")[0];
 
 beforeAll(async () => {
-  world = await startApiWorld("http-caching", 3308);
+  world = await startApiWorld("http-caching");
   const provider = seedAccount(world, "provider");
   viewer = await login(world, seedAccount(world, "viewer", { name: "Caching Viewer" }));
   const poster = await sharp({ create: { width: 1280, height: 720, channels: 3, background: "#aa5500" } })

@@ -6,6 +6,8 @@ import { movies, plans } from "~/db/schema";
 import { buildLadder } from "~/services/renditions.server";
 import { grantPass } from "~/services/passes.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
+import { testChromiumPath } from "../fixtures/browser";
+import { freePort } from "../fixtures/ports";
 import { call, login, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
 
 /**
@@ -23,7 +25,6 @@ let freeTitle: string;
 let premiumTitle: string;
 let browser: Browser | null = null;
 
-const S3_PORT = 9300 + (Number(process.env.API_PORT_OFFSET ?? 0) % 50);
 const SIGNED = /X-Amz-Signature=[0-9a-f]{64}/;
 
 function mediaMove(env: Record<string, string>) {
@@ -40,9 +41,9 @@ function mediaMove(env: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  s3 = await startS3rver(S3_PORT);
+  s3 = await startS3rver(await freePort());
   const serverEnv = { ...s3.env, S3_TIMEOUT_SECONDS: "2" };
-  world = await startApiWorld("object-storage", 3312, serverEnv);
+  world = await startApiWorld("object-storage", serverEnv);
   const provider = seedAccount(world, "provider");
   [viewer, paidViewer] = await Promise.all([
     login(world, seedAccount(world, "viewer")),
@@ -140,7 +141,7 @@ describe("films held in the bucket, served by the production build", () => {
   });
 
   it("plays in Chromium from the bucket's signed addresses, the box sending only pages and playlists", async () => {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium" });
+    browser = await chromium.launch({ executablePath: testChromiumPath() });
     const context = await browser.newContext({ baseURL: world.url });
     const [name, value] = viewer.cookie.split("=");
     await context.addCookies([{ name, value, url: world.url }]);

@@ -23,7 +23,7 @@ let movieId = "";
 let episodeId = "";
 
 beforeAll(async () => {
-  world = await startApiWorld("page-translations", 3308);
+  world = await startApiWorld("page-translations");
   const viewer = seedAccount(world, "viewer");
   const provider = seedAccount(world, "provider");
   const admin = seedAccount(world, "admin");

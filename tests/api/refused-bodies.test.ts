@@ -18,7 +18,7 @@ let viewer: Credentials;
 beforeAll(async () => {
   // Uploads up to 1 MB a file: a body of a few MB is over the limit by its declared length.
   process.env.MAX_UPLOAD_MB = "1";
-  world = await startApiWorld("refused-bodies", 3311);
+  world = await startApiWorld("refused-bodies");
   host = new URL(world.url).host;
   [provider, viewer] = await Promise.all([
     login(world, seedAccount(world, "provider")),

@@ -25,7 +25,7 @@ let viewer: Credentials;
 let video: Buffer;
 
 beforeAll(async () => {
-  world = await startApiWorld("resumable", 3303);
+  world = await startApiWorld("resumable");
   [provider, otherProvider, viewer] = await Promise.all([
     login(world, seedAccount(world, "provider")),
     login(world, seedAccount(world, "provider")),

@@ -33,7 +33,7 @@ let seasonId: string;
 const episodes: string[] = [];
 
 beforeAll(async () => {
-  world = await startApiWorld("series", 3309);
+  world = await startApiWorld("series");
   [provider, otherProvider, viewer, admin] = await Promise.all([
     login(world, seedAccount(world, "provider")),
     login(world, seedAccount(world, "provider")),

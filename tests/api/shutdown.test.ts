@@ -20,7 +20,7 @@ const GRACE_SECONDS = 8;
 
 beforeAll(async () => {
   process.env.SHUTDOWN_GRACE_SECONDS = String(GRACE_SECONDS);
-  world = await startApiWorld("shutdown", 3305);
+  world = await startApiWorld("shutdown");
 });
 afterAll(async () => {
   delete process.env.SHUTDOWN_GRACE_SECONDS;

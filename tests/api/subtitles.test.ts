@@ -58,7 +58,7 @@ function upload(
 const rowsOf = (movieId: string) => world.db.select().from(subtitles).where(eq(subtitles.movieId, movieId)).all();
 
 beforeAll(async () => {
-  world = await startApiWorld("subtitles", 3310);
+  world = await startApiWorld("subtitles");
   [provider, otherProvider, viewer, paidViewer] = await Promise.all([
     login(world, seedAccount(world, "provider")),
     login(world, seedAccount(world, "provider")),

@@ -31,7 +31,7 @@ let otherProvider: Credentials;
 let video: Buffer;
 
 beforeAll(async () => {
-  world = await startApiWorld("title-edits", 3312);
+  world = await startApiWorld("title-edits");
   [admin, viewer, provider, otherProvider] = await Promise.all([
     login(world, seedAccount(world, "admin")),
     login(world, seedAccount(world, "viewer")),

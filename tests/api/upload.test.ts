@@ -34,7 +34,7 @@ const IDLE_SECONDS = 2;
 
 beforeAll(async () => {
   process.env.UPLOAD_IDLE_SECONDS = String(IDLE_SECONDS);
-  world = await startApiWorld("upload", 3301);
+  world = await startApiWorld("upload");
   [provider, otherProvider, viewer] = await Promise.all([
     login(world, seedAccount(world, "provider")),
     login(world, seedAccount(world, "provider")),

@@ -42,7 +42,7 @@ beforeAll(async () => {
   process.env.WORKERS = "2";
   process.env.WORKER_HEADER = "1";
   process.env.SIGN_IN_FAILURES_PER_ADDRESS = "10";
-  world = await startApiWorld("workers", 3308);
+  world = await startApiWorld("workers");
   viewer = seedAccount(world, "viewer");
   provider = seedAccount(world, "provider");
 });

@@ -4,6 +4,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
+import { testChromiumPath } from "../fixtures/browser";
 import { createViewer, expect, signInThroughForm, test } from "./fixtures/accounts";
 
 /**
@@ -17,9 +18,8 @@ const NAME = "kallo-box.lan";
 const HTTPS_PORT = Number(process.env.E2E_CADDY_PORT ?? 3443);
 
 async function browserResolving(name: string): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   return chromium.launch({
-    executablePath: executablePath || undefined,
+    executablePath: testChromiumPath(),
     args: ["--no-sandbox", "--disable-gpu", `--host-resolver-rules=MAP ${name} 127.0.0.1`],
   });
 }

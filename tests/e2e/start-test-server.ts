@@ -6,12 +6,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { copySeededDemo } from "../fixtures/demo-storage";
 import { startFakePaystack } from "../fixtures/fake-paystack";
 
 const storageDir = process.env.STORAGE_DIR;
 if (!storageDir || !storageDir.includes("kallo-e2e"))
   throw new Error("STORAGE_DIR must be a kallo-e2e temporary folder");
 fs.rmSync(storageDir, { recursive: true, force: true });
+// The demo `npm test` seeded once (its films are not made twice); the start below completes what it lacks.
+copySeededDemo(storageDir);
 const paystack = await startFakePaystack("sk_test_e2e_kallo", {
   webhookUrl: `http://localhost:${process.env.PORT ?? 3000}/payments/paystack/webhook`,
 });

@@ -41,9 +41,12 @@ const FIRST_PASS = [144];
 const FINISHED_BEFORE_CRASH = [144, 240];
 const ALL_RUNGS = [144, 240, 360];
 
-/** What the server process does at start: the backfill, then the media job runner picking up unfinished jobs. */
+/**
+ * What the server process does at start: the backfill, then the media job runner picking up unfinished jobs
+ * (one a killed process was running waits 30 s in the server; here it goes again at once).
+ */
 function startServerJobs(): JobRunner {
-  runner = startMediaJobs();
+  runner = startMediaJobs({ crashBackoffMs: () => 0 });
   return runner;
 }
 

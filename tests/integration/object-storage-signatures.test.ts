@@ -21,7 +21,6 @@ import { startSwift, swiftAvailable, type S3Server } from "../fixtures/s3-server
  * database's Litestream replica lives in the same bucket and restores a new
  * box. Skipped, saying so, where Swift is not installed (`.ci/run` installs it).
  */
-const SWIFT_PORT = 9350 + (Number(process.env.API_PORT_OFFSET ?? 0) % 40);
 const available = swiftAvailable();
 if (!available)
   console.warn(
@@ -53,7 +52,7 @@ function run(script: string, args: string[], env: Record<string, string>) {
 beforeAll(async () => {
   if (!available) return;
   const started = Date.now();
-  swift = await startSwift(SWIFT_PORT);
+  swift = await startSwift();
   console.log(`[swift] one node with s3api up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-swift-it-"));
   Object.assign(process.env, swift.env, {

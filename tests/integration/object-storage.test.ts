@@ -23,6 +23,7 @@ import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { acceptMovieUpload } from "~/services/uploads.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
+import { freePort } from "../fixtures/ports";
 
 /**
  * Films in an S3-compatible bucket, end to end against s3rver on loopback
@@ -32,7 +33,6 @@ import { startS3rver, type S3Server } from "../fixtures/s3-servers";
  * from signed addresses; `media:move` both ways, killed in the middle; the
  * bucket down and back; a Litestream replica in the same bucket restored.
  */
-const S3_PORT = 9300 + (Number(process.env.API_PORT_OFFSET ?? 0) % 50);
 const savedEnv = { ...process.env };
 const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner; __kalloObjectStore?: unknown };
 
@@ -96,7 +96,7 @@ function mediaMove(args: string[], onLine?: (line: string, child: ReturnType<typ
 }
 
 beforeAll(async () => {
-  s3 = await startS3rver(S3_PORT);
+  s3 = await startS3rver(await freePort());
   root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-s3-it-"));
   fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-s3-fixtures-"));
   Object.assign(process.env, s3.env, {

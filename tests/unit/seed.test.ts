@@ -31,6 +31,7 @@ import {
 import { verifyPassword } from "~/services/passwords.server";
 import { listCatalogue } from "~/services/catalogue.server";
 import { getSeriesPage } from "~/services/series.server";
+import { copySeededDemo } from "../fixtures/demo-storage";
 
 let workDir: string;
 let storageDir: string;
@@ -64,6 +65,9 @@ function tableSnapshot(database: DB) {
 beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-seed-"));
   storageDir = path.join(workDir, "storage");
+  // Under `npm test` the demo was seeded once for every test that uses it: this file checks that
+  // seeding (run once more here, on a copy, as a restart does). Run alone, it seeds from nothing.
+  copySeededDemo(storageDir);
   db = openDatabase(path.join(storageDir, "data.db"));
   migrateDatabase(db);
   firstRun = await seedDemo(db, { storageDir, log: quiet });

@@ -1,4 +1,4 @@
-import { Form, useLocation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Link, NavLink } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
@@ -102,13 +102,17 @@ export function TopBar({
   );
 }
 
-/** Closes a `<details>` menu after each navigation (pages change without a reload once the script runs). */
+/**
+ * Closes a `<details>` menu when a navigation starts (pages change without a reload once the script
+ * runs). At its start, not its end: a menu opened while the next page was still arriving (search,
+ * tapped the moment a title showed) stays open.
+ */
 function useClosedOnNavigation() {
   const ref = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
+  const leavingFor = useNavigation().location?.key;
   useEffect(() => {
-    if (ref.current) ref.current.open = false;
-  }, [location.key]);
+    if (leavingFor && ref.current) ref.current.open = false;
+  }, [leavingFor]);
   return ref;
 }
 
