@@ -5,13 +5,8 @@ import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { enterFailureLimit, recordFailure } from "~/services/rate-limit.server";
-import {
-  claimSignInTry,
-  clearSignInFailures,
-  isKnownDevice,
-  recordSignInFailure,
-  rememberDevice,
-} from "~/services/sign-in-delay.server";
+import { claimSignInTry, clearSignInFailures, recordSignInFailure } from "~/services/sign-in-delay.server";
+import { isKnownDevice, rememberDevice } from "./known-devices.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
 import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";

@@ -7,7 +7,8 @@ import { writeMasterPlaylist } from "~/media/hls";
 import { locateTitleFile, rungPlaylistText } from "~/media/media-store.server";
 import { renditionFileName, versionedStreamFile } from "~/media/storage.server";
 import { redirectToBucket, unreachable } from "~/routes-support/media-addresses.server";
-import { DATA_SAVER_MAX_RUNG, isDataSaverOn } from "~/services/data-saver.server";
+import { DATA_SAVER_MAX_RUNG } from "~/services/data-saver.server";
+import { isDataSaverOn } from "./preferences.server";
 import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
 
 /**

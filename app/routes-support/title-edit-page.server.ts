@@ -6,17 +6,18 @@ import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { posterUrl, storageRoot } from "~/media/storage.server";
 import { isPublishedRow } from "~/services/catalogue.server";
 import { titleDisplayName } from "~/services/episode-names";
-import { checkReplacement, latestReplacement, receiveReplacementUpload } from "~/services/film-replacements.server";
+import { checkReplacement, latestReplacement } from "~/services/film-replacements.server";
 import { knownFailureReason } from "~/services/movie-processing.server";
 import { renditionStatuses } from "~/services/renditions.server";
 import { discardProviderUpload, listUnfinishedUploads } from "~/services/resumable-uploads.server";
-import { editableTitle, editTitleFromRequest } from "~/services/title-edits.server";
+import { editableTitle } from "~/services/title-edits.server";
 import type { Account } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
 import { getEnv } from "~/utils/env.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { FormErrors } from "~/components/ui/form";
 import { readForm } from "~/utils/read-form.server";
+import { editTitleFromRequest, receiveReplacementUpload } from "./title-requests.server";
 
 /**
  * What the title's page in the studio (/provider/movie/<id>) and the

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
-import { chooseDataSaver } from "~/services/data-saver.server";
+import { chooseDataSaver } from "~/routes-support/preferences.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/read-form.server";

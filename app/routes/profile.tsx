@@ -4,7 +4,7 @@ import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { isDataSaverOn } from "~/services/data-saver.server";
+import { isDataSaverOn } from "~/routes-support/preferences.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["auth", "watch"] };

@@ -11,6 +11,7 @@ import { SeriesDetailsForm } from "~/components/series/series-form";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
+import { readSeriesForm } from "~/routes-support/upload-forms.server";
 import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { POSTER_EXTENSIONS } from "~/media/file-types.server";
@@ -21,7 +22,6 @@ import {
   deleteEmptySeries,
   deleteEpisode,
   getStudioSeries,
-  readSeriesForm,
   reorderEpisodes,
   resubmitSeries,
   updateSeries,

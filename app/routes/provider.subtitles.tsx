@@ -8,12 +8,12 @@ import { requireProvider } from "~/auth/guards.server";
 import { SubtitleTable } from "~/components/subtitles/subtitle-table";
 import { showToast } from "~/components/ui/toaster";
 import { getDb } from "~/db/client.server";
+import { receiveSubtitleUpload } from "~/routes-support/upload-forms.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { SUBTITLE_MAX_BYTES } from "~/media/subtitle-files";
 import {
   deleteSubtitle,
   listSubtitles,
-  receiveSubtitleUpload,
   titleForSubtitles,
   type SubtitleFormErrors,
   type SubtitleMessage,

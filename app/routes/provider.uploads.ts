@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiFailure } from "~/api/http.server";
 import { requireProviderSendingFilm } from "~/auth/guards.server";
-import { receiveProviderUpload } from "~/services/uploads.server";
+import { receiveProviderUpload } from "~/routes-support/title-requests.server";
 
 /**
  * POST /provider/uploads — the upload form's fields and files in one

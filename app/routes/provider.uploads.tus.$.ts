@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getApiCaller } from "~/auth/api-tokens.server";
-import { handleTusRequest } from "~/services/resumable-uploads.server";
+import { handleTusRequest } from "~/routes-support/tus.server";
 
 /**
  * /provider/uploads/tus and /provider/uploads/tus/<id>: resumable uploads by

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { chooseSubtitles } from "~/services/subtitles.server";
+import { chooseSubtitles } from "~/routes-support/preferences.server";
 import { languageAutonym } from "~/utils/language-tags";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";

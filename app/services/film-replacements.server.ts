@@ -11,15 +11,11 @@ import {
   removeMovieVersionFiles,
   storageRoot,
 } from "~/media/storage.server";
-import { checkUploadedFile } from "~/media/file-types.server";
 import { scheduleBucketVersionRemoval } from "~/media/media-store.server";
-import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { createId } from "~/utils/ids.server";
-import { lingerOn } from "~/utils/request-body.server";
 import { recordAudit } from "./audit.server";
 import { enqueueJob } from "./jobs.server";
 import { filmRefusalKey, judgeFilm, knownFailureReason, type FailureReason } from "./movie-processing.server";
-import { spareUploadBytes } from "./uploads.server";
 import { markTitleReplaced } from "./title-lifecycle.server";
 
 /**
@@ -352,82 +348,33 @@ export type ReplacementUploadResult =
   | { ok: true; replacementId: string }
   | { ok: false; status: 400 | 403 | 404 | 409 | 413 | 507; fieldErrors: { movie?: string[] }; formError?: string };
 
-const FILE_REFUSALS: Record<string, string> = {
-  wrongExtension: "studio:errors.wrongExtension",
-  contentMismatch: "studio:errors.contentMismatch",
-  unexpectedFile: "studio:errors.unexpectedFile",
-};
-
 /**
- * A replacement film sent in one multipart request (field `movie`; `file`
- * from /api clients): what the title's page posts without JavaScript and
- * `POST /api/movies/replace/{id}` takes. Who may replace is checked before a
- * byte is read; the film streams to a temporary file, is checked by
- * extension, content and ffprobe, and then queued (startReplacement).
+ * A replacement film sent in one multipart request, once it has arrived
+ * (routes-support/title-requests: who may replace is checked before a byte is
+ * read, the film streams to a temporary file checked by extension and
+ * content): read by ffprobe, then queued (startReplacement). The caller
+ * removes the temporary file after.
  */
-export async function receiveReplacementUpload(
+export async function replaceFilmWithUpload(
   db: DB,
-  request: Request,
   movieId: string,
   actor: Actor,
-  options: { root: string; maxFileBytes: number; ipAddress?: string | null },
+  file: { tempPath: string; originalName: string; size: number } | undefined,
+  options: { root: string; ipAddress?: string | null },
 ): Promise<ReplacementUploadResult> {
-  const allowed = checkReplacement(db, movieId, actor);
-  if (!allowed.ok) {
-    lingerOn(request);
-    return { ok: false, status: allowed.status, fieldErrors: {}, formError: allowed.key };
-  }
-  const declaredLength = Number(request.headers.get("Content-Length") ?? "NaN");
-  if (Number.isFinite(declaredLength) && declaredLength > spareUploadBytes(db, options.root)) {
-    lingerOn(request);
-    return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-  }
-  let refused: string | null = null;
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      tmpDir: path.join(options.root, "tmp"),
-      maxFileBytes: options.maxFileBytes,
-      maxFiles: 1,
-      signal: request.signal,
-      checkFile: ({ field, originalName, head }) => {
-        if (field !== "movie" && field !== "file") return (refused = "unexpectedFile");
-        const check = checkUploadedFile("movie", originalName, head);
-        return check.ok ? null : (refused = check.reason);
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413) return { ok: false, status: 413, fieldErrors: {}, formError: "studio:errors.tooLarge" };
-    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-    if (error.code === "badFile" && refused)
-      return {
-        ok: false,
-        status: 400,
-        fieldErrors: { movie: [FILE_REFUSALS[refused] ?? "studio:errors.contentMismatch"] },
-      };
-    if (error.code === "notMultipart")
-      return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.notMultipart" };
-    return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
-  }
-  try {
-    const file = upload.files[0];
-    if (!file || !file.originalName)
-      return { ok: false, status: 400, fieldErrors: { movie: ["studio:errors.movieRequired"] } };
-    if (file.size === 0) return { ok: false, status: 400, fieldErrors: { movie: ["studio:errors.movieEmpty"] } };
-    const verdict = await judgeFilm(file.tempPath);
-    if (!verdict.ok) return { ok: false, status: 400, fieldErrors: { movie: [filmRefusalKey(verdict.reason)] } };
-    const started = startReplacement(db, {
-      movieId,
-      actor,
-      file: { path: file.tempPath, originalName: file.originalName, size: file.size },
-      place: fs.renameSync,
-      ipAddress: options.ipAddress,
-      root: options.root,
-    });
-    if (!started.ok) return { ok: false, status: started.status, fieldErrors: {}, formError: started.key };
-    return { ok: true, replacementId: started.replacementId };
-  } finally {
-    await upload.discard();
-  }
+  if (!file || !file.originalName)
+    return { ok: false, status: 400, fieldErrors: { movie: ["studio:errors.movieRequired"] } };
+  if (file.size === 0) return { ok: false, status: 400, fieldErrors: { movie: ["studio:errors.movieEmpty"] } };
+  const verdict = await judgeFilm(file.tempPath);
+  if (!verdict.ok) return { ok: false, status: 400, fieldErrors: { movie: [filmRefusalKey(verdict.reason)] } };
+  const started = startReplacement(db, {
+    movieId,
+    actor,
+    file: { path: file.tempPath, originalName: file.originalName, size: file.size },
+    place: fs.renameSync,
+    ipAddress: options.ipAddress,
+    root: options.root,
+  });
+  if (!started.ok) return { ok: false, status: started.status, fieldErrors: {}, formError: started.key };
+  return { ok: true, replacementId: started.replacementId };
 }

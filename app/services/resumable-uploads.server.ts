@@ -1,17 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { FileStore } from "@tus/file-store";
-import { EVENTS, Metadata, Server, type Upload } from "@tus/server";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
-import { englishText } from "~/i18n/translate.server";
-import { lingerOn, lingerOnUnread } from "~/utils/request-body.server";
-import { isSameOriginRequest } from "~/utils/origin.server";
-import { jsonError } from "~/utils/json-error";
 import { getDb, type DB } from "~/db/client.server";
 import { movies, resumableUploads } from "~/db/schema";
 import { checkUploadedFile, extensionOf, MOVIE_EXTENSIONS, SNIFF_BYTES } from "~/media/file-types.server";
-import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { writeMoviePosters } from "~/media/posters.server";
 import { movieDir, storagePaths, storageRoot } from "~/media/storage.server";
 import type { Account } from "~/services/accounts.server";
@@ -21,8 +14,6 @@ import { recordAudit } from "./audit.server";
 import { filmRefusalKey, judgeFilm } from "./movie-processing.server";
 import { checkReplacement, startReplacement } from "./film-replacements.server";
 import { startPeriodic } from "./periodic.server";
-import { oneAtATime, uploadLocker } from "./upload-locks.server";
-import { clientAddress } from "~/utils/client.server";
 import { isPlacementRefusal, placeEpisode, type EpisodePlacement } from "./series.server";
 import {
   categoryExists,
@@ -37,29 +28,23 @@ import {
 } from "./uploads.server";
 
 /**
- * Resumable uploads by the tus protocol (1.0 with creation, creation-defer-length,
- * termination and expiration), at one fixed address so any tus client can use it:
- *
- *   POST   /provider/uploads/tus             create: Upload-Length, and Upload-Metadata with the
- *                                           form's own names: name, Description, Category, cast, filename,
- *                                           and for an episode seasonId (and episodeNumber); or, to replace
- *                                           the film of one of the caller's titles, replaces (its id) and filename
- *   HEAD   /provider/uploads/tus/<id>        how many bytes the server has (Upload-Offset)
- *   PATCH  /provider/uploads/tus/<id>        more bytes from Upload-Offset on
- *   DELETE /provider/uploads/tus/<id>        give the upload up
- *   POST   /provider/uploads/tus/<id>/poster a poster (multipart, field `poster`), before or after the film's last byte
- *
- * `@tus/server` speaks the protocol and its file store keeps the bytes under
- * STORAGE_DIR/uploads; this module decides who may do what: a signed-in,
- * unblocked provider (page cookie from our own pages, or an /api Bearer
- * token) and only on their own uploads; the details are checked at creation,
- * the film's first bytes as soon as they arrive, and the title with its
- * processing job is made once, when the last byte is in.
+ * Resumable uploads, the domain: who may create one and with what (checked
+ * as the form checks a new title, or a replacement of a title's film), its
+ * declared size against the disk and the provider's share, the title made
+ * once its last byte is in, and the sweep of abandoned ones. The protocol
+ * (tus, at /provider/uploads/tus) is spoken by routes-support/tus.server.ts.
  */
-export const TUS_PATH = "/provider/uploads/tus";
-const MAX_POSTER_BYTES = 10 * 1024 * 1024;
+export type UploadRow = typeof resumableUploads.$inferSelect;
 
-type UploadRow = typeof resumableUploads.$inferSelect;
+/** A creation's details, checked: what the upload's row is made of. */
+export type Creation = {
+  details: UploadDetails;
+  filename: string;
+  size: number;
+  episode: EpisodePlacement | null;
+  /** The title whose film this upload replaces (film-replacements.server.ts), or null for a new title. */
+  replacesMovieId: string | null;
+};
 
 /** A refusal: status, message key (English in the body's `error` for scripts), field errors for the form. */
 export class UploadRefusal extends Error {
@@ -73,16 +58,8 @@ export class UploadRefusal extends Error {
   }
 }
 
-function refusalResponse(refusal: UploadRefusal): Response {
-  return jsonError(refusal.status, englishText(refusal.key), {
-    key: refusal.key,
-    fieldErrors: refusal.fieldErrors as Record<string, string[]> | undefined,
-    headers: { "Tus-Resumable": "1.0.0" },
-  });
-}
-
 /** The upload's bytes on disk, its details beside them (the store's), and a poster sent before the end. */
-function uploadFiles(id: string, root = storageRoot()) {
+export function uploadFiles(id: string, root = storageRoot()) {
   const dir = storagePaths(root).uploads;
   return { data: path.join(dir, id), info: path.join(dir, `${id}.json`), posterPrefix: path.join(dir, `${id}.poster`) };
 }
@@ -95,7 +72,7 @@ function posterWaiting(id: string, root = storageRoot()): { path: string; origin
   return undefined;
 }
 
-function removeUploadFiles(id: string, root = storageRoot()): void {
+export function removeUploadFiles(id: string, root = storageRoot()): void {
   const files = uploadFiles(id, root);
   for (const file of [
     files.data,
@@ -104,108 +81,6 @@ function removeUploadFiles(id: string, root = storageRoot()): void {
   ]) {
     fs.rmSync(file, { force: true });
   }
-}
-
-/**
- * The file store, with one change: an upload expires a while after the last
- * byte it received, not after it was created, so a 2 GB film sent over a
- * slow link for a day is not cut off while it is moving. (The store reports
- * that moment as the upload's creation date, which the protocol handlers
- * use for Upload-Expires and for refusing expired uploads.)
- */
-class ActivityExpiringFileStore extends FileStore {
-  override async getUpload(id: string): Promise<Upload> {
-    const upload = await super.getUpload(id);
-    const { mtimeMs } = await fs.promises.stat(path.join(this.directory, id));
-    const created = upload.creation_date ? Date.parse(upload.creation_date) : 0;
-    upload.creation_date = new Date(Math.max(created, mtimeMs)).toISOString();
-    return upload;
-  }
-}
-
-/** What the wrapper learned about a creation request, for the store's hook. */
-type Creation = {
-  details: UploadDetails;
-  filename: string;
-  size: number;
-  episode: EpisodePlacement | null;
-  /** The title whose film this upload replaces (film-replacements.server.ts), or null for a new title. */
-  replacesMovieId: string | null;
-};
-const pendingCreations = new WeakMap<Request, Creation & { provider: Account }>();
-
-function createTusServer(): Server {
-  const env = getEnv();
-  const server = new Server({
-    path: TUS_PATH,
-    datastore: new ActivityExpiringFileStore({
-      directory: storagePaths().uploads,
-      expirationPeriodInMilliseconds: env.uploadExpiryMs,
-    }),
-    relativeLocation: true,
-    locker: uploadLocker(),
-    maxSize: env.maxUploadBytes,
-    namingFunction: () => createId(),
-    // Our own pages only: no cross-origin answers.
-    allowedOrigins: () => false,
-    onUploadCreate: async (request, upload) => {
-      const creation = pendingCreations.get(request as unknown as Request);
-      if (!creation) throw { status_code: 400, body: "Upload refused\n" };
-      getDb()
-        .insert(resumableUploads)
-        .values({
-          id: upload.id,
-          providerId: creation.provider.id,
-          movieId: createId(),
-          filename: creation.filename,
-          sizeBytes: creation.size,
-          name: creation.details.name,
-          description: creation.details.Description,
-          cast: creation.details.cast,
-          categoryId: creation.details.Category,
-          seasonId: creation.episode?.seasonId ?? null,
-          episodeNumber: creation.episode?.episodeNumber ?? null,
-          replacesMovieId: creation.replacesMovieId,
-        })
-        .run();
-      return {};
-    },
-    onUploadFinish: async (request, upload) => {
-      await refuseUnreadableFilm(getDb(), upload.id);
-      const movieId = await oneAtATime(upload.id, () =>
-        finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request)),
-      );
-      // A replacement's answer names the title it replaces the film of.
-      return { headers: { "Kallo-Movie-Id": movieId } };
-    },
-    onResponseError: (_request, error) => {
-      if (error instanceof UploadRefusal)
-        return { status_code: error.status, body: JSON.stringify({ error: englishText(error.key), key: error.key }) };
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOSPC" || code === "EDQUOT") {
-        // The bytes stored so far stay (the upload resumes once there is room); the client is told why at once.
-        console.error("[upload] resumable upload stopped: the disk is full");
-        return {
-          status_code: 507,
-          body: JSON.stringify({ error: englishText("studio:errors.noSpace"), key: "studio:errors.noSpace" }),
-        };
-      }
-      if ("status_code" in error && error.status_code === 500)
-        console.error("[upload] resumable upload failed:", error);
-      return undefined;
-    },
-  });
-  // The bytes have become a title's: the upload's own files can go once its last answer is sent.
-  server.on(EVENTS.POST_FINISH, (_request, _response, upload: Upload) => removeUploadFiles(upload.id));
-  return server;
-}
-
-const globalForTus = globalThis as unknown as { __kalloTus?: { root: string; server: Server } };
-
-function tusServer(): Server {
-  const root = storageRoot();
-  if (globalForTus.__kalloTus?.root !== root) globalForTus.__kalloTus = { root, server: createTusServer() };
-  return globalForTus.__kalloTus.server;
 }
 
 /**
@@ -279,7 +154,7 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
  * one it cannot read (or with no picture, or no length) is removed and the
  * last request answered 422 with the reason, which the upload page shows.
  */
-async function refuseUnreadableFilm(db: DB, id: string, root = storageRoot()): Promise<void> {
+export async function refuseUnreadableFilm(db: DB, id: string, root = storageRoot()): Promise<void> {
   const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
   if (!row || row.completedAt) return;
   const verdict = await judgeFilm(uploadFiles(id, root).data);
@@ -344,26 +219,22 @@ function readHead(file: string, length: number): Buffer {
   }
 }
 
-function discardUpload(db: DB, row: UploadRow, root = storageRoot()): void {
+export function discardUpload(db: DB, row: UploadRow, root = storageRoot()): void {
   db.delete(resumableUploads).where(eq(resumableUploads.id, row.id)).run();
   removeUploadFiles(row.id, root);
 }
 
-/** The details of a creation request, checked as the form checks them. */
-function checkCreation(db: DB, request: Request, provider: Account): Creation {
-  // Upload-Defer-Length: 1 (creation-defer-length): the size comes with a later PATCH, and is checked then.
-  const deferred = request.headers.get("Upload-Defer-Length") === "1" && !request.headers.has("Upload-Length");
-  if (!deferred && (request.headers.has("Upload-Defer-Length") || !request.headers.has("Upload-Length"))) {
-    throw new UploadRefusal(400, "studio:errors.sizeRequired");
-  }
-  const size = deferred ? 0 : Number(request.headers.get("Upload-Length"));
-  if (!Number.isSafeInteger(size) || size < 0) throw new UploadRefusal(400, "studio:errors.sizeRequired");
-  let metadata: Record<string, string | null>;
-  try {
-    metadata = Metadata.parse(request.headers.get("Upload-Metadata") ?? undefined);
-  } catch {
-    throw new UploadRefusal(400, "studio:errors.badMetadata");
-  }
+/**
+ * A creation's details (its Upload-Metadata, with the form's own names),
+ * checked as the form checks them; `size` 0 with `deferred` when the size
+ * comes later (declareDeferredSize).
+ */
+export function checkCreation(
+  db: DB,
+  provider: Account,
+  request: { size: number; deferred: boolean; metadata: Record<string, string | null> },
+): Creation {
+  const { size, deferred, metadata } = request;
   const text = (key: string) => metadata[key] ?? undefined;
   if (text("replaces") !== undefined)
     return checkReplacementCreation(db, provider, size, text("replaces") ?? "", text("filename"));
@@ -414,8 +285,7 @@ function checkDeclaredSize(db: DB, providerId: string, size: number): void {
  * creation's is, and written on the upload's row before its bytes are taken
  * (the title is made from the row when they end).
  */
-function declareDeferredSize(db: DB, request: Request, row: UploadRow): () => void {
-  const header = request.headers.get("Upload-Length");
+export function declareDeferredSize(db: DB, row: UploadRow, header: string | null): () => void {
   if (row.sizeBytes > 0 || header === null) return () => undefined;
   const size = Number(header);
   if (!Number.isSafeInteger(size) || size <= 0)
@@ -467,219 +337,66 @@ function checkReplacementCreation(
   };
 }
 
-/**
- * The film's first bytes are checked as soon as they arrive: the body of a
- * request that brings any of the first SNIFF_BYTES is read that far, checked
- * with what is stored already, and handed on unchanged. A renamed non-video
- * is refused at its first request and the upload removed.
- */
-async function checkFirstBytes(db: DB, request: Request, row: UploadRow): Promise<Request> {
-  const files = uploadFiles(row.id);
-  const stored = readHead(files.data, SNIFF_BYTES);
-  if (stored.length >= SNIFF_BYTES || !request.body) return request;
-  const reader = request.body.getReader();
-  const peeked: Uint8Array[] = [];
-  let peekedBytes = 0;
-  let ended = false;
-  while (stored.length + peekedBytes < SNIFF_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) {
-      ended = true;
-      break;
-    }
-    peeked.push(value);
-    peekedBytes += value.byteLength;
-  }
-  const head = Buffer.concat([stored, ...peeked]).subarray(0, SNIFF_BYTES);
-  // Too short to tell yet (a tiny request or a tiny film): checked with the next bytes, or at the end.
-  if (head.length >= SNIFF_BYTES && !checkUploadedFile("movie", row.filename, head).ok) {
-    discardUpload(db, row);
-    // The rest of this request is read and dropped behind the answer, so that the client hears it.
-    if (!ended) lingerOn(request, reader);
-    throw new UploadRefusal(415, "studio:errors.contentMismatch", { movie: ["studio:errors.contentMismatch"] });
-  }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of peeked) controller.enqueue(chunk);
-      if (ended) controller.close();
-    },
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body,
-    signal: request.signal,
-    duplex: "half",
-  } as RequestInit);
+/** The row of a new upload, written when the protocol makes its files (its bytes then follow under its id). */
+export function recordUploadCreation(db: DB, id: string, provider: { id: string }, creation: Creation): void {
+  db.insert(resumableUploads)
+    .values({
+      id,
+      providerId: provider.id,
+      movieId: createId(),
+      filename: creation.filename,
+      sizeBytes: creation.size,
+      name: creation.details.name,
+      description: creation.details.Description,
+      cast: creation.details.cast,
+      categoryId: creation.details.Category,
+      seasonId: creation.episode?.seasonId ?? null,
+      episodeNumber: creation.episode?.episodeNumber ?? null,
+      replacesMovieId: creation.replacesMovieId,
+    })
+    .run();
 }
-
-/** An upload that is complete already answers as complete (a repeated last request makes no second title). */
-async function answerCompleted(request: Request, row: UploadRow): Promise<Response> {
-  const headers = {
-    "Tus-Resumable": "1.0.0",
-    "Upload-Offset": String(row.sizeBytes),
-    "Upload-Length": String(row.sizeBytes),
-    "Kallo-Movie-Id": row.replacesMovieId ?? row.movieId,
-    "Cache-Control": "no-store",
-  };
-  if (request.method === "HEAD") return new Response(null, { status: 200, headers });
-  if (request.method === "PATCH") {
-    // What was sent is not needed: handleTusRequest reads and drops it behind the answer.
-    if (request.headers.get("Upload-Offset") !== String(row.sizeBytes))
-      throw new UploadRefusal(409, "studio:errors.uploadFinished");
-    return new Response(null, { status: 204, headers });
-  }
-  throw new UploadRefusal(409, "studio:errors.uploadFinished");
-}
-
-/** Take a poster (multipart, field `poster`): kept beside the upload until the film's last byte, or put on the title when it exists. */
-async function receivePoster(db: DB, request: Request, row: UploadRow): Promise<Response> {
-  const root = storageRoot();
-  let posterCheck: string | null = null;
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      tmpDir: storagePaths(root).tmp,
-      maxFileBytes: MAX_POSTER_BYTES,
-      maxFiles: 1,
-      signal: request.signal,
-      checkFile: ({ field, originalName, head }) => {
-        if (field !== "poster") return (posterCheck = "unexpectedFile");
-        const check = checkUploadedFile("poster", originalName, head);
-        return check.ok ? null : (posterCheck = check.reason);
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413)
-      throw new UploadRefusal(413, "studio:errors.posterTooLarge", { poster: ["studio:errors.posterTooLarge"] });
-    const key = posterCheck ? `studio:errors.${posterCheck}` : "studio:errors.incomplete";
-    throw new UploadRefusal(400, key, { poster: [key] });
-  }
-  const poster = upload.files[0];
-  if (!poster) {
-    await upload.discard();
-    throw new UploadRefusal(400, "studio:errors.posterRequired", { poster: ["studio:errors.posterRequired"] });
-  }
-  try {
-    const extension = extensionOf(poster.originalName);
-    const fresh = db.select().from(resumableUploads).where(eq(resumableUploads.id, row.id)).get();
-    if (fresh && !fresh.completedAt) {
-      const waiting = posterWaiting(row.id, root);
-      if (waiting) fs.rmSync(waiting.path, { force: true });
-      fs.renameSync(poster.tempPath, `${uploadFiles(row.id, root).posterPrefix}${extension}`);
-    } else {
-      const title = db.select({ id: movies.id }).from(movies).where(eq(movies.id, row.movieId)).get();
-      if (!title) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
-      // The title exists: its posters are made from this one now (the processing job keeps them).
-      await writeMoviePosters(row.movieId, poster.tempPath, { root, position: "attention" });
-      fs.mkdirSync(movieDir(row.movieId, root), { recursive: true });
-    }
-  } finally {
-    await upload.discard();
-  }
-  return Response.json({ success: true }, { status: 201, headers: { "Cache-Control": "no-store" } });
-}
-
-/** Who is calling: the signed-in account and whether it came by the page cookie or an /api token. */
-export type UploadCaller = { account: Account; via: "bearer" | "cookie" };
 
 /**
- * Answer any request under /provider/uploads/tus (the route's loader and
- * action both come here). A body left unread by the answer — a refusal
- * before the first byte, a repeated last chunk — is read and dropped behind
- * it (lingerOn): the client, still sending, hears the answer instead of a
- * reset, and its connection carries its next request.
+ * The film's first bytes (SNIFF_BYTES of them, what is stored and what has
+ * just arrived): a renamed non-video is refused and the upload removed (true).
+ * Shorter heads cannot tell yet: they are checked with the next bytes, or at the end.
  */
-export async function handleTusRequest(request: Request, caller: UploadCaller | null): Promise<Response> {
-  let response: Response;
-  try {
-    response = await dispatchTus(request, caller);
-  } catch (error) {
-    if (!(error instanceof UploadRefusal)) throw error;
-    response = refusalResponse(error);
-  }
-  lingerOnUnread(request);
-  return response;
+export function filmHeadRefused(db: DB, row: UploadRow, arrived: readonly Uint8Array[]): boolean {
+  const head = Buffer.concat([storedHead(row), ...arrived]).subarray(0, SNIFF_BYTES);
+  if (head.length < SNIFF_BYTES || checkUploadedFile("movie", row.filename, head).ok) return false;
+  discardUpload(db, row);
+  return true;
 }
 
-async function dispatchTus(request: Request, caller: UploadCaller | null): Promise<Response> {
-  const method = request.method;
-  // Discovery (version, extensions, limits) is public, as the protocol means it to be.
-  if (method === "OPTIONS") return tusServer().handleWeb(request);
-  if (!caller) throw new UploadRefusal(401, "studio:errors.signInFirst");
-  const writes = method !== "GET" && method !== "HEAD";
-  // The page cookie rides along on any site's request; only our own pages may change anything with it.
-  if (writes && caller.via === "cookie" && !isSameOriginRequest(request))
-    throw new UploadRefusal(403, "studio:errors.otherSite");
-  if (caller.account.role !== "provider") throw new UploadRefusal(403, "studio:errors.providersOnly");
-
-  const rest = new URL(request.url).pathname.slice(TUS_PATH.length).replace(/^\/+|\/+$/g, "");
-  const db = getDb();
-  if (rest === "") {
-    if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
-    const creation = checkCreation(db, request, caller.account);
-    pendingCreations.set(request, { provider: caller.account, ...creation });
-    const response = await tusServer().handleWeb(request);
-    // An upload created empty is removed UPLOAD_START_MINUTES on unless a byte comes: its Upload-Expires
-    // says so (the protocol library counts UPLOAD_EXPIRY_HOURS for every upload).
-    if (response.headers.has("Upload-Expires") && Number(response.headers.get("Upload-Offset") ?? 0) === 0)
-      response.headers.set("Upload-Expires", new Date(expiryAfter(Date.now(), false)).toUTCString());
-    return response;
-  }
-  const [id, part, ...extra] = rest.split("/");
-  if (extra.length > 0 || (part !== undefined && part !== "poster"))
-    throw new UploadRefusal(404, "studio:errors.uploadNotFound");
-  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
-  // Another provider's upload is answered as if it did not exist.
-  if (!row || row.providerId !== caller.account.id) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
-
-  if (part === "poster") {
-    // A replacement brings a film only; the title's poster is changed on its page.
-    if (row.replacesMovieId) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
-    if (method !== "POST") throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
-    return receivePoster(db, request, row);
-  }
-  if (method === "DELETE") {
-    if (row.completedAt) {
-      db.delete(resumableUploads).where(eq(resumableUploads.id, row.id)).run();
-      return new Response(null, { status: 204, headers: { "Tus-Resumable": "1.0.0" } });
-    }
-    const response = await tusServer().handleWeb(request);
-    if (response.status === 204 || response.status === 404 || response.status === 410) discardUpload(db, row);
-    return response;
-  }
-  if (row.completedAt) return answerCompleted(request, row);
-  if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
-  if (method === "PATCH") {
-    // The protocol's one content type for a PATCH's bytes (415 otherwise, as tus 1.0 says).
-    if (
-      (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase() !==
-      "application/offset+octet-stream"
-    )
-      throw new UploadRefusal(415, "studio:errors.patchContentType");
-    const undoSize = declareDeferredSize(db, request, row);
-    const forwarded = await checkFirstBytes(db, request, row);
-    const response = await tusServer().handleWeb(forwarded);
-    if (response.status >= 400 && response.status < 500) undoSize();
-    // The protocol's own refusals (a wrong Upload-Offset, say) come before the body is read.
-    lingerOnUnread(forwarded);
-    return response;
-  }
-  throw new UploadRefusal(405, "studio:errors.methodNotAllowed");
+/** What of the film's first SNIFF_BYTES is stored already. */
+export function storedHead(row: UploadRow): Buffer {
+  return readHead(uploadFiles(row.id).data, SNIFF_BYTES);
 }
 
-function withNoStore(response: Response): Response {
-  response.headers.set("Cache-Control", "no-store");
-  return response;
+/**
+ * A poster for an upload (checked by type, in a temporary file): kept beside
+ * the upload until the film's last byte, or put on the title when it exists.
+ */
+export async function keepUploadPoster(
+  db: DB,
+  row: UploadRow,
+  poster: { tempPath: string; originalName: string },
+  root = storageRoot(),
+): Promise<void> {
+  const extension = extensionOf(poster.originalName);
+  const fresh = db.select().from(resumableUploads).where(eq(resumableUploads.id, row.id)).get();
+  if (fresh && !fresh.completedAt) {
+    const waiting = posterWaiting(row.id, root);
+    if (waiting) fs.rmSync(waiting.path, { force: true });
+    fs.renameSync(poster.tempPath, `${uploadFiles(row.id, root).posterPrefix}${extension}`);
+    return;
+  }
+  const title = db.select({ id: movies.id }).from(movies).where(eq(movies.id, row.movieId)).get();
+  if (!title) throw new UploadRefusal(404, "studio:errors.uploadNotFound");
+  // The title exists: its posters are made from this one now (the processing job keeps them).
+  await writeMoviePosters(row.movieId, poster.tempPath, { root, position: "attention" });
+  fs.mkdirSync(movieDir(row.movieId, root), { recursive: true });
 }
 
 export type UnfinishedUpload = {

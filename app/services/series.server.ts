@@ -16,11 +16,9 @@ import {
   type Role,
 } from "~/db/schema";
 import { qualified } from "~/db/sql";
-import { checkUploadedFile } from "~/media/file-types.server";
-import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { writeMoviePosters } from "~/media/posters.server";
 import { removeMovieFiles } from "~/media/media-store.server";
-import { movieDir, seriesPosterUrl, storagePaths } from "~/media/storage.server";
+import { movieDir, seriesPosterUrl } from "~/media/storage.server";
 import type { PosterOwner } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
@@ -169,51 +167,8 @@ function checkDetails(
   return { details: parsed.data };
 }
 
-/** A poster already checked by type (streamed to a temporary file by readSeriesForm). */
+/** A poster already checked by type (streamed to a temporary file by the page's form: routes-support/upload-forms). */
 export type PosterFile = { path: string };
-
-export const SERIES_POSTER_MAX_BYTES = 10 * 1024 * 1024;
-
-export type SeriesForm =
-  | { ok: true; fields: Record<string, string>; poster?: PosterFile; discard: () => Promise<void> }
-  | { ok: false; status: 400 | 413 | 507; fieldErrors: SeriesFieldErrors; formError?: string };
-
-/**
- * Read the series form (multipart: name, Description, Category, cast and an
- * optional `poster`): streamed to a temporary file, checked by extension and
- * by content as an upload's poster is, at most 10 MB. The caller discards the
- * temporary file once done.
- */
-export async function readSeriesForm(request: Request, root: string): Promise<SeriesForm> {
-  let refused: string | null = null;
-  try {
-    const upload = await receiveMultipartUpload(request, {
-      tmpDir: storagePaths(root).tmp,
-      maxFileBytes: SERIES_POSTER_MAX_BYTES,
-      maxFiles: 1,
-      signal: request.signal,
-      checkFile: ({ field, originalName, head }) => {
-        if (field !== "poster") return (refused = "unexpectedFile");
-        const check = checkUploadedFile("poster", originalName, head);
-        return check.ok ? null : (refused = check.reason);
-      },
-    });
-    const file = upload.files.find((candidate) => candidate.size > 0);
-    return {
-      ok: true,
-      fields: upload.fields,
-      poster: file ? { path: file.tempPath } : undefined,
-      discard: upload.discard,
-    };
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413)
-      return { ok: false, status: 413, fieldErrors: { poster: ["series:errors.posterTooLarge"] } };
-    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-    if (refused) return { ok: false, status: 400, fieldErrors: { poster: [`studio:errors.${refused}`] } };
-    return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
-  }
-}
 
 /**
  * A provider makes a series. The posters are written first (into the

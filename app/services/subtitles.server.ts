@@ -1,13 +1,11 @@
 import fs from "node:fs";
-import { createCookie } from "@remix-run/node";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { movies, subtitles, type Role } from "~/db/schema";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "~/media/atomic-files.server";
-import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { movieSubtitlePath, storagePaths, storageRoot, subtitleUrl } from "~/media/storage.server";
-import { convertSubtitles, SUBTITLE_MAX_BYTES, type SubtitleProblem } from "~/media/subtitle-files";
+import { convertSubtitles, type SubtitleProblem } from "~/media/subtitle-files";
 import { canonicalLanguageTag, languageAutonym, matchLanguage } from "~/utils/language-tags";
 import { recordAudit } from "./audit.server";
 import { decideMoviePlayback, type PlaybackRefusal } from "./playback.server";
@@ -164,74 +162,56 @@ export type SubtitleUploadResult =
   | { ok: false; status: 400 | 413 | 507; errors: SubtitleFormErrors };
 
 /**
- * The studio form's upload (multipart: `language`, or `language=other` and
- * `otherLanguage`; `label`; the file `file`). The caller has checked with
- * `titleForSubtitles` that the actor may upload to this title.
+ * The studio form's upload once it has arrived (routes-support/upload-forms:
+ * `language`, or `language=other` and `otherLanguage`; `label`; the file
+ * `file`, in a temporary file). The caller has checked with
+ * `titleForSubtitles` that the actor may upload to this title, and removes
+ * the temporary file after.
  */
-export async function receiveSubtitleUpload(
+export async function acceptSubtitleUpload(
   db: DB,
-  request: Request,
-  input: { movieId: string; actor: Actor; ipAddress?: string | null },
+  input: {
+    movieId: string;
+    actor: Actor;
+    ipAddress?: string | null;
+    fields: Record<string, string>;
+    file?: { tempPath: string; size: number };
+  },
   root = storageRoot(),
 ): Promise<SubtitleUploadResult> {
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      tmpDir: storagePaths(root).tmp,
-      maxFileBytes: SUBTITLE_MAX_BYTES,
-      maxFiles: 1,
-      signal: request.signal,
-    });
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413)
-      return {
-        ok: false,
-        status: 413,
-        errors: { fieldErrors: { file: problemMessage({ problem: "tooLarge", maxBytes: SUBTITLE_MAX_BYTES }) } },
-      };
-    if (error.status === 507)
-      return { ok: false, status: 507, errors: { formError: { key: "subtitles:errors.noSpace" } } };
-    const key = error.code === "notMultipart" ? "subtitles:errors.notMultipart" : "subtitles:errors.incomplete";
-    return { ok: false, status: 400, errors: { formError: { key } } };
-  }
-  try {
-    const fieldErrors: SubtitleFormErrors["fieldErrors"] = {};
-    const chosen = upload.fields.language === "other" ? upload.fields.otherLanguage : upload.fields.language;
-    const language = canonicalLanguageTag(chosen);
-    if (!language) fieldErrors.language = { key: "subtitles:errors.language" };
-    const label = (upload.fields.label ?? "").trim();
-    if (label.length > SUBTITLE_LABEL_MAX_LENGTH)
-      fieldErrors.label = { key: "subtitles:errors.labelTooLong", values: { max: SUBTITLE_LABEL_MAX_LENGTH } };
-    const file = upload.files.find((candidate) => candidate.field === "file");
-    if (!file || file.size === 0)
-      fieldErrors.file = { key: file ? "subtitles:errors.empty" : "subtitles:errors.fileRequired" };
-    if (Object.keys(fieldErrors).length > 0 || !language || !file)
-      return { ok: false, status: 400, errors: { fieldErrors } };
+  const { fields, file } = input;
+  const fieldErrors: SubtitleFormErrors["fieldErrors"] = {};
+  const chosen = fields.language === "other" ? fields.otherLanguage : fields.language;
+  const language = canonicalLanguageTag(chosen);
+  if (!language) fieldErrors.language = { key: "subtitles:errors.language" };
+  const label = (fields.label ?? "").trim();
+  if (label.length > SUBTITLE_LABEL_MAX_LENGTH)
+    fieldErrors.label = { key: "subtitles:errors.labelTooLong", values: { max: SUBTITLE_LABEL_MAX_LENGTH } };
+  if (!file || file.size === 0)
+    fieldErrors.file = { key: file ? "subtitles:errors.empty" : "subtitles:errors.fileRequired" };
+  if (Object.keys(fieldErrors).length > 0 || !language || !file)
+    return { ok: false, status: 400, errors: { fieldErrors } };
 
-    const saved = saveSubtitle(
-      db,
-      { movieId: input.movieId, language, label, bytes: await fs.promises.readFile(file.tempPath) },
-      root,
-    );
-    if (!saved.ok)
-      return {
-        ok: false,
-        status: saved.status,
-        errors: saved.status === 507 ? { formError: saved.message } : { fieldErrors: { file: saved.message } },
-      };
-    recordAudit(db, {
-      actorId: input.actor.id,
-      action: "subtitle.save",
-      targetType: "movie",
-      targetId: input.movieId,
-      details: { language: saved.language, replaced: saved.replaced },
-      ipAddress: input.ipAddress,
-    });
-    return saved;
-  } finally {
-    await upload.discard();
-  }
+  const saved = saveSubtitle(
+    db,
+    { movieId: input.movieId, language, label, bytes: await fs.promises.readFile(file.tempPath) },
+    root,
+  );
+  if (!saved.ok)
+    return {
+      ok: false,
+      status: saved.status,
+      errors: saved.status === 507 ? { formError: saved.message } : { fieldErrors: { file: saved.message } },
+    };
+  recordAudit(db, {
+    actorId: input.actor.id,
+    action: "subtitle.save",
+    targetType: "movie",
+    targetId: input.movieId,
+    details: { language: saved.language, replaced: saved.replaced },
+    ipAddress: input.ipAddress,
+  });
+  return saved;
 }
 
 /**
@@ -292,30 +272,6 @@ export function authorizeSubtitleFile(
     .get();
   if (!row) return NOT_FOUND;
   return { allowed: true, language, path: movieSubtitlePath(decision.movieId, language, root) };
-}
-
-/**
- * The viewer's choice of subtitles, kept in a cookie for a year: a language
- * tag, or "off". Without a choice there are none (docs/decisions/029).
- */
-export const subtitleChoiceCookie = createCookie("kallo_subtitles", {
-  path: "/",
-  httpOnly: true,
-  sameSite: "lax",
-  maxAge: 60 * 60 * 24 * 365,
-});
-
-/** The language this browser chose, or null (none chosen, or "off"). */
-export async function readSubtitleChoice(request: Request): Promise<string | null> {
-  const value: unknown = await subtitleChoiceCookie.parse(request.headers.get("Cookie"));
-  return value === "off" ? null : canonicalLanguageTag(value);
-}
-
-/** Keep a choice (a language tag, or null for none); returns the Set-Cookie value, or null for a tag that is not one. */
-export async function chooseSubtitles(language: string | null): Promise<string | null> {
-  if (language === null) return subtitleChoiceCookie.serialize("off");
-  const tag = canonicalLanguageTag(language);
-  return tag ? subtitleChoiceCookie.serialize(tag) : null;
 }
 
 /** Which of a title's tracks a viewer who chose `choice` sees. */

@@ -2,16 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { categories, movies, type Role } from "~/db/schema";
-import { checkUploadedFile } from "~/media/file-types.server";
-import { receiveMultipartUpload, UploadError } from "~/media/multipart-upload.server";
 import { writeMoviePosters } from "~/media/posters.server";
-import { publicPosterName, storagePaths } from "~/media/storage.server";
+import { publicPosterName } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
 import { isPublishedRow } from "./catalogue.server";
 import { titleTextFields } from "./title-fields";
 import { fieldErrorsOf } from "./validation";
-import { lingerOn } from "~/utils/request-body.server";
-import { readForm } from "~/utils/read-form.server";
 
 /**
  * Editing a title (a film or an episode) after its upload: its details —
@@ -32,7 +28,6 @@ import { readForm } from "~/utils/read-form.server";
  * (drizzle/0014).
  */
 export const TITLE_NAME_MAX = 200;
-export const POSTER_MAX_BYTES = 10 * 1024 * 1024;
 
 export const titleEditSchema = z.object({
   name: z
@@ -96,7 +91,7 @@ export function editableTitle(db: DB, movieId: string, actor: Actor): EditableTi
   return "forbidden";
 }
 
-function refusal(outcome: "notFound" | "forbidden"): TitleEditResult {
+export function titleEditRefusal(outcome: "notFound" | "forbidden"): TitleEditResult {
   return outcome === "notFound"
     ? { ok: false, status: 404, fieldErrors: {}, formError: "studio:edit.errors.missing" }
     : { ok: false, status: 403, fieldErrors: {}, formError: "studio:edit.errors.notYours" };
@@ -118,7 +113,7 @@ export async function editTitle(
   options: { poster?: { path: string }; root: string; ipAddress?: string | null },
 ): Promise<TitleEditResult> {
   const title = editableTitle(db, movieId, actor);
-  if (typeof title === "string") return refusal(title);
+  if (typeof title === "string") return titleEditRefusal(title);
   const given = (field: string) => typeof input[field] === "string";
   const parsed = titleEditSchema.safeParse({
     name: given("name") ? input.name : title.name,
@@ -178,86 +173,10 @@ export async function editTitle(
       });
     return true;
   });
-  if (!updated) return refusal("notFound");
+  if (!updated) return titleEditRefusal("notFound");
   return { ok: true, movieId, changed };
 }
 
 function categoryExists(db: DB, categoryId: string): boolean {
   return db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).get() !== undefined;
-}
-
-export type TitleForm =
-  | { ok: true; fields: Record<string, string>; poster?: { path: string }; discard: () => Promise<void> }
-  | { ok: false; status: 400 | 413 | 507; fieldErrors: TitleEditFieldErrors; formError?: string };
-
-/**
- * Read a title's edit form: text fields and an optional poster (field
- * `poster`; `file` from old clients), streamed to a temporary file and checked
- * by extension and content, at most 10 MB. Also reads a URL-encoded or JSON
- * body's fields (no poster then). The caller discards the temporary file.
- */
-export async function readTitleForm(request: Request, root: string): Promise<TitleForm> {
-  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
-  if (!type.startsWith("multipart/form-data")) {
-    const form = await readForm(request).catch(() => null);
-    if (!form) return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
-    const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string")) as Record<
-      string,
-      string
-    >;
-    return { ok: true, fields, discard: async () => {} };
-  }
-  let refused: string | null = null;
-  try {
-    const upload = await receiveMultipartUpload(request, {
-      tmpDir: storagePaths(root).tmp,
-      maxFileBytes: POSTER_MAX_BYTES,
-      maxFiles: 1,
-      signal: request.signal,
-      checkFile: ({ field, originalName, head }) => {
-        if (field !== "poster" && field !== "file") return (refused = "unexpectedFile");
-        // A form whose poster input was left empty sends an empty part with no name.
-        if (!originalName) return null;
-        const check = checkUploadedFile("poster", originalName, head);
-        return check.ok ? null : (refused = check.reason);
-      },
-    });
-    const file = upload.files.find((candidate) => candidate.size > 0 && candidate.originalName);
-    return {
-      ok: true,
-      fields: upload.fields,
-      poster: file ? { path: file.tempPath } : undefined,
-      discard: upload.discard,
-    };
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413)
-      return { ok: false, status: 413, fieldErrors: { poster: ["studio:errors.posterTooLarge"] } };
-    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-    if (refused) return { ok: false, status: 400, fieldErrors: { poster: [`studio:errors.${refused}`] } };
-    return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
-  }
-}
-
-/** Read the form and edit the title: what the studio's page, the administrator's page and /api call. */
-export async function editTitleFromRequest(
-  db: DB,
-  request: Request,
-  movieId: string,
-  actor: Actor,
-  options: { root: string; ipAddress?: string | null },
-): Promise<TitleEditResult> {
-  // Who may edit is known before the body is read: a refused caller's poster is never stored (it is read and dropped behind the answer).
-  const title = editableTitle(db, movieId, actor);
-  if (typeof title === "string") {
-    lingerOn(request);
-    return refusal(title);
-  }
-  const form = await readTitleForm(request, options.root);
-  if (!form.ok) return form;
-  try {
-    return await editTitle(db, movieId, form.fields, actor, { ...options, poster: form.poster });
-  } finally {
-    await form.discard();
-  }
 }

@@ -5,17 +5,12 @@ import { and, eq, isNull } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { titleTextFields } from "./title-fields";
 import { z } from "zod";
-import { getDb, type DB } from "~/db/client.server";
+import type { DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
-import { checkUploadedFile } from "~/media/file-types.server";
 import { filmRefusalKey, judgeFilm, type ProcessMoviePayload } from "./movie-processing.server";
-import { receiveMultipartUpload, UploadError, type ReceivedFile } from "~/media/multipart-upload.server";
-import { movieDir, spareBytes, storagePaths, storageRoot } from "~/media/storage.server";
-import { getEnv } from "~/utils/env.server";
+import { movieDir, spareBytes, storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
-import { clientAddress } from "~/utils/client.server";
-import { lingerOn } from "~/utils/request-body.server";
 import { submitTitle } from "./title-lifecycle.server";
 import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlacement } from "./series.server";
 
@@ -87,80 +82,30 @@ function movieIdForUploadKey(providerId: string, key: string): string {
   return createHash("sha256").update(`upload:${providerId}:${key}`).digest("hex").slice(0, 24);
 }
 
-const FILE_REASON_KEYS: Record<string, string> = {
-  wrongExtension: "studio:errors.wrongExtension",
-  contentMismatch: "studio:errors.contentMismatch",
-  unexpectedFile: "studio:errors.unexpectedFile",
+/** A film and a poster as the edge received them (streamed to temporary files and checked by type). */
+export type ReceivedUpload = {
+  fields: Record<string, string>;
+  movie?: UploadedFile;
+  poster?: UploadedFile;
+  /** The form's `uploadKey`, or an `Idempotency-Key` header. */
+  uploadKey?: string | null;
 };
 
-type FileRole = "movie" | "poster";
+export type UploadedFile = { tempPath: string; originalName: string; size: number };
 
+/**
+ * Make a new title of a provider's upload, once its files have arrived: its
+ * details checked, its film read by ffprobe, then its row, files and
+ * processing job together (storeNewTitle), and the audit entry. What is
+ * refused leaves nothing; the caller removes the temporary files after.
+ */
 export async function acceptMovieUpload(
   db: DB,
-  request: Request,
-  options: { providerId: string; layout: UploadLayout; root: string; maxFileBytes: number },
+  upload: ReceivedUpload,
+  options: { providerId: string; root: string; ipAddress?: string | null },
 ): Promise<MovieUploadResult> {
-  const roles = new Map<number, FileRole>();
-  let legacyFiles = 0;
-  const roleOf = (field: string, index: number): FileRole | null => {
-    if (roles.has(index)) return roles.get(index)!;
-    let role: FileRole | null = null;
-    if (options.layout === "form") role = field === "movie" || field === "poster" ? field : null;
-    else if (field === "file") role = legacyFiles++ === 0 ? "movie" : "poster";
-    if (role) roles.set(index, role);
-    return role;
-  };
-
-  const declaredLength = Number(request.headers.get("Content-Length") ?? "NaN");
-  if (Number.isFinite(declaredLength) && declaredLength > spareUploadBytes(db, options.root)) {
-    // Refused before a byte is read: the film is read and dropped behind the answer, which the client then hears.
-    lingerOn(request);
-    return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-  }
-
-  let refused: { role: FileRole; reason: string } | null = null;
-  let upload;
-  try {
-    upload = await receiveMultipartUpload(request, {
-      tmpDir: storagePaths(options.root).tmp,
-      maxFileBytes: options.maxFileBytes,
-      maxFiles: 2,
-      signal: request.signal,
-      checkFile: ({ field, index, originalName, head }) => {
-        const role = roleOf(field, index);
-        const check = role
-          ? checkUploadedFile(role, originalName, head)
-          : ({ ok: false, reason: "unexpectedFile" } as const);
-        if (check.ok) return null;
-        refused ??= { role: role ?? "movie", reason: check.reason };
-        return check.reason;
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof UploadError)) throw error;
-    if (error.status === 413) return { ok: false, status: 413, fieldErrors: {}, formError: "studio:errors.tooLarge" };
-    if (error.status === 507) return { ok: false, status: 507, fieldErrors: {}, formError: "studio:errors.noSpace" };
-    const refusal = refused as { role: FileRole; reason: string } | null;
-    if (error.code === "badFile" && refusal) {
-      const key = FILE_REASON_KEYS[refusal.reason] ?? "studio:errors.contentMismatch";
-      return { ok: false, status: 400, fieldErrors: { [refusal.role]: [key] } };
-    }
-    if (error.code === "notMultipart")
-      return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.notMultipart" };
-    return { ok: false, status: 400, fieldErrors: {}, formError: "studio:errors.incomplete" };
-  }
-
-  const files: Partial<Record<FileRole, ReceivedFile>> = {};
-  for (const file of upload.files) {
-    const role = roles.get(file.index);
-    if (role && !files[role]) files[role] = file;
-  }
-
   const place = episodePlacementOf(db, options.providerId, upload.fields);
-  if ("status" in place) {
-    await upload.discard();
-    return { ok: false, status: place.status, fieldErrors: place.fieldErrors };
-  }
+  if ("status" in place) return { ok: false, status: place.status, fieldErrors: place.fieldErrors };
   const episode = place.placement;
   const fieldErrors: UploadFieldErrors = {};
   const parsed = uploadDetailsSchema.safeParse(
@@ -168,22 +113,15 @@ export async function acceptMovieUpload(
   );
   if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
   else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
-  if (!files.movie) fieldErrors.movie = ["studio:errors.movieRequired"];
-  if (files.movie && files.movie.size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
+  if (!upload.movie) fieldErrors.movie = ["studio:errors.movieRequired"];
+  if (upload.movie && upload.movie.size === 0) fieldErrors.movie = ["studio:errors.movieEmpty"];
+  if (!parsed.success || Object.keys(fieldErrors).length > 0) return { ok: false, status: 400, fieldErrors };
 
-  if (!parsed.success || Object.keys(fieldErrors).length > 0) {
-    await upload.discard();
-    return { ok: false, status: 400, fieldErrors };
-  }
-
-  const movieFile = files.movie!;
+  const movieFile = upload.movie!;
   // A file ffprobe cannot read (or with no picture, or no length) is refused now, with the reason.
   const verdict = await judgeFilm(movieFile.tempPath);
-  if (!verdict.ok) {
-    await upload.discard();
-    return { ok: false, status: 400, fieldErrors: { movie: [filmRefusalKey(verdict.reason)] } };
-  }
-  const key = upload.fields.uploadKey ?? request.headers.get("Idempotency-Key") ?? "";
+  if (!verdict.ok) return { ok: false, status: 400, fieldErrors: { movie: [filmRefusalKey(verdict.reason)] } };
+  const key = upload.uploadKey ?? "";
   const movieId = UPLOAD_KEY.test(key) ? movieIdForUploadKey(options.providerId, key) : createId();
   if (
     db
@@ -193,25 +131,25 @@ export async function acceptMovieUpload(
       .get()
   ) {
     // Sent before and stored: the same title, nothing new.
-    await upload.discard();
     return { ok: true, movieId, repeated: true };
   }
-  try {
-    storeNewTitle(db, {
-      movieId,
-      providerId: options.providerId,
-      details: parsed.data,
-      movie: { path: movieFile.tempPath, originalName: movieFile.originalName, size: movieFile.size },
-      poster: files.poster ? { path: files.poster.tempPath, originalName: files.poster.originalName } : undefined,
-      episode,
-      root: options.root,
-      place: fs.renameSync,
-    });
-  } catch (error) {
-    await upload.discard();
-    throw error;
-  }
-  await upload.discard();
+  storeNewTitle(db, {
+    movieId,
+    providerId: options.providerId,
+    details: parsed.data,
+    movie: { path: movieFile.tempPath, originalName: movieFile.originalName, size: movieFile.size },
+    poster: upload.poster ? { path: upload.poster.tempPath, originalName: upload.poster.originalName } : undefined,
+    episode,
+    root: options.root,
+    place: fs.renameSync,
+  });
+  recordAudit(db, {
+    actorId: options.providerId,
+    action: "movie.upload",
+    targetType: "movie",
+    targetId: movieId,
+    ipAddress: options.ipAddress,
+  });
   return { ok: true, movieId };
 }
 
@@ -334,33 +272,4 @@ export function receivedBytes(uploadId: string, root: string): number {
 /** Whether a category exists (checked when an upload's details are given). */
 export function categoryExists(db: DB, categoryId: string): boolean {
   return db.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId)).get() !== undefined;
-}
-
-/**
- * A signed-in provider's upload as the studio page, its progress endpoint and
- * the old clients' endpoint run it: stored with this server's limits, audited,
- * and handed to the media jobs.
- */
-export async function receiveProviderUpload(
-  request: Request,
-  provider: { id: string },
-  layout: UploadLayout,
-): Promise<MovieUploadResult> {
-  const db = getDb();
-  const result = await acceptMovieUpload(db, request, {
-    providerId: provider.id,
-    layout,
-    root: storageRoot(),
-    maxFileBytes: getEnv().maxUploadBytes,
-  });
-  if (result.ok && !result.repeated) {
-    recordAudit(db, {
-      actorId: provider.id,
-      action: "movie.upload",
-      targetType: "movie",
-      targetId: result.movieId,
-      ipAddress: clientAddress(request),
-    });
-  }
-  return result;
 }

@@ -211,7 +211,7 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
 
   const owner = await createApprovedProvider("owner");
   const other = await createApprovedProvider("other");
-  const { acceptMovieUpload } = await import("../../app/services/uploads.server");
+  const { receiveMovieUpload } = await import("../../app/routes-support/title-requests.server");
   const form = new FormData();
   form.set("name", "Owned title");
   form.set(
@@ -222,7 +222,7 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
       .get()!.id,
   );
   form.set("movie", new Blob([fs.readFileSync(mp4)]), "owned.mp4");
-  const result = await acceptMovieUpload(e2eDb(), new Request("http://localhost/", { method: "POST", body: form }), {
+  const result = await receiveMovieUpload(e2eDb(), new Request("http://localhost/", { method: "POST", body: form }), {
     providerId: owner.id,
     layout: "form",
     root: storageRoot(),

@@ -13,7 +13,7 @@ import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
-import { acceptMovieUpload } from "~/services/uploads.server";
+import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 
 /**
  * The adaptive ladder end to end, as the server runs it: an upload, the media
@@ -150,7 +150,7 @@ beforeAll(async () => {
   form.append("name", "Ladder");
   form.append("Category", categoryId);
   form.append("movie", new Blob([fs.readFileSync(film)]), "film.mp4");
-  const result = await acceptMovieUpload(
+  const result = await receiveMovieUpload(
     db,
     new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }),
     {

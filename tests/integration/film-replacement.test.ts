@@ -26,7 +26,7 @@ import {
 } from "~/services/film-replacements.server";
 import { authorizeHlsStream, movieRenditions as progressiveFiles } from "~/services/playback.server";
 import { resumePosition } from "~/services/watching.server";
-import { acceptMovieUpload } from "~/services/uploads.server";
+import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { makeVideoFixture } from "../fixtures/media";
 
 /**
@@ -97,7 +97,7 @@ beforeAll(async () => {
   form.append("name", "Asali");
   form.append("Category", categoryId);
   form.append("movie", new Blob([fs.readFileSync(first)]), "first.mp4");
-  const uploaded = await acceptMovieUpload(
+  const uploaded = await receiveMovieUpload(
     db,
     new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }),
     { providerId, layout: "form", root, maxFileBytes: 50 * 1024 * 1024 },

@@ -10,7 +10,7 @@ import { runFfmpeg } from "~/media/ffmpeg.server";
 import { objectStore, rungPlaylistText, signingTime } from "~/media/media-store.server";
 import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
-import { acceptMovieUpload } from "~/services/uploads.server";
+import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { startReplication } from "../../scripts/litestream";
 import { startSwift, swiftAvailable, type S3Server } from "../fixtures/s3-servers";
 
@@ -87,7 +87,7 @@ beforeAll(async () => {
   form.append("Category", categoryId);
   form.append("movie", new Blob([fs.readFileSync(film)]), "film.mp4");
   fs.rmSync(film);
-  const result = await acceptMovieUpload(
+  const result = await receiveMovieUpload(
     db,
     new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }),
     { providerId, layout: "form", root, maxFileBytes: 50 * 1024 * 1024 },

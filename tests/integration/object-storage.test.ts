@@ -20,7 +20,7 @@ import {
 import { movieDir, renditionPath } from "~/media/storage.server";
 import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
-import { acceptMovieUpload } from "~/services/uploads.server";
+import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
 import { freePort } from "../fixtures/ports";
@@ -49,7 +49,7 @@ async function upload(name: string): Promise<string> {
   form.append("name", name);
   form.append("Category", categoryId);
   form.append("movie", new Blob([fs.readFileSync(film)]), "film.mp4");
-  const result = await acceptMovieUpload(
+  const result = await receiveMovieUpload(
     db,
     new Request("http://localhost/provider/Movieupload", { method: "POST", body: form }),
     { providerId, layout: "form", root, maxFileBytes: 50 * 1024 * 1024 },

@@ -14,7 +14,7 @@ import { moviePosterPath, movieVideoPath, sizedPosterPath } from "~/media/storag
 import { moviePosterPaths } from "~/media/posters.server";
 import { startJobRunner } from "~/services/jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
-import { acceptMovieUpload } from "~/services/uploads.server";
+import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { makeVideoFixture } from "../fixtures/media";
 
 let root: string;
@@ -79,7 +79,7 @@ async function runJobs() {
 }
 
 const upload = (request: Request, layout: "form" | "legacy" = "form", owner = providerId) =>
-  acceptMovieUpload(db, request, { providerId: owner, layout, root, maxFileBytes: 50 * 1024 * 1024 });
+  receiveMovieUpload(db, request, { providerId: owner, layout, root, maxFileBytes: 50 * 1024 * 1024 });
 
 describe("uploading and processing a film", () => {
   it("fixes an MP4 with its index at the end and transcodes an AVI; both become Ready and browser-playable", async () => {

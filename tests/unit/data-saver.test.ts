@@ -1,12 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { accounts } from "~/db/schema";
-import {
-  browserAsksToSaveData,
-  chooseDataSaver,
-  DATA_SAVER_MAX_RUNG,
-  isDataSaverOn,
-} from "~/services/data-saver.server";
+import { DATA_SAVER_MAX_RUNG } from "~/services/data-saver.server";
+import { browserAsksToSaveData, chooseDataSaver, isDataSaverOn } from "~/routes-support/preferences.server";
 import { seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
 

@@ -7,14 +7,13 @@ import { deleteTitle } from "~/services/title-lifecycle.server";
 import { grantPass } from "~/services/passes.server";
 import {
   authorizeSubtitleFile,
-  chooseSubtitles,
   chosenTrack,
   deleteSubtitle,
   listSubtitles,
-  readSubtitleChoice,
   saveSubtitle,
   titleForSubtitles,
 } from "~/services/subtitles.server";
+import { chooseSubtitles, readSubtitleChoice } from "~/routes-support/preferences.server";
 import { seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
 

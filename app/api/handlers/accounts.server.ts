@@ -1,7 +1,7 @@
 import { createApiToken, roleFlags } from "~/auth/api-tokens.server";
 import { authenticator, SignInError } from "~/auth/authenticator.server";
 import { startSession } from "~/auth/session.server";
-import { rememberDevice } from "~/services/sign-in-delay.server";
+import { rememberDevice } from "~/auth/known-devices.server";
 import { getDb } from "~/db/client.server";
 import { createProvider, EMAIL_TAKEN, registerViewer, type Account, type Door } from "~/services/accounts.server";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, clientAddress } from "~/utils/client.server";

@@ -5,7 +5,7 @@ import { listPublishedTitles } from "~/services/catalogue.server";
 import { listProviderMovies } from "~/services/movies.server";
 import { deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
-import { receiveProviderUpload } from "~/services/uploads.server";
+import { receiveProviderUpload } from "~/routes-support/title-requests.server";
 import { LIST_PAGE_SIZE, type ApiRoute, type HandlerContext } from "../types";
 import { ApiError, apiJson, englishText, fieldMessages, NOT_ALLOWED, NOT_FOUND } from "../http.server";
 import { pageParam } from "~/utils/paging";
