@@ -4,7 +4,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { AccountFields } from "~/components/auth/account-fields";
+import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -53,31 +54,11 @@ export default function ContentProviderApplication() {
       <Form method="post" className="grid gap-4" noValidate>
         <FormError errors={actionData} />
         <Honeypot />
-        <Field
-          label={t("fields.providerName")}
-          name="providerName"
-          autoComplete="organization"
-          required
-          defaultValue={values?.providerName}
-          errors={errors?.providerName}
-        />
-        <Field
-          label={t("fields.businessEmail")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={values?.email}
-          errors={errors?.email}
-        />
-        <Field
-          label={t("fields.phoneNumber")}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          required
-          defaultValue={values?.phoneNumber}
-          errors={errors?.phoneNumber}
+        <AccountFields
+          fields={["providerName", "email", "phoneNumber"]}
+          labels={{ email: "fields.businessEmail" }}
+          values={values}
+          errors={errors}
         />
         <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("apply.pending")}>{t("apply.submit")}</SubmitButton>

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { DataTable } from "~/components/ui/data-table";
-import { RowAction } from "~/components/admin/row-action";
+import { ReviewActions, ReviewState, reviewRowAttributes } from "~/components/admin/review-row";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -20,9 +20,8 @@ import {
   providersWithMovies,
   setAutoApprove,
 } from "~/services/admin-movies.server";
-import { publishingChange, publishingToggles } from "~/services/publishing";
-import { changeTitle, checkReturn, deleteTitleAudited, sendBackTitle } from "~/services/title-lifecycle.server";
-import { SendBackForm } from "~/components/admin/send-back-form";
+import { changeTitle, deleteTitleAudited, sendBackTitle } from "~/services/title-lifecycle.server";
+import { reviewRowAction, type SendBackFailure } from "~/routes-support/review-action.server";
 import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskUsage } from "~/services/disk.server";
@@ -77,12 +76,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type SendBackFailure = {
-  movieId: string;
-  fieldErrors: Record<string, string[]>;
-  values: { reason: string; note: string };
-};
-
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
@@ -114,45 +107,16 @@ export async function action({ request }: ActionFunctionArgs) {
       { status: 303 },
     );
   }
-  if (intent === "sendBack") {
-    const values = {
-      reason: String(form.get("reason") ?? "").slice(0, 20),
-      note: String(form.get("note") ?? "").slice(0, 2000),
-    };
-    const checked = checkReturn(values);
-    if (!checked.ok)
-      return data<SendBackFailure>({ movieId, fieldErrors: checked.fieldErrors, values }, { status: 400 });
-    const sent = sendBackTitle(db, movieId, checked.value, actor);
-    return redirectWithToast(
-      back,
-      sent ? { type: "success", key: "admin:review.sentBackToast" } : { type: "error", key: "admin:movies.missing" },
-      { status: 303 },
-    );
-  }
-  const change = publishingChange(intent);
-  if (!change) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
-  const changed = changeTitle(db, movieId, change, actor);
-  return redirectWithToast(
+  const reviewed = reviewRowAction(form, {
+    idField: "movieId",
+    id: movieId,
     back,
-    changed
-      ? { type: "success", key: `admin:movies.changed.${intent}` }
-      : { type: "error", key: "admin:movies.missing" },
-    { status: 303 },
-  );
-}
-
-function TitleAction({ movieId, intent, name, back }: { movieId: string; intent: string; name: string; back: string }) {
-  const { t } = useTranslation("admin");
-  return (
-    <RowAction
-      idField="movieId"
-      id={movieId}
-      intent={intent}
-      back={back}
-      label={t(`movies.actions.${intent}`)}
-      ariaLabel={t(`movies.named.${intent}`, { name })}
-    />
-  );
+    sendBack: (reason) => sendBackTitle(db, movieId, reason, actor),
+    change: (change) => changeTitle(db, movieId, change, actor),
+    changedKey: (done) => `admin:movies.changed.${done}`,
+    missingKey: "admin:movies.missing",
+  });
+  return reviewed ?? data({ formError: "admin:errors.unknownAction" }, { status: 400 });
 }
 
 export default function AdminMovies() {
@@ -171,7 +135,7 @@ export default function AdminMovies() {
     renditionDisk,
     disk,
   } = useLoaderData<typeof loader>();
-  const failure = useActionData<SendBackFailure>();
+  const failure = useActionData<SendBackFailure<"movieId">>();
   useErrorToasts(failure?.fieldErrors ? { fieldErrors: failure.fieldErrors } : null);
   const gb = (bytes: number) => (bytes / 1e9).toFixed(bytes >= 1e11 ? 0 : 1);
   const [searchParams] = useSearchParams();
@@ -279,12 +243,7 @@ export default function AdminMovies() {
         minWidth="min-w-[860px]"
         rows={rows}
         rowKey={(row) => row.id}
-        rowAttributes={(row) => ({
-          "data-movie-id": row.id,
-          "data-featured": row.featured ? "true" : "false",
-          "data-approved": row.approved ? "true" : "false",
-          "data-access": row.access,
-        })}
+        rowAttributes={(row) => reviewRowAttributes("data-movie-id", row)}
         empty={t("movies.empty")}
         columns={[
           {
@@ -328,19 +287,8 @@ export default function AdminMovies() {
               <>
                 <span className="block">{t(`movies.status.${row.status}`)}</span>
                 <span className="block text-xs text-slate-300">
-                  {row.approved
-                    ? t("movies.approvedLabel")
-                    : row.returnReason
-                      ? t("review.sentBackLabel")
-                      : t("movies.waitingLabel")}
-                  {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
+                  <ReviewState row={row} />
                 </span>
-                {row.returnReason ? (
-                  <span className="block text-xs text-amber-200" data-return-reason={row.returnReason}>
-                    {t(`review.reasons.${row.returnReason}`)}
-                    {row.returnNote ? `: ${row.returnNote}` : ""}
-                  </span>
-                ) : null}
               </>
             ),
           },
@@ -359,10 +307,16 @@ export default function AdminMovies() {
             header: t("movies.columns.actions"),
             cell: (row) => (
               <>
-                <div className="flex flex-wrap gap-1.5">
-                  {publishingToggles(row).map((intent) => (
-                    <TitleAction key={intent} movieId={row.id} back={back} intent={intent} name={row.name} />
-                  ))}
+                <ReviewActions
+                  idField="movieId"
+                  row={row}
+                  back={back}
+                  label={(intent) => ({
+                    text: t(`movies.actions.${intent}`),
+                    named: t(`movies.named.${intent}`, { name: row.name }),
+                  })}
+                  failure={failure ? { ...failure, id: failure.movieId } : null}
+                >
                   <Link
                     to={`/admin/subtitles?${new URLSearchParams({ id: row.id })}`}
                     aria-label={t("subtitles:studio.linkNamed", { name: row.name })}
@@ -377,17 +331,7 @@ export default function AdminMovies() {
                   >
                     {t("movies.delete")}
                   </Link>
-                  {row.returnReason ? null : (
-                    <SendBackForm
-                      idField="movieId"
-                      id={row.id}
-                      name={row.name}
-                      back={back}
-                      errors={failure?.movieId === row.id ? failure.fieldErrors : undefined}
-                      values={failure?.movieId === row.id ? failure.values : undefined}
-                    />
-                  )}
-                </div>
+                </ReviewActions>
               </>
             ),
           },

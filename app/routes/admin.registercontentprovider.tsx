@@ -3,7 +3,8 @@ import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
-import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { AccountFields } from "~/components/auth/account-fields";
+import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { createProvider } from "~/services/accounts.server";
@@ -44,7 +45,6 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function RegisterContentProvider() {
   const { t } = useTranslation("admin");
-  const { t: tAuth } = useTranslation("auth");
   const actionData = useActionData<FormFailure<Record<(typeof FIELDS)[number], string>>>();
   useErrorToasts(actionData);
   const errors = actionData?.fieldErrors;
@@ -55,31 +55,12 @@ export default function RegisterContentProvider() {
       <p className="mt-2 text-sm text-slate-300">{t("registerProvider.intro")}</p>
       <Form method="post" className="mt-6 grid gap-4" noValidate>
         <FormError errors={actionData} />
-        <Field
-          label={tAuth("fields.providerName")}
-          name="providerName"
-          autoComplete="off"
-          required
-          defaultValue={values?.providerName}
-          errors={errors?.providerName}
-        />
-        <Field
-          label={tAuth("fields.businessEmail")}
-          name="email"
-          type="email"
-          autoComplete="off"
-          required
-          defaultValue={values?.email}
-          errors={errors?.email}
-        />
-        <Field
-          label={tAuth("fields.phoneNumber")}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="off"
-          required
-          defaultValue={values?.phoneNumber}
-          errors={errors?.phoneNumber}
+        <AccountFields
+          fields={["providerName", "email", "phoneNumber"]}
+          labels={{ email: "fields.businessEmail" }}
+          values={values}
+          errors={errors}
+          autoComplete={false}
         />
         <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("registerProvider.pending")}>{t("registerProvider.submit")}</SubmitButton>

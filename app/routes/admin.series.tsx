@@ -1,23 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { SendBackForm } from "~/components/admin/send-back-form";
+import { ReviewActions, ReviewState, reviewRowAttributes } from "~/components/admin/review-row";
 import { useErrorToasts } from "~/components/ui/form";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireAdmin } from "~/auth/guards.server";
 import { Pagination } from "~/components/ui/pagination";
 import { DataTable } from "~/components/ui/data-table";
-import { RowAction } from "~/components/admin/row-action";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { publishingChange, publishingToggles } from "~/services/publishing";
 import { changeSeries, listAllSeries, sendBackSeries } from "~/services/series.server";
-import { checkReturn } from "~/services/title-lifecycle.server";
+import { reviewRowAction, type SendBackFailure } from "~/routes-support/review-action.server";
 import { clientAddress } from "~/utils/client.server";
 import { pageParam } from "~/utils/paging";
 import { safeRedirectPath } from "~/utils/redirect";
-import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
 
@@ -42,78 +39,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type SendBackFailure = {
-  seriesId: string;
-  fieldErrors: Record<string, string[]>;
-  values: { reason: string; note: string };
-};
-
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireAdmin(request);
   const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
   const back = safeRedirectPath(form.get("back"), "/admin/series");
   const seriesId = String(form.get("seriesId") ?? "");
   const actor = { actorId: admin.id, ipAddress: clientAddress(request) };
-  if (intent === "sendBack" && seriesId) {
-    const values = {
-      reason: String(form.get("reason") ?? "").slice(0, 20),
-      note: String(form.get("note") ?? "").slice(0, 2000),
-    };
-    const checked = checkReturn(values);
-    if (!checked.ok)
-      return data<SendBackFailure>({ seriesId, fieldErrors: checked.fieldErrors, values }, { status: 400 });
-    const sent = sendBackSeries(getDb(), seriesId, checked.value, actor);
-    return redirectWithToast(
-      back,
-      sent
-        ? { type: "success", key: "admin:review.sentBackToast" }
-        : { type: "error", key: "series:errors.seriesMissing" },
-      { status: 303 },
-    );
-  }
-  const change = publishingChange(intent);
-  if (!change || !seriesId) return data({ formError: "admin:errors.unknownAction" }, { status: 400 });
-  const changed = changeSeries(getDb(), seriesId, change, actor);
-  return redirectWithToast(
-    back,
-    changed
-      ? { type: "success", key: `series:admin.changed.${intent}` }
-      : { type: "error", key: "series:errors.seriesMissing" },
-    { status: 303 },
-  );
-}
-
-function SeriesAction({
-  seriesId,
-  intent,
-  name,
-  back,
-}: {
-  seriesId: string;
-  intent: string;
-  name: string;
-  back: string;
-}) {
-  const { t } = useTranslation("series");
-  return (
-    <RowAction
-      idField="seriesId"
-      id={seriesId}
-      intent={intent}
-      back={back}
-      label={t(`admin.actions.${intent}`)}
-      ariaLabel={t(`admin.named.${intent}`, { name })}
-    />
-  );
+  const reviewed = seriesId
+    ? reviewRowAction(form, {
+        idField: "seriesId",
+        id: seriesId,
+        back,
+        sendBack: (reason) => sendBackSeries(getDb(), seriesId, reason, actor),
+        change: (change) => changeSeries(getDb(), seriesId, change, actor),
+        changedKey: (done) => `series:admin.changed.${done}`,
+        missingKey: "series:errors.seriesMissing",
+      })
+    : null;
+  return reviewed ?? data({ formError: "admin:errors.unknownAction" }, { status: 400 });
 }
 
 export default function AdminSeries() {
   const { t } = useTranslation("series");
   const { rows, total, page, pageCount } = useLoaderData<typeof loader>();
-  const failure = useActionData<SendBackFailure>();
+  const failure = useActionData<SendBackFailure<"seriesId">>();
   useErrorToasts(failure?.fieldErrors ? { fieldErrors: failure.fieldErrors } : null);
-  const { t: tAdmin } = useTranslation("admin");
   const back = page > 1 ? `/admin/series?page=${page}` : "/admin/series";
   return (
     <section>
@@ -125,12 +75,7 @@ export default function AdminSeries() {
         minWidth="min-w-[760px]"
         rows={rows}
         rowKey={(row) => row.id}
-        rowAttributes={(row) => ({
-          "data-series-id": row.id,
-          "data-approved": row.approved ? "true" : "false",
-          "data-featured": row.featured ? "true" : "false",
-          "data-access": row.access,
-        })}
+        rowAttributes={(row) => reviewRowAttributes("data-series-id", row)}
         empty={t("admin.empty")}
         columns={[
           {
@@ -147,25 +92,11 @@ export default function AdminSeries() {
             key: "state",
             header: t("admin.columns.state"),
             cell: (row) => (
-              <>
-                <span className="block">
-                  {row.approved
-                    ? t("admin.approved")
-                    : row.returnReason
-                      ? tAdmin("review.sentBackLabel")
-                      : t("admin.waiting")}
-                  {row.featured ? ` · ${t("admin.featured")}` : ""} · {t(`admin.access.${row.access}`)}
-                </span>
-                {row.returnReason ? (
-                  <span className="block text-xs text-amber-200" data-return-reason={row.returnReason}>
-                    {tAdmin(`review.reasons.${row.returnReason}`)}
-                    {row.returnNote ? `: ${row.returnNote}` : ""}
-                  </span>
-                ) : null}
+              <ReviewState row={row}>
                 {row.overrides > 0 ? (
                   <span className="block text-xs text-slate-400">{t("admin.overrides", { count: row.overrides })}</span>
                 ) : null}
-              </>
+              </ReviewState>
             ),
           },
           {
@@ -188,21 +119,16 @@ export default function AdminSeries() {
             key: "actions",
             header: t("admin.columns.actions"),
             cell: (row) => (
-              <div className="flex flex-wrap gap-1.5">
-                {publishingToggles(row).map((intent) => (
-                  <SeriesAction key={intent} seriesId={row.id} back={back} intent={intent} name={row.name} />
-                ))}
-                {row.returnReason ? null : (
-                  <SendBackForm
-                    idField="seriesId"
-                    id={row.id}
-                    name={row.name}
-                    back={back}
-                    errors={failure?.seriesId === row.id ? failure.fieldErrors : undefined}
-                    values={failure?.seriesId === row.id ? failure.values : undefined}
-                  />
-                )}
-              </div>
+              <ReviewActions
+                idField="seriesId"
+                row={row}
+                back={back}
+                label={(intent) => ({
+                  text: t(`admin.actions.${intent}`),
+                  named: t(`admin.named.${intent}`, { name: row.name }),
+                })}
+                failure={failure ? { ...failure, id: failure.seriesId } : null}
+              />
             ),
           },
         ]}

@@ -1,13 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider, requireProviderSendingFilm } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
-import { Field, FieldErrorList, FormError, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { UnfinishedUploadActions } from "~/components/studio/unfinished-upload-actions";
+import { DetailsFields } from "~/components/studio/details-fields";
+import { Field, FormError, SelectField, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { getDb } from "~/db/client.server";
@@ -178,29 +180,21 @@ export default function MovieUpload() {
         {seasons.length > 0 ? (
           <fieldset className="grid gap-3 rounded border border-white/10 p-4" data-testid="episode-place">
             <legend className="px-1 text-sm font-medium text-slate-200">{tSeries("upload.legend")}</legend>
-            <div className="grid gap-1">
-              <label htmlFor="upload-season" className="text-sm font-medium text-slate-200">
-                {tSeries("upload.season")}
-              </label>
-              <select
-                id="upload-season"
-                name="seasonId"
-                value={seasonId}
-                onChange={(event) => setSeasonId(event.currentTarget.value)}
-                className={inputClass(Boolean(fieldErrors.seasonId))}
-                aria-invalid={fieldErrors.seasonId ? true : undefined}
-                aria-describedby={fieldErrors.seasonId ? "upload-season-error" : undefined}
-              >
-                <option value="">{tSeries("upload.film")}</option>
-                {seasons.map((option) => (
-                  <option key={option.seasonId} value={option.seasonId}>
-                    {tSeries("upload.seasonOption", { series: option.seriesName, number: option.seasonNumber })}
-                  </option>
-                ))}
-              </select>
-              <p className="text-xs text-slate-400">{tSeries("upload.seasonHint")}</p>
-              <FieldErrorList id="upload-season-error" name="seasonId" errors={fieldErrors.seasonId} />
-            </div>
+            <SelectField
+              name="seasonId"
+              label={tSeries("upload.season")}
+              value={seasonId}
+              onChange={(event) => setSeasonId(event.currentTarget.value)}
+              options={[
+                { value: "", label: tSeries("upload.film") },
+                ...seasons.map((option) => ({
+                  value: option.seasonId,
+                  label: tSeries("upload.seasonOption", { series: option.seriesName, number: option.seasonNumber }),
+                })),
+              ]}
+              hint={tSeries("upload.seasonHint")}
+              errors={fieldErrors.seasonId}
+            />
             <Field
               name="episodeNumber"
               type="number"
@@ -219,50 +213,9 @@ export default function MovieUpload() {
           required
           maxLength={200}
         />
-        <div className="grid gap-1">
-          <label htmlFor="upload-description" className="text-sm font-medium text-slate-200">
-            {t("upload.description")}
-          </label>
-          <textarea
-            id="upload-description"
-            name="Description"
-            rows={4}
-            maxLength={5000}
-            className={inputClass(false)}
-            aria-describedby={fieldErrors.Description ? "upload-description-error" : undefined}
-          />
-          <FieldErrorList id="upload-description-error" name="Description" errors={fieldErrors.Description} />
-        </div>
-        <div className="grid gap-1">
-          <label htmlFor="upload-category" className="text-sm font-medium text-slate-200">
-            {t("upload.category")}
-          </label>
-          <select
-            id="upload-category"
-            name="Category"
-            className={inputClass(Boolean(fieldErrors.Category))}
-            aria-invalid={fieldErrors.Category ? true : undefined}
-            aria-describedby={fieldErrors.Category ? "upload-category-error" : undefined}
-            defaultValue={categoryOptions[0]?.id}
-          >
-            {categoryOptions.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-          <FieldErrorList id="upload-category-error" name="Category" errors={fieldErrors.Category} />
-        </div>
-        <Field
-          name="cast"
-          label={t("upload.cast")}
-          errors={fieldErrors.cast}
-          maxLength={1000}
-          hint={t("upload.castHint")}
-        />
+        <DetailsFields categories={categoryOptions} errors={fieldErrors} />
         <Field
           type="file"
-          className={FILE_INPUT}
           name="poster"
           label={t("upload.poster")}
           accept={accept.poster}
@@ -271,7 +224,6 @@ export default function MovieUpload() {
         />
         <Field
           type="file"
-          className={FILE_INPUT}
           name="movie"
           label={t("upload.movie")}
           accept={accept.movie}
@@ -347,41 +299,17 @@ function UnfinishedUploads({
                 {t("upload.unfinishedKept", { date: dates.format(new Date(upload.expiresAt)) })}
               </span>
             </p>
-            <div className="flex flex-wrap items-center gap-3">
-              {hydrated ? (
-                <label className="cursor-pointer rounded bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
-                  {t("upload.continueWith")}
-                  <input
-                    type="file"
-                    className="sr-only"
-                    disabled={busy}
-                    onChange={(event) => {
-                      const file = event.currentTarget.files?.[0];
-                      if (file) onContinue(upload, file);
-                    }}
-                  />
-                </label>
-              ) : null}
-              <Form method="post" action="/provider/Movieupload">
-                <input type="hidden" name="intent" value="discard" />
-                <input type="hidden" name="uploadId" value={upload.id} />
-                <button
-                  type="submit"
-                  className="rounded border border-white/20 px-3 py-1.5 text-sm text-slate-100 hover:bg-white/10"
-                >
-                  {t("upload.discard")}
-                </button>
-              </Form>
-            </div>
+            <UnfinishedUploadActions
+              uploadId={upload.id}
+              busy={busy}
+              hydrated={hydrated}
+              onContinue={(file) => onContinue(upload, file)}
+              discardAction="/provider/Movieupload"
+              discardIntent="discard"
+            />
           </li>
         ))}
       </ul>
     </section>
   );
 }
-
-const FILE_INPUT =
-  "text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100";
-
-const inputClass = (invalid: boolean) =>
-  `rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500 ${invalid ? "border-red-400" : "border-white/15"}`;

@@ -7,7 +7,8 @@ import { useTranslation } from "~/i18n/use-translation";
 import { landingPath, signedInHeaders } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { AccountFields } from "~/components/auth/account-fields";
 import { Honeypot } from "~/components/ui/honeypot";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
@@ -68,32 +69,7 @@ export default function Register() {
         <FormError errors={actionData} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <Honeypot />
-        <Field
-          label={t("fields.name")}
-          name="name"
-          autoComplete="name"
-          required
-          defaultValue={values?.name}
-          errors={errors?.name}
-        />
-        <Field
-          label={t("fields.phoneNumber")}
-          name="phoneNumber"
-          type="tel"
-          autoComplete="tel"
-          required
-          defaultValue={values?.phoneNumber}
-          errors={errors?.phoneNumber}
-        />
-        <Field
-          label={t("fields.email")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={values?.email}
-          errors={errors?.email}
-        />
+        <AccountFields fields={["name", "phoneNumber", "email"]} values={values} errors={errors} />
         <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("register.pending")}>{t("register.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">

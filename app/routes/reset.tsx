@@ -3,7 +3,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { AuthCard } from "~/components/auth/sign-in-form";
-import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
+import { AccountFields } from "~/components/auth/account-fields";
+import { FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";
 import { getRequestT } from "~/i18n/translate.server";
 import { queuePasswordResetMail } from "~/jobs/mail-jobs.server";
@@ -61,15 +62,7 @@ export default function ResetRequest() {
       <Form method="post" className="grid gap-4" noValidate>
         <FormError errors={failure} />
         <Honeypot />
-        <Field
-          label={t("fields.email")}
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={failure?.values?.email}
-          errors={failure?.fieldErrors?.email}
-        />
+        <AccountFields fields={["email"]} values={failure?.values} errors={failure?.fieldErrors} />
         <SubmitButton pendingText={t("reset.pending")}>{t("reset.submit")}</SubmitButton>
         <Link to="/login" className="text-sm text-brand-300 hover:underline">
           {t("reset.backToLogin")}

@@ -1,4 +1,5 @@
 import { Form, useActionData } from "@remix-run/react";
+import { AccountFields } from "~/components/auth/account-fields";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useTranslation } from "~/i18n/use-translation";
 import { Field, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
@@ -23,43 +24,12 @@ export function ProfileForm({
   const actionData = useActionData<ProfileActionData>();
   const mine = actionData?.values?.intent === "profile" ? actionData : undefined;
   const errors = mine?.fieldErrors;
-  const value = (field: keyof Profile) => mine?.values?.[field] ?? profile[field] ?? "";
   return (
     <Form method="post" className="grid gap-4" noValidate>
-      {withProviderName ? (
-        <Field
-          label={t("fields.providerName")}
-          name="providerName"
-          required
-          defaultValue={value("providerName")}
-          errors={errors?.providerName}
-        />
-      ) : null}
-      <Field
-        label={t("fields.name")}
-        name="name"
-        autoComplete="name"
-        required
-        defaultValue={value("name")}
-        errors={errors?.name}
-      />
-      <Field
-        label={t("fields.phoneNumber")}
-        name="phoneNumber"
-        type="tel"
-        autoComplete="tel"
-        required
-        defaultValue={value("phoneNumber")}
-        errors={errors?.phoneNumber}
-      />
-      <Field
-        label={t("fields.email")}
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={value("email")}
-        errors={errors?.email}
+      <AccountFields
+        fields={withProviderName ? ["providerName", "name", "phoneNumber", "email"] : ["name", "phoneNumber", "email"]}
+        values={{ ...profile, ...mine?.values }}
+        errors={errors}
       />
       <div>
         <SubmitButton intent="profile" pendingText={t("profile.updating")}>

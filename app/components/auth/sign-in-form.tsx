@@ -1,6 +1,7 @@
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
+import { AccountFields } from "./account-fields";
 import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 import { Honeypot } from "~/components/ui/honeypot";
 
@@ -54,15 +55,7 @@ export function SignInForm({ footer }: { footer?: ReactNode }) {
       {actionData?.blocked ? <BlockedNotice contact={actionData.blocked} /> : <FormError errors={actionData} />}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
       <Honeypot />
-      <Field
-        label={t("fields.email")}
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        defaultValue={actionData?.values?.email ?? ""}
-        errors={actionData?.fieldErrors?.email}
-      />
+      <AccountFields fields={["email"]} values={actionData?.values} errors={actionData?.fieldErrors} />
       <Field
         label={t("fields.password")}
         name="password"

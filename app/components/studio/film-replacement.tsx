@@ -1,5 +1,6 @@
-import { Form, useRevalidator } from "@remix-run/react";
+import { useRevalidator } from "@remix-run/react";
 import { useEffect, useId, useState, type FormEvent } from "react";
+import { UnfinishedUploadActions } from "./unfinished-upload-actions";
 import { useTranslation } from "~/i18n/use-translation";
 import { dateFormatter } from "~/utils/dates";
 import { FieldErrorList, FormError, type FormErrors } from "~/components/ui/form";
@@ -152,31 +153,13 @@ export function FilmReplacement({
                   total: megabytes(upload.sizeBytes),
                 })}
               </span>
-              <div className="flex flex-wrap items-center gap-3">
-                {hydrated ? (
-                  <label className="cursor-pointer rounded bg-brand-600 px-3 py-1.5 font-semibold text-white hover:bg-brand-700">
-                    {t("upload.continueWith")}
-                    <input
-                      type="file"
-                      className="sr-only"
-                      disabled={busy}
-                      onChange={(event) => {
-                        const file = event.currentTarget.files?.[0];
-                        if (file) continueUpload(upload, file);
-                      }}
-                    />
-                  </label>
-                ) : null}
-                <Form method="post" action={`${action}?part=discard`}>
-                  <input type="hidden" name="uploadId" value={upload.id} />
-                  <button
-                    type="submit"
-                    className="rounded border border-white/20 px-3 py-1.5 text-slate-100 hover:bg-white/10"
-                  >
-                    {t("upload.discard")}
-                  </button>
-                </Form>
-              </div>
+              <UnfinishedUploadActions
+                uploadId={upload.id}
+                busy={busy}
+                hydrated={hydrated}
+                onContinue={(file) => continueUpload(upload, file)}
+                discardAction={`${action}?part=discard`}
+              />
             </li>
           ))}
         </ul>

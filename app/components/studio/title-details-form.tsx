@@ -1,7 +1,7 @@
 import { Form } from "@remix-run/react";
-import { useId } from "react";
 import { useTranslation } from "~/i18n/use-translation";
-import { Field, FieldErrorList, FormError, SubmitButton, type FormErrors } from "~/components/ui/form";
+import { Field, FormError, SubmitButton, type FormErrors } from "~/components/ui/form";
+import { DetailsFields } from "./details-fields";
 
 export type TitleDetailsValues = {
   name: string;
@@ -10,9 +10,6 @@ export type TitleDetailsValues = {
   categoryId: string;
   poster: string | null;
 };
-
-const inputClass = (invalid: boolean) =>
-  `w-full rounded border bg-ink-900 px-3 py-2 text-slate-50 focus:outline-none focus:ring-2 focus:ring-brand-500 ${invalid ? "border-red-400" : "border-white/15"}`;
 
 /**
  * A title's details and poster, under the upload form's own field names. A
@@ -37,7 +34,6 @@ export function TitleDetailsForm({
   posterAccept: string;
 }) {
   const { t } = useTranslation("studio");
-  const id = useId();
   const fieldErrors = errors?.fieldErrors ?? {};
   const categoryName = categories.find((category) => category.id === values.categoryId)?.name ?? "";
   return (
@@ -57,54 +53,17 @@ export function TitleDetailsForm({
         maxLength={200}
         defaultValue={values.name}
       />
-      <div className="grid gap-1">
-        <label htmlFor={`${id}-description`} className="text-sm font-medium text-slate-200">
-          {t("upload.description")}
-        </label>
-        <textarea
-          id={`${id}-description`}
-          name="Description"
-          rows={4}
-          maxLength={5000}
-          defaultValue={values.description}
-          className={inputClass(Boolean(fieldErrors.Description))}
-          aria-describedby={fieldErrors.Description ? `${id}-description-error` : undefined}
-        />
-        <FieldErrorList id={`${id}-description-error`} name="Description" errors={fieldErrors.Description} />
-      </div>
-      {seriesName ? (
-        <p className="text-sm text-slate-300">
-          {t("edit.categoryOfSeries", { category: categoryName, series: seriesName })}
-        </p>
-      ) : (
-        <div className="grid gap-1">
-          <label htmlFor={`${id}-category`} className="text-sm font-medium text-slate-200">
-            {t("upload.category")}
-          </label>
-          <select
-            id={`${id}-category`}
-            name="Category"
-            defaultValue={values.categoryId}
-            className={inputClass(Boolean(fieldErrors.Category))}
-            aria-invalid={fieldErrors.Category ? true : undefined}
-            aria-describedby={fieldErrors.Category ? `${id}-category-error` : undefined}
-          >
-            {categories.map((category) => (
-              <option key={category.id} value={category.id}>
-                {category.name}
-              </option>
-            ))}
-          </select>
-          <FieldErrorList id={`${id}-category-error`} name="Category" errors={fieldErrors.Category} />
-        </div>
-      )}
-      <Field
-        name="cast"
-        label={t("upload.cast")}
-        errors={fieldErrors.cast}
-        maxLength={1000}
-        hint={t("upload.castHint")}
-        defaultValue={values.cast}
+      <DetailsFields
+        values={values}
+        categories={categories}
+        errors={fieldErrors}
+        categoryNote={
+          seriesName ? (
+            <p className="text-sm text-slate-300">
+              {t("edit.categoryOfSeries", { category: categoryName, series: seriesName })}
+            </p>
+          ) : undefined
+        }
       />
       <div className="grid gap-2">
         <span className="text-sm font-medium text-slate-200">{t("upload.poster")}</span>
@@ -117,22 +76,14 @@ export function TitleDetailsForm({
             className="h-[100px] w-[150px] rounded border border-white/10 object-cover"
           />
         ) : null}
-        <label htmlFor={`${id}-poster`} className="text-sm text-slate-300">
-          {t("edit.newPoster")}
-        </label>
-        <input
-          id={`${id}-poster`}
+        <Field
           name="poster"
           type="file"
+          label={t("edit.newPoster")}
           accept={posterAccept}
-          aria-invalid={fieldErrors.poster ? true : undefined}
-          aria-describedby={`${id}-poster-hint${fieldErrors.poster ? ` ${id}-poster-error` : ""}`}
-          className="max-w-full text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100"
+          hint={t("edit.posterHint")}
+          errors={fieldErrors.poster}
         />
-        <p id={`${id}-poster-hint`} className="text-xs text-slate-400">
-          {t("edit.posterHint")}
-        </p>
-        <FieldErrorList id={`${id}-poster-error`} name="poster" errors={fieldErrors.poster} />
       </div>
       <p className="text-xs text-slate-400">{t("edit.liveAtOnce")}</p>
       <div>

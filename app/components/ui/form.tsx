@@ -1,5 +1,12 @@
 import { useNavigation } from "@remix-run/react";
-import { useEffect, useId, type InputHTMLAttributes, type ReactNode } from "react";
+import {
+  useEffect,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { showToast } from "./toaster";
 
@@ -10,13 +17,28 @@ import { showToast } from "./toaster";
  */
 export type FormErrors = { formError?: string; fieldErrors?: Record<string, string[]>; retryAfterSeconds?: number };
 
-export function Field({
+/** What a field's control carries: its id for the label, its name, and what describes it. */
+type ControlProps = {
+  id: string;
+  name: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+};
+
+/** A label, a control, its hint and the server's messages: the one markup of every field of every form. */
+function FieldShell({
   label,
   name,
   errors,
   hint,
-  ...input
-}: { label: string; name: string; errors?: string[]; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  control,
+}: {
+  label: ReactNode;
+  name: string;
+  errors?: string[];
+  hint?: ReactNode;
+  control: (props: ControlProps, invalid: boolean) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -27,16 +49,7 @@ export function Field({
       <label htmlFor={id} className="text-sm font-medium text-slate-200">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={invalid || undefined}
-        aria-describedby={describedBy}
-        className={`rounded border bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 read-only:opacity-70 focus:ring-2 focus:ring-brand-500 focus:outline-none ${
-          invalid ? "border-red-400" : "border-white/15"
-        }`}
-        {...input}
-      />
+      {control({ id, name, "aria-invalid": invalid || undefined, "aria-describedby": describedBy }, invalid)}
       {hint ? (
         <p id={hintId} className="text-xs text-slate-400">
           {hint}
@@ -44,6 +57,77 @@ export function Field({
       ) : null}
       <FieldErrorList id={errorId} name={name} errors={errors} />
     </div>
+  );
+}
+
+/** A text box's look, red-edged when the server refused what was sent. */
+export const controlClass = (invalid: boolean) =>
+  `rounded border bg-ink-900 px-3 py-2 text-slate-50 placeholder:text-slate-500 read-only:opacity-70 focus:ring-2 focus:ring-brand-500 focus:outline-none ${
+    invalid ? "border-red-400" : "border-white/15"
+  }`;
+
+const FILE_CONTROL =
+  "max-w-full text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100";
+
+type FieldProps = { label: ReactNode; name: string; errors?: string[]; hint?: ReactNode };
+
+export function Field({ label, name, errors, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldShell
+      label={label}
+      name={name}
+      errors={errors}
+      hint={hint}
+      control={(props, invalid) => (
+        <input {...props} className={input.type === "file" ? FILE_CONTROL : controlClass(invalid)} {...input} />
+      )}
+    />
+  );
+}
+
+export function TextAreaField({
+  label,
+  name,
+  errors,
+  hint,
+  ...textarea
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <FieldShell
+      label={label}
+      name={name}
+      errors={errors}
+      hint={hint}
+      control={(props, invalid) => <textarea {...props} className={`w-full ${controlClass(invalid)}`} {...textarea} />}
+    />
+  );
+}
+
+/** A labelled choice among `options` (value and text each). */
+export function SelectField({
+  label,
+  name,
+  errors,
+  hint,
+  options,
+  ...select
+}: FieldProps & { options: readonly { value: string; label: string }[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <FieldShell
+      label={label}
+      name={name}
+      errors={errors}
+      hint={hint}
+      control={(props, invalid) => (
+        <select {...props} className={`w-full ${controlClass(invalid)}`} {...select}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 

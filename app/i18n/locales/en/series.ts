@@ -74,9 +74,6 @@ const series = {
   },
   form: {
     name: "Series title",
-    description: "Description",
-    category: "Category",
-    cast: "Cast",
     poster: "Poster",
     posterHint: "A .jpg, .jpeg or .png image, up to 10 MB. Without one, the first episode's poster is shown.",
   },
@@ -139,10 +136,6 @@ const series = {
     intro:
       "Approval, featuring and Free or Premium apply to the whole series and its episodes; an episode priced on its own in Movies keeps its price.",
     empty: "No series yet.",
-    approved: "Approved",
-    waiting: "Waiting for approval",
-    featured: "Featured",
-    access: { free: "Free", premium: "Premium" },
     overrides_one: "{{count}} episode priced on its own",
     overrides_other: "{{count}} episodes priced on their own",
     waitingEpisodes_one: "{{count}} not approved",

@@ -77,9 +77,6 @@ const series: DeepStrings<typeof en> = {
   },
   form: {
     name: "Sunan shiri",
-    description: "Bayani",
-    category: "Rukuni",
-    cast: "'Yan wasa",
     poster: "Hoton fosta",
     posterHint: "Hoto .jpg, .jpeg ko .png, har MB 10. Idan babu, za a nuna fostar kashi na farko.",
   },
@@ -142,10 +139,6 @@ const series: DeepStrings<typeof en> = {
     intro:
       "Amincewa, zaɓa da Kyauta ko Premium suna shafar dukkan shirin da kashi-kashinsa; kashin da aka sa masa farashi a Fina-finai yana riƙe farashinsa.",
     empty: "Babu shiri tukuna.",
-    approved: "An amince",
-    waiting: "Yana jiran amincewa",
-    featured: "Zaɓaɓɓe",
-    access: { free: "Kyauta", premium: "Premium" },
     overrides_one: "Kashi {{count}} yana da farashinsa",
     overrides_other: "Kashi {{count}} suna da farashinsu",
     waitingEpisodes_one: "{{count}} ba a amince ba",
