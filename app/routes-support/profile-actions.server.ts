@@ -18,9 +18,34 @@ export const PROFILE_FIELDS = ["name", "email", "phoneNumber", "providerName"] a
 export async function handleProfileForms(
   request: Request,
   user: SignedInAccount,
-  options: { successPath: string; passwordPath: string },
+  options: {
+    successPath: string;
+    passwordPath: string;
+    /** Said instead of a 500 page when saving fails (the provider's profile promises a message of its own). */
+    serverErrorKey?: string;
+  },
 ) {
   const form = await readForm(request);
+  if (!options.serverErrorKey) return saveProfileForms(request, form, user, options);
+  try {
+    return await saveProfileForms(request, form, user, options);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // The person sees the promised message; the operator sees the cause.
+    console.error("[profile] save failed", error);
+    return formFailure(500, {
+      formError: options.serverErrorKey,
+      values: { ...pickValues(form, PROFILE_FIELDS), intent: String(form.get("intent") ?? "profile") },
+    });
+  }
+}
+
+async function saveProfileForms(
+  request: Request,
+  form: FormData,
+  user: SignedInAccount,
+  options: { successPath: string; passwordPath: string },
+) {
   const intent = form.get("intent");
   const address = clientAddress(request);
   const db = getDb();

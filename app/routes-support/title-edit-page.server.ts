@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { data } from "@remix-run/node";
-import type { DB } from "~/db/client.server";
+import { getDb, type DB } from "~/db/client.server";
+import { getRequestT } from "~/i18n/translate.server";
 import { categories, movies, seasons, series } from "~/db/schema";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { posterUrl, storageRoot } from "~/media/storage.server";
@@ -101,6 +102,13 @@ export async function loadTitleEditPage(db: DB, movieId: string, actor: Account)
 }
 
 export type TitleEditPageData = Awaited<ReturnType<typeof loadTitleEditPage>>;
+
+/** The page's loader data: the title as its editor sees it, and the page's title in the reader's language. */
+export async function titleEditPageLoader(request: Request, movieId: string, actor: Account) {
+  const page = await loadTitleEditPage(getDb(), movieId, actor);
+  const { t } = await getRequestT(request, "studio");
+  return { metaTitle: t("edit.metaTitle", { name: page.title.displayName }), ...page };
+}
 
 /** Which form posted: `?part=film` is the film's replacement, `?part=discard` drops an unfinished one, anything else the details. */
 export type TitleEditActionData = FormErrors & { part: "details" | "film" };

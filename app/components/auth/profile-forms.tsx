@@ -2,7 +2,8 @@ import { Form, useActionData } from "@remix-run/react";
 import { AccountFields } from "~/components/auth/account-fields";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { useTranslation } from "~/i18n/use-translation";
-import { Field, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import type { ReactNode } from "react";
+import { Field, FormError, SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
 
 export type ProfileActionData = FormErrors & {
   values?: Partial<Record<"name" | "email" | "phoneNumber" | "providerName" | "intent", string>>;
@@ -68,4 +69,47 @@ export function ChangePasswordForm() {
 /** Toasts for whichever form failed last (once per failure, with JavaScript). */
 export function useProfileErrorToasts() {
   useErrorToasts(useActionData<ProfileActionData>());
+}
+
+/**
+ * A profile page (the viewer's /editprofile, the provider's
+ * /provider/profile): the details form under its title, anything the page
+ * shows before it (`before`), then the password form.
+ */
+export function ProfilePage({
+  title,
+  profile,
+  withProviderName,
+  submitLabel,
+  before,
+  className,
+}: {
+  title: string;
+  profile: Profile;
+  withProviderName?: boolean;
+  submitLabel?: string;
+  before?: ReactNode;
+  className: string;
+}) {
+  const { t } = useTranslation("auth");
+  const actionData = useActionData<ProfileActionData>();
+  useProfileErrorToasts();
+  return (
+    <section className={className}>
+      <div>
+        <h1 className="text-3xl font-bold">{title}</h1>
+        <div className="mt-6 grid gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-6">
+          <FormError errors={actionData} />
+          {before}
+          <ProfileForm profile={profile} withProviderName={withProviderName} submitLabel={submitLabel} />
+        </div>
+      </div>
+      <div>
+        <h2 className="text-2xl font-bold">{t("profile.passwordTitle")}</h2>
+        <div className="mt-4 rounded-lg border border-white/10 bg-ink-900/60 p-6">
+          <ChangePasswordForm />
+        </div>
+      </div>
+    </section>
+  );
 }
