@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, useActionData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -22,7 +23,7 @@ const FIELDS = ["providerName", "email", "phoneNumber"] as const;
 
 export const headers = passRetryAfter;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");

@@ -4,7 +4,7 @@ import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
 import { AboutKallo } from "~/components/about-kallo";
 import { HeroCarousel } from "~/components/catalogue/hero-carousel";
-import { MovieCarouselSection, MovieGridSection } from "~/components/catalogue/movie-row";
+import { HomeShelf } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
 import { ContinueWatchingRow } from "~/components/catalogue/continue-watching";
 import { getOptionalUser } from "~/auth/guards.server";
@@ -55,26 +55,11 @@ export default function Landing() {
       ) : null}
       {hasTitles ? (
         <>
-          <MovieGridSection
-            id="suggested"
-            title={t("home.suggested")}
-            intro={t("home.suggestedIntro")}
-            movies={suggested}
-          />
-          <MovieGridSection id="action" title={t("home.action")} intro={t("home.actionIntro")} movies={action} />
-          <MovieCarouselSection
-            id="featured"
-            title={t("home.featured")}
-            intro={t("home.featuredIntro")}
-            movies={featured}
-          />
-          <MovieCarouselSection
-            id="trending"
-            title={t("home.trending")}
-            intro={t("home.trendingIntro")}
-            movies={trending}
-          />
-          <MovieCarouselSection id="new" title={t("home.new")} intro={t("home.newIntro")} movies={newest} />
+          <HomeShelf shelf="suggested" movies={suggested} />
+          <HomeShelf shelf="action" movies={action} />
+          <HomeShelf shelf="featured" movies={featured} />
+          <HomeShelf shelf="trending" movies={trending} />
+          <HomeShelf shelf="new" movies={newest} />
         </>
       ) : (
         <section className="mx-auto max-w-3xl px-4 py-16 text-center" data-section="empty">

@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { useTranslation } from "~/i18n/use-translation";
 import { AboutKallo } from "~/components/about-kallo";
-import { MovieCarouselSection } from "~/components/catalogue/movie-row";
+import { HomeShelf } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
 import { getRequestT } from "~/i18n/translate.server";
 import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue.server";
@@ -28,23 +27,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function About() {
   const { featured, trending, plans } = useLoaderData<typeof loader>();
-  const { t } = useTranslation("pages");
   return (
     <div className="pt-6">
       <AboutKallo as="h1" />
       <PlansSection plans={plans} />
-      <MovieCarouselSection
-        id="featured"
-        title={t("home.featured")}
-        intro={t("home.featuredIntro")}
-        movies={featured}
-      />
-      <MovieCarouselSection
-        id="trending"
-        title={t("home.trending")}
-        intro={t("home.trendingIntro")}
-        movies={trending}
-      />
+      <HomeShelf shelf="featured" movies={featured} />
+      <HomeShelf shelf="trending" movies={trending} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { DataTable } from "~/components/ui/data-table";
 import { ReviewActions, ReviewState, reviewRowAttributes } from "~/components/admin/review-row";
 import { data } from "@remix-run/node";
@@ -35,7 +36,7 @@ import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["admin", "studio", "subtitles"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 const PAGE_SIZE = 20;
 

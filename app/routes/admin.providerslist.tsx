@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { Form, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
@@ -11,7 +12,7 @@ import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["admin"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 const providerName = (account: Account) => account.providerName ?? account.name;
 
@@ -44,7 +45,8 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function ProvidersList() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, q, total, selfId, applications } = useLoaderData<typeof loader>();
+  const list = useLoaderData<typeof loader>();
+  const { total, applications } = list;
   return (
     <section>
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -109,11 +111,7 @@ export default function ProvidersList() {
       </section>
 
       <AccountsTable
-        rows={rows}
-        page={page}
-        pageCount={pageCount}
-        query={q}
-        selfId={selfId}
+        list={list}
         nameHeader={t("accounts.columns.providerName")}
         extraHeader={t("accounts.columns.titles")}
       />

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { Form, useActionData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
@@ -19,7 +20,7 @@ export const handle: TranslationHandle = { i18n: ["admin", "auth"] };
 
 const FIELDS = ["providerName", "email", "phoneNumber"] as const;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { AccountsTable } from "~/components/admin/accounts-table";
@@ -8,7 +9,7 @@ import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["admin"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export function loader({ request }: LoaderFunctionArgs) {
   return loadAccountsPage(request, {
@@ -27,17 +28,13 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function UserList() {
   const { t } = useTranslation("admin");
-  const { rows, page, pageCount, q, total, selfId } = useLoaderData<typeof loader>();
+  const list = useLoaderData<typeof loader>();
   return (
     <section>
       <h1 className="text-3xl font-bold">{t("users.title")}</h1>
-      <p className="mt-1 text-sm text-slate-300">{t("accounts.count", { count: total })}</p>
+      <p className="mt-1 text-sm text-slate-300">{t("accounts.count", { count: list.total })}</p>
       <AccountsTable
-        rows={rows}
-        page={page}
-        pageCount={pageCount}
-        query={q}
-        selfId={selfId}
+        list={list}
         nameHeader={t("accounts.columns.name")}
         extraHeader={t("accounts.columns.lastActivity")}
       />

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { redirect } from "@remix-run/node";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
@@ -14,7 +15,7 @@ export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const headers = passRetryAfter;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 /** The content creators' landing page and their own sign-in door. */
 export async function loader({ request }: LoaderFunctionArgs) {

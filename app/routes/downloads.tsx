@@ -1,4 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
@@ -25,7 +26,7 @@ import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["downloads", "subtitles"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 /**
  * /downloads — what this device keeps for offline viewing. Everything on it

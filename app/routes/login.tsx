@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { redirect } from "@remix-run/node";
 import { useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -15,7 +16,7 @@ export const handle: TranslationHandle = { i18n: ["auth"] };
 
 export const headers = passRetryAfter;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 /** Viewers and administrators sign in here; someone already signed in goes on to their page. */
 export async function loader({ request }: LoaderFunctionArgs) {

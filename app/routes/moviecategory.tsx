@@ -1,4 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { Form, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { useTranslation } from "~/i18n/use-translation";
@@ -23,7 +24,7 @@ import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 const PAGE_SIZE = 24;
 

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
@@ -27,7 +28,7 @@ import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["studio", "series"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { DataTable } from "~/components/ui/data-table";
 import { data } from "@remix-run/node";
 import { useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
@@ -24,7 +25,7 @@ import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["studio", "subtitles"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 const PAGE_SIZE = 20;
 

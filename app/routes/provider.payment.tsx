@@ -1,4 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
@@ -14,7 +15,7 @@ import { formatNumber } from "~/utils/dates";
 
 export const handle: TranslationHandle = { i18n: ["studio"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const provider = await requireProvider(request);

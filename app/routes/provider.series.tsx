@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -22,7 +23,7 @@ import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["series", "studio"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 /** /provider/series: this provider's series (seasons, episodes, views) and the form that makes a new one. */
 export async function loader({ request }: LoaderFunctionArgs) {

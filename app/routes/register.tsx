@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { redirect } from "@remix-run/node";
 import { Form, useActionData, useSearchParams } from "@remix-run/react";
@@ -26,7 +27,7 @@ const FIELDS = ["name", "phoneNumber", "email"] as const;
 
 export const headers = passRetryAfter;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);

@@ -1,4 +1,5 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { NewPasswordFields } from "~/components/auth/new-password-fields";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -24,7 +25,7 @@ export const headers = passRetryAfter;
 // The token is in the address; the site-wide Referrer-Policy (strict-origin-when-cross-origin)
 // keeps it out of other sites' logs. A no-referrer policy here would make the browser send
 // `Origin: null` with the form, which Remix refuses as cross-site.
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");

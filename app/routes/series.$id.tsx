@@ -1,10 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { metaTitleMeta } from "~/utils/meta";
 import { data } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
+import { PosterThumbnail } from "~/components/library/library-row";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
-import { CARD_SIZES, Poster, Rating } from "~/components/catalogue/movie-card";
+import { Poster, Rating } from "~/components/catalogue/movie-card";
 import { WatchProgress } from "~/components/library/watch-progress";
 import { watchedPercent } from "~/utils/watch-time";
 import { EpisodeClock } from "~/components/series/episode-clock";
@@ -18,7 +20,7 @@ import { readForm } from "~/utils/read-form.server";
 
 export const handle: TranslationHandle = { i18n: ["series", "pages"] };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.metaTitle ?? "Kallo" }];
+export const meta = metaTitleMeta;
 
 /**
  * /series/<id>: a series' episodes one season at a time (`?season=N`; by
@@ -197,21 +199,7 @@ export default function SeriesPage() {
                   data-finished={episode.finished ? "true" : "false"}
                   className="flex flex-wrap items-center gap-4 rounded-lg border border-white/10 bg-ink-900/60 p-3"
                 >
-                  <Link
-                    to={episode.href}
-                    className="block w-32 shrink-0 overflow-hidden rounded"
-                    tabIndex={-1}
-                    aria-hidden="true"
-                  >
-                    <Poster
-                      owner={episode.poster}
-                      variant="card"
-                      sizes={CARD_SIZES.thumbnail}
-                      width={300}
-                      height={200}
-                      className="aspect-[3/2]"
-                    />
-                  </Link>
+                  <PosterThumbnail to={episode.href} poster={episode.poster} />
                   <div className="min-w-0 flex-1">
                     <h3 className="font-semibold text-slate-50">
                       <Link to={episode.href} className="hover:underline">

@@ -30,21 +30,14 @@ type FetcherResult = {
 
 /** The search form, the accounts table with Block/Unblock and Reset per row, and paging. */
 export function AccountsTable({
-  rows,
-  page,
-  pageCount,
-  query,
+  list: { rows, page, pageCount, q: query, selfId },
   extraHeader,
   nameHeader,
-  selfId,
 }: {
-  rows: AccountRow[];
-  page: number;
-  pageCount: number;
-  query: string;
+  /** The page of accounts as loadAccountsPage gives it. */
+  list: { rows: AccountRow[]; page: number; pageCount: number; q: string; selfId: string };
   extraHeader: string;
   nameHeader: string;
-  selfId: string;
 }) {
   const { t, i18n } = useTranslation("admin");
   const dateFormat = dateFormatter(i18n.language);

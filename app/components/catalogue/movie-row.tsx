@@ -94,3 +94,18 @@ export function MovieGridSection({
     </section>
   );
 }
+
+/** The landing page's shelves (About shows two of them): a grid or a carousel each, titled from the pages catalogue. */
+const SHELVES = {
+  suggested: MovieGridSection,
+  action: MovieGridSection,
+  featured: MovieCarouselSection,
+  trending: MovieCarouselSection,
+  new: MovieCarouselSection,
+} as const;
+
+export function HomeShelf({ shelf, movies }: { shelf: keyof typeof SHELVES; movies: CatalogueCard[] }) {
+  const { t } = useTranslation("pages");
+  const Section = SHELVES[shelf];
+  return <Section id={shelf} title={t(`home.${shelf}`)} intro={t(`home.${shelf}Intro`)} movies={movies} />;
+}

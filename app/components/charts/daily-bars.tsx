@@ -1,10 +1,11 @@
-import { useId } from "react";
+import { CHART_WIDTH, ChartSvg, ValueGrid } from "./chart-svg";
+
 import { dateFormatter } from "~/utils/dates";
 import { niceTicks, scaled } from "./scale";
 
 export type DailyPoint = { day: string; value: number };
 
-const WIDTH = 320;
+const WIDTH = CHART_WIDTH;
 const HEIGHT = 150;
 const LEFT = 38;
 const RIGHT = 6;
@@ -35,7 +36,6 @@ export function DailyBars({
   /** Draw a line through the values instead of bars (a level, such as passes active). */
   line?: boolean;
 }) {
-  const id = useId();
   const dates = dateFormatter(language, "dayMonth");
   const max = Math.max(0, ...points.map((point) => point.value));
   const ticks = niceTicks(max, 3);
@@ -53,22 +53,8 @@ export function DailyBars({
     )
     .join(" ");
   return (
-    <svg
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      className="h-auto w-full"
-      role="img"
-      aria-labelledby={`${id}-label`}
-      fontSize={10}
-    >
-      <title id={`${id}-label`}>{label}</title>
-      {ticks.map((tick) => (
-        <g key={tick}>
-          <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} className="stroke-white/10" strokeWidth={1} />
-          <text x={LEFT - 4} y={y(tick) + 3.5} textAnchor="end" className="fill-slate-400">
-            {format(tick)}
-          </text>
-        </g>
-      ))}
+    <ChartSvg height={HEIGHT} label={label} fontSize={10}>
+      <ValueGrid ticks={ticks} y={y} left={LEFT} right={RIGHT} format={format} />
       {line ? (
         <path d={path} fill="none" className="stroke-brand-400" strokeWidth={2} strokeLinejoin="round" />
       ) : (
@@ -101,6 +87,6 @@ export function DailyBars({
           {dates.format(noon(points[index]!.day))}
         </text>
       ))}
-    </svg>
+    </ChartSvg>
   );
 }

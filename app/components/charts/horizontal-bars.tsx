@@ -1,9 +1,10 @@
-import { useId } from "react";
+import { CHART_WIDTH, ChartSvg } from "./chart-svg";
+
 import { clipText, niceTicks, scaled } from "./scale";
 
 export type LabelledValue = { id: string; label: string; value: number };
 
-const WIDTH = 320;
+const WIDTH = CHART_WIDTH;
 const ROW = 30;
 const TOP = 4;
 
@@ -23,18 +24,10 @@ export function HorizontalBars({
   label: string;
   top?: number;
 }) {
-  const id = useId();
   const top = fixedTop ?? niceTicks(Math.max(0, ...bars.map((bar) => bar.value)), 4).at(-1)!;
   const height = TOP + bars.length * ROW;
   return (
-    <svg
-      viewBox={`0 0 ${WIDTH} ${height}`}
-      className="h-auto w-full"
-      role="img"
-      aria-labelledby={`${id}-label`}
-      fontSize={11}
-    >
-      <title id={`${id}-label`}>{label}</title>
+    <ChartSvg height={height} label={label} fontSize={11}>
       {bars.map((bar, index) => {
         const y = TOP + index * ROW;
         const value = format(bar.value);
@@ -59,6 +52,6 @@ export function HorizontalBars({
           </g>
         );
       })}
-    </svg>
+    </ChartSvg>
   );
 }

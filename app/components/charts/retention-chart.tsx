@@ -1,9 +1,10 @@
-import { useId } from "react";
+import { CHART_WIDTH, ChartSvg, ValueGrid } from "./chart-svg";
+
 import { clockText } from "~/utils/watch-time";
 
 export type RetentionPoint = { share: number; seconds: number; stillWatching: number };
 
-const WIDTH = 320;
+const WIDTH = CHART_WIDTH;
 const HEIGHT = 160;
 const LEFT = 34;
 const RIGHT = 8;
@@ -27,7 +28,6 @@ export function RetentionChart({
   label: string;
   percent: (share: number) => string;
 }) {
-  const id = useId();
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const x = (share: number) => LEFT + share * plotWidth;
@@ -40,22 +40,8 @@ export function RetentionChart({
   const area = points.length > 0 ? `${line} L${x(1)} ${y(0)} L${x(0)} ${y(0)} Z` : "";
   const end = points.at(-1)?.seconds ?? 0;
   return (
-    <svg
-      viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-      className="h-auto w-full"
-      role="img"
-      aria-labelledby={`${id}-label`}
-      fontSize={10}
-    >
-      <title id={`${id}-label`}>{label}</title>
-      {[0, 0.5, 1].map((tick) => (
-        <g key={tick}>
-          <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} className="stroke-white/10" strokeWidth={1} />
-          <text x={LEFT - 4} y={y(tick) + 3.5} textAnchor="end" className="fill-slate-400">
-            {percent(tick)}
-          </text>
-        </g>
-      ))}
+    <ChartSvg height={HEIGHT} label={label} fontSize={10}>
+      <ValueGrid ticks={[0, 0.5, 1]} y={y} left={LEFT} right={RIGHT} format={percent} />
       <path d={area} className="fill-brand-500/25" />
       <path
         d={line}
@@ -89,6 +75,6 @@ export function RetentionChart({
           {clock(share * end)}
         </text>
       ))}
-    </svg>
+    </ChartSvg>
   );
 }

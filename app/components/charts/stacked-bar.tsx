@@ -1,8 +1,8 @@
-import { useId } from "react";
+import { CHART_WIDTH, ChartSvg } from "./chart-svg";
 
 export type Segment = { id: string; label: string; value: number; className: string };
 
-const WIDTH = 320;
+const WIDTH = CHART_WIDTH;
 
 /**
  * One bar split into parts of a whole (the disk: films, ladders, work in
@@ -17,20 +17,12 @@ export function StackedBar({
   format: (value: number) => string;
   label: string;
 }) {
-  const id = useId();
   const total = segments.reduce((sum, segment) => sum + Math.max(0, segment.value), 0);
   let x = 0;
   const legendTop = 34;
   const height = legendTop + segments.length * 18;
   return (
-    <svg
-      viewBox={`0 0 ${WIDTH} ${height}`}
-      className="h-auto w-full"
-      role="img"
-      aria-labelledby={`${id}-label`}
-      fontSize={11}
-    >
-      <title id={`${id}-label`}>{label}</title>
+    <ChartSvg height={height} label={label} fontSize={11}>
       {segments.map((segment) => {
         const width = total > 0 ? (Math.max(0, segment.value) / total) * WIDTH : 0;
         const rect = (
@@ -61,6 +53,6 @@ export function StackedBar({
           </text>
         </g>
       ))}
-    </svg>
+    </ChartSvg>
   );
 }
