@@ -11,7 +11,7 @@ import { SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { PASS_PERIODS } from "~/db/pass-periods";
 import { getRequestT } from "~/i18n/translate.server";
-import { PLAN_ERRORS, type PlanFormFields } from "~/services/plan-rules";
+import { PLAN_ERRORS, planLimits, type PlanFormFields } from "~/services/plan-rules";
 import {
   createPlan,
   createStarterPlans,
@@ -82,17 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       sold: plan.sold,
       passesSold: plan.passesSold,
       passesActive: plan.passesActive,
-      limits: {
-        premium: plan.premium,
-        screens: plan.screens,
-        maxRung: plan.maxRung,
-        downloads: {
-          allowed: plan.downloadsAllowed,
-          maxDownloads: plan.maxDownloads,
-          days: plan.downloadDays,
-          playHours: plan.downloadPlayHours,
-        },
-      },
+      limits: planLimits(plan),
       prices: plan.prices.map((price) => ({
         period: price.period,
         price: formatMoney(price.priceMinor, currency, language),

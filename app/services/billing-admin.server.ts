@@ -37,6 +37,11 @@ function paging(query: TableQuery) {
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
+/** How many rows a listing's query finds (its own select, joins and filter, counted before it is ordered and paged). */
+function countOf(db: DB, listed: { getSQL: () => SQL }): number {
+  return db.get<{ value: number }>(sql`SELECT count(*) AS value FROM (${listed.getSQL()})`)?.value ?? 0;
+}
+
 export type PassState = "active" | "upcoming" | "expired";
 
 function passState(startsAt: Date, endsAt: Date, now: Date): PassState {
@@ -69,16 +74,7 @@ export function listPaymentRows(db: DB, query: TableQuery) {
     sql`${payments.status}`,
   ]);
   // Without a search the total is the table's own count (no joins to walk).
-  const total = where
-    ? (db
-        .select({ value: count() })
-        .from(payments)
-        .innerJoin(accounts, eq(accounts.id, payments.accountId))
-        .innerJoin(plans, eq(plans.id, payments.planId))
-        .where(where)
-        .get()?.value ?? 0)
-    : (db.select({ value: count() }).from(payments).get()?.value ?? 0);
-  const rows = db
+  const listed = db
     .select({
       id: payments.id,
       name: accounts.name,
@@ -95,7 +91,9 @@ export function listPaymentRows(db: DB, query: TableQuery) {
     .from(payments)
     .innerJoin(accounts, eq(accounts.id, payments.accountId))
     .innerJoin(plans, eq(plans.id, payments.planId))
-    .where(where)
+    .where(where);
+  const total = where ? countOf(db, listed) : (db.select({ value: count() }).from(payments).get()?.value ?? 0);
+  const rows = listed
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(pageSize)
     .offset(offset)
@@ -131,18 +129,7 @@ export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) 
   // Voucher codes are stored without the dashes they are printed with.
   const where =
     text && compact ? or(text, sql`coalesce(${voucherCodes.code}, '') LIKE ${likePattern(compact)} ESCAPE '\\'`) : text;
-  const total = where
-    ? (db
-        .select({ value: count() })
-        .from(passes)
-        .innerJoin(accounts, eq(accounts.id, passes.accountId))
-        .innerJoin(plans, eq(plans.id, passes.planId))
-        .leftJoin(payments, eq(payments.id, passes.paymentId))
-        .leftJoin(voucherCodes, eq(voucherCodes.id, passes.redeemCodeId))
-        .where(where)
-        .get()?.value ?? 0)
-    : (db.select({ value: count() }).from(passes).get()?.value ?? 0);
-  const rows = db
+  const listed = db
     .select({
       id: passes.id,
       name: accounts.name,
@@ -159,7 +146,9 @@ export function listPassRows(db: DB, query: TableQuery, now: Date = new Date()) 
     .innerJoin(plans, eq(plans.id, passes.planId))
     .leftJoin(payments, eq(payments.id, passes.paymentId))
     .leftJoin(voucherCodes, eq(voucherCodes.id, passes.redeemCodeId))
-    .where(where)
+    .where(where);
+  const total = where ? countOf(db, listed) : (db.select({ value: count() }).from(passes).get()?.value ?? 0);
+  const rows = listed
     .orderBy(desc(passes.startsAt), desc(passes.id))
     .limit(pageSize)
     .offset(offset)
@@ -209,15 +198,7 @@ export function listCodeRows(db: DB, query: TableQuery, now: Date = new Date()) 
   if (text && compact) conditions.push(or(text, sql`${redeemCodes.code} LIKE ${likePattern(compact)} ESCAPE '\\'`)!);
   else if (text) conditions.push(text);
   const where = conditions.length ? and(...conditions) : undefined;
-  const total =
-    db
-      .select({ value: count() })
-      .from(redeemCodes)
-      .innerJoin(plans, eq(plans.id, redeemCodes.planId))
-      .leftJoin(redeemers, eq(redeemers.id, redeemCodes.redeemedBy))
-      .where(where)
-      .get()?.value ?? 0;
-  const rows = db
+  const listed = db
     .select({
       id: redeemCodes.id,
       code: redeemCodes.code,
@@ -231,7 +212,9 @@ export function listCodeRows(db: DB, query: TableQuery, now: Date = new Date()) 
     .from(redeemCodes)
     .innerJoin(plans, eq(plans.id, redeemCodes.planId))
     .leftJoin(redeemers, eq(redeemers.id, redeemCodes.redeemedBy))
-    .where(where)
+    .where(where);
+  const total = countOf(db, listed);
+  const rows = listed
     .orderBy(desc(redeemCodes.createdAt), desc(redeemCodes.id))
     .limit(pageSize)
     .offset(offset)

@@ -3,7 +3,7 @@ import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { notifications, passes, PASS_PERIODS, PERIOD_DAYS, planPeriods, plans, type PassPeriod } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
-import { FREE_PLAN_CODE } from "./plan-rules";
+import { FREE_PLAN_CODE, planLimits, type PlanLimits } from "./plan-rules";
 
 export { FREE_PLAN_CODE };
 
@@ -15,13 +15,7 @@ export { FREE_PLAN_CODE };
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What a plan lets its holder do: Premium titles, screens at once, the highest rung, offline downloads. */
-export type PlanLimits = {
-  premium: boolean;
-  screens: number;
-  maxRung: number;
-  downloads: { allowed: boolean; maxDownloads: number; days: number; playHours: number };
-};
+export type { PlanLimits };
 
 /**
  * Without a free plan (a fresh install before the administrator makes one, or
@@ -47,33 +41,6 @@ const planColumns = {
   downloadDays: plans.downloadDays,
   downloadPlayHours: plans.downloadPlayHours,
 };
-
-type PlanColumns = {
-  planName: string;
-  planNameHa: string;
-  planCode: string;
-  premium: boolean;
-  screens: number;
-  maxRung: number;
-  downloadsAllowed: boolean;
-  maxDownloads: number;
-  downloadDays: number;
-  downloadPlayHours: number;
-};
-
-function limitsOf(row: PlanColumns): PlanLimits {
-  return {
-    premium: row.premium,
-    screens: row.screens,
-    maxRung: row.maxRung,
-    downloads: {
-      allowed: row.downloadsAllowed,
-      maxDownloads: row.maxDownloads,
-      days: row.downloadDays,
-      playHours: row.downloadPlayHours,
-    },
-  };
-}
 
 /** Anything with Drizzle's select/insert/update: the connection or a transaction inside it. */
 type Tx = Pick<DB, "select" | "insert" | "update" | "delete">;
@@ -174,7 +141,7 @@ export function getPassStatus(db: Tx, accountId: string, now: Date = new Date())
   if (active) {
     const expiresAt = currentStretchEnd(open, active);
     return {
-      plan: { code: active.planCode, name: active.planName, nameHa: active.planNameHa, ...limitsOf(active) },
+      plan: { code: active.planCode, name: active.planName, nameHa: active.planNameHa, ...planLimits(active) },
       onFreePlan: false,
       expiresAt: new Date(expiresAt),
       upcoming: queued(upcoming.filter((pass) => !(pass.planId === active.planId && pass.endsAt <= expiresAt))),
@@ -183,7 +150,7 @@ export function getPassStatus(db: Tx, accountId: string, now: Date = new Date())
   const free = freePlan(db);
   return {
     plan: free
-      ? { code: free.planCode, name: free.planName, nameHa: free.planNameHa, ...limitsOf(free) }
+      ? { code: free.planCode, name: free.planName, nameHa: free.planNameHa, ...planLimits(free) }
       : { code: FREE_PLAN_CODE, name: "", nameHa: "", ...NO_PLAN_LIMITS },
     onFreePlan: true,
     expiresAt: null,

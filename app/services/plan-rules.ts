@@ -39,28 +39,11 @@ export const PLAN_ERRORS = {
   notEmpty: "admin:plans.errors.notEmpty",
 } as const;
 
-/** The plan form's fields as posted (strings; a checkbox is "on" or absent). */
-export type PlanFormFields = {
-  name: string;
-  nameHa: string;
-  description: string;
-  descriptionHa: string;
-  premium: boolean;
-  screens: string;
-  maxRung: string;
-  downloadsAllowed: boolean;
-  maxDownloads: string;
-  downloadDays: string;
-  downloadPlayHours: string;
-  /** A price per pass length in major units; empty: that length is not sold. */
-  prices: Partial<Record<PassPeriod, string>>;
-};
+/** A plan's names and descriptions, in English and Hausa. */
+export type PlanTexts = { name: string; nameHa: string; description: string; descriptionHa: string };
 
-export type PlanValues = {
-  name: string;
-  nameHa: string;
-  description: string;
-  descriptionHa: string;
+/** What a plan allows, as its row keeps it. */
+export type PlanRules = {
   premium: boolean;
   screens: number;
   maxRung: number;
@@ -68,9 +51,45 @@ export type PlanValues = {
   maxDownloads: number;
   downloadDays: number;
   downloadPlayHours: number;
-  /** The lengths sold and their prices in minor units (none for the free plan). */
-  prices: { period: PassPeriod; days: number; priceMinor: number }[];
 };
+
+type NumberRule = "screens" | "maxRung" | "maxDownloads" | "downloadDays" | "downloadPlayHours";
+
+/** The plan form's fields as posted (strings; a checkbox is "on" or absent). */
+export type PlanFormFields = PlanTexts &
+  Omit<PlanRules, NumberRule> &
+  Record<NumberRule, string> & {
+    /** A price per pass length in major units; empty: that length is not sold. */
+    prices: Partial<Record<PassPeriod, string>>;
+  };
+
+export type PlanValues = PlanTexts &
+  PlanRules & {
+    /** The lengths sold and their prices in minor units (none for the free plan). */
+    prices: { period: PassPeriod; days: number; priceMinor: number }[];
+  };
+
+/** What a plan lets its holder do: Premium titles, screens at once, the highest rung, offline downloads. */
+export type PlanLimits = {
+  premium: boolean;
+  screens: number;
+  maxRung: number;
+  downloads: { allowed: boolean; maxDownloads: number; days: number; playHours: number };
+};
+
+export function planLimits(plan: PlanRules): PlanLimits {
+  return {
+    premium: plan.premium,
+    screens: plan.screens,
+    maxRung: plan.maxRung,
+    downloads: {
+      allowed: plan.downloadsAllowed,
+      maxDownloads: plan.maxDownloads,
+      days: plan.downloadDays,
+      playHours: plan.downloadPlayHours,
+    },
+  };
+}
 
 export type PlanCheck = { ok: true; value: PlanValues } | { ok: false; fieldErrors: Record<string, string[]> };
 

@@ -6,7 +6,15 @@ import { passes, payments, PERIOD_DAYS, planPeriods, plans, redeemCodes, type Pa
 import { formatMoney, minorUnitDigits, type Currency } from "~/utils/money";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
-import { checkPlanForm, FREE_PLAN_CODE, PLAN_ERRORS, planCodeFor, type PlanFormFields } from "./plan-rules";
+import {
+  checkPlanForm,
+  FREE_PLAN_CODE,
+  PLAN_ERRORS,
+  planCodeFor,
+  planLimits,
+  type PlanFormFields,
+  type PlanLimits,
+} from "./plan-rules";
 import { STARTER_PLANS } from "./starter-plans";
 
 /**
@@ -30,12 +38,8 @@ export type PlanOffer = {
   description: string;
   /** The free plan: what everyone without a pass has. */
   free: boolean;
-  premium: boolean;
-  screens: number;
-  maxRung: number;
-  downloads: { allowed: boolean; maxDownloads: number; days: number; playHours: number };
   prices: (PlanPrice & { price: string })[];
-};
+} & PlanLimits;
 
 /** A plan's name in the reader's language (Hausa falls back to English when the plan has none). */
 export function localPlanName(plan: { name: string; nameHa: string }, language: string): string {
@@ -75,15 +79,7 @@ function toOffer(plan: PlanRow, prices: PlanPrice[], language: string, currency:
     name: localPlanName(plan, language),
     description: localDescription(plan, language),
     free,
-    premium: plan.premium,
-    screens: plan.screens,
-    maxRung: plan.maxRung,
-    downloads: {
-      allowed: plan.downloadsAllowed,
-      maxDownloads: plan.maxDownloads,
-      days: plan.downloadDays,
-      playHours: plan.downloadPlayHours,
-    },
+    ...planLimits(plan),
     prices: free ? [] : prices.map((price) => ({ ...price, price: formatMoney(price.priceMinor, currency, language) })),
   };
 }

@@ -292,6 +292,33 @@ export type StreamDecision = { allowed: true; movieId: string; videoPath: string
  * (decidePlayback), may this device play now (its lease, taken or renewed),
  * and which rendition its plan allows.
  */
+/**
+ * A stream request takes this device's screen (one device slot per account for
+ * a caller without a sign-in of its own); the refusal when every screen is taken.
+ */
+function takeScreen(
+  db: DB,
+  account: Account,
+  deviceId: string | null,
+  movieId: string,
+  now: Date,
+): PlaybackRefusal | null {
+  const lease = takePlaybackLease(
+    db,
+    { account, deviceId: deviceId ?? `account:${account.id}`, movieId },
+    now,
+    "request",
+  );
+  if (lease.ok) return null;
+  return {
+    allowed: false,
+    status: 403,
+    message: screensMessage(lease.screens),
+    reason: "screens",
+    screens: lease.screens,
+  };
+}
+
 export function authorizeStream(
   db: DB,
   filename: string,
@@ -301,21 +328,8 @@ export function authorizeStream(
 ): StreamDecision {
   const decision = decidePlayback(db, filename, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
-  // A caller without a sign-in of its own shares one device slot per account.
-  const lease = takePlaybackLease(
-    db,
-    { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
-    now,
-    "request",
-  );
-  if (!lease.ok)
-    return {
-      allowed: false,
-      status: 403,
-      message: screensMessage(lease.screens),
-      reason: "screens",
-      screens: lease.screens,
-    };
+  const refused = takeScreen(db, account, deviceId, decision.movieId, now);
+  if (refused) return refused;
   const rendition = chooseRendition(movieRenditions(db, decision.movieId), planLimitsFor(db, account, now).maxRung);
   if (!rendition) return { allowed: false, status: 404, message: "Video not found" };
   return { allowed: true, movieId: decision.movieId, videoPath: rendition.path };
@@ -374,20 +388,8 @@ export function authorizeHlsStream(
     return { allowed: false, status: 404, message: "Video not found" };
   const decision = decideMoviePlayback(db, input.movieId, account, now);
   if (!decision.allowed || !account) return decision as PlaybackRefusal;
-  const lease = takePlaybackLease(
-    db,
-    { account, deviceId: deviceId ?? `account:${account.id}`, movieId: decision.movieId },
-    now,
-    "request",
-  );
-  if (!lease.ok)
-    return {
-      allowed: false,
-      status: 403,
-      message: screensMessage(lease.screens),
-      reason: "screens",
-      screens: lease.screens,
-    };
+  const refused = takeScreen(db, account, deviceId, decision.movieId, now);
+  if (refused) return refused;
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, decision.movieId);
   if (ready.length === 0) return { allowed: false, status: 404, message: "Video not found" };

@@ -1,5 +1,6 @@
 import type { PassPeriod } from "~/db/pass-periods";
 import type { Currency } from "~/utils/money";
+import type { PlanRules, PlanTexts } from "./plan-rules";
 
 /**
  * The usual starting set an empty install offers in one click (and the demo
@@ -7,23 +8,13 @@ import type { Currency } from "~/utils/money";
  * charges in, at prices people there pay for a streaming pass. The
  * administrator edits them afterwards like any plan.
  */
-export type StarterPlan = {
-  key: "free" | "basic" | "pro";
-  code: string;
-  name: string;
-  nameHa: string;
-  description: string;
-  descriptionHa: string;
-  premium: boolean;
-  screens: number;
-  maxRung: number;
-  downloadsAllowed: boolean;
-  maxDownloads: number;
-  downloadDays: number;
-  downloadPlayHours: number;
-  /** Whole major units per pass length; the free plan sells none. */
-  prices: Record<Currency, Partial<Record<PassPeriod, number>>> | null;
-};
+export type StarterPlan = PlanTexts &
+  PlanRules & {
+    key: "free" | "basic" | "pro";
+    code: string;
+    /** Whole major units per pass length; the free plan sells none. */
+    prices: Record<Currency, Partial<Record<PassPeriod, number>>> | null;
+  };
 
 export const STARTER_PLANS: readonly StarterPlan[] = [
   {

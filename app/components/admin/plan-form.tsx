@@ -3,24 +3,11 @@ import { useId, type ReactNode } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { FieldErrorList, SubmitButton } from "~/components/ui/form";
 import { PASS_PERIODS } from "~/db/pass-periods";
-import { PLAN_LIMITS, PLAN_RUNGS } from "~/services/plan-rules";
+import { PLAN_LIMITS, PLAN_RUNGS, type PlanFormFields } from "~/services/plan-rules";
 import { useQualityLabel } from "~/components/plans/plan-parts";
 
 /** The plan form's values as the page shows them (prices already written as the reader writes numbers). */
-export type PlanFormValues = {
-  name: string;
-  nameHa: string;
-  description: string;
-  descriptionHa: string;
-  premium: boolean;
-  screens: string;
-  maxRung: string;
-  downloadsAllowed: boolean;
-  maxDownloads: string;
-  downloadDays: string;
-  downloadPlayHours: string;
-  prices: Partial<Record<(typeof PASS_PERIODS)[number], string>>;
-};
+export type PlanFormValues = PlanFormFields;
 
 export const EMPTY_PLAN_VALUES: PlanFormValues = {
   name: "",
