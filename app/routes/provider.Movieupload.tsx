@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider, requireProviderSendingFilm } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
-import { megabytes, UploadProgressPanel } from "~/components/studio/upload-progress";
+import { megabytes, UploadSubmit } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
 import { UnfinishedUploadActions } from "~/components/studio/unfinished-upload-actions";
 import { DetailsFields } from "~/components/studio/details-fields";
@@ -232,16 +232,7 @@ export default function MovieUpload() {
           errors={fieldErrors.movie}
           required
         />
-        <UploadProgressPanel state={state} onPause={pause} onResume={resume} />
-        <div>
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70"
-          >
-            {busy ? t("upload.uploading") : t("upload.submit")}
-          </button>
-        </div>
+        <UploadSubmit state={state} onPause={pause} onResume={resume} busy={busy} label={t("upload.submit")} />
       </form>
     </section>
   );

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import { z } from "zod";
-import { titleTextFields } from "./title-fields";
+import type { z } from "zod";
+import { requiredText, titleDetailsSchema } from "./title-fields";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import {
@@ -132,17 +132,8 @@ export function checkEpisodeOrder(
 
 // ---------------------------------------------------------------- making and changing a series
 
-export const seriesDetailsSchema = z.object({
-  name: z
-    .string({ required_error: "series:errors.nameRequired" })
-    .trim()
-    .min(1, "series:errors.nameRequired")
-    .max(SERIES_NAME_MAX, "series:errors.nameTooLong"),
-  ...titleTextFields,
-  Category: z
-    .string({ required_error: "studio:errors.categoryRequired" })
-    .trim()
-    .min(1, "studio:errors.categoryRequired"),
+export const seriesDetailsSchema = titleDetailsSchema.extend({
+  name: requiredText("series:errors.nameRequired", { max: SERIES_NAME_MAX, tooLong: "series:errors.nameTooLong" }),
 });
 export type SeriesDetails = z.infer<typeof seriesDetailsSchema>;
 export type SeriesFieldErrors = Partial<Record<"name" | "Description" | "cast" | "Category" | "poster", string[]>>;

@@ -1,12 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { categories, movies, type Role } from "~/db/schema";
 import { writeMoviePosters } from "~/media/posters.server";
 import { publicPosterName } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
 import { isPublishedRow } from "./catalogue.server";
-import { titleTextFields } from "./title-fields";
+import { TITLE_NAME_MAX, titleDetailsSchema } from "./title-fields";
 import { fieldErrorsOf } from "./validation";
 
 /**
@@ -27,20 +26,10 @@ import { fieldErrorsOf } from "./validation";
  * and the catalogue's kept lists are dropped when its name or category change
  * (drizzle/0014).
  */
-export const TITLE_NAME_MAX = 200;
+export { TITLE_NAME_MAX };
 
-export const titleEditSchema = z.object({
-  name: z
-    .string({ required_error: "studio:errors.titleRequired" })
-    .trim()
-    .min(1, "studio:errors.titleRequired")
-    .max(TITLE_NAME_MAX, "studio:errors.titleTooLong"),
-  ...titleTextFields,
-  Category: z
-    .string({ required_error: "studio:errors.categoryRequired" })
-    .trim()
-    .min(1, "studio:errors.categoryRequired"),
-});
+/** An edit's details: the same rules as an upload's. */
+export const titleEditSchema = titleDetailsSchema;
 
 export type TitleEditField = "name" | "Description" | "Category" | "cast" | "poster";
 export type TitleEditFieldErrors = Partial<Record<TitleEditField, string[]>>;
@@ -51,19 +40,20 @@ export type TitleEditResult =
 
 type Actor = { id: string; role: Role };
 
-export type EditableTitle = {
-  id: string;
-  name: string;
-  description: string;
-  cast: string;
-  categoryId: string;
-  providerId: string;
-  status: "processing" | "ready" | "failed";
-  approved: boolean;
-  seasonId: string | null;
-  posterFile: string | null;
-  posterVersion: number;
-};
+export type EditableTitle = Pick<
+  typeof movies.$inferSelect,
+  | "id"
+  | "name"
+  | "description"
+  | "cast"
+  | "categoryId"
+  | "providerId"
+  | "status"
+  | "approved"
+  | "seasonId"
+  | "posterFile"
+  | "posterVersion"
+>;
 
 /** The title if this account may edit it (its provider, any administrator): else why not. */
 export function editableTitle(db: DB, movieId: string, actor: Actor): EditableTitle | "notFound" | "forbidden" {

@@ -26,14 +26,10 @@ import { getSetting } from "./settings.server";
 
 type Actor = { actorId: string; ipAddress?: string | null };
 
-export type SubmittedTitle = {
-  id: string;
-  name: string;
-  description: string;
-  cast: string;
-  categoryId: string;
-  providerId: string;
-  sizeBytes: number;
+export type SubmittedTitle = Pick<
+  typeof movies.$inferSelect,
+  "id" | "name" | "description" | "cast" | "categoryId" | "providerId" | "sizeBytes"
+> & {
   payload: ProcessMoviePayload;
   /** An episode: its place in a season, and the series' access and approval it starts with. */
   episode?: { seasonId: string; episodeNumber: number; access: "free" | "premium"; approved: boolean } | null;

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq, isNull } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
-import { titleTextFields } from "./title-fields";
-import { z } from "zod";
+import { titleDetailsSchema } from "./title-fields";
+import type { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
 import { filmRefusalKey, judgeFilm, type ProcessMoviePayload } from "./movie-processing.server";
@@ -54,18 +54,7 @@ export function episodePlacementOf(
 }
 
 /** The text parts of an upload (both layouts). */
-export const uploadDetailsSchema = z.object({
-  name: z
-    .string({ required_error: "studio:errors.titleRequired" })
-    .trim()
-    .min(1, "studio:errors.titleRequired")
-    .max(200, "studio:errors.titleTooLong"),
-  ...titleTextFields,
-  Category: z
-    .string({ required_error: "studio:errors.categoryRequired" })
-    .trim()
-    .min(1, "studio:errors.categoryRequired"),
-});
+export const uploadDetailsSchema = titleDetailsSchema;
 
 /**
  * An upload key makes a plain upload safe to send twice: the form carries a

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { fieldErrorsOf } from "~/services/validation";
 import { z } from "zod";
+import { requiredText } from "./title-fields";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { qualified } from "~/db/sql";
@@ -216,11 +217,10 @@ export function getWatchPage(
 }
 
 export const commentSchema = z.object({
-  body: z
-    .string({ required_error: "watch:errors.commentRequired" })
-    .trim()
-    .min(1, "watch:errors.commentRequired")
-    .max(COMMENT_MAX_LENGTH, "watch:errors.commentTooLong"),
+  body: requiredText("watch:errors.commentRequired", {
+    max: COMMENT_MAX_LENGTH,
+    tooLong: "watch:errors.commentTooLong",
+  }),
 });
 
 export type CommentResult =

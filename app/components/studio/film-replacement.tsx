@@ -1,12 +1,12 @@
 import { useRevalidator } from "@remix-run/react";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { UnfinishedUploadActions } from "./unfinished-upload-actions";
 import { useTranslation } from "~/i18n/use-translation";
 import { dateFormatter } from "~/utils/dates";
-import { FieldErrorList, FormError, type FormErrors } from "~/components/ui/form";
+import { Field, FormError, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { megabytes, UploadProgressPanel } from "./upload-progress";
+import { megabytes, UploadSubmit } from "./upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "./use-resumable-upload";
 
 export type ReplacementView = {
@@ -49,7 +49,6 @@ export function FilmReplacement({
   errors?: FormErrors | null;
 }) {
   const { t, i18n } = useTranslation("studio");
-  const id = useId();
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
   const { state, start, pause, resume } = useResumableUpload();
@@ -175,35 +174,16 @@ export function FilmReplacement({
           data-testid="replace-film-form"
         >
           <FormError errors={shown} />
-          <div className="grid gap-1">
-            <label htmlFor={`${id}-movie`} className="text-sm font-medium text-slate-200">
-              {t("replace.file")}
-            </label>
-            <input
-              id={`${id}-movie`}
-              name="movie"
-              type="file"
-              accept={accept}
-              required
-              aria-invalid={shown?.fieldErrors?.movie ? true : undefined}
-              aria-describedby={`${id}-movie-hint${shown?.fieldErrors?.movie ? ` ${id}-movie-error` : ""}`}
-              className="max-w-full text-sm text-slate-200 file:mr-3 file:rounded file:border-0 file:bg-ink-700 file:px-3 file:py-2 file:text-slate-100"
-            />
-            <p id={`${id}-movie-hint`} className="text-xs text-slate-400">
-              {t("upload.movieHint")}
-            </p>
-            <FieldErrorList id={`${id}-movie-error`} name="movie" errors={shown?.fieldErrors?.movie} />
-          </div>
-          <UploadProgressPanel state={state} onPause={pause} onResume={resume} />
-          <div>
-            <button
-              type="submit"
-              disabled={busy}
-              className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70"
-            >
-              {busy ? t("upload.uploading") : t("replace.submit")}
-            </button>
-          </div>
+          <Field
+            type="file"
+            name="movie"
+            label={t("replace.file")}
+            accept={accept}
+            required
+            hint={t("upload.movieHint")}
+            errors={shown?.fieldErrors?.movie}
+          />
+          <UploadSubmit state={state} onPause={pause} onResume={resume} busy={busy} label={t("replace.submit")} />
         </form>
       ) : refusal ? (
         <p className="text-sm text-slate-300">{t(refusal)}</p>

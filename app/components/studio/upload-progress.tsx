@@ -84,3 +84,34 @@ export function UploadProgressPanel({
     </div>
   );
 }
+
+/** The end of an upload form: the progress while a film goes, then the button that sends it (which says it is sending). */
+export function UploadSubmit({
+  state,
+  onPause,
+  onResume,
+  busy,
+  label,
+}: {
+  state: ResumableState;
+  onPause: () => void;
+  onResume: () => void;
+  busy: boolean;
+  label: string;
+}) {
+  const { t } = useTranslation("studio");
+  return (
+    <>
+      <UploadProgressPanel state={state} onPause={onPause} onResume={onResume} />
+      <div>
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70"
+        >
+          {busy ? t("upload.uploading") : label}
+        </button>
+      </div>
+    </>
+  );
+}

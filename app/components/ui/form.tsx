@@ -71,55 +71,46 @@ const FILE_CONTROL =
 
 type FieldProps = { label: ReactNode; name: string; errors?: string[]; hint?: ReactNode };
 
-export function Field({ label, name, errors, hint, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+/** A field's own props apart from its control's. */
+function fieldParts<Rest>({ label, name, errors, hint, ...control }: FieldProps & Rest) {
+  return [{ label, name, errors, hint }, control] as const;
+}
+
+export function Field(props: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  const [field, input] = fieldParts(props);
   return (
     <FieldShell
-      label={label}
-      name={name}
-      errors={errors}
-      hint={hint}
-      control={(props, invalid) => (
-        <input {...props} className={input.type === "file" ? FILE_CONTROL : controlClass(invalid)} {...input} />
+      {...field}
+      control={(control, invalid) => (
+        <input {...control} className={input.type === "file" ? FILE_CONTROL : controlClass(invalid)} {...input} />
       )}
     />
   );
 }
 
-export function TextAreaField({
-  label,
-  name,
-  errors,
-  hint,
-  ...textarea
-}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField(props: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const [field, textarea] = fieldParts(props);
   return (
     <FieldShell
-      label={label}
-      name={name}
-      errors={errors}
-      hint={hint}
-      control={(props, invalid) => <textarea {...props} className={`w-full ${controlClass(invalid)}`} {...textarea} />}
+      {...field}
+      control={(control, invalid) => (
+        <textarea {...control} className={`w-full ${controlClass(invalid)}`} {...textarea} />
+      )}
     />
   );
 }
 
 /** A labelled choice among `options` (value and text each). */
 export function SelectField({
-  label,
-  name,
-  errors,
-  hint,
   options,
-  ...select
+  ...props
 }: FieldProps & { options: readonly { value: string; label: string }[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const [field, select] = fieldParts(props);
   return (
     <FieldShell
-      label={label}
-      name={name}
-      errors={errors}
-      hint={hint}
-      control={(props, invalid) => (
-        <select {...props} className={`w-full ${controlClass(invalid)}`} {...select}>
+      {...field}
+      control={(control, invalid) => (
+        <select {...control} className={`w-full ${controlClass(invalid)}`} {...select}>
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
