@@ -361,6 +361,16 @@ export type MoveSummary = { files: number; sentBytes: number; removedLocal: numb
  * as held in the bucket; then the film and its ladder are removed from the
  * disk — each only if it is still the file that was sent.
  */
+/** What a move would do: how many files and bytes would go, nothing done. */
+function dryRun(files: readonly { size: number }[]): MoveSummary {
+  return {
+    files: files.length,
+    sentBytes: files.reduce((sum, file) => sum + file.size, 0),
+    removedLocal: 0,
+    alreadyThere: false,
+  };
+}
+
 export async function sendTitleToBucket(
   db: DB,
   movieId: string,
@@ -372,13 +382,7 @@ export async function sendTitleToBucket(
   const title = titleStore(db, movieId);
   if (!title) return { files: 0, sentBytes: 0, removedLocal: 0, alreadyThere: false };
   if (files.length === 0) return { files: 0, sentBytes: 0, removedLocal: 0, alreadyThere: title.mediaStore === "s3" };
-  if (options.dryRun)
-    return {
-      files: files.length,
-      sentBytes: files.reduce((sum, file) => sum + file.size, 0),
-      removedLocal: 0,
-      alreadyThere: false,
-    };
+  if (options.dryRun) return dryRun(files);
   let sentBytes = 0;
   for (const file of files) {
     await store.putFile(objectKey(movieId, file.relative), file.path, {
@@ -420,13 +424,7 @@ export async function bringTitleHome(
   const root = options.root ?? storageRoot();
   const store = requireStore();
   const objects = await store.list(`media/${movieId}/`);
-  if (options.dryRun)
-    return {
-      files: objects.length,
-      sentBytes: objects.reduce((sum, item) => sum + item.size, 0),
-      removedLocal: 0,
-      alreadyThere: false,
-    };
+  if (options.dryRun) return dryRun(objects);
   let bytes = 0;
   for (const object of objects) {
     const relative = object.key.slice(`media/${movieId}/`.length);

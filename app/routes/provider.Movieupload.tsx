@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider, requireProviderSendingFilm } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
-import { megabytes, UploadSubmit } from "~/components/studio/upload-progress";
+import { megabytes, UploadSubmit, wrongFileFor } from "~/components/studio/upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "~/components/studio/use-resumable-upload";
 import { UnfinishedUploadActions } from "~/components/studio/unfinished-upload-actions";
 import { DetailsFields } from "~/components/studio/details-fields";
@@ -149,13 +149,9 @@ export default function MovieUpload() {
 
   function continueUpload(upload: Unfinished, file: File) {
     if (busy) return;
-    if (file.name !== upload.filename || file.size !== upload.sizeBytes) {
-      setClientErrors({
-        formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }),
-      });
-      return;
-    }
-    setClientErrors(null);
+    const wrong = wrongFileFor(upload, file, t);
+    setClientErrors(wrong);
+    if (wrong) return;
     void start({ file, uploadUrl: `${TUS_ENDPOINT}/${upload.id}`, onSuccess: succeed, onRefused: setClientErrors });
   }
 

@@ -1,3 +1,4 @@
+import type { LicenceTerms, SignedLicence } from "./download-licence";
 import {
   createPrivateKey,
   createPublicKey,
@@ -28,19 +29,7 @@ import { isBoundByPlan } from "~/services/roles";
  * (deleted, account blocked, title unpublished: no longer).
  */
 
-export type LicenceTerms = {
-  /** The licence id: a random secret the device holds. */
-  id: string;
-  movieId: string;
-  rung: number;
-  issuedAt: number;
-  /** Not played after this moment (ms since the epoch). */
-  expiresAt: number;
-  /** Not played later than this many hours after its first play. */
-  playHours: number;
-};
-
-export type SignedLicence = { terms: LicenceTerms; signature: string };
+export type { LicenceTerms, SignedLicence };
 
 export type DownloadRules = { allowed: boolean; maxDownloads: number; days: number; playHours: number };
 

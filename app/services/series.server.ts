@@ -484,16 +484,21 @@ export type StudioSeriesRow = {
   poster: string | null;
 };
 
+/** A series as its review shows it: what its provider and the administrator both see of it. */
+const reviewedSeries = {
+  id: series.id,
+  name: series.name,
+  approved: series.approved,
+  returnReason: series.returnReason,
+  returnNote: series.returnNote,
+};
+
 /** A provider's series with their seasons, episodes and views (every episode's views together). */
 export function listProviderSeries(db: DB, providerId: string): StudioSeriesRow[] {
   // One pass over the provider's series with their seasons and episodes (joined, so every column is named with its table).
   const rows = db
     .select({
-      id: series.id,
-      name: series.name,
-      approved: series.approved,
-      returnReason: series.returnReason,
-      returnNote: series.returnNote,
+      ...reviewedSeries,
       posterFile: series.posterFile,
       seasons: sql<number>`count(DISTINCT ${seasons.id})`,
       episodes: sql<number>`count(${movies.id})`,
@@ -947,11 +952,7 @@ export function listAllSeries(db: DB, options: { page?: number; pageSize?: numbe
   const total = db.select({ value: count() }).from(series).get()?.value ?? 0;
   const rows = db
     .select({
-      id: series.id,
-      name: series.name,
-      approved: series.approved,
-      returnReason: series.returnReason,
-      returnNote: series.returnNote,
+      ...reviewedSeries,
       featured: series.featured,
       access: series.access,
       posterFile: series.posterFile,

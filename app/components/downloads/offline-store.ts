@@ -1,3 +1,5 @@
+import type { LicenceTerms, SignedLicence } from "~/services/download-licence";
+
 /**
  * Downloads kept on this device, in Cache Storage (cache "kallo-downloads"),
  * shared with the service worker (public/sw.js), which plays them:
@@ -17,15 +19,7 @@
 export const DOWNLOAD_CACHE = "kallo-downloads";
 export const CHUNK_BYTES = 2 * 1024 * 1024;
 
-export type LicenceTerms = {
-  id: string;
-  movieId: string;
-  rung: number;
-  issuedAt: number;
-  expiresAt: number;
-  playHours: number;
-};
-export type SignedLicence = { terms: LicenceTerms; signature: string };
+export type { LicenceTerms, SignedLicence };
 
 export type DownloadRecord = {
   licence: SignedLicence;

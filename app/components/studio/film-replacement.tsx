@@ -6,7 +6,7 @@ import { dateFormatter } from "~/utils/dates";
 import { Field, FormError, type FormErrors } from "~/components/ui/form";
 import { showToast } from "~/components/ui/toaster";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { megabytes, UploadSubmit } from "./upload-progress";
+import { megabytes, UploadSubmit, wrongFileFor } from "./upload-progress";
 import { TUS_ENDPOINT, useResumableUpload } from "./use-resumable-upload";
 
 export type ReplacementView = {
@@ -89,13 +89,9 @@ export function FilmReplacement({
 
   function continueUpload(upload: UnfinishedReplacement, file: File) {
     if (busy) return;
-    if (file.name !== upload.filename || file.size !== upload.sizeBytes) {
-      setClientErrors({
-        formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }),
-      });
-      return;
-    }
-    setClientErrors(null);
+    const wrong = wrongFileFor(upload, file, t);
+    setClientErrors(wrong);
+    if (wrong) return;
     void start({
       file,
       replaces: movieId,

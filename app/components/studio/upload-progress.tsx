@@ -115,3 +115,16 @@ export function UploadSubmit({
     </>
   );
 }
+
+/**
+ * Continuing an unfinished upload takes the same file again: another one (a
+ * different name or size) is refused before a byte goes, with what was expected.
+ */
+export function wrongFileFor(
+  upload: { filename: string; sizeBytes: number },
+  file: File,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): { formError: string } | null {
+  if (file.name === upload.filename && file.size === upload.sizeBytes) return null;
+  return { formError: t("errors.wrongFile", { filename: upload.filename, mb: megabytes(upload.sizeBytes) }) };
+}
