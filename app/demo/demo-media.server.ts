@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { removeQuietly, temporaryPath, writeAtomically } from "~/media/atomic-files.server";
-import { runFfmpeg } from "~/media/ffmpeg.server";
+import { BROWSER_H264_ARGS, runFfmpeg } from "~/media/ffmpeg.server";
 import { loadSharp } from "~/media/sharp.server";
 
 /**
@@ -143,14 +143,7 @@ export async function writeDemoFilm(spec: DemoFilmSpec, destination: string, tmp
           String(duration),
           "-r",
           String(FRAME_RATE),
-          "-c:v",
-          "libx264",
-          "-preset",
-          "veryfast",
-          "-crf",
-          "23",
-          "-pix_fmt",
-          "yuv420p",
+          ...BROWSER_H264_ARGS,
           "-g",
           String(FRAME_RATE * 2),
           "-c:a",

@@ -6,7 +6,14 @@ import { movies } from "~/db/schema";
 import { FilmRefused, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { markTitleReady } from "~/services/title-lifecycle.server";
 import { moveIntoPlace, removeQuietly, temporaryPath } from "~/media/atomic-files.server";
-import { extractFramePng, localInput, probeMedia, runFfmpeg, type MediaProbe } from "~/media/ffmpeg.server";
+import {
+  BROWSER_H264_ARGS,
+  extractFramePng,
+  localInput,
+  probeMedia,
+  runFfmpeg,
+  type MediaProbe,
+} from "~/media/ffmpeg.server";
 import { writeMoviePosters } from "~/media/posters.server";
 import { movieDir, movieVideoPath, publicPosterName, publicVideoName, storagePaths } from "~/media/storage.server";
 
@@ -67,20 +74,7 @@ export function transcodeArguments(source: string, output: string, probe: MediaP
   if (probe.audioCodec) args.push("-map", "0:a:0");
   // Fit inside 1080p, keep the aspect ratio, and round to even sizes as yuv420p requires.
   const scale = `scale='min(${MAX_WIDTH},iw)':'min(${MAX_HEIGHT},ih)':force_original_aspect_ratio=decrease,scale=trunc(iw/2)*2:trunc(ih/2)*2`;
-  args.push(
-    "-vf",
-    scale,
-    "-c:v",
-    "libx264",
-    "-preset",
-    "veryfast",
-    "-crf",
-    "23",
-    "-pix_fmt",
-    "yuv420p",
-    "-profile:v",
-    "high",
-  );
+  args.push("-vf", scale, ...BROWSER_H264_ARGS, "-profile:v", "high");
   if (probe.audioCodec) args.push("-c:a", "aac", "-b:a", "128k", "-ac", "2");
   args.push("-movflags", "+faststart", "-f", "mp4", output);
   return args;

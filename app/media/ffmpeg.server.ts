@@ -18,6 +18,21 @@ import { getEnv } from "~/utils/env.server";
  *      so `npm install` alone is enough.
  */
 
+/**
+ * H.264 as every browser plays it, at the quality Kallo keeps a film (an
+ * upload's playable copy, the demo's films): CRF 23, veryfast, 4:2:0.
+ */
+export const BROWSER_H264_ARGS = [
+  "-c:v",
+  "libx264",
+  "-preset",
+  "veryfast",
+  "-crf",
+  "23",
+  "-pix_fmt",
+  "yuv420p",
+] as const;
+
 export type MediaTool = "ffmpeg" | "ffprobe";
 
 export type ResolvedBinary = { tool: MediaTool; path: string; source: "configured" | "system" | "npm" };

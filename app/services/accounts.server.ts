@@ -153,20 +153,23 @@ export function registerViewer(db: DB, input: RegistrationInput, context: Contex
   );
 }
 
+/** A provider's account as both doors make it: the provider's name is also the account's. */
+function providerAccount(input: ProviderRegistrationInput) {
+  return {
+    name: input.providerName,
+    providerName: input.providerName,
+    email: input.email,
+    phoneNumber: input.phoneNumber,
+    password: input.password,
+    role: "provider" as const,
+  };
+}
+
 /** A provider application waits, pending and blocked, until an administrator approves it. */
 export function applyAsProvider(db: DB, input: ProviderRegistrationInput, context: Context = {}) {
   return insertAccount(
     db,
-    {
-      name: input.providerName,
-      providerName: input.providerName,
-      email: input.email,
-      phoneNumber: input.phoneNumber,
-      password: input.password,
-      role: "provider",
-      providerStatus: "pending",
-      blocked: true,
-    },
+    { ...providerAccount(input), providerStatus: "pending", blocked: true },
     { action: "account.provider_apply", context },
   );
 }
@@ -175,15 +178,7 @@ export function applyAsProvider(db: DB, input: ProviderRegistrationInput, contex
 export function createProvider(db: DB, input: ProviderRegistrationInput, context: Context & { actorId: string }) {
   return insertAccount(
     db,
-    {
-      name: input.providerName,
-      providerName: input.providerName,
-      email: input.email,
-      phoneNumber: input.phoneNumber,
-      password: input.password,
-      role: "provider",
-      providerStatus: "approved",
-    },
+    { ...providerAccount(input), providerStatus: "approved" },
     { action: "account.provider_create", context },
   );
 }

@@ -343,6 +343,16 @@ export function listCatalogueByIds(db: DB, ids: string[]): CatalogueCard[] {
   );
 }
 
+/** The cards of a viewer's list rows (history, watch later, saved), by each row's movieId: a title no longer published has none. */
+export function cardsOfRows(db: DB, rows: readonly { movieId: string }[]): Map<string, CatalogueCard> {
+  return new Map(
+    listCatalogueByIds(
+      db,
+      rows.map((row) => row.movieId),
+    ).map((card) => [card.id, card]),
+  );
+}
+
 export type EntryFilter = {
   featuredOnly?: boolean;
   categoryId?: string | null;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, watchEvents } from "~/db/schema";
-import { isPublished, listCatalogueByIds, type CatalogueCard } from "./catalogue.server";
+import { isPublished, cardsOfRows, type CatalogueCard } from "./catalogue.server";
 import { normaliseSearchText, toFtsQuery } from "./search.server";
 import { isFinished } from "./watching.server";
 
@@ -69,12 +69,7 @@ export function listHistory(
         ORDER BY lastWatched DESC, movieId DESC
         LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
   );
-  const cards = new Map(
-    listCatalogueByIds(
-      db,
-      rows.map((row) => row.movieId),
-    ).map((card) => [card.id, card]),
-  );
+  const cards = cardsOfRows(db, rows);
   const items = rows.flatMap((row) => {
     const card = cards.get(row.movieId);
     if (!card) return [];

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, savedMovies, SAVED_LISTS } from "~/db/schema";
-import { isPublished, listCatalogueByIds, type CatalogueCard } from "./catalogue.server";
+import { isPublished, cardsOfRows, type CatalogueCard } from "./catalogue.server";
 
 /** A viewer's saved and watch-later lists: what is on them (one page), and putting titles on and off. */
 
@@ -66,12 +66,7 @@ export function listSavedMovies(
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .all();
-  const cards = new Map(
-    listCatalogueByIds(
-      db,
-      rows.map((row) => row.movieId),
-    ).map((card) => [card.id, card]),
-  );
+  const cards = cardsOfRows(db, rows);
   const items = rows.flatMap((row) => {
     const card = cards.get(row.movieId);
     return card ? [{ ...card, addedAt: row.createdAt.toISOString() }] : [];

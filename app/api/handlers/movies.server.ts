@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { publicPosterName, publicVideoName } from "~/media/storage.server";
 import { getAccountById } from "~/services/accounts.server";
-import { listPublishedTitles } from "~/services/catalogue.server";
+import { listPublishedTitles, type PublishedTitle } from "~/services/catalogue.server";
 import { listProviderMovies } from "~/services/movies.server";
 import { deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
@@ -12,15 +12,8 @@ import { pageParam } from "~/utils/paging";
 
 /** Titles as the old clients list, upload and delete them. */
 
-type TitleRow = {
-  id: string;
-  name: string;
-  description: string;
-  posterFile: string | null;
-  views: number;
-  sizeBytes: number;
-  uploadedAt: Date;
-};
+/** A title as the old clients' lists show it (the published list's rows, or a provider's own). */
+type TitleRow = PublishedTitle;
 
 /** Size in MB with two decimals, as the original's lists showed it. */
 export function sizeInMegabytes(bytes: number): number {
