@@ -1,8 +1,9 @@
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { data } from "@remix-run/node";
+import { listCategoryOptions } from "~/services/categories.server";
 import { getDb, type DB } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { categories, movies, seasons, series } from "~/db/schema";
+import { movies, seasons, series } from "~/db/schema";
 import { MOVIE_EXTENSIONS, POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { posterUrl, storageRoot } from "~/media/storage.server";
 import { isPublishedRow } from "~/services/catalogue.server";
@@ -91,11 +92,7 @@ export async function loadTitleEditPage(db: DB, movieId: string, actor: Account)
             })),
           }
         : null,
-    categories: db
-      .select({ id: categories.id, name: categories.name })
-      .from(categories)
-      .orderBy(asc(categories.sortOrder), asc(categories.name))
-      .all(),
+    categories: listCategoryOptions(db),
     accept: { movie: MOVIE_EXTENSIONS.join(","), poster: POSTER_EXTENSIONS.join(",") },
     maxUploadBytes: getEnv().maxUploadBytes,
   };

@@ -3,15 +3,14 @@ import { metaTitleMeta } from "~/utils/meta";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
-import { asc } from "drizzle-orm";
 import { useTranslation } from "~/i18n/use-translation";
 import { ReviewState } from "~/components/studio/review-state";
 import { requireProvider } from "~/auth/guards.server";
 import { DataTable } from "~/components/ui/data-table";
 import { SeriesDetailsForm } from "~/components/series/series-form";
 import { useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { listCategoryOptions } from "~/services/categories.server";
 import { getDb } from "~/db/client.server";
-import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { storageRoot } from "~/media/storage.server";
@@ -33,11 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("studio.metaTitle"),
     series: listProviderSeries(db, provider.id),
-    categories: db
-      .select({ id: categories.id, name: categories.name })
-      .from(categories)
-      .orderBy(asc(categories.sortOrder), asc(categories.name))
-      .all(),
+    categories: listCategoryOptions(db),
     posterAccept: POSTER_EXTENSIONS.join(","),
   };
 }

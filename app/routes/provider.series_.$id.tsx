@@ -3,7 +3,6 @@ import { metaTitleMeta } from "~/utils/meta";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
-import { asc } from "drizzle-orm";
 import { useTranslation } from "~/i18n/use-translation";
 import { ReviewState } from "~/components/studio/review-state";
 import { requireProvider } from "~/auth/guards.server";
@@ -11,9 +10,9 @@ import { EpisodeClock } from "~/components/series/episode-clock";
 import { SeriesDetailsForm } from "~/components/series/series-form";
 import { ConfirmDelete } from "~/components/ui/confirm-delete";
 import { SubmitButton, useErrorToasts, type FormErrors } from "~/components/ui/form";
+import { listCategoryOptions } from "~/services/categories.server";
 import { getDb } from "~/db/client.server";
 import { readSeriesForm } from "~/routes-support/upload-forms.server";
-import { categories } from "~/db/schema";
 import { getRequestT } from "~/i18n/translate.server";
 import { POSTER_EXTENSIONS } from "~/media/file-types.server";
 import { storageRoot } from "~/media/storage.server";
@@ -68,11 +67,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
           code: episodeCode(confirming.seasonNumber, confirming.episodeNumber),
         }
       : null,
-    categories: db
-      .select({ id: categories.id, name: categories.name })
-      .from(categories)
-      .orderBy(asc(categories.sortOrder), asc(categories.name))
-      .all(),
+    categories: listCategoryOptions(db),
     posterAccept: POSTER_EXTENSIONS.join(","),
   };
 }

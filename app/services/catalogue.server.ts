@@ -815,6 +815,26 @@ export function listCatalogue(
   return { movies, total, page, pageCount, pageSize };
 }
 
+/** What a title's or a series' page says about it at the top. */
+export type ShownDetails = {
+  id: string;
+  name: string;
+  description: string;
+  cast: string;
+  categoryName: string;
+  providerName: string;
+};
+
+/** A title's own details, as its pages and its editors read them. */
+export const titleDetailColumns = {
+  id: movies.id,
+  name: movies.name,
+  description: movies.description,
+  cast: movies.cast,
+  categoryId: movies.categoryId,
+  providerId: movies.providerId,
+};
+
 export type PublishedTitle = {
   id: string;
   /** An episode's name with its series: "Series — S1E2 Title". */

@@ -15,7 +15,7 @@ import {
 } from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
 import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
-import { listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
+import { filmFrame, listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
 import { isBoundByPlan } from "~/services/roles";
 
 export type PlaybackRefusal = {
@@ -118,11 +118,7 @@ export function chooseRendition<R extends { rung: number }>(renditions: readonly
  * the film at the source's size, which a plan whose cap reaches it gets.
  */
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
-  const movie = db
-    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
-    .from(movies)
-    .where(eq(movies.id, movieId))
-    .get();
+  const movie = filmFrame(db, movieId);
   if (!movie) return [];
   const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
     rung: rendition.rung,
@@ -396,16 +392,16 @@ export function authorizeHlsStream(
   // A plan below every rung still gets the lowest one: nobody is left with nothing.
   const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
   const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
-  if (file.kind === "master")
-    return {
-      allowed: true,
-      movieId: decision.movieId,
-      mediaVersion: decision.mediaVersion,
-      file,
-      maxRung,
-      renditions: allowedRenditions,
-      path: null,
-    };
+  const allowed = (path: string | null) => ({
+    allowed: true as const,
+    movieId: decision.movieId,
+    mediaVersion: decision.mediaVersion,
+    file,
+    maxRung,
+    renditions: allowedRenditions,
+    path,
+  });
+  if (file.kind === "master") return allowed(null);
   if (version > decision.mediaVersion) return { allowed: false, status: 404, message: "Video not found" };
   const path = renditionPath(decision.movieId, file.rung, file.kind, storageRoot(), version);
   if (version < decision.mediaVersion) {
@@ -420,15 +416,7 @@ export function authorizeHlsStream(
       return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
     }
   }
-  return {
-    allowed: true,
-    movieId: decision.movieId,
-    mediaVersion: decision.mediaVersion,
-    file,
-    maxRung,
-    renditions: allowedRenditions,
-    path,
-  };
+  return allowed(path);
 }
 
 export { DEFAULT_LINK_KBPS };

@@ -57,34 +57,28 @@ function limitersFor(db: DB): Limiters {
   db.$client.exec(
     `CREATE TABLE IF NOT EXISTS ${TABLE} (key TEXT PRIMARY KEY, points INTEGER NOT NULL DEFAULT 0, expire INTEGER)`,
   );
-  const make = (name: RateLimitName, scope: "address" | "account") =>
+  const limiter = (keyPrefix: string, limit: { points: number; duration: number }) =>
     new RateLimiterSQLite({
       storeClient: db.$client,
       storeType: "better-sqlite3",
       tableName: TABLE,
       tableCreated: true,
       clearExpiredByTimeout: true,
-      keyPrefix: `${name}_${scope}`,
-      points: RATE_LIMITS[name].points,
-      duration: RATE_LIMITS[name].duration,
+      keyPrefix,
+      points: limit.points,
+      duration: limit.duration,
     });
   const limiters = Object.fromEntries([
     ...(Object.keys(RATE_LIMITS) as RateLimitName[]).map((name) => [
       name,
-      { address: make(name, "address"), account: make(name, "account") },
+      {
+        address: limiter(`${name}_address`, RATE_LIMITS[name]),
+        account: limiter(`${name}_account`, RATE_LIMITS[name]),
+      },
     ]),
     ...(Object.keys(FAILURE_LIMITS) as FailureLimitName[]).map((name) => [
       `failures:${name}`,
-      new RateLimiterSQLite({
-        storeClient: db.$client,
-        storeType: "better-sqlite3",
-        tableName: TABLE,
-        tableCreated: true,
-        clearExpiredByTimeout: true,
-        keyPrefix: `${name}_failures`,
-        points: failureLimit(name).points,
-        duration: failureLimit(name).duration,
-      }),
+      limiter(`${name}_failures`, failureLimit(name)),
     ]),
   ]) as Limiters;
   limitersByConnection.set(db.$client, limiters);

@@ -93,6 +93,15 @@ export function renditionDiskTotal(db: DB): { bytes: number; titles: number } {
 
 type LadderPass = "first" | "all";
 
+/** A title's picture size and the version of its film that plays now; undefined for no such title. */
+export function filmFrame(db: DB, movieId: string) {
+  return db
+    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
+    .from(movies)
+    .where(eq(movies.id, movieId))
+    .get();
+}
+
 /**
  * Make the rungs of a title's ladder that are not ready yet. "first" makes
  * only the lowest rung, which is all a title needs to play; "all" makes that
@@ -111,11 +120,7 @@ export async function buildLadder(
     fetchSource?: (source: string) => Promise<unknown>;
   },
 ): Promise<RungSpec[]> {
-  const movie = db
-    .select({ width: movies.width, height: movies.height, version: movies.mediaVersion })
-    .from(movies)
-    .where(eq(movies.id, movieId))
-    .get();
+  const movie = filmFrame(db, movieId);
   // The version that plays now (a replaced film's lives in its own folder; film-replacements.server.ts).
   if (!movie) return [];
   const source = movieVideoPath(movieId, options.root, movie.version);

@@ -23,7 +23,13 @@ import type { PosterOwner } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
 import { publishingVerb, type PublishingChange } from "./publishing";
-import { isPublished, isSeriesPublished, seriesRatingSummaries, watchPageHref } from "./catalogue.server";
+import {
+  isPublished,
+  isSeriesPublished,
+  seriesRatingSummaries,
+  watchPageHref,
+  type ShownDetails,
+} from "./catalogue.server";
 import { episodeCode } from "./episode-names";
 import {
   deleteTitleAudited,
@@ -716,13 +722,7 @@ function progressOf(db: DB, accountId: string, movieIds: string[]): Map<string, 
 }
 
 export type SeriesPage = {
-  series: {
-    id: string;
-    name: string;
-    description: string;
-    cast: string;
-    categoryName: string;
-    providerName: string;
+  series: ShownDetails & {
     access: SeriesAccess;
     /** The series' own poster, else its first episode's with one, else none. */
     poster: PosterOwner | null;

@@ -4,7 +4,7 @@ import { categories, movies, type Role } from "~/db/schema";
 import { writeMoviePosters } from "~/media/posters.server";
 import { publicPosterName } from "~/media/storage.server";
 import { recordAudit } from "./audit.server";
-import { isPublishedRow } from "./catalogue.server";
+import { isPublishedRow, titleDetailColumns } from "./catalogue.server";
 import { TITLE_NAME_MAX, titleDetailsSchema } from "./title-fields";
 import { fieldErrorsOf } from "./validation";
 
@@ -60,12 +60,7 @@ export function editableTitle(db: DB, movieId: string, actor: Actor): EditableTi
   if (!movieId) return "notFound";
   const row = db
     .select({
-      id: movies.id,
-      name: movies.name,
-      description: movies.description,
-      cast: movies.cast,
-      categoryId: movies.categoryId,
-      providerId: movies.providerId,
+      ...titleDetailColumns,
       status: movies.status,
       approved: movies.approved,
       seasonId: movies.seasonId,

@@ -14,9 +14,11 @@ import {
   listCardsForEntries,
   queryEntries,
   roundedStars,
+  titleDetailColumns,
   titleStars,
   type CatalogueCard,
   type EntryFilter,
+  type ShownDetails,
 } from "./catalogue.server";
 
 /**
@@ -62,13 +64,7 @@ function findPublishedMovie(db: DB, movieId: string) {
 export type WatchComment = { id: string; body: string; authorName: string; createdAt: string; canDelete: boolean };
 
 export type WatchPage = {
-  movie: {
-    id: string;
-    name: string;
-    description: string;
-    cast: string;
-    categoryName: string;
-    providerName: string;
+  movie: ShownDetails & {
     /**
      * The player's poster. `<video poster>` takes one image, not a srcset: the
      * middle hero width (960 px: a phone at 2×, most laptops' players) in JPEG,
@@ -101,13 +97,8 @@ export type WatchPage = {
 const watchPageTitle = preparedQuery((db) =>
   db
     .select({
-      id: movies.id,
-      name: movies.name,
-      description: movies.description,
-      cast: movies.cast,
-      categoryId: movies.categoryId,
+      ...titleDetailColumns,
       categoryName: categories.name,
-      providerId: movies.providerId,
       providerName: sql<string>`coalesce(${accounts.providerName}, ${accounts.name})`,
       posterFile: movies.posterFile,
       posterVersion: movies.posterVersion,
