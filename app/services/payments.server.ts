@@ -109,6 +109,26 @@ export async function startPassPurchase(
   }
 }
 
+/** A pending order that will not be paid: failed with the gateway's reason, and audited. */
+function failPayment(
+  tx: DB,
+  payment: { id: string; reference: string },
+  reason: string,
+  details: Record<string, string>,
+): void {
+  tx.update(payments)
+    .set({ status: "failed", failureReason: reason })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+    .run();
+  recordAudit(tx, {
+    actorId: null,
+    action: "payment.failed",
+    targetType: "payment",
+    targetId: payment.id,
+    details: { reference: payment.reference, ...details },
+  });
+}
+
 export type CompletionOutcome = "granted" | "already" | "failed" | "mismatch" | "pending" | "unknown";
 
 /**
@@ -131,16 +151,8 @@ export function completePayment(
       if (charge.status !== "success") {
         // "abandoned" only means the payer has not finished yet: the order stays open.
         if (charge.status === "failed" || charge.status === "reversed") {
-          tx.update(payments)
-            .set({ status: "failed", failureReason: (charge.gatewayResponse ?? charge.status).slice(0, 200) })
-            .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
-            .run();
-          recordAudit(tx, {
-            actorId: null,
-            action: "payment.failed",
-            targetType: "payment",
-            targetId: payment.id,
-            details: { reference: payment.reference, status: charge.status },
+          failPayment(tx as unknown as DB, payment, (charge.gatewayResponse ?? charge.status).slice(0, 200), {
+            status: charge.status,
           });
           return { outcome: "failed" as const, accountId: payment.accountId };
         }
@@ -148,17 +160,7 @@ export function completePayment(
       }
       if (charge.amountMinor !== payment.amountMinor || charge.currency !== payment.currency.toUpperCase()) {
         const reason = `Paid ${charge.amountMinor} ${charge.currency}, the order was ${payment.amountMinor} ${payment.currency}`;
-        tx.update(payments)
-          .set({ status: "failed", failureReason: reason })
-          .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
-          .run();
-        recordAudit(tx, {
-          actorId: null,
-          action: "payment.failed",
-          targetType: "payment",
-          targetId: payment.id,
-          details: { reference: payment.reference, mismatch: reason },
-        });
+        failPayment(tx as unknown as DB, payment, reason, { mismatch: reason });
         return { outcome: "mismatch" as const, accountId: payment.accountId };
       }
       const claimed = tx
