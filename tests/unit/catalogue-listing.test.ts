@@ -9,7 +9,7 @@ import {
   parseCatalogueSort,
   TRENDING_REFRESH_MS,
 } from "~/services/catalogue.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -17,18 +17,7 @@ const now = new Date("2026-11-20T12:00:00Z");
 const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
-      categoryId: "catactionaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
-      uploadedAt: daysAgo(60),
-      ...values,
-    })
-    .run();
+  insertTitle(db, id, { categoryId: "catactionaaa", uploadedAt: daysAgo(60) }, values);
 }
 
 beforeEach(() => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, ratings, watchEvents } from "~/db/schema";
+import type { movies} from "~/db/schema";
+import { accounts, categories, ratings, watchEvents } from "~/db/schema";
 import {
   listFeaturedMovies,
   listMoviesInCategory,
@@ -9,7 +10,7 @@ import {
   listTrendingMovies,
   loadLandingCatalogue,
 } from "~/services/catalogue.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -17,19 +18,7 @@ const now = new Date("2026-11-20T12:00:00Z");
 const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
-      categoryId: "catactionaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
-      posterFile: `${id}-card.jpg`,
-      uploadedAt: daysAgo(10),
-      ...values,
-    })
-    .run();
+  insertTitle(db, id, { categoryId: "catactionaaa", posterFile: `${id}-card.jpg`, uploadedAt: daysAgo(10) }, values);
 }
 function addViewer(id: string) {
   db.insert(accounts)

@@ -4,7 +4,7 @@ import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, seasons, series, watchEvents } from "~/db/schema";
 import { dismissFromContinueWatching, listContinueWatching } from "~/services/continue-watching.server";
 import { removeFromHistory } from "~/services/history.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -12,20 +12,17 @@ const now = Date.parse("2026-11-20T12:00:00Z");
 let clock = 0;
 
 function addTitle(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
+  insertTitle(
+    db,
+    id,
+    {
       categoryId: "catdramaaaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
       durationSeconds: 600,
       posterFile: `${id}-card.jpg`,
       uploadedAt: new Date(now - 86_400_000),
-      ...values,
-    })
-    .run();
+    },
+    values,
+  );
 }
 
 /** A viewing, each one later than the one before. */

@@ -5,7 +5,7 @@ import { accounts, categories, movies, savedMovies, watchEvents } from "~/db/sch
 import { clearHistory, listHistory, parseHistoryPeriod, removeFromHistory } from "~/services/history.server";
 import { listSavedMovies } from "~/services/saved-lists.server";
 import { getWatchPage, recordProgress } from "~/services/watching.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -15,18 +15,7 @@ const me = "viewer000001";
 const other = "viewer000002";
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
-      categoryId: "catdramaaaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
-      durationSeconds: 600,
-      ...values,
-    })
-    .run();
+  insertTitle(db, id, { categoryId: "catdramaaaaa", durationSeconds: 600 }, values);
 }
 let eventCount = 0;
 function watched(accountId: string, movieId: string, when: Date, positionSeconds = 60) {

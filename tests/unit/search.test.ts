@@ -16,7 +16,7 @@ import {
   toFtsQuery,
 } from "~/services/search.server";
 import { countStatements } from "./helpers/count-statements";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let dir: string;
@@ -25,18 +25,7 @@ const now = new Date("2026-11-20T12:00:00Z");
 const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
-      categoryId: "catdramaaaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
-      uploadedAt: daysAgo(10),
-      ...values,
-    })
-    .run();
+  insertTitle(db, id, { categoryId: "catdramaaaaa", uploadedAt: daysAgo(10) }, values);
 }
 const ids = (result: { movies: { id: string }[] }) => result.movies.map((movie) => movie.id);
 

@@ -12,7 +12,7 @@ import {
   resumePosition,
   VIEWING_IDLE_MS,
 } from "~/services/watching.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -23,19 +23,7 @@ const other = { id: "viewer000002", role: "viewer" as const };
 const admin = { id: "admin0000001", role: "admin" as const };
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
-  db.insert(movies)
-    .values({
-      id,
-      name: id,
-      categoryId: "catactionaaa",
-      providerId: "provider0001",
-      status: "ready",
-      approved: true,
-      durationSeconds: 600,
-      uploadedAt: start,
-      ...values,
-    })
-    .run();
+  insertTitle(db, id, { categoryId: "catactionaaa", durationSeconds: 600, uploadedAt: start }, values);
 }
 const viewsOf = (id: string) => db.select({ views: movies.views }).from(movies).where(eq(movies.id, id)).get()!.views;
 const eventsOf = (id: string) => db.select().from(watchEvents).where(eq(watchEvents.movieId, id)).all();

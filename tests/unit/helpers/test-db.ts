@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
+import { movies } from "~/db/schema";
 
 /** A migrated database in its own temporary folder; `close()` removes it. */
 export function createTestDatabase(): { db: DB; dir: string; close: () => void } {
@@ -16,4 +17,19 @@ export function createTestDatabase(): { db: DB; dir: string; close: () => void }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A published, ready title row named by its id (a provider and a category the
+ * test has made), with `values` over those defaults.
+ */
+export function insertTitle(
+  db: DB,
+  id: string,
+  defaults: Pick<typeof movies.$inferInsert, "categoryId"> & Partial<typeof movies.$inferInsert>,
+  values: Partial<typeof movies.$inferInsert> = {},
+): void {
+  db.insert(movies)
+    .values({ id, name: id, providerId: "provider0001", status: "ready", approved: true, ...defaults, ...values })
+    .run();
 }
