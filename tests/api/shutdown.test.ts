@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
 import { movieVideoPath } from "~/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
-import { login, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
+import { login, seedAccount, slowDownload, startApiWorld, type ApiWorld } from "./helpers";
 
 /**
  * `docker stop` sends SIGTERM: the server stops taking connections, lets a
@@ -89,24 +89,7 @@ describe("a clean stop", () => {
       .toBe(true);
     await expect.poll(() => encodersOf(world.root).length, { timeout: 20_000 }).toBeGreaterThan(0);
 
-    const download = new Promise<{ bytes: number; complete: boolean }>((resolve, reject) => {
-      http
-        .get(
-          `${world.url}/api/files/${watchedId}.mp4`,
-          { headers: { Authorization: `Bearer ${viewer.token}` } },
-          (response) => {
-            let bytes = 0;
-            response.on("data", (chunk: Buffer) => {
-              bytes += chunk.length;
-              response.pause();
-              setTimeout(() => response.resume(), Math.ceil(chunk.length / 1000));
-            });
-            response.on("end", () => resolve({ bytes, complete: response.complete }));
-            response.on("error", reject);
-          },
-        )
-        .on("error", reject);
-    });
+    const download = slowDownload(`${world.url}/api/files/${watchedId}.mp4`, viewer.token);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const child = world.server.process;

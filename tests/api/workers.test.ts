@@ -17,6 +17,7 @@ import {
   seedAccount,
   seedMovie,
   sharedVideo,
+  slowDownload,
   startApiWorld,
   type ApiWorld,
   type Seeded,
@@ -457,24 +458,7 @@ describe("two workers serve as one", () => {
         sizeBytes: 4 * 1024 * 1024,
       })
       .run();
-    const download = new Promise<{ bytes: number; complete: boolean }>((resolve, reject) => {
-      http
-        .get(
-          `${world.url}/api/files/${watchedId}.mp4`,
-          { headers: { Authorization: `Bearer ${watcher.token}` } },
-          (response) => {
-            let bytes = 0;
-            response.on("data", (chunk: Buffer) => {
-              bytes += chunk.length;
-              response.pause();
-              setTimeout(() => response.resume(), Math.ceil(chunk.length / 1000));
-            });
-            response.on("end", () => resolve({ bytes, complete: response.complete }));
-            response.on("error", reject);
-          },
-        )
-        .on("error", reject);
-    });
+    const download = slowDownload(`${world.url}/api/files/${watchedId}.mp4`, watcher.token);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     const pids = [...(await workerPids()).keys()];

@@ -4,7 +4,7 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, migrateDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, jobs, movieRenditions, movies } from "~/db/schema";
+import { jobs, movieRenditions, movies } from "~/db/schema";
 import { probeMedia, runFfmpeg } from "~/media/ffmpeg.server";
 import { parseMediaPlaylist, playlistStats } from "~/media/hls";
 import { DEFAULT_LADDER } from "~/media/ladder";
@@ -14,6 +14,7 @@ import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
+import { addProvidersAndCategory } from "../fixtures/studio-rows";
 
 /**
  * The adaptive ladder end to end, as the server runs it: an upload, the media
@@ -92,18 +93,7 @@ beforeAll(async () => {
   delete globals.__kalloMediaJobs;
   db = getDb();
   migrateDatabase(db);
-  db.insert(accounts)
-    .values({
-      id: providerId,
-      name: "P",
-      email: "p@example.com",
-      phoneNumber: "1",
-      passwordHash: "x",
-      role: "provider",
-      providerName: "Studio",
-    })
-    .run();
-  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+  addProvidersAndCategory(db, [providerId], categoryId);
   // Which rungs were ready at the moment a title became ready (same transaction as the update).
   db.$client.exec(`
     CREATE TEMP TABLE ready_moments (movie_id TEXT NOT NULL, ready_rungs TEXT, ladder_jobs INTEGER NOT NULL);

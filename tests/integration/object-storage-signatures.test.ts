@@ -5,7 +5,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, movies } from "~/db/schema";
+import { movies } from "~/db/schema";
 import { runFfmpeg } from "~/media/ffmpeg.server";
 import { objectStore, rungPlaylistText, signingTime } from "~/media/media-store.server";
 import type { JobRunner } from "~/services/jobs.server";
@@ -13,6 +13,7 @@ import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { startReplication } from "../../scripts/litestream";
 import { startSwift, swiftAvailable, type S3Server } from "../fixtures/s3-servers";
+import { addProvidersAndCategory } from "../fixtures/studio-rows";
 
 /**
  * Against a server that checks V4 signatures — OpenStack Swift with s3api and
@@ -66,18 +67,7 @@ beforeAll(async () => {
   delete globals.__kalloObjectStore;
   db = getDb();
   migrateDatabase(db);
-  db.insert(accounts)
-    .values({
-      id: providerId,
-      name: "P",
-      email: "p@example.com",
-      phoneNumber: "1",
-      passwordHash: "x",
-      role: "provider",
-      providerName: "Studio",
-    })
-    .run();
-  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+  addProvidersAndCategory(db, [providerId], categoryId);
   const film = path.join(root, "film-source.mp4");
   // prettier-ignore
   await runFfmpeg(["-y", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=256x144:rate=25",

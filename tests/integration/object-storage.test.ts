@@ -6,7 +6,7 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, migrateDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, jobs, movieRenditions, movies } from "~/db/schema";
+import { jobs, movieRenditions, movies } from "~/db/schema";
 import { runFfmpeg } from "~/media/ffmpeg.server";
 import {
   BUCKET_SEND_JOB,
@@ -24,6 +24,7 @@ import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
 import { freePort } from "../fixtures/ports";
+import { addProvidersAndCategory } from "../fixtures/studio-rows";
 
 /**
  * Films in an S3-compatible bucket, end to end against s3rver on loopback
@@ -112,18 +113,7 @@ beforeAll(async () => {
   delete globals.__kalloObjectStore;
   db = getDb();
   migrateDatabase(db);
-  db.insert(accounts)
-    .values({
-      id: providerId,
-      name: "P",
-      email: "p@example.com",
-      phoneNumber: "1",
-      passwordHash: "x",
-      role: "provider",
-      providerName: "Studio",
-    })
-    .run();
-  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+  addProvidersAndCategory(db, [providerId], categoryId);
   film = path.join(fixtures, "film.mp4");
   // prettier-ignore
   await runFfmpeg(["-y", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=426x240:rate=25",

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { accounts, categories, jobs, movies } from "~/db/schema";
+import { jobs, movies } from "~/db/schema";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { isMoovBeforeMdat, processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
@@ -16,6 +16,7 @@ import { startJobRunner } from "~/services/jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { makeVideoFixture } from "../fixtures/media";
+import { addProvidersAndCategory } from "../fixtures/studio-rows";
 
 let root: string;
 let fixtures: string;
@@ -29,20 +30,7 @@ beforeAll(() => {
   fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-fixtures-"));
   db = openDatabase(path.join(root, "data.db"));
   migrateDatabase(db);
-  for (const id of [providerId, otherProviderId]) {
-    db.insert(accounts)
-      .values({
-        id,
-        name: "P",
-        email: `${id}@example.com`,
-        phoneNumber: "1",
-        passwordHash: "x",
-        role: "provider",
-        providerName: "Studio",
-      })
-      .run();
-  }
-  db.insert(categories).values({ id: categoryId, name: "Action", slug: "action" }).run();
+  addProvidersAndCategory(db, [providerId, otherProviderId], categoryId);
 });
 afterAll(() => {
   db.$client.close();
