@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { and, asc, desc, eq, like } from "drizzle-orm";
 import sharp from "sharp";
 import { categories, movies, plans } from "../../app/db/schema";
@@ -16,6 +16,7 @@ import {
   test,
   uniqueEmail,
   type TestAccount,
+  signedInContext,
 } from "./fixtures/accounts";
 
 /**
@@ -24,17 +25,8 @@ import {
  * checks on every admin page and action.
  */
 
-async function signedIn(
-  browser: Browser,
-  baseURL: string,
-  account: TestAccount,
-  javaScriptEnabled = true,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
+function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true) {
+  return signedInContext(browser, account, { baseURL, javaScriptEnabled });
 }
 
 /** The brief's words, punctuated, then whom to write to (customer care from the configuration: the defaults here). */

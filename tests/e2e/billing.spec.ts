@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { passes, payments, planPeriods, redeemCodes } from "../../app/db/schema";
 import { completePayment } from "../../app/services/payments.server";
@@ -14,6 +14,8 @@ import {
   signInThroughForm,
   test,
   type TestAccount,
+  signedInContext,
+  describeBothWays,
 } from "./fixtures/accounts";
 import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";
 
@@ -55,23 +57,8 @@ function giveBasicPass(viewer: TestAccount) {
   if (!result.ok) throw new Error(`could not redeem: ${result.reason}`);
 }
 
-async function signedIn(
-  browser: Browser,
-  baseURL: string,
-  account: TestAccount,
-  javaScriptEnabled = true,
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL,
-    javaScriptEnabled,
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
-    },
-  });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
+function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true) {
+  return signedInContext(browser, account, { baseURL, javaScriptEnabled });
 }
 
 /** Start the page's player (muted, looping so the short demo film keeps playing) and wait until it has decoded frames. */
@@ -82,118 +69,112 @@ async function playsOnPage(page: Page) {
   await expectDecodedFrame(video);
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+describeBothWays("passes", ({ javaScriptEnabled, mode }) => {
+  test(`a FREE viewer is refused a Premium title, redeems a voucher at /payment, then plays it — ${mode}`, async ({
+    page,
+  }) => {
+    const viewer = await createViewer(`redeem${javaScriptEnabled ? "js" : "nojs"}`);
+    const movieId = PREMIUM[javaScriptEnabled ? 0 : 1];
+    await signInThroughForm(page, "/login", viewer.email, viewer.password);
+    await expect(page).not.toHaveURL(/\/login/);
 
-  test.describe(`passes ${mode}`, () => {
-    test.use({ javaScriptEnabled });
+    await page.goto(`/WatchMovie?id=${movieId}`);
+    const panel = page.getByTestId("needs-pass");
+    await expect(panel.getByRole("heading", { name: "This title needs a pass" })).toBeVisible();
+    await expect(panel.getByRole("link", { name: "Basic" })).toHaveAttribute("href", /\/payment\?plan=BASIC/);
+    await expect(page.locator("video")).toHaveCount(0);
+    // The page itself still works: title, comments.
+    await expect(page.getByRole("heading", { level: 2, name: "Comments" })).toBeVisible();
+    const refused = await page.request.get(`/api/files/${movieId}.mp4`);
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toMatchObject({ success: false, reason: "pass_required" });
 
-    test(`a FREE viewer is refused a Premium title, redeems a voucher at /payment, then plays it — ${mode}`, async ({
-      page,
-    }) => {
-      const viewer = await createViewer(`redeem${javaScriptEnabled ? "js" : "nojs"}`);
-      const movieId = PREMIUM[javaScriptEnabled ? 0 : 1];
-      await signInThroughForm(page, "/login", viewer.email, viewer.password);
-      await expect(page).not.toHaveURL(/\/login/);
+    await panel.getByRole("link", { name: "Buy a pass or redeem a voucher" }).click();
+    await expect(page).toHaveURL(/\/payment$/);
+    await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "FREE");
+    await expect(page.getByRole("button", { name: "Pay for Basic by card" })).toBeVisible();
+    await expect(page.locator('[data-plan-card="BASIC"] [data-period-price="week"]')).toHaveText("₦600");
 
-      await page.goto(`/WatchMovie?id=${movieId}`);
-      const panel = page.getByTestId("needs-pass");
-      await expect(panel.getByRole("heading", { name: "This title needs a pass" })).toBeVisible();
-      await expect(panel.getByRole("link", { name: "Basic" })).toHaveAttribute("href", /\/payment\?plan=BASIC/);
-      await expect(page.locator("video")).toHaveCount(0);
-      // The page itself still works: title, comments.
-      await expect(page.getByRole("heading", { level: 2, name: "Comments" })).toBeVisible();
-      const refused = await page.request.get(`/api/files/${movieId}.mp4`);
-      expect(refused.status()).toBe(403);
-      expect(await refused.json()).toMatchObject({ success: false, reason: "pass_required" });
+    const form = page.locator("form").filter({ has: page.getByLabel("Voucher code") });
+    const tryCode = async (code: string) => {
+      await form.getByLabel("Voucher code").fill(code);
+      await form.getByRole("button", { name: "Redeem" }).click();
+    };
+    await tryCode("AAAA-BBBB-CCCC-DDDD");
+    await expect(page.locator("[data-field-error=code]")).toHaveText(
+      "We do not know this code. Check it and try again.",
+    );
+    const [used] = makeCodes(1);
+    const other = await createViewer("firstuser");
+    redeemVoucher(e2eDb(), { accountId: other.id, code: used });
+    await tryCode(used);
+    await expect(page.locator("[data-field-error=code]")).toHaveText("This code has already been used.");
+    await tryCode(expiredCode());
+    await expect(page.locator("[data-field-error=code]")).toHaveText("This code has expired.");
 
-      await panel.getByRole("link", { name: "Buy a pass or redeem a voucher" }).click();
-      await expect(page).toHaveURL(/\/payment$/);
-      await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "FREE");
-      await expect(page.getByRole("button", { name: "Pay for Basic by card" })).toBeVisible();
-      await expect(page.locator('[data-plan-card="BASIC"] [data-period-price="week"]')).toHaveText("₦600");
+    const [good] = makeCodes(1);
+    await tryCode(good.toLowerCase().replace(/-/g, " "));
+    await expect(page).toHaveURL(/\/payment$/);
+    await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
+    await expect(page.getByTestId("pass-expiry")).toContainText("Your pass ends on");
+    if (javaScriptEnabled)
+      await expect(page.getByRole("status").filter({ hasText: "Voucher redeemed: Basic until" })).toBeVisible();
+    const row = e2eDb()
+      .select()
+      .from(redeemCodes)
+      .where(eq(redeemCodes.code, good.replace(/-/g, "")))
+      .get();
+    expect(row?.redeemedBy).toBe(viewer.id);
 
-      const form = page.locator("form").filter({ has: page.getByLabel("Voucher code") });
-      const tryCode = async (code: string) => {
-        await form.getByLabel("Voucher code").fill(code);
-        await form.getByRole("button", { name: "Redeem" }).click();
-      };
-      await tryCode("AAAA-BBBB-CCCC-DDDD");
-      await expect(page.locator("[data-field-error=code]")).toHaveText(
-        "We do not know this code. Check it and try again.",
-      );
-      const [used] = makeCodes(1);
-      const other = await createViewer("firstuser");
-      redeemVoucher(e2eDb(), { accountId: other.id, code: used });
-      await tryCode(used);
-      await expect(page.locator("[data-field-error=code]")).toHaveText("This code has already been used.");
-      await tryCode(expiredCode());
-      await expect(page.locator("[data-field-error=code]")).toHaveText("This code has expired.");
-
-      const [good] = makeCodes(1);
-      await tryCode(good.toLowerCase().replace(/-/g, " "));
-      await expect(page).toHaveURL(/\/payment$/);
-      await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
-      await expect(page.getByTestId("pass-expiry")).toContainText("Your pass ends on");
-      if (javaScriptEnabled)
-        await expect(page.getByRole("status").filter({ hasText: "Voucher redeemed: Basic until" })).toBeVisible();
-      const row = e2eDb()
-        .select()
-        .from(redeemCodes)
-        .where(eq(redeemCodes.code, good.replace(/-/g, "")))
-        .get();
-      expect(row?.redeemedBy).toBe(viewer.id);
-
-      await page.goto(`/WatchMovie?id=${movieId}`);
-      await expect(page.getByTestId("needs-pass")).toHaveCount(0);
-      const video = page.locator("video");
-      await expectAdaptiveStream(video, movieId, javaScriptEnabled);
-      await playsOnPage(page);
-    });
-
-    test(`a viewer buys a week of Basic by card through Paystack and is sent back with the pass — ${mode}`, async ({
-      page,
-    }) => {
-      const viewer = await createViewer(`buyer${javaScriptEnabled ? "js" : "nojs"}`);
-      await signInThroughForm(page, "/login", viewer.email, viewer.password);
-      await expect(page).not.toHaveURL(/\/login/);
-      await page.goto("/plans");
-      await page.getByRole("link", { name: "Choose Basic" }).first().click();
-      await expect(page).toHaveURL(/\/payment\?plan=BASIC/);
-
-      const card = page.locator('[data-plan-card="BASIC"]');
-      await card.getByLabel("1 week").check();
-      await card.getByRole("button", { name: "Pay for Basic by card" }).click();
-      await expect(page).toHaveURL(/\/payment\?order=KAL-/);
-      const reference = new URL(page.url()).searchParams.get("order")!;
-      const order = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get();
-      expect(order).toMatchObject({
-        accountId: viewer.id,
-        status: "pending",
-        amountMinor: 60_000,
-        currency: "NGN",
-        periodDays: 7,
-      });
-      await expect(page.locator("#order")).toContainText("Basic, 1 week, ₦600.");
-
-      await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();
-      await expect(page).toHaveURL(/\/payment$/);
-      if (javaScriptEnabled)
-        await expect(
-          page.getByRole("status").filter({ hasText: "Payment received: your pass is active." }),
-        ).toBeVisible();
-      await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
-      await expect(page.locator(`[data-payment-reference="${reference}"]`)).toHaveAttribute("data-status", "success");
-      // The gateway's webhook for the same charge arrives too: still one pass.
-      await page.waitForTimeout(1500);
-      const paid = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get()!;
-      expect(paid.status).toBe("success");
-      expect(e2eDb().select().from(passes).where(eq(passes.paymentId, paid.id)).all()).toHaveLength(1);
-      await page.goto("/plans");
-      await expect(page.getByTestId("plans-current")).toContainText("You are on the Basic plan. Your pass ends on");
-    });
+    await page.goto(`/WatchMovie?id=${movieId}`);
+    await expect(page.getByTestId("needs-pass")).toHaveCount(0);
+    const video = page.locator("video");
+    await expectAdaptiveStream(video, movieId, javaScriptEnabled);
+    await playsOnPage(page);
   });
-}
+
+  test(`a viewer buys a week of Basic by card through Paystack and is sent back with the pass — ${mode}`, async ({
+    page,
+  }) => {
+    const viewer = await createViewer(`buyer${javaScriptEnabled ? "js" : "nojs"}`);
+    await signInThroughForm(page, "/login", viewer.email, viewer.password);
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto("/plans");
+    await page.getByRole("link", { name: "Choose Basic" }).first().click();
+    await expect(page).toHaveURL(/\/payment\?plan=BASIC/);
+
+    const card = page.locator('[data-plan-card="BASIC"]');
+    await card.getByLabel("1 week").check();
+    await card.getByRole("button", { name: "Pay for Basic by card" }).click();
+    await expect(page).toHaveURL(/\/payment\?order=KAL-/);
+    const reference = new URL(page.url()).searchParams.get("order")!;
+    const order = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get();
+    expect(order).toMatchObject({
+      accountId: viewer.id,
+      status: "pending",
+      amountMinor: 60_000,
+      currency: "NGN",
+      periodDays: 7,
+    });
+    await expect(page.locator("#order")).toContainText("Basic, 1 week, ₦600.");
+
+    await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();
+    await expect(page).toHaveURL(/\/payment$/);
+    if (javaScriptEnabled)
+      await expect(
+        page.getByRole("status").filter({ hasText: "Payment received: your pass is active." }),
+      ).toBeVisible();
+    await expect(page.getByTestId("current-plan")).toHaveAttribute("data-plan", "BASIC");
+    await expect(page.locator(`[data-payment-reference="${reference}"]`)).toHaveAttribute("data-status", "success");
+    // The gateway's webhook for the same charge arrives too: still one pass.
+    await page.waitForTimeout(1500);
+    const paid = e2eDb().select().from(payments).where(eq(payments.reference, reference)).get()!;
+    expect(paid.status).toBe("success");
+    expect(e2eDb().select().from(passes).where(eq(passes.paymentId, paid.id)).all()).toHaveLength(1);
+    await page.goto("/plans");
+    await expect(page.getByTestId("plans-current")).toContainText("You are on the Basic plan. Your pass ends on");
+  });
+});
 
 test("voucher tries are limited per account", async ({ page }) => {
   const viewer = await createViewer("guesser");

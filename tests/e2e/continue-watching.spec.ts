@@ -10,6 +10,7 @@ import {
   signInThroughForm,
   test,
   type TestAccount,
+  describeBothWays,
 } from "./fixtures/accounts";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
@@ -35,117 +36,108 @@ async function rowOf(page: Page) {
     .evaluateAll((items) => items.map((item) => item.getAttribute("data-movie-id")));
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
-
-  test.describe(`Continue watching ${mode}`, () => {
-    test.use({ javaScriptEnabled });
-
-    test(`a viewer picks up a film and an episode where they stopped, and takes one out of the row — ${mode}`, async ({
-      page,
-    }) => {
-      test.slow();
-      const provider = await createApprovedProvider("continue");
-      const category = createCategory("Continue");
-      const film = createTitle({
-        name: uniqueWord("Tafiya "),
+describeBothWays("Continue watching", ({ mode }) => {
+  test(`a viewer picks up a film and an episode where they stopped, and takes one out of the row — ${mode}`, async ({
+    page,
+  }) => {
+    test.slow();
+    const provider = await createApprovedProvider("continue");
+    const category = createCategory("Continue");
+    const film = createTitle({
+      name: uniqueWord("Tafiya "),
+      categoryId: category.id,
+      providerId: provider.id,
+      withMedia: true,
+    });
+    const seriesId = createId();
+    const seriesName = uniqueWord("Gidan ");
+    e2eDb()
+      .insert(series)
+      .values({ id: seriesId, name: seriesName, categoryId: category.id, providerId: provider.id, approved: true })
+      .run();
+    const seasonId = createId();
+    e2eDb().insert(seasons).values({ id: seasonId, seriesId, number: 1 }).run();
+    const episodes = [1, 2].map((number) => {
+      const id = createTitle({
+        name: number === 1 ? "Sabon Mai Gida" : "Ranar Kuɗin Haya",
         categoryId: category.id,
         providerId: provider.id,
         withMedia: true,
       });
-      const seriesId = createId();
-      const seriesName = uniqueWord("Gidan ");
-      e2eDb()
-        .insert(series)
-        .values({ id: seriesId, name: seriesName, categoryId: category.id, providerId: provider.id, approved: true })
-        .run();
-      const seasonId = createId();
-      e2eDb().insert(seasons).values({ id: seasonId, seriesId, number: 1 }).run();
-      const episodes = [1, 2].map((number) => {
-        const id = createTitle({
-          name: number === 1 ? "Sabon Mai Gida" : "Ranar Kuɗin Haya",
-          categoryId: category.id,
-          providerId: provider.id,
-          withMedia: true,
-        });
-        e2eDb().update(movies).set({ seasonId, episodeNumber: number }).where(eq(movies.id, id)).run();
-        return id;
-      });
-      const duration = e2eDb()
-        .select({ seconds: movies.durationSeconds })
-        .from(movies)
-        .where(eq(movies.id, film))
-        .get()!.seconds;
-      expect(duration, "a demo film of a few seconds").toBeGreaterThan(4);
-
-      const viewer = await createViewer("continue");
-      viewing(viewer, film, 3, 120);
-      viewing(viewer, episodes[1], 2, 60);
-
-      await signInThroughForm(page, "/login", viewer.email, viewer.password);
-      await expect(page).toHaveURL(/\/movies$/);
-
-      // First on /movies and on the home page, newest first.
-      for (const path of ["/movies", "/"]) {
-        await page.goto(path);
-        const row = page.getByRole("region", { name: "Continue watching" });
-        await expect(row).toBeVisible();
-        expect(
-          await page.evaluate(() => document.querySelector("main")!.querySelector("section, [data-section]")?.id),
-          "the row comes first",
-        ).toBe("continue-watching");
-        expect(await rowOf(page)).toEqual([episodes[1], film]);
-        const episode = row.locator(`li[data-movie-id="${episodes[1]}"]`);
-        await expect(episode).toContainText(`${seriesName} · S1E2`);
-        await expect(episode).toContainText("Ranar Kuɗin Haya");
-        await expect(episode).toContainText("Resume from 0:02");
-        await expect(row.locator(`li[data-movie-id="${film}"]`)).toContainText("Resume from 0:03");
-        await expect(episode.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^[1-9]\d?$/);
-      }
-
-      // An entry opens the title's page.
-      await page
-        .getByTestId("continue-watching")
-        .locator(`li[data-movie-id="${film}"]`)
-        .getByRole("link")
-        .first()
-        .click();
-      await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${film}$`));
-
-      // Remove takes it out of the row, with a toast; the history keeps it.
-      await page.goto("/");
-      const filmEntry = page.getByTestId("continue-watching").locator(`li[data-movie-id="${film}"]`);
-      await filmEntry.getByRole("button", { name: /^Remove .* from Continue watching$/ }).click();
-      await expect(page.getByText("Removed from Continue watching. It stays in your history.")).toBeVisible();
-      await expect(page).toHaveURL(/\/$/);
-      await expect.poll(() => rowOf(page)).toEqual([episodes[1]]);
-      await page.goto("/movies");
-      expect(await rowOf(page)).toEqual([episodes[1]]);
-      await page.goto("/history");
-      await expect(page.locator(`[data-movie-id="${film}"]`).first()).toBeVisible();
-
-      // Watching it again (after the removal) brings it back.
-      viewing(viewer, film, 4, 0);
-      await page.goto("/movies");
-      expect(await rowOf(page)).toEqual([film, episodes[1]]);
-
-      // A series has one entry, at its latest viewing.
-      viewing(viewer, episodes[0], 1, 0);
-      await page.goto("/movies");
-      expect(await rowOf(page)).toEqual([episodes[0], film]);
-      await expect(page.getByTestId("continue-watching")).toContainText(`${seriesName} · S1E1`);
+      e2eDb().update(movies).set({ seasonId, episodeNumber: number }).where(eq(movies.id, id)).run();
+      return id;
     });
+    const duration = e2eDb().select({ seconds: movies.durationSeconds }).from(movies).where(eq(movies.id, film)).get()!
+      .seconds;
+    expect(duration, "a demo film of a few seconds").toBeGreaterThan(4);
 
-    test(`a viewer with nothing started sees no row — ${mode}`, async ({ page }) => {
-      const viewer = await createViewer("continue-none");
-      await signInThroughForm(page, "/login", viewer.email, viewer.password);
-      await expect(page).toHaveURL(/\/movies$/);
-      await expect(page.getByRole("region", { name: "Continue watching" })).toHaveCount(0);
-      await page.goto("/");
-      await expect(page.getByRole("region", { name: "Continue watching" })).toHaveCount(0);
-    });
+    const viewer = await createViewer("continue");
+    viewing(viewer, film, 3, 120);
+    viewing(viewer, episodes[1], 2, 60);
+
+    await signInThroughForm(page, "/login", viewer.email, viewer.password);
+    await expect(page).toHaveURL(/\/movies$/);
+
+    // First on /movies and on the home page, newest first.
+    for (const path of ["/movies", "/"]) {
+      await page.goto(path);
+      const row = page.getByRole("region", { name: "Continue watching" });
+      await expect(row).toBeVisible();
+      expect(
+        await page.evaluate(() => document.querySelector("main")!.querySelector("section, [data-section]")?.id),
+        "the row comes first",
+      ).toBe("continue-watching");
+      expect(await rowOf(page)).toEqual([episodes[1], film]);
+      const episode = row.locator(`li[data-movie-id="${episodes[1]}"]`);
+      await expect(episode).toContainText(`${seriesName} · S1E2`);
+      await expect(episode).toContainText("Ranar Kuɗin Haya");
+      await expect(episode).toContainText("Resume from 0:02");
+      await expect(row.locator(`li[data-movie-id="${film}"]`)).toContainText("Resume from 0:03");
+      await expect(episode.getByRole("progressbar")).toHaveAttribute("aria-valuenow", /^[1-9]\d?$/);
+    }
+
+    // An entry opens the title's page.
+    await page
+      .getByTestId("continue-watching")
+      .locator(`li[data-movie-id="${film}"]`)
+      .getByRole("link")
+      .first()
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${film}$`));
+
+    // Remove takes it out of the row, with a toast; the history keeps it.
+    await page.goto("/");
+    const filmEntry = page.getByTestId("continue-watching").locator(`li[data-movie-id="${film}"]`);
+    await filmEntry.getByRole("button", { name: /^Remove .* from Continue watching$/ }).click();
+    await expect(page.getByText("Removed from Continue watching. It stays in your history.")).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    await expect.poll(() => rowOf(page)).toEqual([episodes[1]]);
+    await page.goto("/movies");
+    expect(await rowOf(page)).toEqual([episodes[1]]);
+    await page.goto("/history");
+    await expect(page.locator(`[data-movie-id="${film}"]`).first()).toBeVisible();
+
+    // Watching it again (after the removal) brings it back.
+    viewing(viewer, film, 4, 0);
+    await page.goto("/movies");
+    expect(await rowOf(page)).toEqual([film, episodes[1]]);
+
+    // A series has one entry, at its latest viewing.
+    viewing(viewer, episodes[0], 1, 0);
+    await page.goto("/movies");
+    expect(await rowOf(page)).toEqual([episodes[0], film]);
+    await expect(page.getByTestId("continue-watching")).toContainText(`${seriesName} · S1E1`);
   });
-}
+
+  test(`a viewer with nothing started sees no row — ${mode}`, async ({ page }) => {
+    const viewer = await createViewer("continue-none");
+    await signInThroughForm(page, "/login", viewer.email, viewer.password);
+    await expect(page).toHaveURL(/\/movies$/);
+    await expect(page.getByRole("region", { name: "Continue watching" })).toHaveCount(0);
+    await page.goto("/");
+    await expect(page.getByRole("region", { name: "Continue watching" })).toHaveCount(0);
+  });
+});
 
 test("a signed-out visitor who posts a removal is sent to sign in", async ({ request }) => {
   const answer = await request.post("/continue-watching", {

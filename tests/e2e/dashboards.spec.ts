@@ -8,9 +8,9 @@ import {
   createViewer,
   e2eDb,
   expect,
-  signInThroughForm,
   test,
   type TestAccount,
+  signedInContext,
 } from "./fixtures/accounts";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
@@ -21,24 +21,16 @@ import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
  * error and no hydration warning, and nobody else's to open.
  */
 
-async function signedIn(
+function signedIn(
   browser: Browser,
   account: TestAccount,
   options: { javaScriptEnabled?: boolean; phone?: boolean; hausa?: boolean } = {},
 ) {
-  const context = await browser.newContext({
+  return signedInContext(browser, account, {
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     ...(options.phone ? { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } : {}),
-    ...(options.hausa ? { locale: "ha-NG" } : {}),
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `10.66.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
-      ...(options.hausa ? { "Accept-Language": "ha-NG,ha;q=0.9" } : {}),
-    },
+    ...(options.hausa ? { locale: "ha-NG", extraHTTPHeaders: { "Accept-Language": "ha-NG,ha;q=0.9" } } : {}),
   });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
 }
 
 /** A provider with one title and known viewings: today three (to the end, half way, a tenth), yesterday one. */

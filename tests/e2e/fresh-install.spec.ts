@@ -10,7 +10,7 @@ import { approveProviderApplication } from "../../app/services/account-status.se
 import { applyAsProvider, registerViewer } from "../../app/services/accounts.server";
 import { startFakePaystack, type FakePaystack } from "../fixtures/fake-paystack";
 import { makeVideoFixture } from "../fixtures/media";
-import { expect, readLatestMail, signInThroughForm, test } from "./fixtures/accounts";
+import { expect, readLatestMail, test, signedInContext } from "./fixtures/accounts";
 import { pressPlay } from "./fixtures/titles";
 
 /**
@@ -85,21 +85,18 @@ test.afterAll(async () => {
 });
 
 let address = 1;
-async function signedIn(
+function signedIn(
   browser: Browser,
   door: "/login" | "/cp",
   account: { email: string; password: string },
   javaScriptEnabled: boolean,
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
+  return signedInContext(browser, account, {
     baseURL: base,
     javaScriptEnabled,
+    door,
     extraHTTPHeaders: { "X-Forwarded-For": `10.99.0.${address++}` },
   });
-  const page = await context.newPage();
-  await signInThroughForm(page, door, account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
 }
 
 const planRow = (code: string) => db.select().from(plans).where(eq(plans.code, code)).get();

@@ -3,7 +3,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { movies, PASS_PERIODS, planPeriods, plans } from "../../app/db/schema";
 import { formatMoney } from "../../app/utils/money";
 import hausaInfo from "../../app/i18n/locales/ha/info";
-import { createViewer, e2eDb, expect, signInThroughForm, test } from "./fixtures/accounts";
+import { createViewer, e2eDb, expect, signInThroughForm, test, describeBothWays } from "./fixtures/accounts";
 
 /** What the landing page must show, read from the same database the server uses. */
 function expectedCatalogue() {
@@ -18,48 +18,42 @@ function expectedCatalogue() {
   return { featured: featured.map((row) => row.name), plans: offered };
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
-  test.describe(`the landing page ${mode}`, () => {
-    test.use({ javaScriptEnabled });
+describeBothWays("the landing page", ({ javaScriptEnabled, mode }) => {
+  test(`a visitor sees featured titles, suggestions, action, trending, plans and the about text from the database — ${mode}`, async ({
+    page,
+  }) => {
+    const { featured, plans: offered } = expectedCatalogue();
+    expect(featured.length).toBeGreaterThan(0);
+    const response = await page.goto("/");
+    expect(response?.status()).toBe(200);
 
-    test(`a visitor sees featured titles, suggestions, action, trending, plans and the about text from the database — ${mode}`, async ({
-      page,
-    }) => {
-      const { featured, plans: offered } = expectedCatalogue();
-      expect(featured.length).toBeGreaterThan(0);
-      const response = await page.goto("/");
-      expect(response?.status()).toBe(200);
+    const hero = page.locator('[data-section="hero"]');
+    await expect(hero.getByRole("heading", { level: 3 }).first()).toHaveText(featured[0]);
+    await expect(hero.getByRole("link", { name: "Watch Now" }).first()).toHaveAttribute("href", /\/WatchMovie\?id=/);
+    await expect(hero.getByRole("button", { name: /playlist|watch later/i }).first()).toBeVisible();
 
-      const hero = page.locator('[data-section="hero"]');
-      await expect(hero.getByRole("heading", { level: 3 }).first()).toHaveText(featured[0]);
-      await expect(hero.getByRole("link", { name: "Watch Now" }).first()).toHaveAttribute("href", /\/WatchMovie\?id=/);
-      await expect(hero.getByRole("button", { name: /playlist|watch later/i }).first()).toBeVisible();
+    for (const section of ["suggested", "action", "featured", "trending"]) {
+      const cards = page.locator(`[data-section="${section}"] a[href^="/WatchMovie?id="]`);
+      expect(await cards.count(), section).toBeGreaterThan(0);
+    }
+    const featuredSection = page.locator('[data-section="featured"]');
+    for (const name of featured) await expect(featuredSection.getByText(name, { exact: true }).first()).toBeAttached();
 
-      for (const section of ["suggested", "action", "featured", "trending"]) {
-        const cards = page.locator(`[data-section="${section}"] a[href^="/WatchMovie?id="]`);
-        expect(await cards.count(), section).toBeGreaterThan(0);
-      }
-      const featuredSection = page.locator('[data-section="featured"]');
-      for (const name of featured)
-        await expect(featuredSection.getByText(name, { exact: true }).first()).toBeAttached();
+    const plansSection = page.locator('[data-section="plans"]');
+    for (const plan of offered) await expect(plansSection.locator(`[data-plan="${plan.code}"]`)).toBeVisible();
+    await expect(page.locator('[data-section="about"]').getByRole("heading", { name: "About Kallo" })).toBeVisible();
 
-      const plansSection = page.locator('[data-section="plans"]');
-      for (const plan of offered) await expect(plansSection.locator(`[data-plan="${plan.code}"]`)).toBeVisible();
-      await expect(page.locator('[data-section="about"]').getByRole("heading", { name: "About Kallo" })).toBeVisible();
+    // Posters are real images served by the poster route.
+    const poster = page.locator('[data-section="suggested"] img').first();
+    await expect(poster).toHaveAttribute("width", "300");
+    const posterResponse = await page.request.get((await poster.getAttribute("src"))!);
+    expect(posterResponse.status()).toBe(200);
+    expect(posterResponse.headers()["content-type"]).toBe("image/jpeg");
 
-      // Posters are real images served by the poster route.
-      const poster = page.locator('[data-section="suggested"] img').first();
-      await expect(poster).toHaveAttribute("width", "300");
-      const posterResponse = await page.request.get((await poster.getAttribute("src"))!);
-      expect(posterResponse.status()).toBe(200);
-      expect(posterResponse.headers()["content-type"]).toBe("image/jpeg");
-
-      const carousel = page.locator("[data-carousel]").first();
-      await expect(carousel).toHaveAttribute("data-enhanced", javaScriptEnabled ? "true" : "false");
-    });
+    const carousel = page.locator("[data-carousel]").first();
+    await expect(carousel).toHaveAttribute("data-enhanced", javaScriptEnabled ? "true" : "false");
   });
-}
+});
 
 test("the featured carousel moves by itself and with Next", async ({ page }) => {
   await page.goto("/");

@@ -9,9 +9,9 @@ import {
   createViewer,
   e2eDb,
   expect,
-  signInThroughForm,
   test,
   type TestAccount,
+  signedInContext,
 } from "./fixtures/accounts";
 import { createCategory, createTitle } from "./fixtures/titles";
 
@@ -21,18 +21,8 @@ import { createCategory, createTitle } from "./fixtures/titles";
  * approval without JavaScript, is in fresh-install.spec.ts.)
  */
 
-async function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true) {
-  const context = await browser.newContext({
-    baseURL,
-    javaScriptEnabled,
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `10.55.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
-    },
-  });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
+function signedIn(browser: Browser, baseURL: string, account: TestAccount, javaScriptEnabled = true) {
+  return signedInContext(browser, account, { baseURL, javaScriptEnabled });
 }
 
 test("a series is sent back with the administrator's own reason; its provider is told, resubmits, and it is approved — with JavaScript", async ({

@@ -12,9 +12,9 @@ import {
   createViewer,
   e2eDb,
   expect,
-  signInThroughForm,
   test,
   type TestAccount,
+  signedInContext,
 } from "./fixtures/accounts";
 import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";
 
@@ -38,11 +38,7 @@ test.beforeAll(async () => {
 });
 
 async function signedIn(browser: Browser, account: TestAccount, javaScriptEnabled: boolean): Promise<Page> {
-  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, javaScriptEnabled });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)$/);
-  return page;
+  return (await signedInContext(browser, account, { baseURL: process.env.E2E_BASE_URL, javaScriptEnabled })).page;
 }
 
 const episodesOf = (seasonId: string) =>

@@ -14,6 +14,7 @@ import {
   signInThroughForm,
   test,
   type TestAccount,
+  describeBothWays,
 } from "./fixtures/accounts";
 
 const fixtures = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-e2e-fixtures-"));
@@ -66,125 +67,119 @@ async function expectPlays(page: Page, movieId: string) {
   expect(playing.currentTime).toBeGreaterThan(0.2);
 }
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+describeBothWays("the provider studio", ({ javaScriptEnabled, mode }) => {
+  test(`a provider uploads an .mp4 and an .avi; both become Ready and play — ${mode}`, async ({ page, browser }) => {
+    // Two films made playable (the .avi transcoded) while other tests load the machine.
+    test.setTimeout(180_000);
+    const provider = await createApprovedProvider(`studio${javaScriptEnabled ? "js" : "nojs"}`);
+    await openStudio(page, provider);
 
-  test.describe(`the provider studio ${mode}`, () => {
-    test.use({ javaScriptEnabled });
-
-    test(`a provider uploads an .mp4 and an .avi; both become Ready and play — ${mode}`, async ({ page, browser }) => {
-      // Two films made playable (the .avi transcoded) while other tests load the machine.
-      test.setTimeout(180_000);
-      const provider = await createApprovedProvider(`studio${javaScriptEnabled ? "js" : "nojs"}`);
-      await openStudio(page, provider);
-
-      for (const [title, file] of [
-        [`Hasken Rana ${mode}`, mp4],
-        [`Tsohon Kaset ${mode}`, avi],
-      ] as const) {
-        await page.goto("/provider/Movieupload");
-        await fillUpload(page, { title, file });
-        if (javaScriptEnabled) {
-          // A slow uplink, as on a mobile network, so the progress bar has time to show.
-          const cdp = await page.context().newCDPSession(page);
-          await cdp.send("Network.emulateNetworkConditions", {
-            offline: false,
-            latency: 50,
-            downloadThroughput: -1,
-            uploadThroughput: 64 * 1024,
-          });
-          await page.getByRole("button", { name: "Upload" }).click();
-          const progress = page.getByRole("progressbar", { name: "Upload progress" });
-          await expect(progress).toBeVisible();
-          await expect(page.getByText(/Sending… \d+ %|Saving the files/).first()).toBeVisible();
-          await expect(page.getByRole("button", { name: "Uploading…" })).toBeDisabled();
-          await cdp.send("Network.emulateNetworkConditions", {
-            offline: false,
-            latency: 0,
-            downloadThroughput: -1,
-            uploadThroughput: -1,
-          });
-        } else {
-          await page.getByRole("button", { name: "Upload" }).click();
-        }
-        await expect(page).toHaveURL(/\/provider\/movielist$/);
-        await expect(page.getByText("Movie uploaded successfully")).toBeVisible();
-        await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
-        await waitUntilReady(page, title);
+    for (const [title, file] of [
+      [`Hasken Rana ${mode}`, mp4],
+      [`Tsohon Kaset ${mode}`, avi],
+    ] as const) {
+      await page.goto("/provider/Movieupload");
+      await fillUpload(page, { title, file });
+      if (javaScriptEnabled) {
+        // A slow uplink, as on a mobile network, so the progress bar has time to show.
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 50,
+          downloadThroughput: -1,
+          uploadThroughput: 64 * 1024,
+        });
+        await page.getByRole("button", { name: "Upload" }).click();
+        const progress = page.getByRole("progressbar", { name: "Upload progress" });
+        await expect(progress).toBeVisible();
+        await expect(page.getByText(/Sending… \d+ %|Saving the files/).first()).toBeVisible();
+        await expect(page.getByRole("button", { name: "Uploading…" })).toBeDisabled();
+        await cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput: -1,
+        });
+      } else {
+        await page.getByRole("button", { name: "Upload" }).click();
       }
-
-      const mp4Row = movieByName(`Hasken Rana ${mode}`)!;
-      const aviRow = movieByName(`Tsohon Kaset ${mode}`)!;
-      expect(mp4Row.providerId).toBe(provider.id);
-      expect(aviRow.durationSeconds).toBeGreaterThanOrEqual(3);
-
-      // Playback needs JavaScript in the page; a second, script-enabled context of the same provider checks it.
-      const context = await browser.newContext({
-        javaScriptEnabled: true,
-        storageState: await page.context().storageState(),
-      });
-      const player = await context.newPage();
-      await expectPlays(player, mp4Row.id);
-      await expectPlays(player, aviRow.id);
-      await context.close();
-    });
-
-    test(`a wrong extension, a renamed executable and a missing title are refused with messages — ${mode}`, async ({
-      page,
-    }) => {
-      const provider = await createApprovedProvider(`refuse${javaScriptEnabled ? "js" : "nojs"}`);
-      await openStudio(page, provider);
-      const before = e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length;
-
-      const wrongExtension = path.join(fixtures, "film.flv");
-      fs.copyFileSync(mp4, wrongExtension);
-      await page.goto("/provider/Movieupload");
-      await fillUpload(page, { title: "Wrong kind", file: wrongExtension });
-      await page.getByRole("button", { name: "Upload" }).click();
-      await expect(page.getByText("This type of file is not accepted").first()).toBeVisible();
-
-      const executable = path.join(fixtures, "setup.mp4");
-      fs.writeFileSync(executable, Buffer.concat([Buffer.from("MZ\x90\x00\x03"), Buffer.alloc(8192, 0x41)]));
-      await page.goto("/provider/Movieupload");
-      await fillUpload(page, { title: "Not a film", file: executable });
-      await page.getByRole("button", { name: "Upload" }).click();
-      await expect(page.getByText("This file's content does not match its name").first()).toBeVisible();
-
-      await page.goto("/provider/Movieupload");
-      await fillUpload(page, { title: "", file: mp4 });
-      await page.getByRole("button", { name: "Upload" }).click();
-      await expect(page.getByText("Movie Title is required").first()).toBeVisible();
-      await expect(page.getByLabel("Movie Title")).toHaveAttribute("aria-invalid", "true");
-
-      expect(e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length).toBe(before);
-      const tmp = path.join(storageRoot(), "tmp");
-      expect(fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((file) => file.startsWith("upload-")) : []).toEqual([]);
-    });
-
-    test(`deleting a title asks first, then removes its row and files — ${mode}`, async ({ page }) => {
-      const provider = await createApprovedProvider(`delete${javaScriptEnabled ? "js" : "nojs"}`);
-      await openStudio(page, provider);
-      const title = `To be deleted ${mode}`;
-      await page.goto("/provider/Movieupload");
-      await fillUpload(page, { title, file: mp4 });
-      await page.getByRole("button", { name: "Upload" }).click();
-      // With JavaScript the film goes up in the background: the page moves on to the list when it is stored.
       await expect(page).toHaveURL(/\/provider\/movielist$/);
+      await expect(page.getByText("Movie uploaded successfully")).toBeVisible();
+      await expect(page.getByRole("row").filter({ hasText: title })).toBeVisible();
       await waitUntilReady(page, title);
-      const movie = movieByName(title)!;
-      const folder = movieDir(movie.id, storageRoot());
-      expect(fs.existsSync(path.join(folder, "video.mp4"))).toBe(true);
+    }
 
-      await page.getByRole("link", { name: `Delete ${title}` }).click();
-      await expect(page.getByRole("alertdialog")).toContainText(`Delete “${title}”?`);
-      await page.getByRole("button", { name: "Yes, delete it" }).click();
-      await expect(page.getByText("Movie deleted")).toBeVisible();
-      await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
-      expect(movieByName(title)).toBeUndefined();
-      expect(fs.existsSync(folder)).toBe(false);
+    const mp4Row = movieByName(`Hasken Rana ${mode}`)!;
+    const aviRow = movieByName(`Tsohon Kaset ${mode}`)!;
+    expect(mp4Row.providerId).toBe(provider.id);
+    expect(aviRow.durationSeconds).toBeGreaterThanOrEqual(3);
+
+    // Playback needs JavaScript in the page; a second, script-enabled context of the same provider checks it.
+    const context = await browser.newContext({
+      javaScriptEnabled: true,
+      storageState: await page.context().storageState(),
     });
+    const player = await context.newPage();
+    await expectPlays(player, mp4Row.id);
+    await expectPlays(player, aviRow.id);
+    await context.close();
   });
-}
+
+  test(`a wrong extension, a renamed executable and a missing title are refused with messages — ${mode}`, async ({
+    page,
+  }) => {
+    const provider = await createApprovedProvider(`refuse${javaScriptEnabled ? "js" : "nojs"}`);
+    await openStudio(page, provider);
+    const before = e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length;
+
+    const wrongExtension = path.join(fixtures, "film.flv");
+    fs.copyFileSync(mp4, wrongExtension);
+    await page.goto("/provider/Movieupload");
+    await fillUpload(page, { title: "Wrong kind", file: wrongExtension });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByText("This type of file is not accepted").first()).toBeVisible();
+
+    const executable = path.join(fixtures, "setup.mp4");
+    fs.writeFileSync(executable, Buffer.concat([Buffer.from("MZ\x90\x00\x03"), Buffer.alloc(8192, 0x41)]));
+    await page.goto("/provider/Movieupload");
+    await fillUpload(page, { title: "Not a film", file: executable });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByText("This file's content does not match its name").first()).toBeVisible();
+
+    await page.goto("/provider/Movieupload");
+    await fillUpload(page, { title: "", file: mp4 });
+    await page.getByRole("button", { name: "Upload" }).click();
+    await expect(page.getByText("Movie Title is required").first()).toBeVisible();
+    await expect(page.getByLabel("Movie Title")).toHaveAttribute("aria-invalid", "true");
+
+    expect(e2eDb().select().from(movies).where(eq(movies.providerId, provider.id)).all().length).toBe(before);
+    const tmp = path.join(storageRoot(), "tmp");
+    expect(fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((file) => file.startsWith("upload-")) : []).toEqual([]);
+  });
+
+  test(`deleting a title asks first, then removes its row and files — ${mode}`, async ({ page }) => {
+    const provider = await createApprovedProvider(`delete${javaScriptEnabled ? "js" : "nojs"}`);
+    await openStudio(page, provider);
+    const title = `To be deleted ${mode}`;
+    await page.goto("/provider/Movieupload");
+    await fillUpload(page, { title, file: mp4 });
+    await page.getByRole("button", { name: "Upload" }).click();
+    // With JavaScript the film goes up in the background: the page moves on to the list when it is stored.
+    await expect(page).toHaveURL(/\/provider\/movielist$/);
+    await waitUntilReady(page, title);
+    const movie = movieByName(title)!;
+    const folder = movieDir(movie.id, storageRoot());
+    expect(fs.existsSync(path.join(folder, "video.mp4"))).toBe(true);
+
+    await page.getByRole("link", { name: `Delete ${title}` }).click();
+    await expect(page.getByRole("alertdialog")).toContainText(`Delete “${title}”?`);
+    await page.getByRole("button", { name: "Yes, delete it" }).click();
+    await expect(page.getByText("Movie deleted")).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: title })).toHaveCount(0);
+    expect(movieByName(title)).toBeUndefined();
+    expect(fs.existsSync(folder)).toBe(false);
+  });
+});
 
 test("a viewer cannot open the studio, upload or delete, and another provider cannot delete someone else's title", async ({
   page,

@@ -12,9 +12,9 @@ import {
   createViewer,
   e2eDb,
   expect,
-  signInThroughForm,
   test,
   type TestAccount,
+  signedInContext,
 } from "./fixtures/accounts";
 import { createCategory, createTitle, pressPlay, uniqueWord } from "./fixtures/titles";
 
@@ -40,17 +40,8 @@ test.beforeAll(async () => {
 
 const movie = (id: string) => e2eDb().select().from(movies).where(eq(movies.id, id)).get()!;
 
-async function signedIn(browser: Browser, account: TestAccount, javaScriptEnabled: boolean) {
-  const context = await browser.newContext({
-    javaScriptEnabled,
-    extraHTTPHeaders: {
-      "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
-    },
-  });
-  const page = await context.newPage();
-  await signInThroughForm(page, account.role === "provider" ? "/cp" : "/login", account.email, account.password);
-  await expect(page).not.toHaveURL(/\/(login|cp)(\?|$)/);
-  return { context, page };
+function signedIn(browser: Browser, account: TestAccount, javaScriptEnabled: boolean) {
+  return signedInContext(browser, account, { javaScriptEnabled });
 }
 
 /** Until `check` passes, reloading the page between tries (the page also looks again by itself with JavaScript). */

@@ -10,6 +10,7 @@ import {
   signInThroughForm,
   test,
   type TestAccount,
+  describeBothWays,
 } from "./fixtures/accounts";
 import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
@@ -131,113 +132,105 @@ test.beforeAll(async () => {
   }
 });
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+describeBothWays("watching", ({ javaScriptEnabled, mode }) => {
+  test(`a viewer browses /movies, sorts by Old Upload and filters Featured — ${mode}`, async ({ page }) => {
+    const viewer = await createViewer("browse");
+    await signIn(page, viewer);
+    await page.goto("/movies");
+    await expectCards(page, () => cardIdsInOrder("new").slice(0, PAGE_SIZE));
+    const all = cardIdsInOrder("new");
+    await expect(page.getByText(`${all.length} titles`)).toBeVisible();
 
-  test.describe(`watching ${mode}`, () => {
-    test.use({ javaScriptEnabled });
+    await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
+    await expect(page).toHaveURL(/\/movies\?sort=old$/);
+    await expectCards(page, () => cardIdsInOrder("old").slice(0, PAGE_SIZE));
 
-    test(`a viewer browses /movies, sorts by Old Upload and filters Featured — ${mode}`, async ({ page }) => {
-      const viewer = await createViewer("browse");
-      await signIn(page, viewer);
-      await page.goto("/movies");
-      await expectCards(page, () => cardIdsInOrder("new").slice(0, PAGE_SIZE));
-      const all = cardIdsInOrder("new");
-      await expect(page.getByText(`${all.length} titles`)).toBeVisible();
+    await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
+    await expect(page).toHaveURL(/sort=old&filter=featured/);
+    const featured = cardIdsInOrder("old", true);
+    expect(featured.length).toBeGreaterThan(0);
+    await expectCards(page, () => cardIdsInOrder("old", true).slice(0, PAGE_SIZE));
 
-      await page.getByRole("navigation", { name: "Release Date" }).getByRole("link", { name: "Old Upload" }).click();
-      await expect(page).toHaveURL(/\/movies\?sort=old$/);
-      await expectCards(page, () => cardIdsInOrder("old").slice(0, PAGE_SIZE));
-
-      await page.getByRole("navigation", { name: "New Movies" }).getByRole("link", { name: "Featured" }).click();
-      await expect(page).toHaveURL(/sort=old&filter=featured/);
-      const featured = cardIdsInOrder("old", true);
-      expect(featured.length).toBeGreaterThan(0);
-      await expectCards(page, () => cardIdsInOrder("old", true).slice(0, PAGE_SIZE));
-
-      // Paging: the next page continues where the first stopped; the last has no next.
-      expect(all.length).toBeGreaterThan(PAGE_SIZE);
-      await page.goto("/movies");
-      await page.getByRole("link", { name: "Next page" }).click();
-      await expect(page).toHaveURL(/page=2/);
-      await expectCards(page, () => cardIdsInOrder("new").slice(PAGE_SIZE, 2 * PAGE_SIZE));
-      await page.goto(`/movies?page=${Math.ceil(cardIdsInOrder("new").length / PAGE_SIZE)}`);
-      await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
-      await expect(page.getByRole("link", { name: "Previous page" })).toBeVisible();
-    });
-
-    test(`a viewer opens a title from a card, posts a comment and deletes it — ${mode}`, async ({ page }) => {
-      const viewer = await createViewer("comment");
-      await signIn(page, viewer);
-      await page.goto("/movies");
-      const first = page.locator("[data-testid=movie-grid] > li").first();
-      const movieId = (await first.getAttribute("data-movie-id"))!;
-      const name = e2eDb().select({ name: movies.name }).from(movies).where(eq(movies.id, movieId)).get()!.name;
-      await first.getByRole("link").click();
-      await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}`));
-      await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-      const video = page.locator("video");
-      // The adaptive stream: chosen by the player with JavaScript, the first <source> without.
-      await expectAdaptiveStream(video, movieId, javaScriptEnabled);
-      await expect(video).toHaveAttribute("controls", "");
-      expect(await video.getAttribute("loop")).toBeNull();
-
-      // An empty comment is refused beside the field.
-      await page.getByRole("button", { name: "Send" }).click();
-      await expect(page.locator("[data-field-error=body]")).toContainText("Write a comment first.");
-
-      const text = `<script>alert(1)</script> Madalla ${Date.now()}`;
-      await page.getByLabel("Your comment").fill(text);
-      await page.getByRole("button", { name: "Send" }).click();
-      await expect(page).toHaveURL(/#comments$/);
-      const comment = page.locator("[data-comment-id]").filter({ hasText: text });
-      await expect(comment).toContainText(viewer.name);
-      await comment.getByRole("button", { name: `Delete the comment by ${viewer.name}` }).click();
-      await expect(page.locator("[data-comment-id]").filter({ hasText: text })).toHaveCount(0);
-    });
-
-    test(`a viewer rates a title 4 and adds it to watch later — ${mode}`, async ({ page }) => {
-      const viewer = await createViewer("rate");
-      const movieId = pickTitle(javaScriptEnabled ? 3 : 7);
-      await signIn(page, viewer);
-      await page.goto(`/WatchMovie?id=${movieId}`);
-      await page.getByLabel("4 stars").check();
-      await page.getByRole("button", { name: "Rate", exact: true }).click();
-      await expect(page).toHaveURL(/#rating$/);
-      await expect(page.getByText("Your rating: 4 of 5")).toBeVisible();
-      const row = e2eDb()
-        .select({ stars: ratings.stars })
-        .from(ratings)
-        .where(and(eq(ratings.movieId, movieId), eq(ratings.accountId, viewer.id)))
-        .get();
-      expect(row?.stars).toBe(4);
-      const summary = e2eDb()
-        .select({ average: sql<number>`avg(${ratings.stars})`, count: sql<number>`count(*)` })
-        .from(ratings)
-        .where(eq(ratings.movieId, movieId))
-        .get()!;
-      const shown = (Math.round(Number(summary.average) * 10) / 10).toFixed(1);
-      await expect(
-        page.locator("header").getByText(`Rated ${shown} out of 5 by ${summary.count} viewer`),
-      ).toBeAttached();
-
-      await page.getByRole("button", { name: "Add to watch later" }).click();
-      await expect(page.getByRole("button", { name: "Remove from watch later" })).toBeVisible();
-      const saved = e2eDb()
-        .select()
-        .from(savedMovies)
-        .where(
-          and(
-            eq(savedMovies.accountId, viewer.id),
-            eq(savedMovies.movieId, movieId),
-            eq(savedMovies.list, "watch_later"),
-          ),
-        )
-        .all();
-      expect(saved).toHaveLength(1);
-    });
+    // Paging: the next page continues where the first stopped; the last has no next.
+    expect(all.length).toBeGreaterThan(PAGE_SIZE);
+    await page.goto("/movies");
+    await page.getByRole("link", { name: "Next page" }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expectCards(page, () => cardIdsInOrder("new").slice(PAGE_SIZE, 2 * PAGE_SIZE));
+    await page.goto(`/movies?page=${Math.ceil(cardIdsInOrder("new").length / PAGE_SIZE)}`);
+    await expect(page.getByRole("link", { name: "Next page" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Previous page" })).toBeVisible();
   });
-}
+
+  test(`a viewer opens a title from a card, posts a comment and deletes it — ${mode}`, async ({ page }) => {
+    const viewer = await createViewer("comment");
+    await signIn(page, viewer);
+    await page.goto("/movies");
+    const first = page.locator("[data-testid=movie-grid] > li").first();
+    const movieId = (await first.getAttribute("data-movie-id"))!;
+    const name = e2eDb().select({ name: movies.name }).from(movies).where(eq(movies.id, movieId)).get()!.name;
+    await first.getByRole("link").click();
+    await expect(page).toHaveURL(new RegExp(`/WatchMovie\\?id=${movieId}`));
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    const video = page.locator("video");
+    // The adaptive stream: chosen by the player with JavaScript, the first <source> without.
+    await expectAdaptiveStream(video, movieId, javaScriptEnabled);
+    await expect(video).toHaveAttribute("controls", "");
+    expect(await video.getAttribute("loop")).toBeNull();
+
+    // An empty comment is refused beside the field.
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.locator("[data-field-error=body]")).toContainText("Write a comment first.");
+
+    const text = `<script>alert(1)</script> Madalla ${Date.now()}`;
+    await page.getByLabel("Your comment").fill(text);
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page).toHaveURL(/#comments$/);
+    const comment = page.locator("[data-comment-id]").filter({ hasText: text });
+    await expect(comment).toContainText(viewer.name);
+    await comment.getByRole("button", { name: `Delete the comment by ${viewer.name}` }).click();
+    await expect(page.locator("[data-comment-id]").filter({ hasText: text })).toHaveCount(0);
+  });
+
+  test(`a viewer rates a title 4 and adds it to watch later — ${mode}`, async ({ page }) => {
+    const viewer = await createViewer("rate");
+    const movieId = pickTitle(javaScriptEnabled ? 3 : 7);
+    await signIn(page, viewer);
+    await page.goto(`/WatchMovie?id=${movieId}`);
+    await page.getByLabel("4 stars").check();
+    await page.getByRole("button", { name: "Rate", exact: true }).click();
+    await expect(page).toHaveURL(/#rating$/);
+    await expect(page.getByText("Your rating: 4 of 5")).toBeVisible();
+    const row = e2eDb()
+      .select({ stars: ratings.stars })
+      .from(ratings)
+      .where(and(eq(ratings.movieId, movieId), eq(ratings.accountId, viewer.id)))
+      .get();
+    expect(row?.stars).toBe(4);
+    const summary = e2eDb()
+      .select({ average: sql<number>`avg(${ratings.stars})`, count: sql<number>`count(*)` })
+      .from(ratings)
+      .where(eq(ratings.movieId, movieId))
+      .get()!;
+    const shown = (Math.round(Number(summary.average) * 10) / 10).toFixed(1);
+    await expect(page.locator("header").getByText(`Rated ${shown} out of 5 by ${summary.count} viewer`)).toBeAttached();
+
+    await page.getByRole("button", { name: "Add to watch later" }).click();
+    await expect(page.getByRole("button", { name: "Remove from watch later" })).toBeVisible();
+    const saved = e2eDb()
+      .select()
+      .from(savedMovies)
+      .where(
+        and(
+          eq(savedMovies.accountId, viewer.id),
+          eq(savedMovies.movieId, movieId),
+          eq(savedMovies.list, "watch_later"),
+        ),
+      )
+      .all();
+    expect(saved).toHaveLength(1);
+  });
+});
 
 test("an unknown or unpublished title is a 404", async ({ page }) => {
   const viewer = await createViewer("missing");

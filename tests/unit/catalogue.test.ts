@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import type { movies} from "~/db/schema";
+import type { movies } from "~/db/schema";
 import { accounts, categories, ratings, watchEvents } from "~/db/schema";
 import {
   listFeaturedMovies,
