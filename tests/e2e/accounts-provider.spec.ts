@@ -3,13 +3,11 @@ import {
   accountByEmail,
   createApprovedProvider,
   createViewer,
-  expect,
   sessionCount,
   signInThroughForm,
-  test,
   uniqueEmail,
-  describeBothWays,
 } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 
 describeBothWays("content creators", ({ mode }) => {
   test(`a content creator signs in at /cp, edits the profile and signs out from the side menu — ${mode}`, async ({

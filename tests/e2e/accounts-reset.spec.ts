@@ -1,13 +1,5 @@
-import {
-  createViewer,
-  expect,
-  readLatestMail,
-  sessionCount,
-  signInThroughForm,
-  test,
-  uniqueEmail,
-  describeBothWays,
-} from "./fixtures/accounts";
+import { createViewer, readLatestMail, sessionCount, signInThroughForm, uniqueEmail } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 
 describeBothWays("password reset", ({ mode }) => {
   test(`a viewer resets a forgotten password from the mailed link and signs in with the new one — ${mode}`, async ({

@@ -4,11 +4,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 
 /**
  * Every viewer, provider and admin page that exists so far, visited by every

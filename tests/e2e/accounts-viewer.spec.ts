@@ -2,13 +2,11 @@ import {
   accountByEmail,
   blockByEmail,
   createViewer,
-  expect,
   sessionCount,
   signInThroughForm,
-  test,
   uniqueEmail,
-  describeBothWays,
 } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 
 describeBothWays("viewer accounts", ({ javaScriptEnabled, mode }) => {
   test(`a visitor registers (and is signed in), edits the profile, changes the password and signs out — ${mode}`, async ({

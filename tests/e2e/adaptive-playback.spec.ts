@@ -14,11 +14,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { openPlaybackSettings, startPlaying } from "./fixtures/titles";
 
 /**

@@ -10,14 +10,13 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   sessionCount,
   signInThroughForm,
-  test,
   uniqueEmail,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 
 /**
  * The admin console: blocking and unblocking accounts (with and without

@@ -10,13 +10,11 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
   signedInContext,
-  describeBothWays,
 } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";
 
 /**

@@ -2,16 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { movies, seasons, series, watchEvents } from "../../app/db/schema";
 import { createId } from "../../app/utils/ids.server";
-import {
-  createApprovedProvider,
-  createViewer,
-  e2eDb,
-  expect,
-  signInThroughForm,
-  test,
-  type TestAccount,
-  describeBothWays,
-} from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, e2eDb, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
 /**

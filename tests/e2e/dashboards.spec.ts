@@ -7,11 +7,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
-  test,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
 /**

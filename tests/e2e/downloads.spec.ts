@@ -7,11 +7,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";
 
 /**

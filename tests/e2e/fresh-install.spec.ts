@@ -10,7 +10,8 @@ import { approveProviderApplication } from "../../app/services/account-status.se
 import { applyAsProvider, registerViewer } from "../../app/services/accounts.server";
 import { startFakePaystack, type FakePaystack } from "../fixtures/fake-paystack";
 import { makeVideoFixture } from "../fixtures/media";
-import { expect, readLatestMail, test, signedInContext } from "./fixtures/accounts";
+import { readLatestMail, signedInContext } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { pressPlay } from "./fixtures/titles";
 
 /**

@@ -9,12 +9,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
-  describeBothWays,
 } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, pressPlay, setCategoryTile, uniqueWord } from "./fixtures/titles";
 
 /**

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { testChromiumPath } from "../fixtures/browser";
-import { createViewer, expect, signInThroughForm, test } from "./fixtures/accounts";
+import { createViewer, signInThroughForm } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 
 /**
  * The small operator's box as people reach it: by the server's name on a LAN

@@ -8,11 +8,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
-  test,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";
 
 /**

@@ -1,15 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Locator, Page } from "@playwright/test";
 import { watchEvents } from "../../app/db/schema";
-import {
-  createViewer,
-  e2eDb,
-  expect,
-  signInThroughForm,
-  test,
-  type TestAccount,
-  describeBothWays,
-} from "./fixtures/accounts";
+import { createViewer, e2eDb, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 import { expectAdaptiveStream, openPlaybackSettings, pressPlay } from "./fixtures/titles";
 
 /**

@@ -20,11 +20,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
 } from "./fixtures/accounts";
+import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";
 import { lookAtPage, openHeaderMenus, translationKeys } from "./fixtures/sweep-checks";
 import {

@@ -6,12 +6,10 @@ import {
   createApprovedProvider,
   createViewer,
   e2eDb,
-  expect,
   signInThroughForm,
-  test,
   type TestAccount,
-  describeBothWays,
 } from "./fixtures/accounts";
+import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
 /**
