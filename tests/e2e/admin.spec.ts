@@ -9,13 +9,13 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   sessionCount,
   signInThroughForm,
   uniqueEmail,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 
 /**

@@ -9,11 +9,11 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   signInThroughForm,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";
 

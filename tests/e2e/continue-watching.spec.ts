@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { movies, seasons, series, watchEvents } from "../../app/db/schema";
 import { createId } from "../../app/utils/ids.server";
-import { createApprovedProvider, createViewer, e2eDb, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 

@@ -6,10 +6,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   signInThroughForm,
   type TestAccount,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";
 

@@ -2,7 +2,8 @@ import type { Locator, Page } from "@playwright/test";
 import { seasons, series, movies } from "../../app/db/schema";
 import { createId } from "../../app/utils/ids.server";
 import { eq } from "drizzle-orm";
-import { createApprovedProvider, createViewer, e2eDb, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 

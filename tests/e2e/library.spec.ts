@@ -8,10 +8,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   signInThroughForm,
   type TestAccount,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, pressPlay, setCategoryTile, uniqueWord } from "./fixtures/titles";
 

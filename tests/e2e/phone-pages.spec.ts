@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Locator } from "@playwright/test";
 import { movies } from "../../app/db/schema";
 import { formatVoucherCode, generateVoucherBatch } from "../../app/services/vouchers.server";
-import { createAdmin, createApprovedProvider, createViewer, e2eDb, signInThroughForm } from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 

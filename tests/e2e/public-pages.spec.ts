@@ -3,7 +3,8 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { movies, PASS_PERIODS, planPeriods, plans } from "../../app/db/schema";
 import { formatMoney } from "../../app/utils/money";
 import hausaInfo from "../../app/i18n/locales/ha/info";
-import { createViewer, e2eDb, signInThroughForm } from "./fixtures/accounts";
+import { createViewer, signInThroughForm } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 
 /** What the landing page must show, read from the same database the server uses. */

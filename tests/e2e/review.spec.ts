@@ -7,10 +7,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";
 

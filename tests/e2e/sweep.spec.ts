@@ -19,10 +19,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   signInThroughForm,
   type TestAccount,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";
 import { lookAtPage, openHeaderMenus, translationKeys } from "./fixtures/sweep-checks";

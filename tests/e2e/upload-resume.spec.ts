@@ -7,7 +7,8 @@ import type { CDPSession, Page } from "@playwright/test";
 import { movies, resumableUploads } from "../../app/db/schema";
 import { movieVideoPath } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
-import { createApprovedProvider, e2eDb, signInThroughForm } from "./fixtures/accounts";
+import { createApprovedProvider, signInThroughForm } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 
 /**

@@ -5,10 +5,10 @@ import {
   createAdmin,
   createApprovedProvider,
   createViewer,
-  e2eDb,
   signInThroughForm,
   type TestAccount,
 } from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
 
