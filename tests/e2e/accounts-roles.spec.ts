@@ -5,8 +5,8 @@ import {
   createApprovedProvider,
   createViewer,
   signInThroughForm,
-  type TestAccount,
 } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { expect, test } from "./fixtures/test";
 
 /**

@@ -9,13 +9,8 @@ import type {
 } from "@playwright/test";
 import { and, asc, eq } from "drizzle-orm";
 import { movieRenditions } from "../../app/db/schema";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  signInThroughForm,
-  type TestAccount,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { openPlaybackSettings, startPlaying } from "./fixtures/titles";

@@ -12,9 +12,9 @@ import {
   sessionCount,
   signInThroughForm,
   uniqueEmail,
-  type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 

@@ -10,9 +10,9 @@ import {
   createApprovedProvider,
   createViewer,
   signInThroughForm,
-  type TestAccount,
   signedInContext,
 } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { expectAdaptiveStream, expectDecodedFrame, startPlaying } from "./fixtures/titles";

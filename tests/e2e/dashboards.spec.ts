@@ -2,13 +2,8 @@ import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { movies, watchEvents } from "../../app/db/schema";
 import { createId } from "../../app/utils/ids.server";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  type TestAccount,
-  signedInContext,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signedInContext } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";

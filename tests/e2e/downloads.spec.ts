@@ -2,13 +2,8 @@ import type { Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { downloadLicences, plans, watchEvents } from "../../app/db/schema";
 import { signLicence } from "../../app/services/downloads.server";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  signInThroughForm,
-  type TestAccount,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";

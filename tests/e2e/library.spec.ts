@@ -4,13 +4,8 @@ import { NEW_TITLE_KIND } from "../../app/services/notifications.server";
 import type { Browser, Page } from "@playwright/test";
 import { movies, notifications, savedMovies, watchEvents } from "../../app/db/schema";
 import { recordProgress } from "../../app/services/watching.server";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  signInThroughForm,
-  type TestAccount,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, pressPlay, setCategoryTile, uniqueWord } from "./fixtures/titles";

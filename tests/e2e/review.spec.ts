@@ -3,13 +3,8 @@ import { eq } from "drizzle-orm";
 import { auditLog, series } from "../../app/db/schema";
 import { sendBackTitle } from "../../app/services/title-lifecycle.server";
 import { createId } from "../../app/utils/ids.server";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  type TestAccount,
-  signedInContext,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signedInContext } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";

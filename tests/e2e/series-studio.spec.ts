@@ -6,13 +6,8 @@ import type { Browser, Page } from "@playwright/test";
 import { accounts, movies, seasons, series, subtitles } from "../../app/db/schema";
 import { saveSubtitle } from "../../app/services/subtitles.server";
 import { makeVideoFixture } from "../fixtures/media";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  type TestAccount,
-  signedInContext,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signedInContext } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, uniqueWord } from "./fixtures/titles";

@@ -1,7 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Locator, Page } from "@playwright/test";
 import { watchEvents } from "../../app/db/schema";
-import { createViewer, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { expectAdaptiveStream, openPlaybackSettings, pressPlay } from "./fixtures/titles";

@@ -6,7 +6,8 @@ import { movies } from "../../app/db/schema";
 import { movieDir } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
 import type { Page } from "@playwright/test";
-import { createApprovedProvider, createViewer, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { subtitles } from "../../app/db/schema";
-import { createApprovedProvider, createViewer, signInThroughForm, type TestAccount } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, startPlaying, uniqueWord } from "./fixtures/titles";

@@ -20,8 +20,8 @@ import {
   createApprovedProvider,
   createViewer,
   signInThroughForm,
-  type TestAccount,
 } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle } from "./fixtures/titles";

@@ -6,13 +6,8 @@ import sharp from "sharp";
 import type { Browser, Page } from "@playwright/test";
 import { auditLog, filmReplacements, movies, ratings, watchEvents } from "../../app/db/schema";
 import { makeVideoFixture } from "../fixtures/media";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  type TestAccount,
-  signedInContext,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signedInContext } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, pressPlay, uniqueWord } from "./fixtures/titles";

@@ -1,7 +1,8 @@
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { and, desc, eq } from "drizzle-orm";
 import { watchEvents } from "../../app/db/schema";
-import { createApprovedProvider, createViewer, type TestAccount } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, openPlaybackSettings, pressPlay } from "./fixtures/titles";

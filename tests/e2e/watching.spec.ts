@@ -1,13 +1,8 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { comments, movies, ratings, savedMovies, seasons, series, watchEvents } from "../../app/db/schema";
-import {
-  createAdmin,
-  createApprovedProvider,
-  createViewer,
-  signInThroughForm,
-  type TestAccount,
-} from "./fixtures/accounts";
+import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
 import { createCategory, createTitle, expectAdaptiveStream, pressPlay } from "./fixtures/titles";
