@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
+import { expect } from "vitest";
 import { startServer, type RunningServer } from "../../bench/lib";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
 import { accounts, categories, movies, type Role } from "~/db/schema";
@@ -387,4 +388,36 @@ export function slowDownload(url: string, token: string): Promise<{ bytes: numbe
       })
       .on("error", reject);
   });
+}
+
+/** Wait (up to a minute) until an uploaded title is processed, and require it to be ready. */
+export async function waitUntilReady(world: ApiWorld, movieId: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    const status = movieRow(world, movieId)?.status;
+    if (status !== "processing") {
+      expect(status).toBe("ready");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${movieId} did not become ready`);
+}
+
+/** A published 4 MB "film" (bytes, not a video) for a download that is under way while the server stops. */
+export function seedDownloadableFilm(world: ApiWorld, id: string, providerId: string): void {
+  fs.mkdirSync(path.dirname(movieVideoPath(id, world.root)), { recursive: true });
+  fs.writeFileSync(movieVideoPath(id, world.root), Buffer.alloc(4 * 1024 * 1024, 5));
+  world.db
+    .insert(movies)
+    .values({
+      id,
+      name: "Watched",
+      categoryId: world.categoryId,
+      providerId,
+      status: "ready",
+      approved: true,
+      videoFile: `${id}.mp4`,
+      sizeBytes: 4 * 1024 * 1024,
+    })
+    .run();
 }

@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies, resumableUploads } from "~/db/schema";
 import { movieVideoPath, moviePosterPath, storagePaths } from "~/media/storage.server";
 import { sweepExpiredUploads } from "~/services/resumable-uploads.server";
-import { login, movieRow, seedAccount, sharedVideo, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import {
+  login,
+  movieRow,
+  seedAccount,
+  sharedVideo,
+  startApiWorld,
+  type ApiWorld,
+  type Credentials,
+  waitUntilReady,
+} from "./helpers";
 
 /**
  * Resumable uploads by the tus protocol at /provider/uploads/tus, spoken
@@ -121,18 +130,6 @@ const titlesOf = (account: Credentials, name: string) =>
     .all();
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-async function waitUntilReady(movieId: string): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    const status = movieRow(world, movieId)?.status;
-    if (status !== "processing") {
-      expect(status).toBe("ready");
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${movieId} did not become ready`);
-}
-
 describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
   it("announces the protocol and its extensions to anyone who asks", async () => {
     const response = await fetch(`${world.url}${TUS}`, { method: "OPTIONS" });
@@ -196,7 +193,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(titlesOf(provider, name)).toHaveLength(1);
     expect(uploadFilesOf(location)).toEqual([]);
 
-    await waitUntilReady(movieId);
+    await waitUntilReady(world, movieId);
     // Byte for byte the film that was sent (it was already fit to play, so it is kept as it came).
     expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
   });
@@ -212,7 +209,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     expect(sent.status).toBe(201);
     const last = await patch(location, 0, video);
     const movieId = last.headers.get("Kallo-Movie-Id")!;
-    await waitUntilReady(movieId);
+    await waitUntilReady(world, movieId);
     const { dominant } = await sharp(moviePosterPath(movieId, "card", "jpg", world.root)).stats();
     expect(dominant.r).toBeGreaterThan(150);
     expect(dominant.g).toBeLessThan(80);
@@ -369,7 +366,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const last = await patch(location, half, video.subarray(half));
     expect(last.status).toBe(204);
     const movieId = last.headers.get("Kallo-Movie-Id")!;
-    await waitUntilReady(movieId);
+    await waitUntilReady(world, movieId);
     expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
   });
 
@@ -406,7 +403,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     });
     expect(last.status, await last.clone().text()).toBe(204);
     const movieId = last.headers.get("Kallo-Movie-Id")!;
-    await waitUntilReady(movieId);
+    await waitUntilReady(world, movieId);
     expect(sha256(fs.readFileSync(movieVideoPath(movieId, world.root)))).toBe(sha256(video));
   });
 

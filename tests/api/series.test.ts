@@ -12,6 +12,7 @@ import {
   startApiWorld,
   type ApiWorld,
   type Credentials,
+  waitUntilReady,
 } from "./helpers";
 
 /**
@@ -83,18 +84,6 @@ function tusCreate(as: Credentials, fields: Record<string, string>) {
       "Upload-Metadata": metadata,
     },
   });
-}
-
-async function waitUntilReady(movieId: string): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    const status = movieRow(world, movieId)?.status;
-    if (status !== "processing") {
-      expect(status).toBe("ready");
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${movieId} did not become ready`);
 }
 
 describe("a provider's series, seasons and episodes", () => {
@@ -249,7 +238,7 @@ describe("a provider's series, seasons and episodes", () => {
   });
 
   it("once an administrator approves it (a viewer may not), the old apps list the episode with its series", async () => {
-    await waitUntilReady(episodes[1]);
+    await waitUntilReady(world, episodes[1]);
     const byViewer = await call(world, "/admin/series", {
       form: { intent: "approve", seriesId },
       cookie: viewer.cookie,

@@ -1,12 +1,10 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
-import { movieVideoPath } from "~/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
-import { login, seedAccount, slowDownload, startApiWorld, type ApiWorld } from "./helpers";
+import { login, seedAccount, slowDownload, startApiWorld, type ApiWorld, seedDownloadableFilm } from "./helpers";
 
 /**
  * `docker stop` sends SIGTERM: the server stops taking connections, lets a
@@ -58,21 +56,7 @@ describe("a clean stop", () => {
 
     // A viewer's download of another film, read slowly (about 1 MB/s) so it is under way at the signal.
     const watchedId = "shutdownwatched1";
-    fs.mkdirSync(path.dirname(movieVideoPath(watchedId, world.root)), { recursive: true });
-    fs.writeFileSync(movieVideoPath(watchedId, world.root), Buffer.alloc(4 * 1024 * 1024, 5));
-    world.db
-      .insert(movies)
-      .values({
-        id: watchedId,
-        name: "Watched",
-        categoryId: world.categoryId,
-        providerId: provider.account.id,
-        status: "ready",
-        approved: true,
-        videoFile: `${watchedId}.mp4`,
-        sizeBytes: 4 * 1024 * 1024,
-      })
-      .run();
+    seedDownloadableFilm(world, watchedId, provider.account.id);
 
     await expect
       .poll(

@@ -21,6 +21,7 @@ import {
   startApiWorld,
   type ApiWorld,
   type Seeded,
+  seedDownloadableFilm,
 } from "./helpers";
 
 /**
@@ -443,21 +444,7 @@ describe("two workers serve as one", () => {
 
     // A viewer's download of another film, read slowly (about 1 MB/s), under way at the signal.
     const watchedId = "workerswatched01";
-    fs.mkdirSync(path.dirname(movieVideoPath(watchedId, world.root)), { recursive: true });
-    fs.writeFileSync(movieVideoPath(watchedId, world.root), Buffer.alloc(4 * 1024 * 1024, 5));
-    world.db
-      .insert(movies)
-      .values({
-        id: watchedId,
-        name: "Watched",
-        categoryId: world.categoryId,
-        providerId: provider.id,
-        status: "ready",
-        approved: true,
-        videoFile: `${watchedId}.mp4`,
-        sizeBytes: 4 * 1024 * 1024,
-      })
-      .run();
+    seedDownloadableFilm(world, watchedId, provider.id);
     const download = slowDownload(`${world.url}/api/files/${watchedId}.mp4`, watcher.token);
     await new Promise((resolve) => setTimeout(resolve, 300));
 

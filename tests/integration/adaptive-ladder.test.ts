@@ -5,7 +5,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, migrateDatabase, type DB } from "~/db/client.server";
 import { jobs, movieRenditions, movies } from "~/db/schema";
-import { probeMedia, runFfmpeg } from "~/media/ffmpeg.server";
+import { probeMedia } from "~/media/ffmpeg.server";
+import { makeVideoFixture } from "../fixtures/media";
 import { parseMediaPlaylist, playlistStats } from "~/media/hls";
 import { DEFAULT_LADDER } from "~/media/ladder";
 import { movieDir, movieHlsDir, renditionPath } from "~/media/storage.server";
@@ -107,35 +108,7 @@ beforeAll(async () => {
     END;
   `);
   // A 4-second 640x360 film with sound: the ladder gives it 144p, 240p and 360p.
-  const film = path.join(fixtures, "film.mp4");
-  await runFfmpeg([
-    "-y",
-    "-hide_banner",
-    "-loglevel",
-    "error",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=size=640x360:rate=25",
-    "-f",
-    "lavfi",
-    "-i",
-    "sine=frequency=440:sample_rate=44100",
-    "-t",
-    "4",
-    "-shortest",
-    "-c:v",
-    "libx264",
-    "-preset",
-    "ultrafast",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:a",
-    "aac",
-    "-movflags",
-    "+faststart",
-    film,
-  ]);
+  const film = await makeVideoFixture(fixtures, "mp4-faststart", 4, "640x360");
   const form = new FormData();
   form.append("name", "Ladder");
   form.append("Category", categoryId);

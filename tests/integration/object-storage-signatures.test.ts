@@ -8,12 +8,12 @@ import { getDb, migrateDatabase, openDatabase, type DB } from "~/db/client.serve
 import { movies } from "~/db/schema";
 import { runFfmpeg } from "~/media/ffmpeg.server";
 import { objectStore, rungPlaylistText, signingTime } from "~/media/media-store.server";
-import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { startReplication } from "../../scripts/litestream";
 import { startSwift, swiftAvailable, type S3Server } from "../fixtures/s3-servers";
 import { addProvidersAndCategory } from "../fixtures/studio-rows";
+import { keepServerState, serverGlobals } from "../fixtures/server-state";
 
 /**
  * Against a server that checks V4 signatures — OpenStack Swift with s3api and
@@ -28,8 +28,8 @@ if (!available)
     "[swift] not installed (apt-get install swift-proxy swift-account swift-container swift-object memcached): skipped",
   );
 
-const savedEnv = { ...process.env };
-const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner; __kalloObjectStore?: unknown };
+const restoreServerState = keepServerState();
+const globals = serverGlobals;
 let swift: S3Server;
 let root: string;
 let db: DB;
@@ -91,10 +91,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  globals.__kalloDb?.$client.close();
-  delete globals.__kalloDb;
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
+  restoreServerState();
   await swift?.stop();
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });

@@ -18,13 +18,13 @@ import {
   TitleUnreachable,
 } from "~/media/media-store.server";
 import { movieDir, renditionPath } from "~/media/storage.server";
-import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
 import { freePort } from "../fixtures/ports";
 import { addProvidersAndCategory } from "../fixtures/studio-rows";
+import { keepServerState, serverGlobals } from "../fixtures/server-state";
 
 /**
  * Films in an S3-compatible bucket, end to end against s3rver on loopback
@@ -34,8 +34,8 @@ import { addProvidersAndCategory } from "../fixtures/studio-rows";
  * from signed addresses; `media:move` both ways, killed in the middle; the
  * bucket down and back; a Litestream replica in the same bucket restored.
  */
-const savedEnv = { ...process.env };
-const globals = globalThis as unknown as { __kalloDb?: DB; __kalloMediaJobs?: JobRunner; __kalloObjectStore?: unknown };
+const restoreServerState = keepServerState();
+const globals = serverGlobals;
 
 let root: string;
 let fixtures: string;
@@ -122,10 +122,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  globals.__kalloDb?.$client.close();
-  delete globals.__kalloDb;
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
+  restoreServerState();
   await s3?.stop();
   if (root) fs.rmSync(root, { recursive: true, force: true });
   if (fixtures) fs.rmSync(fixtures, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { makeVideoFixture } from "../fixtures/media";
 import {
   extractFramePng,
   findNpmBinary,
@@ -87,30 +88,7 @@ describe("finding the ffmpeg and ffprobe binaries", () => {
 
 describe("running ffmpeg and ffprobe", () => {
   it("encodes, probes and takes a frame from a short clip", async () => {
-    const clip = path.join(workDir, "clip.mp4");
-    await runFfmpeg([
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc2=s=320x180:r=25",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=frequency=440:sample_rate=48000",
-      "-t",
-      "1.5",
-      "-c:v",
-      "libx264",
-      "-preset",
-      "veryfast",
-      "-pix_fmt",
-      "yuv420p",
-      "-c:a",
-      "aac",
-      "-movflags",
-      "+faststart",
-      clip,
-    ]);
+    const clip = await makeVideoFixture(workDir, "mp4-faststart", 1.5, "320x180");
     const probe = await probeMedia(clip);
     expect(probe).toMatchObject({
       width: 320,
