@@ -23,6 +23,16 @@ const checkFile = ({ field, originalName, head }: { field: string; originalName:
   return result.ok ? null : result.reason;
 };
 
+/** The upload is refused with `status`, and nothing of it is left on disk. */
+async function expectRefused(request: Request, maxFileBytes: number, status: number): Promise<void> {
+  const error = await receiveMultipartUpload(request, { tmpDir, maxFileBytes, maxFiles: 2, checkFile }).catch(
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UploadError);
+  expect((error as UploadError).status).toBe(status);
+  expect(fs.readdirSync(tmpDir)).toEqual([]);
+}
+
 describe("receiving a multipart upload", () => {
   it("streams files to temporary files and collects the fields", async () => {
     const form = new FormData();
@@ -49,15 +59,7 @@ describe("receiving a multipart upload", () => {
   it("refuses a file over the limit with 413 and leaves nothing on disk", async () => {
     const form = new FormData();
     form.set("movie", new Blob([MP4_HEAD, Buffer.alloc(300_000)]), "film.mp4");
-    const error = await receiveMultipartUpload(formRequest(form), {
-      tmpDir,
-      maxFileBytes: 100_000,
-      maxFiles: 2,
-      checkFile,
-    }).catch((e) => e);
-    expect(error).toBeInstanceOf(UploadError);
-    expect(error.status).toBe(413);
-    expect(fs.readdirSync(tmpDir)).toEqual([]);
+    await expectRefused(formRequest(form), 100_000, 413);
   });
 
   it("refuses a renamed executable with 400 and leaves nothing on disk", async () => {
@@ -102,15 +104,7 @@ describe("receiving a multipart upload", () => {
       headers: { "Content-Type": contentType },
       duplex: "half",
     } as RequestInit);
-    const error = await receiveMultipartUpload(request, {
-      tmpDir,
-      maxFileBytes: 10_000_000,
-      maxFiles: 2,
-      checkFile,
-    }).catch((e) => e);
-    expect(error).toBeInstanceOf(UploadError);
-    expect(error.status).toBe(400);
-    expect(fs.readdirSync(tmpDir)).toEqual([]);
+    await expectRefused(request, 10_000_000, 400);
   });
 
   it("refuses a body that is not multipart", async () => {
