@@ -7,6 +7,7 @@ import { buildLadder } from "~/services/renditions.server";
 import { grantPass } from "~/services/passes.server";
 import { startS3rver, type S3Server } from "../fixtures/s3-servers";
 import { testChromiumPath } from "../fixtures/browser";
+import { startPlaying } from "../e2e/fixtures/titles";
 import { freePort } from "../fixtures/ports";
 import { call, login, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
 
@@ -165,17 +166,7 @@ describe("films held in the bucket, served by the production build", () => {
     });
     await page.goto(`/WatchMovie?id=${freeTitle}`);
     const video = page.locator("video").first();
-    await video.evaluate(async (element: HTMLVideoElement) => {
-      element.muted = true;
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await element.play();
-        } catch (error) {
-          if ((error as Error).name !== "AbortError" || attempt === 5) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 300));
-        }
-      }
-    });
+    await startPlaying(video);
     await expect
       .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 30_000 })
       .toBeGreaterThan(0.5);

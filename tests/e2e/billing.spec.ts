@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoSeriousAccessibilityProblems } from "./fixtures/accessibility";
 import type { Browser, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { passes, payments, planPeriods, redeemCodes } from "../../app/db/schema";
@@ -484,16 +484,7 @@ test("the payment pages and the needs-a-pass panel have no serious accessibility
 }) => {
   const admin = await createAdmin("axebilling");
   const viewer = await createViewer("axebilling");
-  const check = async (page: Page, path: string) => {
-    await page.goto(path);
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (violation) => violation.impact === "serious" || violation.impact === "critical",
-    );
-    expect(
-      serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`),
-    ).toEqual([]);
-  };
+  const check = expectNoSeriousAccessibilityProblems;
   const asViewer = await signedIn(browser, baseURL!, viewer);
   await check(asViewer.page, "/payment");
   await check(asViewer.page, `/WatchMovie?id=${PREMIUM[0]}`);

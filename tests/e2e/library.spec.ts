@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoSeriousAccessibilityProblems } from "./fixtures/accessibility";
 import { and, eq } from "drizzle-orm";
 import { NEW_TITLE_KIND } from "../../app/services/notifications.server";
 import type { Browser, Page } from "@playwright/test";
@@ -445,13 +445,6 @@ test("the library pages have no serious accessibility problems", async ({ page }
     "/history?confirm=clear",
     "/watch-later",
   ]) {
-    await page.goto(path);
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter(
-      (violation) => violation.impact === "serious" || violation.impact === "critical",
-    );
-    expect(
-      serious.map((violation) => `${path} ${violation.id}: ${violation.nodes.length} × ${violation.help}`),
-    ).toEqual([]);
+    await expectNoSeriousAccessibilityProblems(page, path);
   }
 });

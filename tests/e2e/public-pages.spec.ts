@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoSeriousAccessibilityProblems } from "./fixtures/accessibility";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { movies, PASS_PERIODS, planPeriods, plans } from "../../app/db/schema";
 import { formatMoney } from "../../app/utils/money";
@@ -264,12 +264,7 @@ test.describe("plans", () => {
 });
 
 test("the landing page has no serious accessibility problems", async ({ page }) => {
-  await page.goto("/");
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.length} × ${violation.help}`)).toEqual([]);
+  await expectNoSeriousAccessibilityProblems(page, "/");
 });
 
 test.describe("Playlist without JavaScript", () => {
