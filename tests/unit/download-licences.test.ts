@@ -14,7 +14,7 @@ import {
   signLicence,
   type LicenceTerms,
 } from "~/services/downloads.server";
-import { seedBilling } from "./helpers/billing-fixtures";
+import { addBillingFilm, seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;
@@ -89,18 +89,7 @@ describe("download licences", () => {
   it("follow the plan: not without downloads, not past the limit, a Premium title not past the pass; deleted or unpublished ones stop standing", async () => {
     const { db } = testDb;
     seedBilling(db);
-    db.insert(movies)
-      .values({
-        id: "secondmovie1",
-        name: "Second film",
-        categoryId: "cat1",
-        providerId: "provider1",
-        status: "ready",
-        approved: true,
-        access: "free",
-        height: 720,
-      })
-      .run();
+    addBillingFilm(db, "secondmovie1", "Second film", "free");
     const free = "freemovie01";
     const second = "secondmovie1";
     const premium = "premiummovie1";

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, payments, plans, savedMovies, watchEvents } from "~/db/schema";
+import { categories, movies, payments, plans, savedMovies, watchEvents } from "~/db/schema";
 import {
   keptCountsForPage,
   listRecentPlays,
   PROVIDER_REVENUE_SHARE,
   providerEarnings,
 } from "~/services/provider-stats.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertAccounts } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -16,14 +16,12 @@ const ago = (days: number) => new Date(now.getTime() - days * 86_400_000);
 
 beforeEach(() => {
   ({ db, close } = createTestDatabase());
-  db.insert(accounts)
-    .values([
-      { id: "providera001", name: "A", email: "a@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" },
-      { id: "providerb001", name: "B", email: "b@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" },
-      { id: "viewer000001", name: "V1", email: "v1@t.test", phoneNumber: "1", passwordHash: "x" },
-      { id: "viewer000002", name: "V2", email: "v2@t.test", phoneNumber: "1", passwordHash: "x" },
-    ])
-    .run();
+  insertAccounts(db, [
+    { id: "providera001", name: "A", role: "provider" },
+    { id: "providerb001", name: "B", role: "provider" },
+    { id: "viewer000001", name: "V1" },
+    { id: "viewer000002", name: "V2" },
+  ]);
   db.insert(categories).values({ id: "category0001", name: "Action", slug: "action" }).run();
   db.insert(movies)
     .values([

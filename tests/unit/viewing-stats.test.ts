@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { accounts, categories, movies, passes, payments, plans, seasons, series, watchEvents } from "~/db/schema";
+import { categories, movies, passes, payments, plans, seasons, series, watchEvents } from "~/db/schema";
 import { adminDashboard } from "~/services/admin-dashboard.server";
 import { providerDashboard } from "~/services/provider-dashboard.server";
 import {
@@ -19,7 +19,7 @@ import {
   watchedSecondsSql,
   type Viewing,
 } from "~/services/viewing-stats.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, insertAccounts } from "./helpers/test-db";
 
 const MINUTE = 60_000;
 const viewing = (
@@ -128,20 +128,15 @@ describe("the dashboards' numbers from viewings in the database", () => {
 
   beforeEach(() => {
     ({ db, close } = createTestDatabase());
-    db.insert(accounts)
-      .values([
-        { id: "providera001", name: "A", email: "a@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" },
-        { id: "providerb001", name: "B", email: "b@t.test", phoneNumber: "1", passwordHash: "x", role: "provider" },
-        ...Array.from({ length: 6 }, (_, index) => ({
-          id: `viewer00000${index}`,
-          name: `V${index}`,
-          email: `v${index}@t.test`,
-          phoneNumber: "1",
-          passwordHash: "x",
-          createdAt: new Date(now.getTime() - index * 24 * 60 * MINUTE),
-        })),
-      ])
-      .run();
+    insertAccounts(db, [
+      { id: "providera001", name: "A", role: "provider" },
+      { id: "providerb001", name: "B", role: "provider" },
+      ...Array.from({ length: 6 }, (_, index) => ({
+        id: `viewer00000${index}`,
+        name: `V${index}`,
+        createdAt: new Date(now.getTime() - index * 24 * 60 * MINUTE),
+      })),
+    ]);
     db.insert(categories).values({ id: "category0001", name: "Drama", slug: "drama" }).run();
     db.insert(series)
       .values({ id: "seriesofa001", name: "Gidan Haya", categoryId: "category0001", providerId: "providera001" })

@@ -1,4 +1,5 @@
-import { accounts, categories, movies, planPeriods, plans } from "~/db/schema";
+import { insertTitle } from "./test-db";
+import { accounts, categories, planPeriods, plans } from "~/db/schema";
 import type { DB } from "~/db/client.server";
 
 /** FREE, BASIC (1 screen) and PRO (2 screens) with day/week/month passes, a viewer or two, a provider and two titles. */
@@ -30,30 +31,8 @@ export function seedBilling(db: DB) {
   account("provider2", "provider");
   account("admin1", "admin");
   db.insert(categories).values({ id: "cat1", name: "Drama", slug: "drama" }).run();
-  db.insert(movies)
-    .values([
-      {
-        id: "freemovie01",
-        name: "Free film",
-        categoryId: "cat1",
-        providerId: "provider1",
-        status: "ready",
-        approved: true,
-        access: "free",
-        height: 720,
-      },
-      {
-        id: "premiummovie1",
-        name: "Premium film",
-        categoryId: "cat1",
-        providerId: "provider1",
-        status: "ready",
-        approved: true,
-        access: "premium",
-        height: 720,
-      },
-    ])
-    .run();
+  addBillingFilm(db, "freemovie01", "Free film", "free");
+  addBillingFilm(db, "premiummovie1", "Premium film", "premium");
   return {
     viewer: { id: "viewer1", role: "viewer" as const },
     other: { id: "viewer2", role: "viewer" as const },
@@ -64,3 +43,8 @@ export function seedBilling(db: DB) {
 }
 
 export const DAY = 24 * 60 * 60 * 1000;
+
+/** A ready, published 720p film of provider1 in cat1 (what seedBilling makes). */
+export function addBillingFilm(db: DB, id: string, name: string, access: "free" | "premium"): void {
+  insertTitle(db, id, { categoryId: "cat1", providerId: "provider1", access, height: 720 }, { name });
+}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateDatabase, openDatabase, type DB } from "~/db/client.server";
-import { movies } from "~/db/schema";
+import { accounts, movies } from "~/db/schema";
 
 /** A migrated database in its own temporary folder; `close()` removes it. */
 export function createTestDatabase(): { db: DB; dir: string; close: () => void } {
@@ -31,5 +31,15 @@ export function insertTitle(
 ): void {
   db.insert(movies)
     .values({ id, name: id, providerId: "provider0001", status: "ready", approved: true, ...defaults, ...values })
+    .run();
+}
+
+/** Accounts for a test, by id and name (a viewer unless `role` says otherwise); emails and the rest filled in. */
+export function insertAccounts(
+  db: DB,
+  rows: readonly (Pick<typeof accounts.$inferInsert, "id" | "name"> & Partial<typeof accounts.$inferInsert>)[],
+): void {
+  db.insert(accounts)
+    .values(rows.map((row) => ({ email: `${row.id}@t.test`, phoneNumber: "1", passwordHash: "x", ...row })))
     .run();
 }
