@@ -92,6 +92,12 @@ function showingTracks(video: Locator) {
   );
 }
 
+/** The title's provider signs in at their door and lands in the studio. */
+async function signInAsProvider(page: Page) {
+  await signInThroughForm(page, "/cp", provider.email, provider.password);
+  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+}
+
 test.describe("with JavaScript", () => {
   test("a provider attaches Hausa subtitles; a viewer picks Hausa and the cue shows in the adaptive player; the choice is remembered", async ({
     page,
@@ -99,8 +105,7 @@ test.describe("with JavaScript", () => {
   }) => {
     test.slow();
     const title = newTitle();
-    await signInThroughForm(page, "/cp", provider.email, provider.password);
-    await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+    await signInAsProvider(page);
     await attachHausa(page, title);
     await expect(page.getByText("Subtitles saved: 2 cues")).toBeVisible();
     await expect(hausaRow(page)).toContainText("Hausa");
@@ -221,8 +226,7 @@ test.describe("without JavaScript", () => {
   }) => {
     test.slow();
     const title = newTitle();
-    await signInThroughForm(page, "/cp", provider.email, provider.password);
-    await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+    await signInAsProvider(page);
 
     // A bad file: the page says why, and nothing is stored.
     await attachHausa(page, title, "1\n00:00:01,000 --> 00:00:0x,000\nbad\n");
