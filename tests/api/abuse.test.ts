@@ -4,7 +4,8 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movieRenditions, plans } from "~/db/schema";
-import { call, login, PASSWORD, seedAccount, seedMovie, startApiWorld, type ApiWorld } from "./helpers";
+import { call, login, PASSWORD, seedAccount, seedMovie, startApiWorld } from "./helpers";
+import type { ApiWorld } from "./helpers";
 
 /** What an outside probe tried against the running server: forged headers and absurd parameters. */
 let world: ApiWorld;

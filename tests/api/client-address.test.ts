@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, startApiWorld, type ApiWorld } from "./helpers";
+import { call, startApiWorld } from "./helpers";
+import type { ApiWorld } from "./helpers";
 
 /**
  * The sign-in limit counts the client's real address: a client's own

@@ -15,9 +15,8 @@ import {
   seedMovie,
   startApiWorld,
   uniqueId,
-  type ApiWorld,
-  type Credentials,
 } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * One block per row of the /api table (docs/product.md): the success shape the old

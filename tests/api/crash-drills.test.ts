@@ -10,18 +10,8 @@ import { storagePaths } from "~/media/storage.server";
 import { setSetting } from "~/services/settings.server";
 import { makeVideoFixture } from "../fixtures/media";
 import { startServer } from "../../bench/lib";
-import {
-  call,
-  login,
-  RawConnection,
-  seedAccount,
-  seedMovie,
-  startApiWorld,
-  uniqueId,
-  until,
-  type ApiWorld,
-  type Credentials,
-} from "./helpers";
+import { call, login, RawConnection, seedAccount, seedMovie, startApiWorld, uniqueId, until } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * Fault drills: the server is killed with SIGKILL while a film uploads and

@@ -9,7 +9,8 @@ import { migrateDatabase, openDatabase } from "~/db/client.server";
 import { categories, jobs } from "~/db/schema";
 import { hashPassword } from "~/services/passwords.server";
 import { freePort } from "../fixtures/ports";
-import { call, login, PASSWORD, seedAccount, seedMovie, type ApiWorld } from "./helpers";
+import { call, login, PASSWORD, seedAccount, seedMovie } from "./helpers";
+import type { ApiWorld } from "./helpers";
 
 /**
  * The disk filled by something else (a log, a backup, a copied file) while

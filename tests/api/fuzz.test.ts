@@ -11,19 +11,8 @@ import {
   providerRegistrationSchema,
   registrationSchema,
 } from "~/services/validation";
-import {
-  accountRow,
-  login,
-  movieRow,
-  nextAddress,
-  PASSWORD,
-  seedAccount,
-  seedMovie,
-  startApiWorld,
-  type ApiWorld,
-  type Credentials,
-  type Seeded,
-} from "./helpers";
+import { accountRow, login, movieRow, nextAddress, PASSWORD, seedAccount, seedMovie, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials, Seeded } from "./helpers";
 
 // A failure prints its seed; FC_SEED=<seed> npm run test:api replays it.
 if (process.env.FC_SEED) fc.configureGlobal({ seed: Number(process.env.FC_SEED) });

@@ -3,6 +3,7 @@
  * on a throwaway storage folder with a real database (as bench/ does). This
  * module seeds that folder, starts the server and calls it.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -420,4 +421,17 @@ export function seedDownloadableFilm(world: ApiWorld, id: string, providerId: st
       sizeBytes: 4 * 1024 * 1024,
     })
     .run();
+}
+
+/** The ffmpeg processes working on files under `root` (a test server's encoders). */
+export function encodersOf(root: string): string[] {
+  try {
+    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
 }

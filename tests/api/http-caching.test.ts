@@ -16,7 +16,8 @@ import { movies } from "~/db/schema";
 import { languageCookie } from "~/i18n/language.server";
 import { writeMoviePosters } from "~/media/posters.server";
 import { SIZED_POSTERS } from "~/media/poster-sizes";
-import { call, login, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import { call, login, seedAccount, seedMovie, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 let world: ApiWorld;
 let viewer: Credentials;

@@ -9,7 +9,8 @@ import { startS3rver, type S3Server } from "../fixtures/s3-servers";
 import { testChromiumPath } from "../fixtures/browser";
 import { startPlaying } from "../e2e/fixtures/titles";
 import { freePort } from "../fixtures/ports";
-import { call, login, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import { call, login, seedAccount, seedMovie, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * The production build with MEDIA_STORE=s3 against s3rver on loopback: the

@@ -15,7 +15,8 @@ import { LANGUAGES, NAMESPACES, type Language } from "~/i18n/config";
 import { eq } from "drizzle-orm";
 import { movies, notifications, seasons, series, subtitles } from "~/db/schema";
 import { AUDIT_ACTIONS } from "~/services/audit.server";
-import { call, login, nextAddress, seedAccount, seedMovie, startApiWorld, uniqueId, type ApiWorld } from "./helpers";
+import { call, login, nextAddress, seedAccount, seedMovie, startApiWorld, uniqueId } from "./helpers";
+import type { ApiWorld } from "./helpers";
 
 let world: ApiWorld;
 const cookies: Record<"viewer" | "provider" | "admin", string> = { viewer: "", provider: "", admin: "" };

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { login, RawConnection, seedAccount, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import { login, RawConnection, seedAccount, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * A request refused before its body has been read (too large for a form, the

@@ -8,16 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies, resumableUploads } from "~/db/schema";
 import { movieVideoPath, moviePosterPath, storagePaths } from "~/media/storage.server";
 import { sweepExpiredUploads } from "~/services/resumable-uploads.server";
-import {
-  login,
-  movieRow,
-  seedAccount,
-  sharedVideo,
-  startApiWorld,
-  type ApiWorld,
-  type Credentials,
-  waitUntilReady,
-} from "./helpers";
+import { login, movieRow, seedAccount, sharedVideo, startApiWorld, waitUntilReady } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * Resumable uploads by the tus protocol at /provider/uploads/tus, spoken

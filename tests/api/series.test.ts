@@ -3,17 +3,8 @@ import { and, asc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies, seasons, series } from "~/db/schema";
-import {
-  call,
-  login,
-  movieRow,
-  seedAccount,
-  sharedVideo,
-  startApiWorld,
-  type ApiWorld,
-  type Credentials,
-  waitUntilReady,
-} from "./helpers";
+import { call, login, movieRow, seedAccount, sharedVideo, startApiWorld, waitUntilReady } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * Series in the studio, against the production build: a provider makes a

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, movies } from "~/db/schema";
 import { makeVideoFixture } from "../fixtures/media";
-import { login, seedAccount, slowDownload, startApiWorld, type ApiWorld, seedDownloadableFilm } from "./helpers";
+import { login, seedAccount, slowDownload, startApiWorld, seedDownloadableFilm, encodersOf } from "./helpers";
+import type { ApiWorld } from "./helpers";
 
 /**
  * `docker stop` sends SIGTERM: the server stops taking connections, lets a
@@ -23,18 +23,6 @@ afterAll(async () => {
   delete process.env.SHUTDOWN_GRACE_SECONDS;
   await world?.stop();
 });
-
-const encodersOf = (root: string) => {
-  try {
-    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`])
-      .toString()
-      .trim()
-      .split("\n")
-      .filter(Boolean);
-  } catch {
-    return [];
-  }
-};
 
 describe("a clean stop", () => {
   it("lets a slow download finish, queues the running job again, and exits 0; the next start finishes the job", async () => {

@@ -5,7 +5,8 @@ import { plans, subtitles } from "~/db/schema";
 import { movieSubtitlePath, storagePaths } from "~/media/storage.server";
 import { SUBTITLE_MAX_BYTES } from "~/media/subtitle-files";
 import { grantPass } from "~/services/passes.server";
-import { call, login, seedAccount, seedMovie, startApiWorld, type ApiWorld, type Credentials } from "./helpers";
+import { call, login, seedAccount, seedMovie, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * Subtitles over HTTP against the production build: the studio form

@@ -13,9 +13,8 @@ import {
   sharedVideo,
   startApiWorld,
   until,
-  type ApiWorld,
-  type Credentials,
 } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * The /api paths that edit a title and replace its film (and the resumable

@@ -6,17 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies } from "~/db/schema";
 import { storagePaths } from "~/media/storage.server";
 import { setSetting } from "~/services/settings.server";
-import {
-  call,
-  login,
-  movieRow,
-  rowCount,
-  seedAccount,
-  sharedVideo,
-  startApiWorld,
-  type ApiWorld,
-  type Credentials,
-} from "./helpers";
+import { call, login, movieRow, rowCount, seedAccount, sharedVideo, startApiWorld } from "./helpers";
+import type { ApiWorld, Credentials } from "./helpers";
 
 /**
  * The old web client's upload, end to end: its multipart layout (text parts,

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -19,10 +18,10 @@ import {
   sharedVideo,
   slowDownload,
   startApiWorld,
-  type ApiWorld,
-  type Seeded,
   seedDownloadableFilm,
+  encodersOf,
 } from "./helpers";
+import type { ApiWorld, Seeded } from "./helpers";
 
 /**
  * Two workers (WORKERS=2) behave as one server: a session made on one is good
@@ -135,18 +134,6 @@ async function workerPids(): Promise<Map<number, string>> {
     }
   }
   return pids;
-}
-
-function encodersOf(root: string): string[] {
-  try {
-    return execFileSync("pgrep", ["-f", `ffmpeg.*${root}`])
-      .toString()
-      .trim()
-      .split("\n")
-      .filter(Boolean);
-  } catch {
-    return [];
-  }
 }
 
 function processRuns(pid: number): boolean {
