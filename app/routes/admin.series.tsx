@@ -11,7 +11,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { DataTable } from "~/components/ui/data-table";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { changeSeries, listAllSeries, sendBackSeries } from "~/services/series.server";
+import { changeSeries, listAllSeries, sendBackSeries } from "~/services/series-review.server";
 import { reviewRowAction, type SendBackFailure } from "~/routes-support/review-action.server";
 import { clientAddress } from "~/utils/client.server";
 import { pageParam } from "~/utils/paging";

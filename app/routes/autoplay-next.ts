@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { requireViewer } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
-import { setAutoplayOnDataSaver } from "~/services/series.server";
+import { setAutoplayOnDataSaver } from "~/services/series-viewing.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/read-form.server";

@@ -23,9 +23,9 @@ import {
   deleteEpisode,
   getStudioSeries,
   reorderEpisodes,
-  resubmitSeries,
   updateSeries,
 } from "~/services/series.server";
+import { resubmitSeries } from "~/services/series-review.server";
 import { clientAddress } from "~/utils/client.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";

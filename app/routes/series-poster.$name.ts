@@ -3,7 +3,7 @@ import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { servePoster } from "~/media/poster-serving.server";
 import { resolveSeriesPoster } from "~/media/storage.server";
-import { seriesPosterAccess } from "~/services/series.server";
+import { seriesPosterAccess } from "~/services/series-viewing.server";
 
 /**
  * GET/HEAD /series-poster/:name — a series' own poster by the names a title's has

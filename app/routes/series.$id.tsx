@@ -13,7 +13,7 @@ import { EpisodeClock } from "~/components/series/episode-clock";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series.server";
+import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series-viewing.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";

@@ -11,7 +11,7 @@ import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.serv
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { usesViewerPages } from "~/services/roles";
-import { dropSeriesFromList, keepSeriesOnList } from "~/services/series.server";
+import { dropSeriesFromList, keepSeriesOnList } from "~/services/series-viewing.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
 

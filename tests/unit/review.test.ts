@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { jobs, movies, notifications, series } from "~/db/schema";
 import { NOTICE_MAIL_JOB, type NoticeMailPayload } from "~/services/review-notices.server";
-import { changeSeries, resubmitSeries, sendBackSeries } from "~/services/series.server";
+import { changeSeries, resubmitSeries, sendBackSeries } from "~/services/series-review.server";
 import { setSetting } from "~/services/settings.server";
 import {
   changeTitle,

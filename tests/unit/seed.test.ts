@@ -30,7 +30,7 @@ import {
 } from "~/media/storage.server";
 import { verifyPassword } from "~/services/passwords.server";
 import { listCatalogue } from "~/services/catalogue.server";
-import { getSeriesPage } from "~/services/series.server";
+import { getSeriesPage } from "~/services/series-viewing.server";
 import { copySeededDemo } from "../fixtures/demo-storage";
 
 let workDir: string;

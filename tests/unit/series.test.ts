@@ -9,15 +9,10 @@ import { notifyNewTitle } from "~/services/notifications.server";
 import { browseCatalogue } from "~/services/search.server";
 import {
   addSeason,
-  changeSeries,
   checkEpisodeOrder,
-  chooseSeason,
   continueTarget,
   createSeries,
   deleteEpisode,
-  getEpisodeContext,
-  getSeriesPage,
-  keepSeriesOnList,
   listProviderSeries,
   nextEpisodeAfter,
   placeEpisode,
@@ -25,6 +20,8 @@ import {
   startsNextByItself,
   type EpisodeProgress,
 } from "~/services/series.server";
+import { changeSeries } from "~/services/series-review.server";
+import { chooseSeason, getEpisodeContext, getSeriesPage, keepSeriesOnList } from "~/services/series-viewing.server";
 import { createTestDatabase } from "./helpers/test-db";
 
 /**
