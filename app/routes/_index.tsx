@@ -10,7 +10,7 @@ import { ContinueWatchingRow } from "~/components/catalogue/continue-watching";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { loadLandingCatalogue } from "~/services/catalogue.server";
+import { loadLandingCatalogue } from "~/services/catalogue-lists.server";
 import { listPlansOnOffer } from "~/services/plans.server";
 import { getEnv } from "~/utils/env.server";
 import { listContinueWatching } from "~/services/continue-watching.server";

@@ -4,7 +4,7 @@ import { AboutKallo } from "~/components/about-kallo";
 import { HomeShelf } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
 import { getRequestT } from "~/i18n/translate.server";
-import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue.server";
+import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue-lists.server";
 import { listPlansOnOffer } from "~/services/plans.server";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";

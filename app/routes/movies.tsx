@@ -10,7 +10,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { ContinueWatchingRow } from "~/components/catalogue/continue-watching";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue.server";
+import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/services/catalogue-lists.server";
 import { listContinueWatching } from "~/services/continue-watching.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";

@@ -1,5 +1,5 @@
-import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import { getDb, type DB } from "~/db/client.server";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { type DB } from "~/db/client.server";
 import { plainRows, preparedQuery, preparedSql } from "~/db/prepared.server";
 import { catalogueVersion, categories, movies, ratings, seasons, series, watchEvents } from "~/db/schema";
 import { qualified } from "~/db/sql";
@@ -110,7 +110,7 @@ export function posterAccess(db: DB, movieId: string, caller: { id: string; role
   return "hidden";
 }
 
-function clampLimit(limit: number): number {
+export function clampLimit(limit: number): number {
   if (!Number.isFinite(limit)) return 12;
   return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
 }
@@ -327,7 +327,7 @@ export function listCardsForEntries(db: DB, entries: readonly CatalogueEntry[]):
 }
 
 /** The same with what the landing page's hero shows: the description and the large poster. */
-function listHeroesForEntries(db: DB, entries: readonly CatalogueEntry[]): CatalogueMovie[] {
+export function listHeroesForEntries(db: DB, entries: readonly CatalogueEntry[]): CatalogueMovie[] {
   return cardRows(db, entries, true).map((row) => ({ ...toCard(row), description: row.description }));
 }
 
@@ -352,6 +352,14 @@ export function cardsOfRows(db: DB, rows: readonly { movieId: string }[]): Map<s
     ).map((card) => [card.id, card]),
   );
 }
+
+/**
+ * The weight of the prior in the suggested ranking: every title is treated as if
+ * it also had this many ratings of PRIOR_STARS, so a single 5-star vote does not
+ * outrank a title that fifty viewers rate 4.6 (a Bayesian average).
+ */
+export const SUGGESTION_PRIOR_COUNT = 3;
+export const SUGGESTION_PRIOR_STARS = 3;
 
 export type EntryFilter = {
   featuredOnly?: boolean;
@@ -604,217 +612,6 @@ export function countEntries(db: DB, filter: EntryFilter): number {
   );
 }
 
-/** Cards of a slice of entries: two statements, the entries and their cards. */
-function entryCards(
-  db: DB,
-  filter: EntryFilter,
-  options: { order: EntryOrder; limit: number; offset?: number; now?: Date },
-): CatalogueCard[] {
-  return listCardsForEntries(db, queryEntries(db, filter, options));
-}
-
-/** Titles and series an administrator has featured, newest first (movies_featured_idx), with what the hero shows. */
-export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  return listHeroesForEntries(db, queryEntries(db, { featuredOnly: true }, { order: "new", limit: clampLimit(limit) }));
-}
-
-/** The newest published films and series (movies_catalogue_idx). */
-export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
-  return entryCards(db, {}, { order: "new", limit: clampLimit(limit) });
-}
-
-const categoryBySlug = preparedQuery((db) =>
-  db
-    .select({ id: categories.id })
-    .from(categories)
-    .where(eq(categories.slug, sql.placeholder("slug")))
-    .prepare(),
-);
-
-/** The newest published films and series of one category, by its slug (categories_slug_unique, movies_category_idx). */
-export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueCard[] {
-  const category = categoryBySlug(db).get({ slug });
-  if (!category) return [];
-  return entryCards(db, { categoryId: category.id }, { order: "new", limit: clampLimit(limit) });
-}
-
-type TrendingEntry = CatalogueEntry & { uploadedAt: number };
-const trendingCache = new WeakMap<DB, { at: number; ranking: TrendingEntry[] }>();
-
-/**
- * Every published film and series played in the seven days before `now`,
- * most played first (then all-time views, newest upload, id); a series counts
- * the plays of all its episodes. Counting a week of plays is the one
- * catalogue query that grows with viewing rather than with a page, so the
- * ranking is kept for TRENDING_REFRESH_MS and shared by every trending list
- * asked for within that minute; entries only, the cards are fetched per page
- * (and re-checked as published there).
- */
-export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[] {
-  const cached = trendingCache.get(db);
-  const age = cached ? now.getTime() - cached.at : Infinity;
-  if (cached && age >= 0 && age < TRENDING_REFRESH_MS) return cached.ranking;
-  const since = now.getTime() - TRENDING_WINDOW_MS;
-  const ranking = db
-    .all<{ kind: "film" | "series"; id: string; uploadedAt: number }>(
-      sql`SELECT CASE WHEN ${movies.seasonId} IS NULL THEN 'film' ELSE 'series' END AS kind,
-          coalesce(${seasons.seriesId}, ${movies.id}) AS id,
-          sum(recent.plays) AS plays, sum(${movies.views}) AS views, max(${movies.uploadedAt}) AS uploadedAt
-        FROM (SELECT ${watchEvents.movieId} AS movie_id, count(*) AS plays FROM ${watchEvents} WHERE ${watchEvents.startedAt} >= ${since} GROUP BY ${watchEvents.movieId}) AS recent
-        INNER JOIN ${movies} ON ${movies.id} = recent.movie_id
-        LEFT JOIN ${seasons} ON ${seasons.id} = ${movies.seasonId}
-        LEFT JOIN ${series} ON ${series.id} = ${seasons.seriesId}
-        WHERE ${isPublished()} AND (${movies.seasonId} IS NULL OR ${series.approved} = 1)
-        GROUP BY 1, 2
-        ORDER BY plays DESC, views DESC, uploadedAt DESC, id DESC`,
-    )
-    .map((row) => ({ kind: row.kind, id: row.id, uploadedAt: Number(row.uploadedAt) }));
-  trendingCache.set(db, { at: now.getTime(), ranking });
-  return ranking;
-}
-
-/**
- * What people are watching now: the films and series with the most viewings
- * started in the last seven days (trendingRanking, kept for a minute), ties
- * broken by all-time views, then by the newest upload. When fewer than
- * `limit` were watched this week (always true on a new install), the rest of
- * the row is filled with the most viewed of all time, so the row is never
- * empty while titles exist.
- */
-export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueCard[] {
-  const max = clampLimit(limit);
-  const trending = listCardsForEntries(db, trendingRanking(db, now).slice(0, max));
-  if (trending.length >= max) return trending;
-
-  const taken = new Set(trending.map((card) => `${card.kind === "series" ? "series" : "film"}:${card.id}`));
-  const mostViewed = queryEntries(db, {}, { order: "views", limit: max + taken.size, now })
-    .filter((entry) => !taken.has(`${entry.kind}:${entry.id}`))
-    .slice(0, max - trending.length);
-  return [...trending, ...listCardsForEntries(db, mostViewed)];
-}
-
-/**
- * The weight of the prior in the suggested ranking: every title is treated as if
- * it also had this many ratings of PRIOR_STARS, so a single 5-star vote does not
- * outrank a title that fifty viewers rate 4.6 (a Bayesian average).
- */
-export const SUGGESTION_PRIOR_COUNT = 3;
-export const SUGGESTION_PRIOR_STARS = 3;
-
-/**
- * Suggested for everyone (the landing page has no viewer to personalise for):
- * published films and series ranked by their Bayesian average rating
- *   (sum of stars + PRIOR_COUNT × PRIOR_STARS) / (count + PRIOR_COUNT),
- * then by all-time views, then newest first. Unrated titles score exactly the
- * prior, so well-rated titles come first, badly rated ones last, and among the
- * unrated the most watched lead. A series is scored on all its episodes' stars.
- */
-export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
-  return entryCards(db, {}, { order: "suggested", limit: clampLimit(limit) });
-}
-
-/**
- * Everything the landing page shows from the catalogue, in one call. A title
- * in several sections is one card object in all of them (the first made,
- * featured's when it is featured), so the page's data, which names an object
- * it has already sent by reference, carries each card once.
- */
-export function loadLandingCatalogue(db: DB = getDb()) {
-  const featured = listFeaturedMovies(8, db);
-  const share = sharedCards(featured);
-  return {
-    featured,
-    suggested: share(listSuggestedMovies(8, db)),
-    action: share(listMoviesInCategory("action", 8, db)),
-    trending: share(listTrendingMovies(12, db)),
-    newest: share(listNewMovies(12, db)),
-  };
-}
-
-/** Each card of a list replaced by the first card seen of the same title or series (starting with `first`). */
-function sharedCards(first: readonly CatalogueCard[]): (cards: CatalogueCard[]) => CatalogueCard[] {
-  const key = (card: CatalogueCard) => `${card.kind === "series" ? "series" : "title"}:${card.id}`;
-  const seen = new Map(first.map((card) => [key(card), card]));
-  return (cards) =>
-    cards.map((card) => {
-      const earlier = seen.get(key(card));
-      if (earlier) return earlier;
-      seen.set(key(card), card);
-      return card;
-    });
-}
-
-export const CATALOGUE_SORTS = ["new", "old"] as const;
-export type CatalogueSort = (typeof CATALOGUE_SORTS)[number];
-export const CATALOGUE_FILTERS = ["featured", "new", "trending"] as const;
-export type CatalogueFilter = (typeof CATALOGUE_FILTERS)[number];
-/** "New" titles in the New Movies menu: uploaded within this window. */
-export const NEW_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
-
-export function parseCatalogueSort(value: string | null): CatalogueSort | null {
-  return (CATALOGUE_SORTS as readonly string[]).includes(value ?? "") ? (value as CatalogueSort) : null;
-}
-export function parseCatalogueFilter(value: string | null): CatalogueFilter | null {
-  return (CATALOGUE_FILTERS as readonly string[]).includes(value ?? "") ? (value as CatalogueFilter) : null;
-}
-
-export type CataloguePage = {
-  movies: CatalogueCard[];
-  total: number;
-  page: number;
-  pageCount: number;
-  pageSize: number;
-};
-
-/**
- * One page of the /movies grid: films and series. `sort` orders by upload
- * date (new: newest first, old: oldest first; a series by its newest
- * episode); `filter` narrows to featured entries, entries uploaded in the
- * last 30 days, or entries played in the last seven days (which, unless a
- * sort is asked for, come most played first). Three statements, each
- * prepared once per filter and sort: the count, the page's entries (bounded
- * by LIMIT/OFFSET over movies_catalogue_idx / movies_featured_idx) and their
- * cards; a trending page is a slice of the kept trendingRanking and its cards.
- */
-export function listCatalogue(
-  options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
-  db: DB = getDb(),
-  now: Date = new Date(),
-): CataloguePage {
-  const pageSize = clampLimit(options.pageSize ?? 24);
-  const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-
-  if (options.filter === "trending") {
-    let ranking = trendingRanking(db, now);
-    if (options.sort) {
-      const direction = options.sort === "old" ? 1 : -1;
-      ranking = [...ranking].sort(
-        (x, y) => direction * (x.uploadedAt - y.uploadedAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)),
-      );
-    }
-    const total = ranking.length;
-    const pageCount = Math.max(1, Math.ceil(total / pageSize));
-    const page = Math.min(requestedPage, pageCount);
-    const slice = ranking.slice((page - 1) * pageSize, page * pageSize);
-    return { movies: listCardsForEntries(db, slice), total, page, pageCount, pageSize };
-  }
-
-  const filter: EntryFilter = {
-    featuredOnly: options.filter === "featured",
-    since: options.filter === "new" ? new Date(now.getTime() - NEW_WINDOW_MS) : null,
-  };
-  const total = countEntries(db, filter);
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
-  const page = Math.min(requestedPage, pageCount);
-  const movies = entryCards(db, filter, {
-    order: options.sort === "old" ? "old" : "new",
-    limit: pageSize,
-    offset: (page - 1) * pageSize,
-    now,
-  });
-  return { movies, total, page, pageCount, pageSize };
-}
-
 /** What a title's or a series' page says about it at the top. */
 export type ShownDetails = {
   id: string;
@@ -834,57 +631,3 @@ export const titleDetailColumns = {
   categoryId: movies.categoryId,
   providerId: movies.providerId,
 };
-
-export type PublishedTitle = {
-  id: string;
-  /** An episode's name with its series: "Series — S1E2 Title". */
-  name: string;
-  description: string;
-  posterFile: string | null;
-  views: number;
-  sizeBytes: number;
-  uploadedAt: Date;
-};
-
-/**
- * One page of every playable title, episodes included (the old apps know no
- * series: an episode is a title named "Series — S1E2 Title"), newest first
- * (movies_published_idx), with the fields the old clients' list reads.
- */
-export function listPublishedTitles(
-  db: DB,
-  options: { page: number; pageSize: number },
-): { rows: PublishedTitle[]; total: number } {
-  const pageSize = clampLimit(options.pageSize);
-  const page = Math.max(1, Math.floor(options.page) || 1);
-  const rows = db
-    .select({
-      id: movies.id,
-      name: movies.name,
-      description: movies.description,
-      posterFile: movies.posterFile,
-      views: movies.views,
-      sizeBytes: movies.sizeBytes,
-      uploadedAt: movies.uploadedAt,
-      ...episodeContextColumns,
-    })
-    .from(movies)
-    .leftJoin(seasons, eq(seasons.id, movies.seasonId))
-    .leftJoin(series, eq(series.id, seasons.seriesId))
-    .where(isPublished())
-    .orderBy(desc(movies.uploadedAt), desc(movies.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .all()
-    .map(({ seriesId: _seriesId, seriesName, seasonNumber, episodeNumber, ...row }) => ({
-      ...row,
-      name: titleDisplayName({ name: row.name, seriesName, seasonNumber, episodeNumber }),
-    }));
-  const total =
-    db
-      .select({ value: sql<number>`count(*)` })
-      .from(movies)
-      .where(isPublished())
-      .get()?.value ?? 0;
-  return { rows, total: Number(total) };
-}

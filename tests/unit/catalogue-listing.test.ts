@@ -7,8 +7,8 @@ import {
   listTrendingMovies,
   parseCatalogueFilter,
   parseCatalogueSort,
-  TRENDING_REFRESH_MS,
-} from "~/services/catalogue.server";
+} from "~/services/catalogue-lists.server";
+import { TRENDING_REFRESH_MS } from "~/services/catalogue.server";
 import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;

@@ -9,7 +9,7 @@ import {
   listSuggestedMovies,
   listTrendingMovies,
   loadLandingCatalogue,
-} from "~/services/catalogue.server";
+} from "~/services/catalogue-lists.server";
 import { createTestDatabase, insertTitle } from "./helpers/test-db";
 
 let db: DB;

@@ -29,7 +29,7 @@ import {
   storagePaths,
 } from "~/media/storage.server";
 import { verifyPassword } from "~/services/passwords.server";
-import { listCatalogue } from "~/services/catalogue.server";
+import { listCatalogue } from "~/services/catalogue-lists.server";
 import { getSeriesPage } from "~/services/series-viewing.server";
 import { copySeededDemo } from "../fixtures/demo-storage";
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, notifications, seasons, series, watchEvents } from "~/db/schema";
-import { listCatalogue, listPublishedTitles, listTrendingMovies } from "~/services/catalogue.server";
+import { listCatalogue, listPublishedTitles, listTrendingMovies } from "~/services/catalogue-lists.server";
 import { deleteCategory } from "~/services/categories.server";
 import { listSavedMovies } from "~/services/saved-lists.server";
 import { notifyNewTitle } from "~/services/notifications.server";

@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { publicPosterName, publicVideoName } from "~/media/storage.server";
 import { getAccountById } from "~/services/accounts.server";
-import { listPublishedTitles, type PublishedTitle } from "~/services/catalogue.server";
+import { listPublishedTitles, type PublishedTitle } from "~/services/catalogue-lists.server";
 import { listProviderMovies } from "~/services/movies.server";
 import { deleteTitleAudited } from "~/services/title-lifecycle.server";
 import { clientAddress } from "~/utils/client.server";
