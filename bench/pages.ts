@@ -51,7 +51,8 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Request as PwRequest } from "@playwright/test";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { DEMO_ACCOUNTS, DEMO_SERIES, seedDemo } from "../app/demo/seed-demo.server";
+import { DEMO_ACCOUNTS, DEMO_SERIES } from "../app/demo/demo-catalogue";
+import { seedDemo } from "../app/demo/seed-demo.server";
 import { startServer, type RunningServer } from "./lib";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -1,7 +1,8 @@
 /** `npm run seed:demo`: add the demo content to the configured database (safe to repeat). */
 import { getEnv } from "../app/utils/env.server";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
-import { DEMO_ACCOUNTS, seedDemo } from "../app/demo/seed-demo.server";
+import { DEMO_ACCOUNTS } from "../app/demo/demo-catalogue";
+import { seedDemo } from "../app/demo/seed-demo.server";
 
 const env = getEnv();
 const db = openDatabase(env.databasePath);

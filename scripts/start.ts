@@ -61,7 +61,8 @@ console.log(`[start] database ready at ${env.databasePath}`);
 // serves (titles appear as each is ready), unless --demo-media-first (the end-to-end tests) waits for them.
 let makeDemoMedia: (() => Promise<void>) | null = null;
 if (demo) {
-  const { seedDemoBasics, DEMO_ACCOUNTS } = await import("../app/demo/seed-demo.server");
+  const { seedDemoBasics } = await import("../app/demo/seed-demo.server");
+  const { DEMO_ACCOUNTS } = await import("../app/demo/demo-catalogue");
   const { summary, makeMedia } = await seedDemoBasics(db, { storageDir: env.storageDir, ladder: env.ladder });
   if (process.argv.includes("--demo-media-first")) await makeMedia();
   else makeDemoMedia = makeMedia;

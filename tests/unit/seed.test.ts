@@ -17,7 +17,8 @@ import {
   subtitles,
   watchEvents,
 } from "~/db/schema";
-import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE, seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
+import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE } from "~/demo/demo-catalogue";
+import { seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { moviePosterPaths } from "~/media/posters.server";
 import {
