@@ -111,7 +111,7 @@ authenticator.use(doorStrategy("provider"), "provider");
 
 /** Where each role starts after signing in. */
 export function landingPath(role: Account["role"]): string {
-  if (role === "admin") return "/admin/providerslist";
+  if (role === "admin") return "/admin/dashboard";
   if (role === "provider") return "/provider/Movieupload";
   return "/movies";
 }

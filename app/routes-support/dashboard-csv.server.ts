@@ -1,7 +1,7 @@
 import type { AdminDashboard } from "~/services/admin-dashboard.server";
 import type { ProviderDashboard } from "~/services/provider-dashboard.server";
 import { csvLine, safeFileName } from "~/utils/csv";
-import { minorUnitDigits } from "~/utils/money";
+import { csvAmount } from "~/utils/money";
 
 /**
  * The numbers behind each dashboard chart as CSV: the same figures the
@@ -17,10 +17,6 @@ export type ProviderChart = (typeof PROVIDER_CHARTS)[number];
 export type AdminChart = (typeof ADMIN_CHARTS)[number];
 
 const percent = (share: number | null) => (share === null ? "" : Math.round(share * 1000) / 10);
-const major = (amountMinor: number, currency: string) => {
-  const digits = minorUnitDigits(currency);
-  return (amountMinor / 10 ** digits).toFixed(digits);
-};
 
 export function providerChartCsv(
   board: ProviderDashboard,
@@ -87,7 +83,12 @@ export function providerChartCsv(
       if (board.earnings.currency)
         for (const row of board.earnings.byTitle)
           lines.push(
-            csvLine([row.name, row.hours, major(row.amountMinor, board.earnings.currency), board.earnings.currency]),
+            csvLine([
+              row.name,
+              row.hours,
+              csvAmount(row.amountMinor, board.earnings.currency),
+              board.earnings.currency,
+            ]),
           );
       break;
   }
@@ -102,12 +103,12 @@ export function adminChartCsv(board: AdminDashboard, chart: AdminChart, t: T): s
       lines.push(csvLine([column("day"), column("amount"), column("currency")]));
       for (const series of board.revenue)
         for (const point of series.perDay)
-          lines.push(csvLine([point.day, major(point.value, series.currency), series.currency]));
+          lines.push(csvLine([point.day, csvAmount(point.value, series.currency), series.currency]));
       break;
     case "plans":
       lines.push(csvLine([column("plan"), column("payments"), column("amount"), column("currency")]));
       for (const row of board.revenueByPlan)
-        lines.push(csvLine([row.name, row.payments, major(row.amountMinor, row.currency), row.currency]));
+        lines.push(csvLine([row.name, row.payments, csvAmount(row.amountMinor, row.currency), row.currency]));
       break;
     case "passes":
       lines.push(csvLine([column("day"), column("passes")]));

@@ -276,6 +276,7 @@ export default function WatchMovie() {
             streamQuality={watch.player.quality}
             poster={movie.playerPoster}
             resumeSeconds={watch.resumeSeconds}
+            durationSeconds={movie.durationSeconds}
             dataSaver={watch.player.dataSaver}
             label={t("page.playerLabel", { name: movie.name })}
             onRungChange={setPlayingRung}

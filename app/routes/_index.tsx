@@ -56,7 +56,7 @@ export default function Landing() {
       {hasTitles ? (
         <>
           <HomeShelf shelf="suggested" movies={suggested} />
-          <HomeShelf shelf="action" movies={action} />
+          {action ? <HomeShelf shelf="action" movies={action} /> : null}
           <HomeShelf shelf="featured" movies={featured} />
           <HomeShelf shelf="trending" movies={trending} />
           <HomeShelf shelf="new" movies={newest} />

@@ -1,7 +1,7 @@
 import type { TFunction } from "~/i18n/translator";
 import type { DB } from "~/db/client.server";
 import { csvLine } from "~/utils/csv";
-import { minorUnitDigits } from "~/utils/money";
+import { csvAmount } from "~/utils/money";
 import { listCodeRows, listPassRows, listPaymentRows, type BillingTable } from "./billing-admin.server";
 import { periodOfDays } from "./passes.server";
 
@@ -11,11 +11,6 @@ const EXPORT_PAGE = 500;
 const EXPORT_MAX_ROWS = 100_000;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : "");
-
-function majorAmount(amountMinor: number, currency: string): string {
-  const digits = minorUnitDigits(currency);
-  return (amountMinor / 10 ** digits).toFixed(digits);
-}
 
 /**
  * A billing table as CSV lines (header first, with a byte-order mark so
@@ -59,7 +54,7 @@ export function* billingCsvLines(
           t(`status.${row.status}`),
           iso(row.date),
           row.plan,
-          majorAmount(row.amountMinor, row.currency),
+          csvAmount(row.amountMinor, row.currency),
           row.currency,
           row.reference,
         ]),

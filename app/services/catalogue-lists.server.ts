@@ -136,7 +136,8 @@ export function loadLandingCatalogue(db: DB = getDb()) {
   return {
     featured,
     suggested: share(listSuggestedMovies(8, db)),
-    action: share(listMoviesInCategory("action", 8, db)),
+    // The Action row only where the install has that category (an operator may have none).
+    action: categoryBySlug(db).get({ slug: "action" }) ? share(listMoviesInCategory("action", 8, db)) : null,
     trending: share(listTrendingMovies(12, db)),
     newest: share(listNewMovies(12, db)),
   };

@@ -1,10 +1,14 @@
 /**
  * Money: amounts are whole minor units (kobo, pesewas, cents) of the
- * operator's currency (`CURRENCY`). One formatter for every page, the same on
- * the server and in the browser: it uses no locale data of the runtime (whose
- * symbols and separators differ between ICU versions), only the table below.
+ * operator's currency (`CURRENCY`). One formatter for every price, earning,
+ * chart axis and CSV, the same on the server and in the browser: the
+ * platform's `Intl.NumberFormat` with Nigerian English's marks, which every
+ * runtime carries, and the symbols of the table below (the runtime's own
+ * currency symbols differ between ICU versions and would break hydration).
  *
- * English readers write ₦1,500.50; Hausa readers ₦1.500,50.
+ * Nigerians write ₦1,800.50 in English and in Hausa alike (so does CLDR's
+ * Hausa format): a comma groups thousands, a point starts the kobo. Written
+ * the continental way, "₦35.000" would read as thirty-five naira.
  */
 
 export const CURRENCIES = {
@@ -28,40 +32,49 @@ export function minorUnitDigits(currency: string): number {
   return isCurrency(currency) ? CURRENCIES[currency].digits : 2;
 }
 
-/** The grouping and decimal marks a reader of this language writes. */
-function marks(language: string): { group: string; decimal: string } {
-  return language === "ha" ? { group: ".", decimal: "," } : { group: ",", decimal: "." };
-}
+/** The locale whose marks money is written with, in every language of the site. */
+const MONEY_LOCALE = "en-NG";
+const formatters = new Map<string, Intl.NumberFormat>();
 
-function groupDigits(digits: string, group: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+/** The platform's number formatter for `digits` fraction digits, made once. */
+function numberFormat(digits: number, grouping: boolean): Intl.NumberFormat {
+  const key = `${digits}:${grouping}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(MONEY_LOCALE, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: grouping,
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
 }
 
 /**
- * A number of major units written as the reader writes it, without a symbol:
- * "1,500" or "1,500.50" (English), "1.500" or "1.500,50" (Hausa). The
- * fraction shows only when the amount is not whole, unless `cents` is "always".
+ * A number of major units as Nigerians write it, without a symbol: "1,500"
+ * or "1,500.50", in either language (`_language` is kept so a language that
+ * writes money otherwise can be added in one place). The fraction shows only
+ * when the amount is not whole, unless `cents` is "always".
  */
 export function formatAmount(
   amountMinor: number,
   currency: string,
-  language: string,
+  _language: string,
   options: { cents?: "auto" | "always"; grouping?: boolean } = {},
 ): string {
   const digits = minorUnitDigits(currency);
-  const { group, decimal } = marks(language);
   const negative = amountMinor < 0;
   const minor = Math.abs(Math.round(amountMinor));
   const scale = 10 ** digits;
-  const whole = Math.floor(minor / scale);
-  const fraction = minor % scale;
-  const wholeText = options.grouping === false ? String(whole) : groupDigits(String(whole), group);
-  const showFraction = digits > 0 && (fraction !== 0 || options.cents === "always");
-  const text = showFraction ? `${wholeText}${decimal}${String(fraction).padStart(digits, "0")}` : wholeText;
+  const showFraction = digits > 0 && (minor % scale !== 0 || options.cents === "always");
+  const text = numberFormat(showFraction ? digits : 0, options.grouping !== false).format(
+    showFraction ? minor / scale : Math.floor(minor / scale),
+  );
   return negative ? `-${text}` : text;
 }
 
-/** "₦1,500" in English, "₦1.500" in Hausa; "KSh 250" where the symbol ends in a letter. */
+/** "₦1,500" or "₦1,500.50" in both languages; "KSh 250" where the symbol ends in a letter. */
 export function formatMoney(
   amountMinor: number,
   currency: string,
@@ -75,22 +88,27 @@ export function formatMoney(
   return `${negative ? "-" : ""}${symbol}${spacer}${negative ? amount.slice(1) : amount}`;
 }
 
+/** An amount for a CSV cell: "1500.50", no symbol and no grouping, so a spreadsheet reads it as a number. */
+export function csvAmount(amountMinor: number, currency: string): string {
+  return formatAmount(amountMinor, currency, "en", { cents: "always", grouping: false });
+}
+
 /** The most a price may be, in major units. */
 export const MAX_PRICE_MAJOR = 10_000_000;
 
 export type ParsedAmount = { ok: true; value: number } | { ok: false; reason: "format" | "digits" | "range" };
 
 /**
- * A price typed in major units, read as the reader of `language` writes it
- * (English 1,500.50; Hausa 1.500,50; spaces ignored), as whole minor units.
- * Never negative, never more fraction digits than the currency has.
+ * A price typed in major units, read as it is written (1,500.50 in either
+ * language, as formatAmount writes it; spaces ignored), as whole minor units.
+ * Never negative, never more fraction digits than the currency has: "1.500"
+ * (a thousand and a half written the continental way) is refused for its
+ * three kobo digits rather than read as ₦1.50.
  */
-export function parseAmount(raw: string, currency: string, language: string): ParsedAmount {
-  const { group, decimal } = marks(language);
-  const g = group === "." ? "\\." : group;
-  const d = decimal === "." ? "\\." : decimal;
-  // Plain digits, or digits grouped in threes by the reader's mark ("1,500" / "1.500"); "1.5" in Hausa is neither.
-  const match = new RegExp(`^(\\d+|\\d{1,3}(?:${g}\\d{3})+)(?:${d}(\\d+))?$`).exec(raw.replace(/[\s\u00a0]/g, ""));
+export function parseAmount(raw: string, currency: string, _language: string): ParsedAmount {
+  const group = ",";
+  // Plain digits, or digits grouped in threes by commas ("1500" / "1,500"), then an optional ".50".
+  const match = /^(\d+|\d{1,3}(?:,\d{3})+)(?:\.(\d+))?$/.exec(raw.replace(/[\s\u00a0]/g, ""));
   if (!match) return { ok: false, reason: "format" };
   const digits = minorUnitDigits(currency);
   const fraction = match[2] ?? "";

@@ -196,9 +196,9 @@ for (const persona of PERSONAS) {
         await expect(menu.getByRole("link", { name: label, exact: true })).toBeVisible();
       }
       await expect(menu.getByRole("button", { name: "Log out" })).toBeVisible();
-      // A signed-in administrator who opens /login goes on to the providers list.
+      // A signed-in administrator who opens /login goes on to the dashboard.
       await page.goto("/login");
-      await expect(page).toHaveURL(/\/admin\/providerslist$/);
+      await expect(page).toHaveURL(/\/admin\/dashboard$/);
     }
     await context.close();
   });

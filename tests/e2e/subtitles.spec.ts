@@ -124,7 +124,7 @@ test.describe("with JavaScript", () => {
     const video = viewerPage.getByTestId("player");
     // hls.js is attached to the <video> (fetched when the pointer reaches the player), and the side-loaded track is still there.
     await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
-    await video.hover();
+    await viewerPage.getByTestId("player-frame").hover();
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src.startsWith("blob:"))).toBe(true);
     await expect(video.locator('track[srclang="ha"]')).toHaveCount(1);
     // None is shown until the viewer chooses.

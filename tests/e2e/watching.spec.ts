@@ -168,7 +168,11 @@ describeBothWays("watching", ({ javaScriptEnabled, mode }) => {
     const video = page.locator("video");
     // The adaptive stream: chosen by the player with JavaScript, the first <source> without.
     await expectAdaptiveStream(video, movieId, javaScriptEnabled);
-    await expect(video).toHaveAttribute("controls", "");
+    // The player's own controls with JavaScript (a thumb's ▶), the browser's own without.
+    if (javaScriptEnabled) {
+      await expect(page.getByTestId("player-play")).toHaveAccessibleName("Play");
+      await expect(video).not.toHaveAttribute("controls", /.*/);
+    } else await expect(video).toHaveAttribute("controls", "");
     expect(await video.getAttribute("loop")).toBeNull();
 
     // An empty comment is refused beside the field.

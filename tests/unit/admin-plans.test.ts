@@ -64,7 +64,7 @@ describe("the plan form's rules", () => {
       { period: "week", days: 7, priceMinor: 120_000 },
       { period: "month", days: 30, priceMinor: 450_050 },
     ]);
-    const hausa = checkPlanForm(form({ prices: { day: "150", year: "35.000" } }), {
+    const hausa = checkPlanForm(form({ prices: { day: "150", year: "35,000" } }), {
       currency: "NGN",
       language: "ha",
       free: false,
@@ -133,7 +133,7 @@ describe("plans from nothing", () => {
       ["PRO", false, ["₦1,200", "₦3,500", "₦35,000"]],
     ]);
     expect(listPlansOnOffer(testDb.db, "ha", "NGN").map((plan) => plan.name)).toEqual(["Kyauta", "Na Asali", "Gwani"]);
-    expect(listPlansOnOffer(testDb.db, "ha", "NGN")[2].prices.at(-1)?.price).toBe("₦35.000");
+    expect(listPlansOnOffer(testDb.db, "ha", "NGN")[2].prices.at(-1)?.price).toBe("₦35,000");
     expect(createStarterPlans(testDb.db, { currency: "NGN", actor })).toEqual({
       ok: false,
       error: PLAN_ERRORS.notEmpty,

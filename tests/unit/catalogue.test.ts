@@ -142,8 +142,9 @@ describe("the landing page's Featured, New and Trending carousels", () => {
     expect(landing.newest.map((m) => m.id)).toEqual(["plainnew001", "featured001", "watched0001"]);
     expect(listTrendingMovies(10, db, now).map((m) => m.id)).toEqual(["watched0001", "featured001", "plainnew001"]);
     for (const list of Object.values(landing)) {
-      for (const id of ["hidden00001", "processing2", "failed00002"]) expect(list.map((m) => m.id)).not.toContain(id);
+      for (const id of ["hidden00001", "processing2", "failed00002"]) expect(list?.map((m) => m.id)).not.toContain(id);
     }
+    expect(landing.action).not.toBeNull();
 
     // A title in several sections is one object in all of them (the page's data carries it once), the featured one's.
     const featuredCard = landing.featured[0]!;
@@ -152,5 +153,14 @@ describe("the landing page's Featured, New and Trending carousels", () => {
     const newestCard = landing.newest.find((m) => m.id === "plainnew001")!;
     expect(landing.suggested.find((m) => m.id === "plainnew001")).toBe(newestCard);
     expect(newestCard).toEqual(listNewMovies(10, db).find((m) => m.id === "plainnew001"));
+  });
+
+  it("has no Action row on an install without that category", () => {
+    const bare = createTestDatabase();
+    try {
+      expect(loadLandingCatalogue(bare.db).action).toBeNull();
+    } finally {
+      bare.close();
+    }
   });
 });

@@ -7,7 +7,10 @@ export type DailyPoint = { day: string; value: number };
 
 const WIDTH = CHART_WIDTH;
 const HEIGHT = 150;
-const LEFT = 38;
+/** The least room left of the bars for the value labels; wider labels ("₦150,000") get what they need. */
+const MIN_LEFT = 26;
+/** About how wide one character of an axis label is at its font size (10 units), with the ₦ sign's room. */
+const LABEL_CHAR_WIDTH = 6;
 const RIGHT = 6;
 const TOP = 8;
 const BOTTOM = 20;
@@ -40,6 +43,8 @@ export function DailyBars({
   const max = Math.max(0, ...points.map((point) => point.value));
   const ticks = niceTicks(max, 3);
   const top = ticks.at(-1)!;
+  // The widest value label sets the room on the left, so "₦150,000" is never cut at the picture's edge.
+  const LEFT = Math.max(MIN_LEFT, 6 + Math.max(...ticks.map((tick) => format(tick).length)) * LABEL_CHAR_WIDTH);
   const plotWidth = WIDTH - LEFT - RIGHT;
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = plotWidth / Math.max(1, points.length);

@@ -25,7 +25,7 @@ export function TitleFacts({ title }: { title: TitleFactsView }) {
         ? t("list.status.processing")
         : title.approved
           ? t("edit.published")
-          : t("list.status.waitingApproval");
+          : t("review.waiting");
   return (
     <div className="mt-2 grid gap-2 text-sm text-slate-300">
       <p className="flex flex-wrap gap-x-4 gap-y-1">

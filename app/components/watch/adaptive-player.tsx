@@ -5,6 +5,7 @@ import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
 import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
+import { ThumbControls } from "./thumb-controls";
 
 /** How often a playing video reports its position. */
 const PROGRESS_INTERVAL_MS = 10_000;
@@ -13,8 +14,8 @@ const SPENT_INTERVAL_MS = 2_000;
 /** A viewing shorter than this says little about what the device plays: not remembered. */
 const REMEMBERED_VIEWING_SECONDS = 20;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
-/** What shows the viewer means to play: hls.js attaches then (the master playlist, a screen, the film). */
-const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focus", "keydown", "play"] as const;
+/** What shows the viewer means to play, on the player's frame: hls.js attaches then (the master playlist, a screen, the film). */
+const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focusin", "keydown"] as const;
 /** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
 let hlsFetched = false;
 /** The hls.js chunk (the same module however often it is asked for). */
@@ -192,6 +193,7 @@ export function AdaptivePlayer({
   streamQuality,
   poster,
   resumeSeconds,
+  durationSeconds = null,
   label,
   dataSaver = false,
   renderRefused,
@@ -215,6 +217,8 @@ export function AdaptivePlayer({
   streamQuality: "auto" | number;
   poster: string | null;
   resumeSeconds: number;
+  /** The title's length as the catalogue knows it (the controls show it before the film's metadata arrives). */
+  durationSeconds?: number | null;
   label: string;
   /** What to show in place of the video when the server refuses this device. */
   renderRefused?: (refusal: PlaybackRefusal) => ReactNode;
@@ -232,6 +236,16 @@ export function AdaptivePlayer({
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
+  /** The page's script runs: its own controls replace the browser's (which stay without JavaScript). */
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  /** Attaches hls.js now (a press on play); nothing until the stream effect has run. */
+  const attachRef = useRef<() => void>(() => undefined);
+  /** Where the film starts: the resume position, or 0 once "Start over" is pressed. */
+  const startedOverRef = useRef(false);
+  const startFromRef = useRef(resumeSeconds);
+  startFromRef.current = startedOverRef.current ? 0 : resumeSeconds;
   const hlsRef = useRef<HlsPlayer | null>(null);
   const modeRef = useRef<Mode>("none");
   const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
@@ -270,7 +284,8 @@ export function AdaptivePlayer({
   // Attach the stream: native HLS, hls.js, or the progressive fallback left as rendered.
   useEffect(() => {
     const video = videoRef.current;
-    if (!video) return;
+    const frame = frameRef.current;
+    if (!video || !frame) return;
     let cancelled = false;
     const explain = () => {
       setState("error");
@@ -294,7 +309,7 @@ export function AdaptivePlayer({
     // first frame) and keeps no limit on what it fetches ahead. Elsewhere it is left playing.
     // A press held by HOLD_EARLY_PLAY (utils/hold-early-play.ts) is here too: the element waits, playing in name.
     const handOver = Boolean(source && hasMse && alreadyPlaying);
-    const startSeconds = handOver && video.currentTime > 0.5 ? video.currentTime : resumeSeconds;
+    const handedOverAt = handOver && video.currentTime > 0.5 ? video.currentTime : null;
     const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
     let loadPlayer = () => {};
     let cancelIdleFetch = () => {};
@@ -313,13 +328,14 @@ export function AdaptivePlayer({
       loadPlayer = () => {
         if (requested) return;
         requested = true;
-        for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
+        for (const name of intentEvents) frame.removeEventListener(name, loadPlayer);
+        video.removeEventListener("play", loadPlayer);
         void importHlsPlayer().then(({ createHlsPlayer }) => {
           hlsFetched = true;
           if (cancelled) return;
           hlsRef.current = createHlsPlayer(video, {
             source,
-            startSeconds,
+            startSeconds: () => handedOverAt ?? startFromRef.current,
             linkKbps: estimate,
             dataSaver,
             onRung: (value) => setRung(value),
@@ -340,8 +356,9 @@ export function AdaptivePlayer({
       else {
         for (const name of INTENT_EVENTS) {
           intentEvents.push(name);
-          video.addEventListener(name, loadPlayer, { passive: true });
+          frame.addEventListener(name, loadPlayer, { passive: true });
         }
+        video.addEventListener("play", loadPlayer);
         const fetchWhenIdle = !dataSaver && !browserSavesData();
         video.dataset.playerFetch = fetchWhenIdle ? "when-idle" : "on-intent";
         if (fetchWhenIdle) cancelIdleFetch = fetchPlayerWhenIdle();
@@ -354,6 +371,7 @@ export function AdaptivePlayer({
     } else {
       modeRef.current = alreadyPlaying && source && canPlayNative ? "native" : "progressive";
     }
+    attachRef.current = loadPlayer;
     appliedQuality.current = streamQuality;
     video.dataset.playerMode = modeRef.current;
     if (autoStartRef.current && modeRef.current !== "mse" && video.paused) void video.play().catch(() => undefined);
@@ -361,7 +379,8 @@ export function AdaptivePlayer({
     return () => {
       cancelled = true;
       cancelIdleFetch();
-      for (const name of intentEvents) video.removeEventListener(name, loadPlayer);
+      for (const name of intentEvents) frame.removeEventListener(name, loadPlayer);
+      video.removeEventListener("play", loadPlayer);
       video.removeEventListener("error", explain);
       hlsRef.current?.destroy();
       hlsRef.current = null;
@@ -415,7 +434,8 @@ export function AdaptivePlayer({
     let position = video.currentTime;
     let playing = !video.paused;
     const seek = () => {
-      if (resumeSeconds > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = resumeSeconds;
+      const from = startFromRef.current;
+      if (from > 0 && video.currentTime < 0.5 && modeRef.current !== "mse") video.currentTime = from;
     };
     // Before the metadata arrives this sets the default start position, which the element honours once it loads.
     seek();
@@ -545,14 +565,32 @@ export function AdaptivePlayer({
     };
   }, [movieId, resumeSeconds, refuse]);
 
+  /** Play, from the controls: hls.js attaches first where it plays (the press waits for it, never lost). */
+  const play = useCallback(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    if (modeRef.current === "mse" && !hlsRef.current) {
+      video.dataset.playRequested = "1";
+      attachRef.current();
+    }
+    void video.play().catch(() => undefined);
+  }, []);
+  const startOver = useCallback(() => {
+    startedOverRef.current = true;
+    startFromRef.current = 0;
+    const video = videoRef.current;
+    if (video && video.currentTime > 0) video.currentTime = 0;
+    play();
+  }, [play]);
+
   if (refusal && renderRefused) return <div data-testid="player-refused">{renderRefused(refusal)}</div>;
 
   return (
-    <div className="relative overflow-hidden rounded-lg bg-black">
+    <div ref={frameRef} className="relative overflow-hidden rounded-lg bg-black" data-testid="player-frame">
       {masterUrl ? <script dangerouslySetInnerHTML={{ __html: HOLD_EARLY_PLAY }} /> : null}
       <video
         ref={videoRef}
-        controls
+        controls={!enhanced}
         preload="none"
         playsInline
         poster={poster ?? undefined}
@@ -577,6 +615,16 @@ export function AdaptivePlayer({
         ))}
         {t("page.noVideo")}
       </video>
+      {enhanced ? (
+        <ThumbControls
+          videoRef={videoRef}
+          frameRef={frameRef}
+          resumeSeconds={resumeSeconds}
+          durationSeconds={durationSeconds}
+          onPlay={play}
+          onStartOver={startOver}
+        />
+      ) : null}
       {state === "loading" ? (
         <p
           role="status"

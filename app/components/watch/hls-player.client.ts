@@ -31,7 +31,8 @@ export function createHlsPlayer(
   video: HTMLVideoElement,
   options: {
     source: string;
-    startSeconds: number;
+    /** Where the film starts when play is pressed (the resume position, or 0 for "Start over"). */
+    startSeconds: () => number;
     linkKbps: number | null;
     /** Data saver is on: the shorter read-ahead. */
     dataSaver: boolean;
@@ -46,7 +47,6 @@ export function createHlsPlayer(
   const limitsFor = (paused: boolean) => hlsBufferLimits(readAheadSeconds({ dataSaver: options.dataSaver, paused }));
   const hls = new Hls({
     autoStartLoad: false,
-    startPosition: options.startSeconds > 0 ? options.startSeconds : -1,
     ...limitsFor(true),
     capLevelToPlayerSize: true,
     abrEwmaDefaultEstimate: estimate,
@@ -62,13 +62,8 @@ export function createHlsPlayer(
   const startOnPlay = () => {
     if (loading) return;
     loading = true;
-    hls.startLoad(
-      video.currentTime > 0
-        ? video.currentTime
-        : options.startSeconds > 0
-          ? options.startSeconds + PAST_KEYFRAME_SECONDS
-          : -1,
-    );
+    const from = options.startSeconds();
+    hls.startLoad(video.currentTime > 0 ? video.currentTime : from > 0 ? from + PAST_KEYFRAME_SECONDS : 0);
   };
   // A position a hair before a segment's first frame (audio leads the first
   // keyframe by the AAC encoder's delay, about 21 ms) belongs to the segment

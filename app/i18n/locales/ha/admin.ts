@@ -265,7 +265,7 @@ const admin: DeepStrings<typeof en> = {
       name: "Ba tsarin sunan Turanci wanda bai wuce haruffa 40 ba",
       nameHa: "Ba tsarin sunan Hausa wanda bai wuce haruffa 40 ba",
       description: "Bayani ba zai wuce haruffa 300 ba",
-      price: "Shigar da farashin da ya fi 0, kamar 1500 ko 1.500,50",
+      price: "Shigar da farashin da ya fi 0, kamar 1500 ko 1,500.50",
       priceDigits: "Farashi ba zai wuce lambobi biyu bayan waƙafi ba",
       noPrice: "Ba aƙalla tsawon lokaci ɗaya farashi: ana sayar da tsarin fasin ta tsawon lokaci",
       screens: "Allo: cikakkiyar lamba daga 1 zuwa 10",
