@@ -26,7 +26,7 @@ import {
   DEMO_SERIES,
   DEMO_EPISODES,
 } from "~/demo/demo-catalogue";
-import { HOUR_MS, ensureAudience, ensureAudiencePasses, stopFraction } from "~/demo/demo-audience.server";
+import { HOUR_MS, ensureAudience, ensureAudiencePasses, stopFraction, type Created } from "~/demo/demo-audience.server";
 
 /**
  * The demo catalogue: categories with tiles, the three plans, one account per
@@ -49,7 +49,7 @@ export type SeedDemoSummary = {
   categories: number;
   plans: number;
   /** What this run added, files or rows; all zero when there was nothing to do. */
-  created: { movies: number; categories: number; plans: number; accounts: number; files: number };
+  created: Created;
 };
 
 export async function seedDemo(db: DB, options: SeedDemoOptions): Promise<SeedDemoSummary> {
@@ -192,8 +192,6 @@ async function ensureSeriesPoster(db: DB, root: string, created: Created): Promi
     .where(and(eq(series.id, DEMO_SERIES.id), isNull(series.posterFile)))
     .run();
 }
-
-export type Created = SeedDemoSummary["created"];
 
 /** Each demo category's id: the existing row with its slug or name if there is one, else a new row with a tile. */
 async function ensureCategories(

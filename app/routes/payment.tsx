@@ -33,6 +33,11 @@ export const headers = passRetryAfter;
 
 const HISTORY_PAGE_SIZE = 10;
 
+/** "card, bank transfer or USSD": the same text on the server and in any browser (no locale data needed). */
+function eitherOf(items: readonly string[], or: string): string {
+  return items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} ${or} ${items.at(-1)}`;
+}
+
 /** The viewer's plans-and-payments page: current plan, buy a pass, redeem a voucher, payment history. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
@@ -50,6 +55,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     language,
     chosenPlan: (url.searchParams.get("plan") ?? "").toUpperCase().slice(0, 20),
     cardPayments: Boolean(cardGateway()),
+    /** The ways Paystack's checkout offers (none without a gateway). */
+    channels: cardGateway()?.channels ?? [],
+    /** Whom to ask for a voucher when passes are not sold online. */
+    customerCare: getEnv().customerCare,
     status: {
       planCode: status.plan.code,
       planName: localPlanName(status.plan, language),
@@ -177,7 +186,8 @@ export default function Payment() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   useErrorToasts(actionData);
-  const { status, plans, premiumPlans, order, history, language, cardPayments, chosenPlan } = data;
+  const { status, plans, premiumPlans, order, history, language, cardPayments, chosenPlan, channels, customerCare } =
+    data;
   const when = dateFormatter(language, "dateTime");
   const day = dateFormatter(language);
   const periodLabel = (period: string | null, days: number) =>
@@ -275,9 +285,21 @@ export default function Payment() {
             className="mt-3 rounded border border-amber-400/40 bg-amber-950/60 px-4 py-3 text-amber-50"
             data-testid="card-unavailable"
           >
-            {t("buy.unavailable")}
+            {t("buy.byVoucher", { email: customerCare.email, phone: customerCare.phone })}{" "}
+            <a href="#redeem" className="font-semibold underline">
+              {t("buy.toVoucher")}
+            </a>
           </p>
-        ) : null}
+        ) : (
+          <p className="mt-2 text-sm text-slate-300" data-testid="payment-channels">
+            {t("buy.channels", {
+              ways: eitherOf(
+                channels.map((channel) => t(`buy.channel.${channel}`)),
+                t("buy.or"),
+              ),
+            })}
+          </p>
+        )}
         {actionData?.section === "buy" ? (
           <div className="mt-3">
             <FormError errors={actionData} />
@@ -315,13 +337,10 @@ export default function Payment() {
                         className="flex items-center justify-between gap-3 rounded border border-white/10 px-3 py-2 text-sm"
                       >
                         <span className="flex items-center gap-2">
-                          <input
-                            type="radio"
-                            name="period"
-                            value={price.period}
-                            defaultChecked={index === 0}
-                            disabled={!cardPayments}
-                          />
+                          {/* Without a gateway the prices say what a voucher is worth; there is nothing to choose. */}
+                          {cardPayments ? (
+                            <input type="radio" name="period" value={price.period} defaultChecked={index === 0} />
+                          ) : null}
                           {t(`periods.${price.period}`)}
                         </span>
                         <span className="font-semibold whitespace-nowrap" data-period-price={price.period}>

@@ -1,11 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { PaystackChannel } from "~/utils/payment-channels";
 
 /**
  * Paystack's transaction API, as documented: initialize a transaction (the
  * payer is sent to `authorization_url`), verify it by reference, and check
  * the signature of a webhook event. Amounts are in the currency's minor unit.
  */
-export type PaystackConfig = { secretKey: string; baseUrl: string };
+export type PaystackConfig = { secretKey: string; baseUrl: string; channels: readonly PaystackChannel[] };
 
 export class PaystackError extends Error {
   constructor(
@@ -83,6 +84,8 @@ export async function initializeTransaction(
       currency: input.currency,
       reference: input.reference,
       callback_url: input.callbackUrl,
+      // Only the ways the operator turned on (Paystack offers those of them the account has).
+      channels: config.channels,
       metadata: input.metadata ?? {},
     },
   });

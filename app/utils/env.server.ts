@@ -6,6 +6,7 @@ import { z } from "zod";
 import { parseLadder } from "./ladder-setting";
 import { allowList } from "./address-list";
 import { CURRENCY_CODES, DEFAULT_CURRENCY, isCurrency, type Currency } from "./money";
+import { DEFAULT_PAYSTACK_CHANNELS, PAYSTACK_CHANNELS, type PaystackChannel } from "~/utils/payment-channels";
 
 /**
  * The one place the process environment is read. Parsed once, typed, and
@@ -67,6 +68,16 @@ const envSchema = z
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
     WORKER_HEADER: z.enum(["0", "1"]).default("0"),
     PAYSTACK_SECRET_KEY: optionalString,
+    PAYSTACK_CHANNELS: z
+      .string()
+      .trim()
+      .default(DEFAULT_PAYSTACK_CHANNELS.join(","))
+      .transform((value) => [...new Set(value.split(",").map((channel) => channel.trim().toLowerCase()))])
+      .refine(
+        (channels) =>
+          channels.length > 0 && channels.every((channel) => PAYSTACK_CHANNELS.includes(channel as PaystackChannel)),
+        `PAYSTACK_CHANNELS must be a comma-separated list of ${PAYSTACK_CHANNELS.join(", ")}`,
+      ),
     MEDIA_STORE: z.enum(["local", "s3"], { message: "MEDIA_STORE must be local or s3" }).default("local"),
     S3_ENDPOINT: optionalString.pipe(
       z.string().url("S3_ENDPOINT must be a URL such as https://s3.eu-west-1.amazonaws.com").optional(),
@@ -213,7 +224,8 @@ export type Env = {
   /** The operator's currency: every price, payment and earning, in its minor unit. */
   currency: Currency;
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
-  paystack?: { secretKey: string; baseUrl: string };
+  /** Card payments: Paystack, with the ways of paying its checkout offers (PAYSTACK_CHANNELS). */
+  paystack?: { secretKey: string; baseUrl: string; channels: readonly PaystackChannel[] };
   /** Where new titles' files go: this box's disk, or an S3-compatible bucket. */
   mediaStore: "local" | "s3";
   /**
@@ -371,7 +383,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         : undefined,
     currency: raw.CURRENCY as Currency,
     paystack: raw.PAYSTACK_SECRET_KEY
-      ? { secretKey: raw.PAYSTACK_SECRET_KEY, baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, "") }
+      ? {
+          secretKey: raw.PAYSTACK_SECRET_KEY,
+          baseUrl: raw.PAYSTACK_BASE_URL.replace(/\/+$/, ""),
+          channels: raw.PAYSTACK_CHANNELS as PaystackChannel[],
+        }
       : undefined,
   };
 }

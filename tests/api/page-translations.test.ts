@@ -405,6 +405,18 @@ describe("every page in both languages", () => {
     });
   }
 
+  it("without a card gateway, /payment says how to get a voucher and offers no choice without a button", async () => {
+    for (const language of LANGUAGES) {
+      const payment = await page("/payment", language, cookies.viewer);
+      expect(payment.status).toBe(200);
+      expect(payment.html).toContain('data-testid="card-unavailable"');
+      expect(payment.html).toContain("care@kallo.local");
+      expect(payment.html).toContain(resources[language].billing.buy.toVoucher);
+      expect(payment.html).not.toContain('name="period"');
+      expect(payment.html).not.toContain('data-testid="payment-channels"');
+    }
+  });
+
   it("shows the messages of forms, notifications and toasts from other namespaces as text", async () => {
     for (const language of LANGUAGES) {
       // Field and form errors that services and actions return as keys.

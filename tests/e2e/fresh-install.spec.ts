@@ -287,7 +287,7 @@ test("a viewer buys a week of Basic through Paystack and plays the Premium film 
     const card = page.locator('[data-plan-card="BASIC"]');
     await expect(card.locator("[data-period-price]")).toHaveText(["₦150", "₦700", "₦1,800"]);
     await card.getByLabel("1 week").check();
-    await card.getByRole("button", { name: "Pay for Basic by card" }).click();
+    await card.getByRole("button", { name: "Pay for Basic" }).click();
     await expect(page).toHaveURL(/\/payment\?order=KAL-/);
     await expect(page.locator("#order")).toContainText("Basic, 1 week, ₦700.");
     await page.getByRole("link", { name: "Continue to Paystack to pay" }).click();

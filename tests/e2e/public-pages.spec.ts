@@ -251,7 +251,8 @@ test.describe("plans", () => {
     await reader.goto("/plans");
     await expect(reader.getByTestId("plan-table").locator('th[data-plan-column="PRO"]')).toContainText(pro.nameHa);
     await expect(reader.locator('td[data-plan="PRO"] [data-period-price="year"]')).toContainText(priceOf("year", "ha"));
-    expect(priceOf("year", "ha")).toMatch(/^₦\d{1,3}(\.\d{3})+$/);
+    // Grouped as Nigerians write it in both languages: ₦35,000, never ₦35.000.
+    expect(priceOf("year", "ha")).toMatch(/^₦\d{1,3}(,\d{3})+$/);
     expect(await reader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     await reader.goto("/");

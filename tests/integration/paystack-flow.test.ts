@@ -125,7 +125,7 @@ const passesOf = (reference: string) => {
 };
 
 describe("buying a pass with Paystack", () => {
-  it("initializes with the documented request: Bearer key, amount in minor units, reference, callback URL, metadata", async () => {
+  it("initializes with the documented request: Bearer key, amount in minor units, reference, callback URL, metadata, channels", async () => {
     const { reference, authorizationUrl } = await startPurchase();
     expect(authorizationUrl.startsWith(`${paystack.baseUrl}/checkout/`)).toBe(true);
     const sent = paystack.transactions.get(reference)!;
@@ -136,6 +136,8 @@ describe("buying a pass with Paystack", () => {
       callbackUrl: "http://kallo.test/payments/paystack/callback",
     });
     expect(sent.metadata).toMatchObject({ accountId: "viewer1", planCode: "BASIC", period: "week" });
+    // The checkout offers the ways the operator turned on: card, bank transfer, USSD and mobile money by default.
+    expect(sent.channels).toEqual(["card", "bank_transfer", "ussd", "mobile_money"]);
     expect(paystack.requests.find((request) => request.path === "/transaction/initialize")?.authorization).toBe(
       `Bearer ${paystack.secretKey}`,
     );
@@ -204,7 +206,7 @@ describe("buying a pass with Paystack", () => {
   it("says so when the gateway cannot be reached, or there is no key, and keeps no half order", async () => {
     const down = await routes.payments.startPassPurchase(
       db,
-      { secretKey: paystack.secretKey, baseUrl: "http://127.0.0.1:9" },
+      { ...paystack, baseUrl: "http://127.0.0.1:9" },
       {
         account: { id: "viewer1", email: "viewer1@example.com" },
         planId: "planbasic",

@@ -20,6 +20,7 @@ import {
 import { csvCell, csvLine, safeFileName } from "~/utils/csv";
 import { DAY, seedBilling } from "./helpers/billing-fixtures";
 import { createTestDatabase } from "./helpers/test-db";
+import { DEFAULT_PAYSTACK_CHANNELS } from "~/utils/payment-channels";
 
 let testDb: ReturnType<typeof createTestDatabase>;
 const t0 = new Date("2026-03-01T12:00:00Z");
@@ -193,7 +194,7 @@ describe("redeeming one code from several processes at once", () => {
 });
 
 const SECRET = "sk_test_unit_secret";
-const gateway = { secretKey: SECRET, baseUrl: "http://127.0.0.1:9" };
+const gateway = { secretKey: SECRET, baseUrl: "http://127.0.0.1:9", channels: DEFAULT_PAYSTACK_CHANNELS };
 
 function pendingPayment(reference: string, amountMinor = 400, currency = "USD") {
   testDb.db

@@ -68,6 +68,15 @@ describe("reading a typed price", () => {
   });
 });
 
+describe("the PAYSTACK_CHANNELS setting", () => {
+  it("offers card, bank transfer, USSD and mobile money unless set, and refuses a way Paystack does not know", () => {
+    const key = { PAYSTACK_SECRET_KEY: "sk_test_x" };
+    expect(parseEnv(key).paystack?.channels).toEqual(["card", "bank_transfer", "ussd", "mobile_money"]);
+    expect(parseEnv({ ...key, PAYSTACK_CHANNELS: " USSD, card ,ussd" }).paystack?.channels).toEqual(["ussd", "card"]);
+    expect(() => parseEnv({ ...key, PAYSTACK_CHANNELS: "card,cash" })).toThrow(/PAYSTACK_CHANNELS must be/);
+  });
+});
+
 describe("the CURRENCY setting", () => {
   it("is naira unless set, upper-cased, and one Paystack charges in", () => {
     expect(parseEnv({}).currency).toBe("NGN");

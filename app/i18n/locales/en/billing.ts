@@ -29,9 +29,21 @@ const billing = {
   periodOfDays_other: "{{count}} days",
   buy: {
     title: "Buy a pass",
-    unavailable: "Card payment is unavailable at the moment. You can still redeem a voucher below.",
+    byVoucher:
+      "Passes on this site are bought with a voucher code. To get one, write to {{email}} or call {{phone}}; then enter it under Redeem a voucher.",
+    toVoucher: "Redeem a voucher",
+    or: "or",
+    channels: "On Paystack's secure page you can pay by {{ways}}.",
+    channel: {
+      card: "card",
+      bank_transfer: "bank transfer",
+      ussd: "USSD",
+      mobile_money: "mobile money",
+      bank: "bank account",
+      qr: "QR code",
+    },
     choosePeriod: "How long",
-    pay: "Pay for {{plan}} by card",
+    pay: "Pay for {{plan}}",
     paying: "Starting the payment…",
     nothingOnSale: "No pass is on sale at the moment. You can still redeem a voucher below.",
     currentBadge: "Your plan",

@@ -31,9 +31,21 @@ const billing: DeepStrings<typeof en> = {
   periodOfDays_other: "Kwanaki {{count}}",
   buy: {
     title: "Saya fasin",
-    unavailable: "Ba a iya biya da kati a yanzu. Har yanzu za ka iya amfani da baucan a ƙasa.",
+    byVoucher:
+      "A wannan shafi ana sayen fasin da lambar baucan. Don samun ɗaya, rubuta wa {{email}} ko ka kira {{phone}}; sannan ka shigar da ita a Yi amfani da baucan.",
+    toVoucher: "Yi amfani da baucan",
+    or: "ko",
+    channels: "A shafin Paystack mai tsaro za ka iya biya ta {{ways}}.",
+    channel: {
+      card: "kati",
+      bank_transfer: "tura kuɗi ta banki",
+      ussd: "USSD",
+      mobile_money: "kuɗin waya (mobile money)",
+      bank: "asusun banki",
+      qr: "lambar QR",
+    },
     choosePeriod: "Tsawon lokaci",
-    pay: "Biya {{plan}} da kati",
+    pay: "Biya {{plan}}",
     paying: "Ana fara biyan kuɗi…",
     nothingOnSale: "Babu fasin da ake sayarwa a yanzu. Har yanzu za ka iya amfani da baucan a ƙasa.",
     currentBadge: "Tsarinka",
