@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { metaTitleMeta } from "~/utils/meta";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
 import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
-import { requireViewer } from "~/auth/guards.server";
+import { requireUser, requireViewer } from "~/auth/guards.server";
+import { findOwnTitleForPreview } from "~/services/title-preview.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
 import { MovieCard, Rating } from "~/components/catalogue/movie-card";
@@ -71,6 +72,12 @@ function qualityOf(request: Request): PlayerQuality {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // A provider opening their own title (the landing page's Watch Now, an old link) watches it in the studio's preview.
+  const signedIn = await requireUser(request);
+  if (signedIn.role === "provider") {
+    const own = findOwnTitleForPreview(getDb(), movieIdOf(request), signedIn.id);
+    if (own) throw redirect(`/provider/movie/${encodeURIComponent(own.id)}/watch`);
+  }
   // Asked together, the two share one reading of the session.
   const [viewer, deviceId] = await Promise.all([requireViewer(request), getDeviceId(request)]);
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer, {

@@ -39,6 +39,7 @@ export default function ProviderTitlePage() {
     <TitleEditPage
       back={{ to: "/provider/movielist", label: t("edit.backToList") }}
       here={here}
+      watchTo={`${here}/watch`}
       title={title}
       categories={categories}
       posterAccept={accept.poster}

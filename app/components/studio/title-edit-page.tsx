@@ -13,6 +13,7 @@ import { TitleFacts } from "./title-facts";
 export function TitleEditPage({
   back,
   here,
+  watchTo,
   title,
   categories,
   posterAccept,
@@ -22,6 +23,8 @@ export function TitleEditPage({
 }: {
   back: { to: string; label: string };
   here: string;
+  /** Where its provider watches it in any state (their preview); the public watch page once published otherwise. */
+  watchTo?: string;
   title: TitleDetailsValues &
     Parameters<typeof TitleFacts>[0]["title"] & {
       displayName: string;
@@ -41,7 +44,7 @@ export function TitleEditPage({
           {back.label}
         </Link>
         <h1 className="mt-2 text-2xl font-bold break-words sm:text-3xl">{title.displayName}</h1>
-        <TitleFacts title={title} />
+        <TitleFacts title={title} watchTo={watchTo} />
         {notes}
       </div>
       <section aria-labelledby="details-title" className="grid gap-3">

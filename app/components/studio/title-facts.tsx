@@ -15,8 +15,12 @@ export type TitleFactsView = {
   renditions: RenditionSummary[];
 };
 
-/** Where a title stands, under its name on its edit page: status, length, size, views, qualities, and its watch page once published. */
-export function TitleFacts({ title }: { title: TitleFactsView }) {
+/**
+ * Where a title stands, under its name on its edit page: status, length, size,
+ * views, qualities, and where to watch it: `watchTo` (its provider's own
+ * preview, in any state), else its watch page once published.
+ */
+export function TitleFacts({ title, watchTo }: { title: TitleFactsView; watchTo?: string }) {
   const { t } = useTranslation("studio");
   const status =
     title.status === "failed"
@@ -34,8 +38,8 @@ export function TitleFacts({ title }: { title: TitleFactsView }) {
           <span>{t("edit.length", { value: clockText(title.durationSeconds) })}</span>
         ) : null}
         <span>{t("edit.views", { count: title.views })}</span>
-        {title.published ? (
-          <Link to={`/WatchMovie?id=${title.id}`} className="text-brand-300 hover:underline">
+        {watchTo || title.published ? (
+          <Link to={watchTo ?? `/WatchMovie?id=${title.id}`} className="text-brand-300 hover:underline">
             {t("edit.watch")}
           </Link>
         ) : null}

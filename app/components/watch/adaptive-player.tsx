@@ -202,6 +202,7 @@ export function AdaptivePlayer({
   subtitleLanguage = null,
   onSubtitleLanguageChange,
   autoStart = false,
+  reportProgress = true,
   onEnded,
   onSpentChange,
 }: {
@@ -229,6 +230,8 @@ export function AdaptivePlayer({
   onSubtitleLanguageChange?: (language: string | null) => void;
   /** Start playing once the stream is attached (the next episode, started by the end card). */
   autoStart?: boolean;
+  /** Report the position (a viewing): off for a provider previewing their own title, which is never a view. */
+  reportProgress?: boolean;
   /** The film played to its end (the next episode's card). */
   onEnded?: () => void;
   /** Bytes this player fetched so far (as they arrive with hls.js; from Resource Timing otherwise). */
@@ -444,7 +447,7 @@ export function AdaptivePlayer({
     const report = (event: "play" | "progress" | "stop", leaving = false) => {
       // Also when it played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
       started ||= playing || video.played.length > 0;
-      if (started) sendProgress(movieId, position, event, refuse, leaving);
+      if (started && reportProgress) sendProgress(movieId, position, event, refuse, leaving);
     };
     // Seconds played at each rung: the rung this viewing is remembered by (what the next film's cost assumes).
     const secondsByRung = new Map<number, number>();
@@ -563,7 +566,7 @@ export function AdaptivePlayer({
       window.removeEventListener("pagehide", onPageHide);
       document.removeEventListener("visibilitychange", onVisibilityChange);
     };
-  }, [movieId, resumeSeconds, refuse]);
+  }, [movieId, resumeSeconds, refuse, reportProgress]);
 
   /** Play, from the controls: hls.js attaches first where it plays (the press waits for it, never lost). */
   const play = useCallback(() => {

@@ -156,6 +156,14 @@ const studio = {
     network: "The connection was lost before the upload finished; please try again",
     incomplete: "The upload did not complete; please try again",
   },
+  preview: {
+    metaTitle: "Watch “{{name}}” — Kallo",
+    title: "Watching “{{name}}”",
+    back: "← Back to the title",
+    notCounted: "Your own viewing needs no pass and is not counted as a view.",
+    processing: "The film is still being prepared; it plays here as soon as it is ready.",
+    failed: "The film could not be prepared. Replace it on the title's page.",
+  },
   edit: {
     metaTitle: "Edit “{{name}}” — Kallo",
     backToList: "← My movies",

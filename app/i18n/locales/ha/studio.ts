@@ -157,6 +157,14 @@ const studio: DeepStrings<typeof en> = {
     network: "Haɗin intanet ya yanke kafin ɗorawar ta kammala; da fatan a sake gwadawa",
     incomplete: "Ɗorawar ba ta kammala ba; da fatan a sake gwadawa",
   },
+  preview: {
+    metaTitle: "Kalli “{{name}}” — Kallo",
+    title: "Ana kallon “{{name}}”",
+    back: "← Koma ga fim ɗin",
+    notCounted: "Kallonka na kanka ba ya buƙatar fasin, kuma ba a ƙirga shi a matsayin kallo.",
+    processing: "Ana kan shirya fim ɗin; zai kunnu a nan da zarar ya shirya.",
+    failed: "Ba a iya shirya fim ɗin ba. Maye gurbinsa a shafin fim ɗin.",
+  },
   edit: {
     metaTitle: "Gyara “{{name}}” — Kallo",
     backToList: "← Fina-finaina",
