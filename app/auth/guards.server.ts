@@ -60,10 +60,20 @@ export async function requireUser(
   return user;
 }
 
-/** Viewer pages: viewers and administrators. */
-export async function requireViewer(request: Request): Promise<SignedInAccount> {
+/**
+ * Viewer pages: viewers and administrators. `beforeRefusing` sees any other
+ * account first and may answer otherwise (a provider sent to their own
+ * title's preview) by throwing a response.
+ */
+export async function requireViewer(
+  request: Request,
+  options: { beforeRefusing?: (user: SignedInAccount) => void } = {},
+): Promise<SignedInAccount> {
   const user = await requireUser(request, { door: "/login" });
-  if (!usesViewerPages(user.role)) forbidden();
+  if (!usesViewerPages(user.role)) {
+    options.beforeRefusing?.(user);
+    forbidden();
+  }
   return user;
 }
 

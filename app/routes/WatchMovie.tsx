@@ -6,7 +6,7 @@ import { Link } from "~/components/ui/link";
 import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
-import { requireUser, requireViewer } from "~/auth/guards.server";
+import { requireViewer } from "~/auth/guards.server";
 import { findOwnTitleForPreview } from "~/services/title-preview.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
@@ -73,13 +73,15 @@ function qualityOf(request: Request): PlayerQuality {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   // A provider opening their own title (the landing page's Watch Now, an old link) watches it in the studio's preview.
-  const signedIn = await requireUser(request);
-  if (signedIn.role === "provider") {
-    const own = findOwnTitleForPreview(getDb(), movieIdOf(request), signedIn.id);
+  const toOwnPreview = (account: { id: string; role: string }) => {
+    const own = account.role === "provider" && findOwnTitleForPreview(getDb(), movieIdOf(request), account.id);
     if (own) throw redirect(`/provider/movie/${encodeURIComponent(own.id)}/watch`);
-  }
+  };
   // Asked together, the two share one reading of the session.
-  const [viewer, deviceId] = await Promise.all([requireViewer(request), getDeviceId(request)]);
+  const [viewer, deviceId] = await Promise.all([
+    requireViewer(request, { beforeRefusing: toOwnPreview }),
+    getDeviceId(request),
+  ]);
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer, {
     posterFormat: posterFormatFor(request.headers.get("Accept")),
   });

@@ -188,10 +188,10 @@ for (const persona of PERSONAS) {
         "Content Provider list",
         "User list",
         "Movie Categories",
-        "Movie",
+        "Movies",
         "Payment",
-        "Create New Content Creator",
-        "select plan",
+        "Create a content creator",
+        "Plans",
       ]) {
         await expect(menu.getByRole("link", { name: label, exact: true })).toBeVisible();
       }

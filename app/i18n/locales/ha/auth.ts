@@ -144,7 +144,7 @@ const auth: DeepStrings<typeof en> = {
     movies: "Fina-finai",
     payment: "Biya",
     registerProvider: "Ƙirƙiri Sabon Mai Shirya Fim",
-    selectPlan: "zaɓi tsari",
+    selectPlan: "Tsare-tsare",
     title: "Gudanarwa",
     metaTitle: "Gudanarwa — Kallo",
     intro: "Zaɓi sashe daga menu.",
