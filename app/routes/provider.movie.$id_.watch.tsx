@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { requireProvider } from "~/auth/guards.server";
+import { useTitleStatusText } from "~/components/studio/title-facts";
 import { AdaptivePlayer } from "~/components/watch/adaptive-player";
 import { Link } from "~/components/ui/link";
 import { getDb } from "~/db/client.server";
@@ -46,14 +47,7 @@ export default function ProviderTitlePreview() {
   const { t } = useTranslation("studio");
   const { t: tw } = useTranslation("watch");
   const { title, player, subtitles } = useLoaderData<typeof loader>();
-  const status =
-    title.status === "failed"
-      ? t("list.status.failed")
-      : title.status === "processing"
-        ? t("list.status.processing")
-        : title.approved
-          ? t("edit.published")
-          : t("review.waiting");
+  const status = useTitleStatusText(title);
   return (
     <section className="grid max-w-4xl gap-4">
       <div>

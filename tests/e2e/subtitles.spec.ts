@@ -93,6 +93,14 @@ function showingTracks(video: Locator) {
 }
 
 /** The title's provider signs in at their door and lands in the studio. */
+/** A slow test's start: a new title of the studio's provider, who signs in on `page`. */
+async function providerOnNewTitle(page: Page): Promise<{ id: string; name: string }> {
+  test.slow();
+  const title = newTitle();
+  await signInAsProvider(page);
+  return title;
+}
+
 async function signInAsProvider(page: Page) {
   await signInThroughForm(page, "/cp", provider.email, provider.password);
   await expect(page).toHaveURL(/\/provider\/Movieupload$/);
@@ -103,9 +111,7 @@ test.describe("with JavaScript", () => {
     page,
     browser,
   }) => {
-    test.slow();
-    const title = newTitle();
-    await signInAsProvider(page);
+    const title = await providerOnNewTitle(page);
     await attachHausa(page, title);
     await expect(page.getByText("Subtitles saved: 2 cues")).toBeVisible();
     await expect(hausaRow(page)).toContainText("Hausa");
@@ -224,9 +230,7 @@ test.describe("without JavaScript", () => {
     page,
     browser,
   }) => {
-    test.slow();
-    const title = newTitle();
-    await signInAsProvider(page);
+    const title = await providerOnNewTitle(page);
 
     // A bad file: the page says why, and nothing is stored.
     await attachHausa(page, title, "1\n00:00:01,000 --> 00:00:0x,000\nbad\n");

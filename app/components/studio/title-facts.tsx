@@ -15,6 +15,18 @@ export type TitleFactsView = {
   renditions: RenditionSummary[];
 };
 
+/** Where a title stands in words: failed, processing, published, or waiting for approval. */
+export function useTitleStatusText(title: Pick<TitleFactsView, "status" | "approved">): string {
+  const { t } = useTranslation("studio");
+  return title.status === "failed"
+    ? t("list.status.failed")
+    : title.status === "processing"
+      ? t("list.status.processing")
+      : title.approved
+        ? t("edit.published")
+        : t("review.waiting");
+}
+
 /**
  * Where a title stands, under its name on its edit page: status, length, size,
  * views, qualities, and where to watch it: `watchTo` (its provider's own
@@ -22,14 +34,7 @@ export type TitleFactsView = {
  */
 export function TitleFacts({ title, watchTo }: { title: TitleFactsView; watchTo?: string }) {
   const { t } = useTranslation("studio");
-  const status =
-    title.status === "failed"
-      ? t("list.status.failed")
-      : title.status === "processing"
-        ? t("list.status.processing")
-        : title.approved
-          ? t("edit.published")
-          : t("review.waiting");
+  const status = useTitleStatusText(title);
   return (
     <div className="mt-2 grid gap-2 text-sm text-slate-300">
       <p className="flex flex-wrap gap-x-4 gap-y-1">
