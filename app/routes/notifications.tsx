@@ -8,7 +8,12 @@ import { requireUser } from "~/auth/guards.server";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
-import { listNotifications, markNotificationsRead, openNotification } from "~/services/notifications.server";
+import {
+  listNotifications,
+  markNotificationsRead,
+  openNotification,
+  shownNotificationValues,
+} from "~/services/notifications.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
@@ -24,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t, language } = await getRequestT(request, "auth");
   const rows = listNotifications(getDb(), user.id).map((row) => ({
     ...row,
+    messageValues: shownNotificationValues(row.messageValues, language),
     link: row.link ? safeRedirectPath(row.link, "") || null : null,
     createdAt: row.createdAt.toISOString(),
     read: row.readAt !== null,

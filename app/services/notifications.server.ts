@@ -2,7 +2,24 @@ import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { notifications } from "~/db/schema";
+import { dateFormatter } from "~/utils/dates";
 import { isPublished } from "./catalogue.server";
+
+/**
+ * A notice's values as its reader reads them: a moment (`endsAt`) written in
+ * the reader's language and the pages' zone, a plan by its name in that
+ * language (`planHa`); other values as stored.
+ */
+export function shownNotificationValues(
+  values: Record<string, string | number>,
+  language: string,
+): Record<string, string | number> {
+  const shown = { ...values };
+  if (typeof values.endsAt === "string" && !Number.isNaN(Date.parse(values.endsAt)))
+    shown.date = dateFormatter(language, "dateTime").format(new Date(values.endsAt));
+  if (language === "ha" && typeof values.planHa === "string" && values.planHa) shown.plan = values.planHa;
+  return shown;
+}
 
 /** A person's notifications (new titles and the like), newest first. */
 export function listNotifications(db: DB, accountId: string, limit = 50) {

@@ -253,7 +253,13 @@ export function formatUtc(date: Date): string {
 export function notifyExpiringPasses(db: DB, now: Date = new Date()): number {
   const soon = new Date(now.getTime() + DAY_MS);
   const due = db
-    .select({ id: passes.id, accountId: passes.accountId, endsAt: passes.endsAt, planName: plans.name })
+    .select({
+      id: passes.id,
+      accountId: passes.accountId,
+      endsAt: passes.endsAt,
+      planName: plans.name,
+      planNameHa: plans.nameHa,
+    })
     .from(passes)
     .innerJoin(plans, eq(plans.id, passes.planId))
     .where(and(gt(passes.endsAt, now), lte(passes.endsAt, soon), isNull(passes.expiryNotifiedAt)))
@@ -283,7 +289,14 @@ export function notifyExpiringPasses(db: DB, now: Date = new Date()): number {
           accountId: pass.accountId,
           kind: "pass_expiring",
           messageKey: "billing:notifications.passEnding",
-          messageValues: { plan: pass.planName, date: formatUtc(pass.endsAt) },
+          // The moment and both names: the page writes them in its reader's language and zone
+          // (shownNotificationValues); `date` is for readers of notices stored before.
+          messageValues: {
+            plan: pass.planName,
+            planHa: pass.planNameHa,
+            endsAt: pass.endsAt.toISOString(),
+            date: formatUtc(pass.endsAt),
+          },
           link: "/payment",
           createdAt: now,
         })

@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { notifications, passes, playbackLeases } from "~/db/schema";
+import { notifications, passes, plans, playbackLeases } from "~/db/schema";
+import { shownNotificationValues } from "~/services/notifications.server";
+import { dateFormatter } from "~/utils/dates";
 import { decideWatchAccess } from "~/services/billing.server";
 import { allowsPremium, getPassStatus, grantPass, notifyExpiringPasses, placeNewPass } from "~/services/passes.server";
 import {
@@ -70,6 +72,7 @@ describe("pass arithmetic", () => {
   });
 
   it("notifies once, a day before a pass ends, and not when another pass follows", () => {
+    testDb.db.update(plans).set({ nameHa: "Na Asali" }).where(eq(plans.id, "planbasic")).run();
     grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 7, source: "voucher" }, t0);
     grantPass(testDb.db, { accountId: "viewer2", planId: "planbasic", days: 7, source: "voucher" }, t0);
     grantPass(testDb.db, { accountId: "viewer2", planId: "planpro", days: 7, source: "voucher" }, t0);
@@ -84,7 +87,12 @@ describe("pass arithmetic", () => {
       messageKey: "billing:notifications.passEnding",
       link: "/payment",
     });
-    expect(sent[0].messageValues).toMatchObject({ plan: "Basic", date: "2026-03-08 12:00 UTC" });
+    expect(sent[0].messageValues).toMatchObject({ plan: "Basic", endsAt: "2026-03-08T12:00:00.000Z" });
+    // Read in Hausa: the plan's Hausa name and the moment in Hausa, in the pages' zone (Lagos, UTC+1).
+    const hausa = shownNotificationValues(sent[0].messageValues, "ha");
+    expect(hausa.plan).toBe("Na Asali");
+    expect(hausa.date).toBe(dateFormatter("ha", "dateTime").format(new Date("2026-03-08T12:00:00.000Z")));
+    expect(hausa.date).not.toContain("UTC");
     // viewer2's PRO pass ends at day 14: its own notice comes then.
     expect(notifyExpiringPasses(testDb.db, at(13.5))).toBe(1);
   });
