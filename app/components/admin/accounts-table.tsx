@@ -174,7 +174,9 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
               </summary>
               <fetcher.Form
                 method="post"
-                className="mt-2 grid w-64 max-w-full gap-2 text-xs"
+                // On a phone the form is a sheet over the page's foot (the table scrolls sideways, and a form
+                // inside its last column would be cut off); from 640 px it opens in the row.
+                className="fixed inset-x-3 bottom-3 z-40 grid gap-2 rounded-lg border border-white/15 bg-ink-900 p-4 text-xs shadow-xl sm:static sm:mt-2 sm:w-64 sm:max-w-full sm:border-0 sm:bg-transparent sm:p-0 sm:shadow-none"
                 key={fetcher.data?.ok ? "done" : "open"}
               >
                 <input type="hidden" name="accountId" value={row.id} />

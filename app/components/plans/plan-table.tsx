@@ -19,21 +19,39 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
       </p>
     );
   }
-  const cell = "px-3 py-3 text-center align-top";
-  const rowHead = "sticky left-0 z-10 bg-ink-950 px-3 py-3 text-left align-top font-medium text-slate-200";
+  const cell = "px-1.5 py-3 text-center align-top break-words sm:px-3";
+  const rowHead =
+    "sticky left-0 z-10 hidden bg-ink-950 px-3 py-3 text-left align-top font-medium text-slate-200 sm:table-cell";
+  // On a phone every plan stands side by side: each feature's name is a row of its own above its values
+  // (no first column to scroll past); from 640 px the name is the row's first cell.
+  const phoneHead = (label: string) => (
+    <tr className="sm:hidden">
+      <th scope="colgroup" colSpan={plans.length} className="px-3 pt-3 text-left text-xs font-medium text-slate-300">
+        {label}
+      </th>
+    </tr>
+  );
   return (
     // relative: the screen-reader texts (absolutely placed) stay inside the scrolling box, not widening the page.
     <div className="relative max-w-full overflow-x-auto rounded-xl border border-white/10" data-testid="plan-table">
-      <table className="w-full min-w-[34rem] border-collapse text-sm">
+      <table className="w-full table-fixed border-collapse text-sm sm:min-w-[34rem] sm:table-auto">
         <caption className="sr-only">{t("comparison")}</caption>
         <thead className="bg-ink-900">
           <tr>
-            <th scope="col" className="sticky left-0 z-10 bg-ink-900 px-3 py-4 text-left font-semibold text-slate-300">
+            <th
+              scope="col"
+              className="sticky left-0 z-10 hidden bg-ink-900 px-3 py-4 text-left font-semibold text-slate-300 sm:table-cell"
+            >
               {t("feature")}
             </th>
             {plans.map((plan) => (
-              <th key={plan.id} scope="col" className="px-3 py-4 text-center align-top" data-plan-column={plan.code}>
-                <span className="block text-base font-bold tracking-wider break-words text-brand-300 uppercase">
+              <th
+                key={plan.id}
+                scope="col"
+                className="px-1.5 py-4 text-center align-top sm:px-3"
+                data-plan-column={plan.code}
+              >
+                <span className="block text-sm font-bold tracking-wider break-words text-brand-300 uppercase sm:text-base">
                   {plan.name}
                 </span>
                 {plan.description ? (
@@ -44,6 +62,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
           </tr>
         </thead>
         <tbody className="divide-y divide-white/5">
+          {phoneHead(t("price"))}
           <tr>
             <th scope="row" className={rowHead}>
               {t("price")}
@@ -57,7 +76,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
                     {plan.prices.map((price) => (
                       <li key={price.period} data-period-price={price.period}>
                         <span className="font-bold whitespace-nowrap text-white">{price.price}</span>{" "}
-                        <span className="text-xs whitespace-nowrap text-slate-400">{t(`per.${price.period}`)}</span>
+                        <span className="text-xs text-slate-400">{t(`per.${price.period}`)}</span>
                       </li>
                     ))}
                   </ul>
@@ -65,6 +84,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
               </td>
             ))}
           </tr>
+          {phoneHead(t("premiumLabel"))}
           <tr>
             <th scope="row" className={rowHead}>
               {t("premiumLabel")}
@@ -75,6 +95,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
               </td>
             ))}
           </tr>
+          {phoneHead(t("screensLabel"))}
           <tr>
             <th scope="row" className={rowHead}>
               {t("screensLabel")}
@@ -85,6 +106,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
               </td>
             ))}
           </tr>
+          {phoneHead(t("maxQualityLabel"))}
           <tr>
             <th scope="row" className={rowHead}>
               {t("maxQualityLabel")}
@@ -95,6 +117,7 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
               </td>
             ))}
           </tr>
+          {phoneHead(t("downloadsLabel"))}
           <tr>
             <th scope="row" className={rowHead}>
               {t("downloadsLabel")}
@@ -107,12 +130,12 @@ export function PlanTable({ plans, choose = true }: { plans: PlanOffer[]; choose
           </tr>
           {choose ? (
             <tr>
-              <td className="sticky left-0 z-10 bg-ink-950" />
+              <td className="sticky left-0 z-10 hidden bg-ink-950 sm:table-cell" />
               {plans.map((plan) => (
                 <td key={plan.id} className={cell}>
                   <ChoosePlanLink
                     plan={plan}
-                    className="inline-block rounded-md bg-brand-500 px-3 py-2 text-sm font-bold text-ink-950 hover:bg-brand-400"
+                    className="inline-block rounded-md bg-brand-500 px-2 py-2 text-sm font-bold text-ink-950 hover:bg-brand-400 sm:px-3"
                   />
                 </td>
               ))}
