@@ -112,7 +112,8 @@ authenticator.use(doorStrategy("provider"), "provider");
 /** Where each role starts after signing in. */
 export function landingPath(role: Account["role"]): string {
   if (role === "admin") return "/admin/dashboard";
-  if (role === "provider") return "/provider/Movieupload";
+  // The studio opens on an overview of the provider's titles; its New Upload button leads to the form.
+  if (role === "provider") return "/provider/movielist";
   return "/movies";
 }
 

@@ -17,7 +17,7 @@ describeBothWays("content creators", ({ mode }) => {
     await page.goto("/cp");
     await expect(page.getByRole("heading", { name: "Content creators" })).toBeVisible();
     await signInThroughForm(page, "/cp", provider.email, provider.password);
-    await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+    await expect(page).toHaveURL(/\/provider\/movielist$/);
 
     await page.goto("/provider/profile");
     const nav = page.getByRole("navigation", { name: "Content creator menu" });
@@ -88,6 +88,6 @@ describeBothWays("content creators", ({ mode }) => {
 
     approveByEmail(email);
     await signInThroughForm(page, "/cp", email, password);
-    await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+    await expect(page).toHaveURL(/\/provider\/movielist$/);
   });
 });

@@ -6,7 +6,7 @@ import { movies } from "../../app/db/schema";
 import { movieDir } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
 import type { Page } from "@playwright/test";
-import { createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm, openUploadForm } from "./fixtures/accounts";
 import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
@@ -25,7 +25,7 @@ const storageRoot = () => process.env.E2E_STORAGE_DIR!;
 
 async function openStudio(page: Page, provider: TestAccount) {
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+  await openUploadForm(page);
 }
 
 async function fillUpload(page: Page, details: { title: string; file: string; category?: string }) {
@@ -221,7 +221,7 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
 
   await page.context().clearCookies();
   await signInThroughForm(page, "/cp", other.email, other.password);
-  await page.waitForURL(/\/provider\/Movieupload/);
+  await page.waitForURL(/\/provider\/movielist/);
   const attempt = await page.request.post("/provider/movielist", {
     form: { intent: "delete", movieId: result.movieId },
   });
@@ -235,7 +235,7 @@ test("a viewer cannot open the studio, upload or delete, and another provider ca
 test("an upload cut off mid-body leaves no file and no row behind", async ({ page }) => {
   const provider = await createApprovedProvider("dropped");
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await page.waitForURL(/\/provider\/Movieupload/);
+  await page.waitForURL(/\/provider\/movielist/);
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const category = e2eDb()
     .select()

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from "@playwright/test";
 import { and, eq } from "drizzle-orm";
 import { subtitles } from "../../app/db/schema";
-import { createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signInThroughForm, openUploadForm } from "./fixtures/accounts";
 import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
@@ -103,7 +103,7 @@ async function providerOnNewTitle(page: Page): Promise<{ id: string; name: strin
 
 async function signInAsProvider(page: Page) {
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+  await openUploadForm(page);
 }
 
 test.describe("with JavaScript", () => {
@@ -184,7 +184,7 @@ test.describe("with JavaScript", () => {
     const title = newTitle();
     const { context: studio, page: studioPage } = await newPerson(browser, true);
     await signInThroughForm(studioPage, "/cp", provider.email, provider.password);
-    await expect(studioPage).toHaveURL(/\/provider\/Movieupload$/);
+    await openUploadForm(studioPage);
     await attachHausa(studioPage, title);
     await expect(hausaRow(studioPage)).toBeVisible();
     await studio.close();

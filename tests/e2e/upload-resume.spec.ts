@@ -7,7 +7,7 @@ import type { CDPSession, Page } from "@playwright/test";
 import { movies, resumableUploads } from "../../app/db/schema";
 import { movieVideoPath } from "../../app/media/storage.server";
 import { makeVideoFixture } from "../fixtures/media";
-import { createApprovedProvider, signInThroughForm } from "./fixtures/accounts";
+import { createApprovedProvider, signInThroughForm, openUploadForm } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 
@@ -76,7 +76,7 @@ test("the network drops mid-film and comes back: the upload goes on from the ser
 }) => {
   const provider = await createApprovedProvider("resume-offline");
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+  await openUploadForm(page);
   const title = "Cut mid-way";
   await fillUpload(page, title);
   const patches = recordPatches(page);
@@ -119,7 +119,7 @@ test("the page is reloaded mid-film: the unfinished upload is listed, and choosi
 }) => {
   const provider = await createApprovedProvider("resume-reload");
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+  await openUploadForm(page);
   const title = "Reloaded mid-way";
   await fillUpload(page, title);
   await page
@@ -159,7 +159,7 @@ test("without JavaScript an unfinished upload is listed and can be discarded", a
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await signInThroughForm(page, "/cp", provider.email, provider.password);
-  await expect(page).toHaveURL(/\/provider\/Movieupload$/);
+  await openUploadForm(page);
   const category = e2eDb()
     .select()
     .from((await import("../../app/db/schema")).categories)
