@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { movies, watchEvents } from "../../app/db/schema";
-import { createApprovedProvider, signedInContext } from "./fixtures/accounts";
+import { createApprovedProvider, createViewer, signedInContext } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
@@ -9,7 +9,7 @@ import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
  * A creator watches their own titles: from the studio's title page, in any
  * state (waiting for approval here), without a pass, and never counted as a
  * view; the viewers' watch page sends them to the same preview; another
- * provider's title is not theirs to see.
+ * provider's title is not theirs to see, and viewers and visitors are refused.
  */
 
 test("a provider watches their own title while it waits for approval, without a pass and without a view counted", async ({
@@ -63,4 +63,15 @@ test("a provider watches their own title while it waits for approval, without a 
   expect(refused?.status()).toBe(404);
   expect(errors).toEqual([]);
   await context.close();
+
+  // A viewer, and a visitor, are refused the studio's preview on the server.
+  const viewer = await createViewer("preview-viewer");
+  const watching = await signedInContext(browser, viewer);
+  expect((await watching.page.request.get(`/provider/movie/${movieId}/watch`)).status()).toBe(403);
+  await watching.context.close();
+  const visitor = await browser.newContext();
+  const anonymous = await visitor.request.get(`/provider/movie/${movieId}/watch`, { maxRedirects: 0 });
+  expect(anonymous.status()).toBe(302);
+  expect(anonymous.headers().location).toContain("/cp?redirectTo=");
+  await visitor.close();
 });
