@@ -14,6 +14,7 @@ import {
 } from "@remix-run/react";
 import { ErrorPage } from "~/components/layout/error-page";
 import { Footer } from "~/components/layout/footer";
+import { runningVersion } from "~/utils/version.server";
 import { TopBar } from "~/components/layout/top-bar";
 import { InAppLinks } from "~/components/ui/link";
 import { Toaster } from "~/components/ui/toaster";
@@ -61,6 +62,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       translationHashes: catalogueHashes(language),
       toasts,
       customerCare: env.customerCare,
+      // Which version runs, for the administrator who upgrades it.
+      version: account?.role === "admin" ? runningVersion().version : null,
       user,
       unreadNotifications,
       deviceCopy,
@@ -117,7 +120,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <main id="main" className="flex-1">
               {children}
             </main>
-            <Footer customerCare={rootData?.customerCare ?? { email: "", phone: "" }} />
+            <Footer
+              customerCare={rootData?.customerCare ?? { email: "", phone: "" }}
+              version={rootData?.version ?? null}
+            />
             <Toaster toasts={rootData?.toasts ?? []} />
             {/* Scripts first: its modulepreload links are then read before any inline script, which a
               browser may not run (nor read past) until the stylesheet has arrived. On a slow link

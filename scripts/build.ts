@@ -9,13 +9,18 @@
  * old one: rename(2) is atomic), and `public/build` links to `build/public`.
  * A server already running keeps the build it started with — each process
  * resolves the link once, and a worker replaced meanwhile runs the same
- * build as its siblings — until it is restarted. The two newest builds are
- * kept; older ones are removed.
+ * build as its siblings — until it is moved to the new one (`npm run
+ * upgrade`, `npm run reload`) or restarted. Each build carries its own
+ * migrations (`drizzle/`) and names its version (`version.json`). The two
+ * newest builds are kept, and any build a running server uses (its
+ * `in-use/<pid>` marker: builds-in-use.ts) however old; others are removed.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { buildServer } from "./build-server";
+import { buildsInUse, describeBuild } from "./builds-in-use";
+import { readUpgrades } from "./server-control";
 import { compressAssets } from "./compress-assets";
 
 const BUILDS = ".builds";
@@ -49,13 +54,34 @@ fs.mkdirSync(out, { recursive: true });
 run(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { KALLO_BUILD_DIR: out });
 const compressed = await compressAssets(path.join(out, "public"));
 const serverFiles = await buildServer(path.join(out, "server"));
+// The build's own migrations and version: a server on this build migrates and checks with these, whatever the checkout holds later.
+fs.cpSync("drizzle", path.join(out, "drizzle"), { recursive: true });
+fs.writeFileSync(path.join(out, "version.json"), `${JSON.stringify(describeBuild(), null, 2)}\n`);
 
 pointLink("build", out);
 pointLink(path.join("public", "build"), path.join("..", "build", "public"));
 
-// The build in use and the one before it stay (a server started on it may still run); older ones go.
-const builds = fs.readdirSync(BUILDS).sort().reverse();
-for (const old of builds.slice(KEPT)) fs.rmSync(path.join(BUILDS, old), { recursive: true, force: true });
+// The new build and the one before it stay, and every build a running server uses (its workers' replacements
+// start from it); older ones go.
+const inUse = buildsInUse(BUILDS);
+// The build the last upgrade came from: `npm run rollback` starts it again.
+const lastUpgrade = readUpgrades(path.resolve(process.env.STORAGE_DIR ?? "storage")).at(-1);
+if (lastUpgrade?.fromBuild && !lastUpgrade.rolledBackAt)
+  inUse.set(
+    path.basename(lastUpgrade.fromBuild),
+    `npm run rollback goes back to it (Kallo ${lastUpgrade.fromVersion})`,
+  );
+const builds = fs
+  .readdirSync(BUILDS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort()
+  .reverse();
+for (const old of builds.slice(KEPT)) {
+  if (inUse.has(old))
+    console.log(`[build] kept ${path.join(BUILDS, old)}: a running server uses it (${inUse.get(old)})`);
+  else fs.rmSync(path.join(BUILDS, old), { recursive: true, force: true });
+}
 
 console.log(
   `[build] ${out}: ${compressed.files} browser files compressed, ${serverFiles.length} server files; build → ${out} (${((Date.now() - started) / 1000).toFixed(1)} s)`,

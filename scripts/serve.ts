@@ -40,13 +40,17 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
+import Database from "better-sqlite3";
 import type express from "express";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
 import { onWorkerNote, runsBackgroundWork } from "../app/utils/cluster.server";
 import { lingerOnStream } from "../app/utils/request-body.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
 import { bytesStreamed, httpDuration, httpRequests, mediaKind, routeLabel } from "../app/utils/metrics.server";
-import { runPrimary, STOP_NOTE } from "./workers";
+import { schemaState } from "../app/db/schema-version.server";
+import { readBuildInfo } from "./builds-in-use";
+import { runFilePath } from "./server-control";
+import { BUILD_DIR_ENV, runPrimary, SCHEMA_BEHIND_EXIT, STOP_NOTE } from "./workers";
 
 export type ServeOptions = {
   buildPath: string;
@@ -67,6 +71,9 @@ export type ServeOptions = {
   /** STORAGE_DIR: a resumable upload still sending at the stop's deadline is answered with the bytes stored there. */
   storageDir?: string;
 };
+
+/** How long a stopping server lets kept-alive connections end with an answer before it closes the idle ones. */
+const DRAIN_MS = 1_000;
 
 export type RunningKallo = { server: http.Server; stop: () => Promise<void> };
 
@@ -112,6 +119,11 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   app.use(compressResponses());
   app.use(build.publicPath, servePrecompressed(build.assetsBuildDirectory));
   app.use(build.publicPath, express.static(build.assetsBuildDirectory, compression.IMMUTABLE_FILE));
+  // While workers move to a new build, a page from one build may fetch its scripts from a worker of the other.
+  app.use(
+    build.publicPath,
+    assetsOfOtherBuilds(build.assetsBuildDirectory, express.static, compression.IMMUTABLE_FILE),
+  );
   app.use(publicFiles("public", express.static));
   if (options.requestLog ?? true) app.use(morgan("tiny"));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
@@ -119,7 +131,10 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
 
   // Resumable uploads' PATCH requests under way, for the stop's deadline (answerUploadsAtDeadline).
   const patches = new Map<http.ServerResponse, string>();
+  let draining = false;
   const server = http.createServer((req, res) => {
+    // Stopping: this answer ends its kept-alive connection, so the client's next request opens a new one (to another worker).
+    if (draining) res.setHeader("Connection", "close");
     if (!takeOriginForm(req, res)) return;
     const upload = req.method === "PATCH" ? TUS_UPLOAD_PATH.exec(req.url ?? "") : null;
     if (upload) {
@@ -145,10 +160,19 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
+      draining = true;
+      // No new connections (the primary gives them to the other workers). A kept-alive connection idle now is
+      // not cut at once: a client may be sending on it this very moment and would see a reset; its next answer
+      // says "Connection: close" instead, and those still idle after DRAIN_MS are closed then.
+      const closeIdle = server.closeIdleConnections;
+      server.closeIdleConnections = () => undefined;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Connections that finish their request while we wait are closed as soon as they are idle.
-      const sweepIdle = setInterval(() => server.closeIdleConnections(), 100);
-      server.closeIdleConnections();
+      server.closeIdleConnections = closeIdle;
+      let sweepIdle: NodeJS.Timeout | undefined;
+      const drained = setTimeout(() => {
+        server.closeIdleConnections();
+        sweepIdle = setInterval(() => server.closeIdleConnections(), 100);
+      }, DRAIN_MS);
       const grace = setTimeout(() => {
         void answerUploadsAtDeadline(patches, options.storageDir).finally(() => server.closeAllConnections());
       }, options.stopGraceMs ?? 10_000);
@@ -157,6 +181,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
         .catch((error: unknown) => console.error("[serve] stopping the background work failed:", error));
       await closed;
       clearTimeout(grace);
+      clearTimeout(drained);
       clearInterval(sweepIdle);
       // Background work (a mail that hangs, say) gets no longer than requests did.
       await Promise.race([
@@ -540,16 +565,27 @@ export function stopOnSignals(running: RunningKallo, options: { quiet?: boolean 
  */
 export async function runServer(
   options: ServeOptions,
-  settings: { workers: number; afterStop?: () => Promise<void> },
+  settings: { workers: number; databasePath: string; storageDir: string; afterStop?: () => Promise<void> },
 ): Promise<void> {
   // `build` is a link a new `npm run build` moves (scripts/build.ts): this server, and every worker it starts or
   // replaces, runs the build the link named now.
   options = { ...options, buildPath: fs.realpathSync(options.buildPath) };
+  // Which build this is (its migrations and version), for this process and every worker.
+  process.env[BUILD_DIR_ENV] ??= path.dirname(options.buildPath);
   if (settings.workers <= 1) {
     const running = await serve(options);
+    // Who runs here, for `npm run upgrade` (one process moves to a new build only by a restart).
+    const runFile = runFilePath(settings.storageDir);
+    const buildDir = path.dirname(options.buildPath);
+    fs.mkdirSync(settings.storageDir, { recursive: true });
+    fs.writeFileSync(
+      runFile,
+      JSON.stringify({ pid: process.pid, workers: 1, build: buildDir, version: readBuildInfo(buildDir).version }),
+    );
     stopOnSignals({
       server: running.server,
       stop: async () => {
+        fs.rmSync(runFile, { force: true });
         await running.stop();
         await settings.afterStop?.();
       },
@@ -560,14 +596,76 @@ export async function runServer(
     workers: settings.workers,
     exec: fileURLToPath(import.meta.url),
     args: [options.buildPath],
+    buildDir: path.dirname(options.buildPath),
+    databasePath: settings.databasePath,
+    runFile: runFilePath(settings.storageDir),
     stopGraceMs: options.stopGraceMs ?? 10_000,
     startupLines: startupLines(options),
     afterStop: settings.afterStop,
   });
 }
 
+/**
+ * The browser files of the other kept builds (`.builds/<time>/public`): their names carry a hash of their
+ * content, so a file is the same whichever build holds it. The list of builds is read again when it is older
+ * than a few seconds (a new build may appear while this worker runs).
+ */
+export function assetsOfOtherBuilds(
+  ownAssets: string,
+  serveStatic: typeof express.static,
+  fileOptions: Parameters<typeof express.static>[1],
+): express.RequestHandler {
+  const own = path.resolve(ownAssets);
+  const root = path.dirname(path.dirname(own));
+  let handlers: express.RequestHandler[] = [];
+  let readAt = 0;
+  const refresh = () => {
+    if (Date.now() - readAt < 5_000) return;
+    readAt = Date.now();
+    try {
+      handlers = fs
+        .readdirSync(root)
+        .map((name) => path.join(root, name, path.basename(own)))
+        .filter((folder) => folder !== own && fs.existsSync(folder))
+        .map((folder) => serveStatic(folder, { ...fileOptions, fallthrough: true }));
+    } catch {
+      handlers = [];
+    }
+  };
+  return (req, res, next) => {
+    if (path.basename(root) !== ".builds" || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    refresh();
+    const tryFrom = (index: number): void => {
+      if (index >= handlers.length) return next();
+      handlers[index](req, res, () => tryFrom(index + 1));
+    };
+    tryFrom(0);
+  };
+}
+
+/**
+ * A worker never runs code newer than the database's schema: when its build carries migrations the
+ * database has not taken (a reload to a build not yet migrated), it says so and ends with SCHEMA_BEHIND_EXIT.
+ */
+function refuseSchemaBehind(buildPath: string, env: Env): void {
+  const migrations = path.join(path.dirname(buildPath), "drizzle");
+  if (!fs.existsSync(migrations)) return;
+  const sqlite = new Database(env.databasePath, { readonly: true, fileMustExist: true });
+  try {
+    const { pending } = schemaState(sqlite, migrations);
+    if (pending.length === 0) return;
+    console.error(
+      `[serve] this build (${path.dirname(buildPath)}) needs migrations the database has not taken (${pending.map((migration) => migration.tag).join(", ")}); it does not serve. npm run upgrade migrates first.`,
+    );
+  } finally {
+    sqlite.close();
+  }
+  process.exit(SCHEMA_BEHIND_EXIT);
+}
+
 /** A worker: the whole server on the shared port; it stops when the primary says so, or on a signal of its own. */
 async function runWorker(buildPath: string, env: Env): Promise<void> {
+  refuseSchemaBehind(buildPath, env);
   // Heard before the server is up, so a stop that comes during the start is not lost.
   let stopRequested = false;
   let beginStop: ((reason: string) => void) | null = null;
@@ -594,5 +692,10 @@ if (runAsScript()) {
   const { getEnv } = await import("../app/utils/env.server");
   const env = getEnv();
   if (cluster.isWorker) await runWorker(process.argv[2] ?? "build/index.js", env);
-  else await runServer(serveOptionsFrom(env, "build/index.js"), { workers: env.workers });
+  else
+    await runServer(serveOptionsFrom(env, "build/index.js"), {
+      workers: env.workers,
+      databasePath: env.databasePath,
+      storageDir: env.storageDir,
+    });
 }

@@ -44,18 +44,45 @@ if (env.mediaStore === "s3" && Number(process.versions.node.split(".")[0]) < 22)
   );
 }
 
-const serverBuild = path.resolve("build/index.js");
-if (!fs.existsSync(serverBuild)) {
+const linkedBuild = path.resolve("build/index.js");
+if (!fs.existsSync(linkedBuild)) {
   console.error("Kallo cannot start: build/index.js is missing. Run `npm run build` first.");
   process.exit(1);
 }
+// The build the link names now: this server, its migrations, its version and every worker it starts use it.
+const serverBuild = fs.realpathSync(linkedBuild);
+process.env.KALLO_BUILD_DIR = path.dirname(serverBuild);
 
-const { openDatabase, migrateDatabase } = await import("../app/db/client.server");
+const { openDatabase, migrateDatabase, migrationsFolder } = await import("../app/db/client.server");
+const { recordVersion, refusalToStart, schemaState } = await import("../app/db/schema-version.server");
+const { runningVersion } = await import("../app/utils/version.server");
 const { ensureAdministrator } = await import("../app/services/bootstrap.server");
+const { currencyRefusal, recordMissingCurrency } = await import("../app/services/price-currency.server");
 
+const running = runningVersion();
 const db = openDatabase(env.databasePath);
+// Never older code on a database a newer version migrated.
+const refusal = refusalToStart(schemaState(db.$client, migrationsFolder()), running);
+if (refusal) {
+  console.error(`\nKallo cannot start.\n${refusal}\n`);
+  process.exit(1);
+}
 migrateDatabase(db);
-console.log(`[start] database ready at ${env.databasePath}`);
+recordVersion(db.$client, running.version, migrationsFolder());
+// Never a price read in a currency it was not set in.
+const recorded = recordMissingCurrency(db, env.currency);
+if (recorded > 0)
+  console.log(
+    `[start] ${recorded} prices had no recorded currency (migration 0018 of an earlier version dropped it); recorded as ${env.currency}, what they have been charged in since (audit log: prices.currency_recorded)`,
+  );
+const wrongCurrency = currencyRefusal(db, env.currency);
+if (wrongCurrency) {
+  console.error(`\nKallo cannot start.\n${wrongCurrency}\n`);
+  process.exit(1);
+}
+console.log(
+  `[start] Kallo ${running.version}${running.commit ? ` (${running.commit})` : ""}; database ready at ${env.databasePath}`,
+);
 
 // Demo content first: its administrator then counts as the first one. Its films are made while the site
 // serves (titles appear as each is ready), unless --demo-media-first (the end-to-end tests) waits for them.
@@ -97,6 +124,8 @@ if (env.litestreamReplicaUrl) {
 const { runServer, serveOptionsFrom } = await import("./serve");
 await runServer(serveOptionsFrom(env, serverBuild), {
   workers: env.workers,
+  databasePath: env.databasePath,
+  storageDir: env.storageDir,
   afterStop: async () => {
     await replication?.stop();
   },

@@ -64,8 +64,15 @@ function makeRoomOnFullDisk(sqlite: Database.Database, filePath: string): void {
   }) as typeof sqlite.prepare;
 }
 
-/** The migrations folder: `drizzle/` at the project root, wherever the code runs from. */
+/**
+ * The migrations folder: the running build's own copy (`.builds/<time>/drizzle`, named by KALLO_BUILD_DIR,
+ * which `npm start` sets), so a server keeps the migrations of the code it runs whatever the checkout holds
+ * later; `drizzle/` at the project root when no build is named (the tests, the scripts).
+ */
 export function migrationsFolder(): string {
+  const buildDir = process.env.KALLO_BUILD_DIR;
+  if (buildDir && fs.existsSync(path.join(buildDir, "drizzle", "meta", "_journal.json")))
+    return path.join(buildDir, "drizzle");
   return path.resolve(process.cwd(), "drizzle");
 }
 

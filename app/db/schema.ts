@@ -484,8 +484,14 @@ export const planPeriods = sqliteTable(
       .references(() => plans.id, { onDelete: "cascade" }),
     period: text("period", { enum: PASS_PERIODS }).notNull(),
     days: integer("days").notNull(),
-    /** In the minor unit of the operator's currency (CURRENCY). */
+    /** In the minor unit of `currency`. */
     priceMinor: integer("price_minor").notNull(),
+    /**
+     * The currency the price was set in (ISO 4217). A start whose CURRENCY differs refuses (never
+     * reinterprets); null only in a database upgraded through migration 0018 before it was kept —
+     * the next start records CURRENCY, what those prices were charged in since (services/price-currency.server.ts).
+     */
+    currency: text("currency"),
   },
   (t) => [primaryKey({ columns: [t.planId, t.period] })],
 );
@@ -788,3 +794,18 @@ export const filmReplacements = sqliteTable(
     index("film_replacements_retired_idx").on(t.status, t.retiredFilesRemovedAt, t.swappedAt),
   ],
 );
+
+/**
+ * Which version of Kallo started on this database, and with how many of its
+ * migrations: a build refuses a database that a newer version has migrated,
+ * naming both (db/schema-version.server.ts).
+ */
+export const kalloVersions = sqliteTable("kallo_versions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  version: text("version").notNull(),
+  /** The newest migration this version knows (its tag, e.g. 0020_price_currency). */
+  migration: text("migration").notNull(),
+  startedAt: integer("started_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`),
+});

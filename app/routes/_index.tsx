@@ -17,6 +17,7 @@ import { listContinueWatching } from "~/services/continue-watching.server";
 import { usesViewerPages } from "~/services/roles";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 
@@ -35,6 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     plans: listPlansOnOffer(getDb(), language, getEnv().currency),
   };
 }
+
+/** Leaving a playing film for this page: its position is saved before this page reads it. */
+export const clientLoader = loadAfterPlayingSaved;
 
 export default function Landing() {
   const { continueWatching, hero, suggested, action, featured, trending, newest, plans } =

@@ -4,6 +4,7 @@ import { bucketHealth, bucketIsDown } from "~/media/media-store.server";
 import { spareBytes, storageRoot } from "~/media/storage.server";
 import { diskFullReason } from "~/services/disk.server";
 import { getEnv } from "~/utils/env.server";
+import { runningVersion } from "~/utils/version.server";
 
 /**
  * Liveness and readiness for the container: the process answers and the
@@ -38,7 +39,11 @@ export async function loader() {
     );
   const body = reasons.length === 0 ? { status: "ok" } : { status: "degraded", message: reasons.join("; "), reasons };
   return Response.json(
-    { ...body, ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : "unreachable" } : {}) },
+    {
+      ...body,
+      version: runningVersion().version,
+      ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : "unreachable" } : {}),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -31,6 +31,7 @@ import { pageParam } from "~/utils/paging";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
+import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 
@@ -54,6 +55,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listHistory(getDb(), viewer.id, { period, q, page, pageSize: PAGE_SIZE }),
   };
 }
+
+/** Leaving a playing film for this page: its position is saved before this page reads it. */
+export const clientLoader = loadAfterPlayingSaved;
 
 /** Remove one title (`intent=remove`) or, from the confirmation panel, clear everything (`intent=delete`). */
 export async function action({ request }: ActionFunctionArgs) {

@@ -14,6 +14,7 @@ import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/servi
 import { listContinueWatching } from "~/services/continue-watching.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
+import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["pages", "watch"] };
 
@@ -37,6 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }),
   };
 }
+
+/** Leaving a playing film for this page: its position is saved before this page reads it. */
+export const clientLoader = loadAfterPlayingSaved;
 
 export default function Movies() {
   const { t } = useTranslation("watch");

@@ -17,6 +17,7 @@ import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } fro
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
+import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["series", "pages"] };
 
@@ -40,6 +41,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const seasonNumbers = seasons.map((each) => each.number);
   return { metaTitle: t("page.metaTitle", { name: page.series.name }), ...rest, seasonNumbers, season };
 }
+
+/** Leaving a playing film for this page: its position is saved before this page reads it. */
+export const clientLoader = loadAfterPlayingSaved;
 
 /** `?season=2`: a season number, or null for anything else (the page then picks one). */
 function seasonAsked(url: URL): number | null {

@@ -67,7 +67,9 @@ export type AuditAction =
   | "payment.failed"
   | "voucher.generate"
   | "voucher.redeem"
-  | "setting.update";
+  | "setting.update"
+  | "prices.currency_recorded"
+  | "prices.convert";
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "account.register",
@@ -129,6 +131,8 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "voucher.generate",
   "voucher.redeem",
   "setting.update",
+  "prices.currency_recorded",
+  "prices.convert",
 ];
 
 export type AuditEntry = {

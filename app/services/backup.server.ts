@@ -19,17 +19,12 @@ const DATABASE_FILE = "data.db";
 export type SyncCounts = { copied: number; copiedBytes: number; removed: number; unchanged: number };
 export type BackupSummary = { databaseBytes: number; databaseMs: number; files: SyncCounts; filesMs: number };
 
-export async function backUp(options: {
-  databasePath: string;
-  storageDir: string;
-  target: string;
-}): Promise<BackupSummary> {
-  fs.mkdirSync(options.target, { recursive: true });
-  const started = performance.now();
-  const finalPath = path.join(options.target, DATABASE_FILE);
+/** A consistent copy of the database while the service writes to it (SQLite's online backup), checked, at `finalPath`. */
+export async function backUpDatabase(databasePath: string, finalPath: string): Promise<string> {
+  fs.mkdirSync(path.dirname(finalPath), { recursive: true });
   const partPath = `${finalPath}.part`;
   fs.rmSync(partPath, { force: true });
-  const source = new Database(options.databasePath, { fileMustExist: true });
+  const source = new Database(databasePath, { fileMustExist: true });
   try {
     await source.backup(partPath);
   } finally {
@@ -37,6 +32,16 @@ export async function backUp(options: {
   }
   checkIntegrity(partPath);
   fs.renameSync(partPath, finalPath);
+  return finalPath;
+}
+
+export async function backUp(options: {
+  databasePath: string;
+  storageDir: string;
+  target: string;
+}): Promise<BackupSummary> {
+  const started = performance.now();
+  const finalPath = await backUpDatabase(options.databasePath, path.join(options.target, DATABASE_FILE));
   const databaseMs = performance.now() - started;
 
   // The files after the database: every title the copy knows was on disk before it was made.

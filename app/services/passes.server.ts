@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lte, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { notifications, passes, PASS_PERIODS, PERIOD_DAYS, planPeriods, plans, type PassPeriod } from "~/db/schema";
@@ -207,7 +207,9 @@ export function findSellablePeriod(
 
 /**
  * Add a pass to an account's time line (call inside the transaction that
- * records why: the payment or the voucher).
+ * records why: the payment or the voucher). It starts where the last pass
+ * ends, so a "your pass ends tomorrow" notice sent in the last day no longer
+ * holds: it goes.
  */
 export function grantPass(
   tx: Tx,
@@ -235,6 +237,15 @@ export function grantPass(
       paymentId: input.paymentId ?? null,
       redeemCodeId: input.redeemCodeId ?? null,
     })
+    .run();
+  tx.delete(notifications)
+    .where(
+      and(
+        eq(notifications.accountId, input.accountId),
+        eq(notifications.kind, "pass_expiring"),
+        gte(notifications.createdAt, new Date(now.getTime() - DAY_MS)),
+      ),
+    )
     .run();
   return { id, startsAt: new Date(window.startsAt), endsAt: new Date(window.endsAt) };
 }

@@ -149,11 +149,12 @@ function wasSold(tx: Pick<DB, "select">, planId: string): boolean {
   return named(passes) || named(payments) || named(redeemCodes);
 }
 
-function writePrices(tx: Tx, planId: string, prices: PlanPrice[]): void {
+/** A plan's prices, recorded in the currency they were set in (never read in another: services/price-currency.server.ts). */
+function writePrices(tx: Tx, planId: string, prices: PlanPrice[], currency: Currency): void {
   tx.delete(planPeriods).where(eq(planPeriods.planId, planId)).run();
   for (const price of prices)
     tx.insert(planPeriods)
-      .values({ planId, period: price.period, days: price.days, priceMinor: price.priceMinor })
+      .values({ planId, period: price.period, days: price.days, priceMinor: price.priceMinor, currency })
       .run();
 }
 
@@ -191,7 +192,7 @@ export function createPlan(
     tx.insert(plans)
       .values({ id, code, ...values, offered: true, sortOrder: last === null || last === undefined ? 0 : last + 1 })
       .run();
-    writePrices(tx, id, prices);
+    writePrices(tx, id, prices, context.currency);
     recordAudit(tx, {
       actorId: context.actor.actorId,
       action: "plan.create",
@@ -218,7 +219,7 @@ export function updatePlan(db: DB, planId: string, fields: PlanFormFields, conte
   const { prices, ...values } = checked.value;
   db.transaction((tx) => {
     tx.update(plans).set(values).where(eq(plans.id, planId)).run();
-    writePrices(tx, planId, prices);
+    writePrices(tx, planId, prices, context.currency);
     recordAudit(tx, {
       actorId: context.actor.actorId,
       action: "plan.update",
@@ -326,6 +327,7 @@ export function createStarterPlans(
             days: PERIOD_DAYS[period],
             priceMinor: Math.round(major * 10 ** minorUnitDigits(context.currency)),
           })),
+          context.currency,
         );
       });
       if (context.actor)

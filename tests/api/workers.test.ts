@@ -374,6 +374,86 @@ describe("two workers serve as one", () => {
     serving.close();
   });
 
+  it("moves both workers to a build one at a time on SIGHUP, refusing no request; refuses a build the database is not migrated for", async () => {
+    const runFile = path.join(world.root, ".kallo-server.json");
+    const primary = world.server.process;
+    const ask = async (request: Record<string, string>) => {
+      const id = `test-${Date.now()}-${Math.random()}`;
+      fs.writeFileSync(path.join(world.root, ".kallo-server.control.json"), JSON.stringify({ id, ...request }));
+      primary.kill("SIGHUP");
+      return expect
+        .poll(
+          () => {
+            const { lastControl } = JSON.parse(fs.readFileSync(runFile, "utf8")) as {
+              lastControl?: { id: string; state: string; message: string };
+            };
+            return lastControl?.id === id ? lastControl : null;
+          },
+          { timeout: 120_000, interval: 200 },
+        )
+        .not.toBeNull()
+        .then(
+          () =>
+            (JSON.parse(fs.readFileSync(runFile, "utf8")) as { lastControl: { state: string; message: string } })
+              .lastControl,
+        );
+    };
+    expect(JSON.parse(fs.readFileSync(runFile, "utf8"))).toMatchObject({ pid: primary.pid, workers: 2 });
+    const build = fs.realpathSync("build");
+
+    // A build whose migrations the database has not taken: refused, and the workers stay.
+    const ahead = fs.mkdtempSync(path.join(world.root, "build-ahead-"));
+    for (const file of ["index.js", "server"]) fs.symlinkSync(path.join(build, file), path.join(ahead, file));
+    fs.cpSync(path.join(build, "drizzle"), path.join(ahead, "drizzle"), { recursive: true });
+    const journalFile = path.join(ahead, "drizzle", "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: Record<string, unknown>[] };
+    journal.entries.push({ ...journal.entries.at(-1), idx: 999, when: Date.now() + 86_400_000, tag: "0999_ahead" });
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    fs.writeFileSync(path.join(ahead, "drizzle", "0999_ahead.sql"), "SELECT 1;");
+    const before = await workerPids();
+    const refused = await ask({ action: "reload", build: ahead });
+    expect(refused.state).toBe("refused");
+    expect(refused.message).toContain("needs migrations the database has not taken (0999_ahead)");
+    expect([...(await workerPids()).keys()].sort()).toEqual([...before.keys()].sort());
+
+    // Clients asking all along, on kept-alive connections and new ones: none refused, none cut, none answered 5xx.
+    let asking = true;
+    const failures: string[] = [];
+    let answered = 0;
+    const client = async (keepAlive: boolean) => {
+      const agent = new http.Agent({ keepAlive, maxSockets: 1 });
+      while (asking) {
+        await new Promise<void>((resolve) => {
+          http
+            .get(`${world.url}/healthz`, { agent, headers: { "X-Forwarded-For": "10.9.3.1" } }, (response) => {
+              response.resume();
+              response.on("end", () => {
+                if ((response.statusCode ?? 0) >= 500) failures.push(`status ${response.statusCode}`);
+                else answered += 1;
+                resolve();
+              });
+            })
+            .on("error", (error: NodeJS.ErrnoException) => {
+              failures.push(error.code ?? error.message);
+              resolve();
+            });
+        });
+      }
+      agent.destroy();
+    };
+    const clients = [client(true), client(true), client(false)];
+    const moved = await ask({ action: "reload", build });
+    asking = false;
+    await Promise.all(clients);
+    expect(moved.state, moved.message).toBe("done");
+    expect(moved.message).toMatch(/^2 workers moved to .* one at a time/);
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(50);
+    const after = await workerPids();
+    expect([...after.values()].sort()).toEqual(["background", "serving"]);
+    for (const pid of before.keys()) expect(after.has(pid)).toBe(false);
+  }, 180_000);
+
   it("replaces a killed worker; the new background worker runs the jobs", async () => {
     const before = await workerPids();
     expect([...before.values()].sort()).toEqual(["background", "serving"]);

@@ -6,7 +6,7 @@ import { createApprovedProvider, createViewer, signInThroughForm } from "./fixtu
 import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { describeBothWays, expect, test } from "./fixtures/test";
-import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
+import { createCategory, createTitle, pressPlay, uniqueWord } from "./fixtures/titles";
 
 /**
  * "Continue watching", first on the home page and /movies for a signed-in
@@ -140,4 +140,28 @@ test("a signed-out visitor who posts a removal is sent to sign in", async ({ req
   });
   expect(answer.status()).toBe(302);
   expect(answer.headers()["location"]).toMatch(/^\/login\?redirectTo=/);
+});
+
+test("a film left while playing is in Continue watching at once, where it was left — with JavaScript", async ({
+  page,
+}) => {
+  const provider = await createApprovedProvider("continue-leave");
+  const film = createTitle({
+    name: uniqueWord("Hanya "),
+    categoryId: createCategory("Leaving").id,
+    providerId: provider.id,
+    withMedia: true,
+  });
+  const viewer = await createViewer("continue-leave");
+  await signInThroughForm(page, "/login", viewer.email, viewer.password);
+  await expect(page).toHaveURL(/\/movies$/);
+  await page.goto(`/WatchMovie?id=${film}`);
+  const video = page.locator("video");
+  await pressPlay(video, film);
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(2);
+  // Playing, with the last report at 0:00 (the next is due 10 s later): the home page, through the app's own link.
+  await page.getByRole("banner").getByRole("link", { name: "Kallo", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const entry = page.getByTestId("continue-watching").locator(`li[data-movie-id="${film}"]`);
+  await expect(entry).toContainText(/Resume from 0:0[2-9]/, { timeout: 1_000 });
 });

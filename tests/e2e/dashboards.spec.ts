@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { movies, watchEvents } from "../../app/db/schema";
@@ -91,6 +92,8 @@ test("a provider's statistics are SVG charts without JavaScript, and each chart'
   await page.getByRole("link", { name: /See your statistics as charts/ }).click();
   await expect(page).toHaveURL(/\/provider\/stats$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Statistics");
+  // The running version is the administrator's to see, not a provider's.
+  await expect(page.getByTestId("running-version")).toHaveCount(0);
   for (const chart of ["views", "hours", "share", "retention", "earnings"])
     await expect(page.locator(`[data-chart="${chart}"]`)).toBeVisible();
 
@@ -154,6 +157,10 @@ test("an administrator's dashboard is SVG charts without JavaScript, first in th
   expect((await top.text()).replace(/^\uFEFF/, "").split("\r\n")[0]).toBe("Title,Provider,Viewings,Hours watched");
   const disk = await page.request.get("/admin/dashboard/export?chart=disk&days=7");
   expect(await disk.text()).toContain("Free,");
+  // The version that runs, for the administrator who upgrades it (the build's, from package.json), and on /healthz.
+  const { version } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
+  await expect(page.getByTestId("running-version")).toHaveText(`· Kallo ${version}`);
+  expect(await (await page.request.get("/healthz")).json()).toMatchObject({ status: "ok", version });
   await context.close();
 });
 

@@ -74,6 +74,24 @@ test("a control off the side of the screen is found, further down the page too",
   ]);
 });
 
+test("a control cut off inside a table's cell is found; one reached by scrolling the table is not", async ({
+  page,
+}) => {
+  await show(
+    page,
+    `<main><div style="overflow-x:auto;width:360px"><table style="width:700px"><tr>
+       <td>Musa</td><td style="width:600px"><a href="/admin/account/1">Open</a></td>
+       <td><div style="overflow:hidden;width:80px"><form id="block"><select style="width:200px"><option>A week</option></select><button>Block</button></form></div></td>
+     </tr></table></div></main>`,
+  );
+  expect(await lookAtPage(page, KEYS, { covered: false })).toEqual([
+    // The button wraps under it, whole.
+    expect.stringMatching(/^<select>A week is cut off by <div>$/),
+  ]);
+  await page.locator("#block").evaluate((form) => (form.parentElement!.style.width = "auto"));
+  expect(await lookAtPage(page, KEYS, { covered: false })).toEqual([]);
+});
+
 test("a translation key or an unfilled placeholder shown as text is found, in labels too", async ({ page }) => {
   await show(page, `<main><h1>nav.home</h1><p>Welcome, {{name}}</p><img alt="continue.title" src="data:,"></main>`);
   expect((await lookAtPage(page, KEYS, { covered: false })).sort()).toEqual([

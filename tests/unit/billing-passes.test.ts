@@ -96,6 +96,20 @@ describe("pass arithmetic", () => {
     // viewer2's PRO pass ends at day 14: its own notice comes then.
     expect(notifyExpiringPasses(testDb.db, at(13.5))).toBe(1);
   });
+
+  it("takes the notice back when the next pass is bought after it went out", () => {
+    grantPass(testDb.db, { accountId: "viewer1", planId: "planbasic", days: 7, source: "voucher" }, t0);
+    expect(notifyExpiringPasses(testDb.db, at(6.5))).toBe(1);
+    expect(testDb.db.select().from(notifications).where(eq(notifications.accountId, "viewer1")).all()).toHaveLength(1);
+    // Someone else's notice stays: only the buyer's ending is covered.
+    grantPass(testDb.db, { accountId: "viewer2", planId: "planbasic", days: 1, source: "voucher" }, at(6));
+    expect(notifyExpiringPasses(testDb.db, at(6.6))).toBe(1);
+    grantPass(testDb.db, { accountId: "viewer1", planId: "planpro", days: 7, source: "payment" }, at(6.7));
+    expect(testDb.db.select().from(notifications).where(eq(notifications.accountId, "viewer1")).all()).toHaveLength(0);
+    expect(testDb.db.select().from(notifications).where(eq(notifications.accountId, "viewer2")).all()).toHaveLength(1);
+    // The queued pass's own end is noticed in its turn.
+    expect(notifyExpiringPasses(testDb.db, at(13.5))).toBe(1);
+  });
 });
 
 describe("entitlements", () => {

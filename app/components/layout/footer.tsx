@@ -13,7 +13,8 @@ const FOOTER_LINKS = [
   { to: "/help", key: "footer.help" },
 ] as const;
 
-export function Footer({ customerCare }: { customerCare: CustomerCare }) {
+/** `version`: the running version, for an administrator (null for everyone else). */
+export function Footer({ customerCare, version }: { customerCare: CustomerCare; version?: string | null }) {
   const { t } = useTranslation();
   return (
     <footer className="mt-16 border-t border-white/10 bg-ink-900">
@@ -57,6 +58,11 @@ export function Footer({ customerCare }: { customerCare: CustomerCare }) {
       </div>
       <p className="border-t border-white/5 py-4 text-center text-xs text-slate-400">
         {t("footer.rights", { year: new Date().getFullYear() })}
+        {version ? (
+          <span className="ml-2" data-testid="running-version">
+            · {t("footer.version", { version })}
+          </span>
+        ) : null}
       </p>
     </footer>
   );

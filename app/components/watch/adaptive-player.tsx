@@ -5,6 +5,7 @@ import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
 import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
+import { whilePlaying } from "./leaving-playback";
 import { ThumbControls } from "./thumb-controls";
 
 /** How often a playing video reports its position. */
@@ -77,21 +78,23 @@ function sendProgress(
   positionSeconds: number,
   event: "play" | "progress" | "stop",
   onRefused: (refusal: PlaybackRefusal) => void,
-  leaving = false,
-) {
-  if (typeof navigator === "undefined" || !Number.isFinite(positionSeconds)) return;
+  how: "answered" | "beacon" | "leaving" = "answered",
+): Promise<void> {
+  if (typeof navigator === "undefined" || !Number.isFinite(positionSeconds)) return Promise.resolve();
   const body = new FormData();
   body.set("movieId", movieId);
   body.set("positionSeconds", String(Math.floor(positionSeconds)));
   body.set("event", event);
-  // A beacon outlives the page (closed, hidden, frozen); its answer cannot be read, which a stop does not need.
+  // A beacon outlives the page (closed, hidden, frozen); its answer cannot be read, which a stop does not need
+  // (unless the next page waits for it: "answered").
   if (
-    (event === "stop" || leaving) &&
+    (event === "stop" || how === "leaving") &&
+    how !== "answered" &&
     typeof navigator.sendBeacon === "function" &&
     navigator.sendBeacon("/watch-progress", body)
   )
-    return;
-  void fetch("/watch-progress", { method: "POST", body, keepalive: true, credentials: "same-origin" })
+    return Promise.resolve();
+  return fetch("/watch-progress", { method: "POST", body, keepalive: true, credentials: "same-origin" })
     .then(async (response) => {
       if (response.status !== 403) return;
       const refusal = readRefusal(await response.json());
@@ -444,11 +447,17 @@ export function AdaptivePlayer({
     seek();
     video.addEventListener("loadedmetadata", seek, { once: true });
 
-    const report = (event: "play" | "progress" | "stop", leaving = false) => {
+    const report = (event: "play" | "progress" | "stop", how: "beacon" | "leaving" | "answered" = "beacon") => {
       // Also when it played before this effect (re)attached its listeners, e.g. a play pressed while the page hydrated.
       started ||= playing || video.played.length > 0;
-      if (started && reportProgress) sendProgress(movieId, position, event, refuse, leaving);
+      return started && reportProgress ? sendProgress(movieId, position, event, refuse, how) : Promise.resolve();
     };
+    // Leaving for a page that shows positions (Continue watching, the history): it waits for this save.
+    const forgetSave = whilePlaying(() => {
+      if (!playing) return Promise.resolve();
+      position = video.currentTime;
+      return report("stop", "answered");
+    });
     // Seconds played at each rung: the rung this viewing is remembered by (what the next film's cost assumes).
     const secondsByRung = new Map<number, number>();
     let rememberedOnce = false;
@@ -487,14 +496,14 @@ export function AdaptivePlayer({
       started = true;
       playing = true;
       setState("loading");
-      report("play");
+      void report("play", "answered");
     };
     let timer: number | undefined;
     const onPlaying = () => {
       setState("playing");
       window.clearInterval(timer);
       timer = window.setInterval(() => {
-        if (playing) report("progress");
+        if (playing) void report("progress", "answered");
       }, PROGRESS_INTERVAL_MS);
     };
     const onWaiting = () => setState("loading");
@@ -506,7 +515,7 @@ export function AdaptivePlayer({
       position = video.currentTime;
       playing = false;
       window.clearInterval(timer);
-      report("stop");
+      void report("stop");
       rememberRung();
       readSpent(true);
       if (modeRef.current === "native") {
@@ -519,7 +528,7 @@ export function AdaptivePlayer({
       // The beacon that frees the screen goes first: nothing may keep it from leaving. (A fragment
       // request still on its way after it no longer takes the screen back: playback.server.ts.)
       // A paused player already said "stop" when it paused.
-      if (playing) report("stop", true);
+      if (playing) void report("stop", "leaving");
       rememberRung();
       try {
         hlsRef.current?.stopLoad();
@@ -533,7 +542,7 @@ export function AdaptivePlayer({
       // the screen stays taken.
       if (document.visibilityState === "hidden" && playing) {
         position = video.currentTime;
-        report("progress", true);
+        void report("progress", "leaving");
         rememberRung();
       }
     };
@@ -550,8 +559,9 @@ export function AdaptivePlayer({
     document.addEventListener("visibilitychange", onVisibilityChange);
     return () => {
       window.clearInterval(timer);
+      forgetSave();
       // Leaving through an in-app link or back does not fire pagehide: report here, from what the events said.
-      if (playing) report("stop", true);
+      if (playing) void report("stop", "leaving");
       rememberRung();
       video.removeEventListener("loadedmetadata", seek);
       video.removeEventListener("play", onPlay);

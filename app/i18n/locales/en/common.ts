@@ -51,6 +51,7 @@ const common = {
     downloadApp: "Download Our App",
     customerCare: "Customer care",
     rights: "© {{year}} Kallo. All rights reserved.",
+    version: "Kallo {{version}}",
     links: "Footer",
   },
   toast: {

@@ -53,6 +53,7 @@ const common: DeepStrings<typeof en> = {
     downloadApp: "Sauke Manhajarmu",
     customerCare: "Kula da abokan ciniki",
     rights: "© {{year}} Kallo. Duk haƙƙoƙi na mu ne.",
+    version: "Kallo sigar {{version}}",
     links: "Ƙasan shafi",
   },
   toast: {

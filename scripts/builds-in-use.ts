@@ -1,0 +1,75 @@
+/**
+ * Builds (`.builds/<time>/`, scripts/build.ts) and the servers that run
+ * them. A server's primary marks the build it runs (`in-use/<pid>`) from its
+ * start until it stops or moves to another build, so `npm run build` never
+ * removes a build whose workers may still be replaced; a marker whose
+ * process is gone (killed with -9, a crash) no longer counts.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export type BuildInfo = { version: string; commit: string | null; builtAt: string };
+
+/** What `npm run build` writes into a build's version.json: the package's version and the checkout's commit. */
+export function describeBuild(): BuildInfo {
+  const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version?: string };
+  let commit: string | null = null;
+  try {
+    commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+  } catch {
+    // Not a git checkout (an unpacked release): the version alone names it.
+  }
+  return { version: pkg.version ?? "0.0.0", commit, builtAt: new Date().toISOString() };
+}
+
+/** A build's version.json, or what the checkout says for a build made before builds carried one. */
+export function readBuildInfo(buildDir: string): BuildInfo {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(buildDir, "version.json"), "utf8")) as BuildInfo;
+  } catch {
+    return { version: "unknown", commit: null, builtAt: "" };
+  }
+}
+
+/** The folder of the build a server build file (`.builds/<time>/index.js`) belongs to. */
+export function buildDirOf(serverBuildPath: string): string {
+  return path.dirname(fs.realpathSync(serverBuildPath));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Mark `buildDir` as used by this process; returns what removes the mark. */
+export function markInUse(buildDir: string, pid = process.pid): () => void {
+  const marker = path.join(buildDir, "in-use", String(pid));
+  fs.mkdirSync(path.dirname(marker), { recursive: true });
+  fs.writeFileSync(marker, `${new Date().toISOString()}\n`);
+  return () => fs.rmSync(marker, { force: true });
+}
+
+/** The builds under `root` that a running process uses, with its pids ("pid 1234"); stale markers are removed. */
+export function buildsInUse(root: string): Map<string, string> {
+  const used = new Map<string, string>();
+  if (!fs.existsSync(root)) return used;
+  for (const build of fs.readdirSync(root)) {
+    const markers = path.join(root, build, "in-use");
+    if (!fs.existsSync(markers)) continue;
+    const pids: number[] = [];
+    for (const name of fs.readdirSync(markers)) {
+      const pid = Number(name);
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) pids.push(pid);
+      else fs.rmSync(path.join(markers, name), { force: true });
+    }
+    if (pids.length) used.set(build, `a running server uses it (${pids.map((pid) => `pid ${pid}`).join(", ")})`);
+  }
+  return used;
+}
