@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import { Readable, Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
@@ -7,6 +6,7 @@ import busboy from "busboy";
 import { temporaryPath } from "./atomic-files.server";
 import { lingerOn } from "~/utils/request-body.server";
 import { SNIFF_BYTES } from "./file-types.server";
+import { safeBaseName } from "~/utils/file-names";
 
 /**
  * Stream a multipart/form-data request to disk. Files go to temporary names
@@ -123,7 +123,7 @@ export async function receiveMultipartUpload(request: Request, options: ReceiveO
     const received: ReceivedFile = {
       field,
       index,
-      originalName: path.basename(info.filename),
+      originalName: safeBaseName(info.filename),
       declaredType: info.mimeType,
       tempPath,
       size: 0,

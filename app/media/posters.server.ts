@@ -9,7 +9,7 @@ import {
   type SizedPosterFormat,
   type SizedPosterVariant,
 } from "./poster-sizes";
-import { loadSharp } from "./sharp.server";
+import { loadSharp, MAX_IMAGE_PIXELS } from "./sharp.server";
 import {
   moviePosterPath,
   POSTER_VARIANTS,
@@ -121,7 +121,7 @@ async function decodePoster(movieId: string, source: string | Buffer): Promise<s
   const sharp = await loadSharp();
   try {
     // EXIF orientation applied first, so phone photos are not sideways; failOn "error" rejects truncated files.
-    const { data, info } = await sharp(source, { failOn: "error" })
+    const { data, info } = await sharp(source, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
       .resize({ ...WORKING_SIZE, fit: "outside", withoutEnlargement: true })
       .flatten({ background: "#000000" })

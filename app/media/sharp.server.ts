@@ -1,5 +1,12 @@
 import type Sharp from "sharp";
 
+/**
+ * The most pixels an uploaded image may have, checked from its header before it is decoded: 40 megapixels
+ * (a 7,700 × 5,200 photo). A small file can declare a huge picture (a 0.8 MB PNG of 16,000 × 16,000 px
+ * would need a gigabyte decoded); past this the image is refused as unreadable.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
 let loading: Promise<typeof Sharp> | null = null;
 
 /**

@@ -17,7 +17,7 @@ import { listContinueWatching } from "~/services/continue-watching.server";
 import { usesViewerPages } from "~/services/roles";
 import { titleMeta } from "~/utils/meta";
 import type { TranslationHandle } from "~/i18n/page-translations";
-import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
+import { loadAfterPlayingSaved } from "~/utils/watch-time";
 
 export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { metaTitleMeta } from "~/utils/meta";
 import { LibraryRow } from "~/components/library/library-row";
 import { WatchProgress } from "~/components/library/watch-progress";
-import { clockText, watchedPercent } from "~/utils/watch-time";
+import { clockText, loadAfterPlayingSaved, watchedPercent } from "~/utils/watch-time";
 import { data } from "@remix-run/node";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
@@ -31,7 +31,6 @@ import { pageParam } from "~/utils/paging";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
-import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["browse", "pages"] };
 

@@ -14,7 +14,7 @@ import { listCatalogue, parseCatalogueFilter, parseCatalogueSort } from "~/servi
 import { listContinueWatching } from "~/services/continue-watching.server";
 import { pageParam } from "~/utils/paging";
 import type { TranslationHandle } from "~/i18n/page-translations";
-import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
+import { loadAfterPlayingSaved } from "~/utils/watch-time";
 
 export const handle: TranslationHandle = { i18n: ["pages", "watch"] };
 

@@ -8,7 +8,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
 import { Poster, Rating } from "~/components/catalogue/movie-card";
 import { WatchProgress } from "~/components/library/watch-progress";
-import { watchedPercent } from "~/utils/watch-time";
+import { loadAfterPlayingSaved, watchedPercent } from "~/utils/watch-time";
 import { EpisodeClock } from "~/components/series/episode-clock";
 import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
@@ -17,7 +17,6 @@ import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } fro
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
-import { loadAfterPlayingSaved } from "~/components/watch/leaving-playback";
 
 export const handle: TranslationHandle = { i18n: ["series", "pages"] };
 

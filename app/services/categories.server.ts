@@ -4,7 +4,7 @@ import { asc, count, eq, or } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { categories, movies, series } from "~/db/schema";
 import { checkUploadedFile } from "~/media/file-types.server";
-import { loadSharp } from "~/media/sharp.server";
+import { loadSharp, MAX_IMAGE_PIXELS } from "~/media/sharp.server";
 import { storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
@@ -212,7 +212,7 @@ export async function setCategoryImage(
   const temporary = path.join(paths.tmp, `category-${id}-${createId()}.jpg`);
   try {
     const sharp = await loadSharp();
-    await sharp(file.bytes)
+    await sharp(file.bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
       .rotate()
       .resize(CATEGORY_IMAGE_SIZE.width, CATEGORY_IMAGE_SIZE.height, { fit: "cover" })
       .jpeg({ quality: 82 })

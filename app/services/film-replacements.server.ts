@@ -17,6 +17,7 @@ import { recordAudit } from "./audit.server";
 import { enqueueJob } from "./jobs.server";
 import { filmRefusalKey, judgeFilm, knownFailureReason, type FailureReason } from "./movie-processing.server";
 import { markTitleReplaced } from "./title-lifecycle.server";
+import { safeBaseName } from "~/utils/file-names";
 
 /**
  * Replacing a title's film (decision 051). The new file is made playable and
@@ -135,7 +136,7 @@ export function startReplacement(
           requestedBy: input.actor.id,
           version,
           sourceFile: source,
-          originalName: path.basename(input.file.originalName).slice(0, 255),
+          originalName: safeBaseName(input.file.originalName),
           sizeBytes: input.file.size,
         })
         .run();
@@ -151,7 +152,7 @@ export function startReplacement(
         details: {
           replacementId: id,
           version,
-          file: path.basename(input.file.originalName),
+          file: safeBaseName(input.file.originalName),
           sizeBytes: input.file.size,
         },
         ipAddress: input.ipAddress,

@@ -15,6 +15,7 @@ import { filmRefusalKey, judgeFilm } from "./movie-processing.server";
 import { checkReplacement, startReplacement } from "./film-replacements.server";
 import { startPeriodic } from "./periodic.server";
 import { isPlacementRefusal, placeEpisode, type EpisodePlacement } from "./series.server";
+import { safeBaseName } from "~/utils/file-names";
 import {
   categoryExists,
   episodePlacementOf,
@@ -257,7 +258,7 @@ export function checkCreation(
   });
   if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
   else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
-  const filename = path.basename(text("filename") ?? "");
+  const filename = safeBaseName(text("filename"));
   if (!filename) fieldErrors.movie = ["studio:errors.movieRequired"];
   else if (!(MOVIE_EXTENSIONS as readonly string[]).includes(extensionOf(filename)))
     fieldErrors.movie = ["studio:errors.wrongExtension"];
@@ -314,7 +315,7 @@ function checkReplacementCreation(
 ): Creation {
   const allowed = checkReplacement(db, movieId, provider);
   if (!allowed.ok) throw new UploadRefusal(allowed.status, allowed.key, { movie: [allowed.key] });
-  const filename = path.basename(rawFilename ?? "");
+  const filename = safeBaseName(rawFilename);
   const refuse = (status: 400 | 413 | 507, key: string): never => {
     throw new UploadRefusal(status, key, { movie: [key] });
   };

@@ -170,9 +170,9 @@ describe("plans from nothing", () => {
     );
     expect(edited).toEqual({ ok: true, planId: goldId });
     expect(stored()).toMatchObject({ screens: 2, maxRung: 720, premium: false });
-    // The lengths no longer priced are no longer sold.
+    // The lengths no longer priced are no longer sold; a price records the currency it was set in.
     expect(testDb.db.select().from(planPeriods).where(eq(planPeriods.planId, goldId)).all()).toEqual([
-      { planId: goldId, period: "day", days: 1, priceMinor: 20_000 },
+      { planId: goldId, period: "day", days: 1, priceMinor: 20_000, currency: en.currency },
     ]);
     expect(updatePlan(testDb.db, "nosuchplan", form(), { ...en, actor })).toEqual({
       ok: false,

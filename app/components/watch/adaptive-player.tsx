@@ -5,7 +5,7 @@ import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
 import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
 import type { HlsPlayer } from "./hls-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
-import { whilePlaying } from "./leaving-playback";
+import { whilePlaying } from "~/utils/watch-time";
 import { ThumbControls } from "./thumb-controls";
 
 /** How often a playing video reports its position. */
