@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { handleApiRequest } from "~/api/router.server";
@@ -211,8 +211,17 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return response;
 };
 
+/** Remix's own answers to a method or a path a route does not take (405, 404): the request log says them, not a stack. */
+const ROUTING_REFUSALS = [
+  /^You made an? \w+ request to .+ but did not provide an? `(action|loader)`/,
+  /^No route matches URL/,
+];
+
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  const refusal = isRouteErrorResponse(error) && error.status < 500 ? error.data : error;
+  const message = refusal instanceof Error ? refusal.message : String(refusal);
+  if (ROUTING_REFUSALS.some((pattern) => pattern.test(message.replace(/^Error: /, "")))) return;
   if (noteDiskFull(request, error)) return;
   console.error(`[error] ${request.method} ${new URL(request.url).pathname}`, error);
 }

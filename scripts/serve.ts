@@ -72,6 +72,28 @@ export type ServeOptions = {
   storageDir?: string;
 };
 
+/**
+ * The idle timeout (UPLOAD_IDLE_SECONDS) is for a client that stops sending or reading, never for the server's
+ * own work: from the request's last byte until the answer starts (a sign-in waiting for its password check
+ * on a busy box, say) the socket has no idle cut; it is back as soon as the answer's head is written. The
+ * head also gets `X-Content-Type-Options: nosniff` where the answer did not set it.
+ */
+function waitForTheServerWithoutIdleCut(req: http.IncomingMessage, res: http.ServerResponse, idleMs: number): void {
+  const pause = () => {
+    if (!res.headersSent && !res.writableEnded) req.socket.setTimeout(0);
+  };
+  const bodiless = req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined;
+  if (bodiless) pause();
+  else req.once("end", pause);
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    req.socket.setTimeout(idleMs);
+    // No answer is sniffed into another type (JSON, CSV, scripts, provider-chosen names): every answer says so, once.
+    if (!this.hasHeader("X-Content-Type-Options")) this.setHeader("X-Content-Type-Options", "nosniff");
+    return writeHead.apply(this, args);
+  } as typeof res.writeHead;
+}
+
 /** How long a stopping server lets kept-alive connections end with an answer before it closes the idle ones. */
 const DRAIN_MS = 1_000;
 
@@ -132,9 +154,11 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   // Resumable uploads' PATCH requests under way, for the stop's deadline (answerUploadsAtDeadline).
   const patches = new Map<http.ServerResponse, string>();
   let draining = false;
+  const idleMs = options.idleSeconds * 1000;
   const server = http.createServer((req, res) => {
     // Stopping: this answer ends its kept-alive connection, so the client's next request opens a new one (to another worker).
     if (draining) res.setHeader("Connection", "close");
+    waitForTheServerWithoutIdleCut(req, res, idleMs);
     if (!takeOriginForm(req, res)) return;
     const upload = req.method === "PATCH" ? TUS_UPLOAD_PATH.exec(req.url ?? "") : null;
     if (upload) {

@@ -4,7 +4,8 @@ import { FormStrategy } from "remix-auth-form";
 import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { clientAddress } from "~/utils/client.server";
-import { enterFailureLimit, recordFailure } from "~/services/rate-limit.server";
+import { enterFailureLimit, OPEN_GATE, recordFailure, serviceWideBrake } from "~/services/rate-limit.server";
+import { PasswordCheckBusy } from "~/services/passwords.server";
 import { claimSignInTry, clearSignInFailures, recordSignInFailure } from "~/services/sign-in-delay.server";
 import { isKnownDevice, rememberDevice } from "./known-devices.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
@@ -20,7 +21,7 @@ import { readForm } from "~/utils/read-form.server";
  */
 export class SignInError extends Error {
   constructor(
-    public readonly status: 400 | 401 | 403 | 429,
+    public readonly status: 400 | 401 | 403 | 429 | 503,
     public readonly messageKey: string,
     public readonly fieldErrors?: FieldErrors,
     public readonly retryAfterSeconds?: number,
@@ -46,19 +47,36 @@ function doorStrategy(door: Door) {
 
     const db = getDb();
     const { email } = parsed.data;
-    // Per address: failures only (a crowd behind one address signs in freely). Per account: a growing delay after
-    // failures, skipped by a device that signed in to it before. A good sign-in writes nothing for either.
+    // A device that signed in to this account before (a signed cookie) is not held by failures that other devices
+    // made: not by its address's (a café with one guesser), not by the service's (stuffing from many addresses).
+    // Per network: failures only (a crowd behind one address signs in freely). Per account: a growing delay after
+    // failures, which a known device skips too. A good sign-in writes nothing for any of them.
     const address = clientAddress(request);
-    const gate = await enterFailureLimit("signIn", address, db);
+    const knownDevice = await isKnownDevice(request, email);
+    const gate = knownDevice ? OPEN_GATE : await enterFailureLimit("signIn", address, db);
     if (!gate.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
     const ourTurn = await takeAccountTurn(email);
     try {
-      const knownDevice = await isKnownDevice(request, email);
       if (!knownDevice) {
+        const brake = await serviceWideBrake(db);
+        if (!brake.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, brake.retryAfterSeconds);
         const claim = claimSignInTry(db, email);
         if (!claim.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, claim.retryAfterSeconds);
       }
-      const result = await authenticateAtDoor(db, { ...parsed.data, door }, { ipAddress: address });
+      let result: Awaited<ReturnType<typeof authenticateAtDoor>>;
+      try {
+        result = await authenticateAtDoor(
+          db,
+          { ...parsed.data, door },
+          // Every sign-in gets an answer: one that cannot be checked in time is told to come back; one whose
+          // request ended leaves the queue (nobody waits for its answer).
+          { ipAddress: address, timeoutMs: getEnv().passwordCheckWaitMs, signal: request.signal },
+        );
+      } catch (error) {
+        if (error instanceof PasswordCheckBusy)
+          throw new SignInError(503, "auth:errors.busy", undefined, BUSY_RETRY_SECONDS);
+        throw error;
+      }
       if (!result.ok) {
         if (result.reason === "invalid") {
           recordSignInFailure(db, email);
@@ -82,6 +100,9 @@ function doorStrategy(door: Door) {
     }
   });
 }
+
+/** When a sign-in that found every password check busy is told to come back. */
+const BUSY_RETRY_SECONDS = 5;
 
 /**
  * Tries for one account take turns (in this process): parallel guesses at one

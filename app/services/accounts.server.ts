@@ -4,7 +4,7 @@ import { preparedQuery } from "~/db/prepared.server";
 import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
 import { createId } from "~/utils/ids.server";
 import { recordAudit } from "./audit.server";
-import { hashPassword, verifyPassword } from "./passwords.server";
+import { hashPassword, verifyPassword, type HashWait } from "./passwords.server";
 import { consumeRateLimit, recordFailure, refundRateLimit } from "./rate-limit.server";
 import type {
   ChangePasswordInput,
@@ -196,7 +196,7 @@ let decoyHash: Promise<string> | undefined;
 export async function authenticateAtDoor(
   db: DB,
   input: { email: string; password: string; door: Door },
-  context: Context = {},
+  context: Context & HashWait = {},
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const row = db
@@ -204,8 +204,15 @@ export async function authenticateAtDoor(
     .from(accounts)
     .where(eq(accounts.email, email))
     .get();
-  decoyHash ??= hashPassword("decoy-password-never-used");
-  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash));
+  // Made once (a failed making is tried again by the next sign-in).
+  decoyHash ??= hashPassword("decoy-password-never-used").catch((error: unknown) => {
+    decoyHash = undefined;
+    throw error;
+  });
+  const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash), {
+    timeoutMs: context.timeoutMs,
+    signal: context.signal,
+  });
 
   const fail = (reason: SignInFailureReason): SignInResult => {
     recordAudit(db, {

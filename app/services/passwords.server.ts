@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { inCluster, takeSharedSlot } from "~/utils/cluster.server";
+import { inCluster, SlotNotTaken, takeSharedSlot } from "~/utils/cluster.server";
 import { getEnv } from "~/utils/env.server";
 
 /**
@@ -22,8 +22,16 @@ let running = 0;
 const waiting: Array<() => void> = [];
 let waitingElsewhere = 0;
 
-async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
-  const giveBack = await takeHashSlot();
+/** A password check that could not start in time (PASSWORD_CHECK_WAIT_SECONDS), or whose request ended while it waited. */
+export class PasswordCheckBusy extends Error {
+  readonly name = "PasswordCheckBusy";
+}
+
+/** How long a check may wait for its slot, and the request whose end drops it from the queue. */
+export type HashWait = { timeoutMs?: number; signal?: AbortSignal };
+
+async function withHashSlot<T>(work: () => Promise<T>, wait: HashWait = {}): Promise<T> {
+  const giveBack = await takeHashSlot(wait);
   try {
     return await work();
   } finally {
@@ -31,11 +39,16 @@ async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function takeHashSlot(): Promise<() => void> {
+async function takeHashSlot(wait: HashWait): Promise<() => void> {
   const limit = getEnv().passwordHashConcurrency;
+  if (wait.signal?.aborted) throw new PasswordCheckBusy("the request ended before its password was checked");
   if (inCluster()) {
     waitingElsewhere++;
-    const give = await takeSharedSlot("password-hash", { limit }).finally(() => waitingElsewhere--);
+    const give = await takeSharedSlot("password-hash", { limit, timeoutMs: wait.timeoutMs, signal: wait.signal })
+      .catch((error: unknown) => {
+        throw error instanceof SlotNotTaken ? new PasswordCheckBusy(error.message) : error;
+      })
+      .finally(() => waitingElsewhere--);
     running++;
     return () => {
       running--;
@@ -43,7 +56,26 @@ async function takeHashSlot(): Promise<() => void> {
     };
   }
   if (running < limit) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
+  else
+    await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const leaveQueue = (why: string) => {
+        const index = waiting.indexOf(granted);
+        if (index >= 0) waiting.splice(index, 1);
+        clearTimeout(timer);
+        reject(new PasswordCheckBusy(why));
+      };
+      const onAbort = () => leaveQueue("the request ended while its password waited");
+      const granted = () => {
+        clearTimeout(timer);
+        wait.signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      waiting.push(granted);
+      if (wait.timeoutMs !== undefined)
+        timer = setTimeout(() => leaveQueue(`no slot within ${wait.timeoutMs} ms`), wait.timeoutMs);
+      wait.signal?.addEventListener("abort", onAbort, { once: true });
+    });
   // The slot passes straight to the next in line, or is given back.
   return () => {
     const next = waiting.shift();
@@ -57,8 +89,14 @@ export function passwordHashQueue(): { running: number; waiting: number } {
   return { running, waiting: waiting.length + waitingElsewhere };
 }
 
-function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
-  return withHashSlot(() => scryptNow(password, salt, keyLength, options));
+function scrypt(
+  password: string,
+  salt: Buffer,
+  keyLength: number,
+  options: ScryptOptions,
+  wait: HashWait = {},
+): Promise<Buffer> {
+  return withHashSlot(() => scryptNow(password, salt, keyLength, options), wait);
 }
 
 function scryptNow(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
@@ -79,16 +117,19 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** Whether `password` is the one `stored` was made from; waits for a hash slot at most as `wait` says (else PasswordCheckBusy). */
+export async function verifyPassword(password: string, stored: string, wait: HashWait = {}): Promise<boolean> {
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [, n, r, p, saltText, keyText] = parts;
   const expected = Buffer.from(keyText, "base64");
-  const key = await scrypt(password, Buffer.from(saltText, "base64"), expected.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const key = await scrypt(
+    password,
+    Buffer.from(saltText, "base64"),
+    expected.length,
+    { N: Number(n), r: Number(r), p: Number(p) },
+    wait,
+  );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { RateLimiterRes, RateLimiterSQLite } from "rate-limiter-flexible";
 import { getDb, type DB } from "~/db/client.server";
 import { getEnv } from "~/utils/env.server";
@@ -35,13 +36,39 @@ export type RateLimitName = keyof typeof RATE_LIMITS;
 export const FAILURE_LIMITS = {
   signIn: { points: 100, duration: 600 },
   register: { points: 20, duration: 3600 },
+  /** Failed sign-ins of the whole service (SIGN_IN_FAILURES_SERVICE_WIDE in 10 minutes): past it, unknown devices wait. */
+  signInService: { points: 200, duration: 600 },
 };
 export type FailureLimitName = keyof typeof FAILURE_LIMITS;
 
 function failureLimit(name: FailureLimitName): { points: number; duration: number } {
-  return name === "signIn"
-    ? { ...FAILURE_LIMITS.signIn, points: getEnv().signInFailuresPerAddress }
-    : FAILURE_LIMITS[name];
+  if (name === "signIn") return { ...FAILURE_LIMITS.signIn, points: getEnv().signInFailuresPerAddress };
+  if (name === "signInService") return { ...FAILURE_LIMITS.signInService, points: getEnv().signInFailuresServiceWide };
+  return FAILURE_LIMITS[name];
+}
+
+/** The one key of the service-wide count. */
+const SERVICE = "service";
+
+/**
+ * The network an address speaks for, which the per-address limits count: an
+ * IPv6 address's /64 (what one home or one phone is given: its owner can use
+ * any address in it), an IPv4 address itself (a carrier's NAT puts thousands
+ * of people behind one, so a wider IPv4 range would shut them out together).
+ */
+export function networkOf(address: string): string {
+  const plain = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
+  if (mapped) return mapped[1];
+  if (isIPv4(plain) || !isIPv6(plain)) return plain;
+  const [head, tail = ""] = plain.split("::");
+  const front = head ? head.split(":") : [];
+  const back = plain.includes("::") ? (tail ? tail.split(":") : []) : [];
+  const groups = [...front, ...Array(Math.max(0, 8 - front.length - back.length)).fill("0"), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (Number.parseInt(group, 16) || 0).toString(16))
+    .join(":")}::/64`;
 }
 
 const TABLE = "rate_limits";
@@ -96,7 +123,7 @@ export async function consumeRateLimit(
 ): Promise<RateLimitResult> {
   const limiters = limitersFor(db);
   try {
-    await limiters[name].address.consume(keys.address);
+    await limiters[name].address.consume(networkOf(keys.address));
     if (keys.account) await limiters[name].account.consume(keys.account.trim().toLowerCase());
     return { ok: true };
   } catch (error) {
@@ -109,31 +136,40 @@ export async function consumeRateLimit(
 /** Give back a try that succeeded (a good sign-in), so only failures use up the budget. */
 export async function refundRateLimit(name: RateLimitName, keys: RateLimitKeys, db: DB = getDb()): Promise<void> {
   const limiters = limitersFor(db);
-  await limiters[name].address.reward(keys.address, 1);
+  await limiters[name].address.reward(networkOf(keys.address), 1);
   if (keys.account) await limiters[name].account.reward(keys.account.trim().toLowerCase(), 1);
 }
 
-/** Tries under way in this process, per limit and address. */
+/** Tries under way in this process, per limit and network. */
 const triesUnderWay = new Map<string, number>();
 
 export type FailureGate = { ok: true; leave: () => void } | { ok: false; retryAfterSeconds: number };
 
+/** A gate that lets a try through and counts nothing (a known device). */
+export const OPEN_GATE: FailureGate = { ok: true, leave: () => undefined };
+
 /**
  * Enter a try that a failure limit watches: refused (nothing written) when the
- * address's failures and its tries under way reach the limit. `leave` once the
- * try is decided (after recordFailure when it failed).
+ * network's failures reach the limit. Tries still under way count too once
+ * the network has used half its failures — so a burst of parallel guesses
+ * from a guessing network cannot all pass before the first failure is
+ * written — but never for a network with few failures: a crowd of people
+ * signing in at once behind one address (a school, a carrier's NAT) all get
+ * in. `leave` once the try is decided (after recordFailure when it failed).
  */
 export async function enterFailureLimit(
   name: FailureLimitName,
   address: string,
   db: DB = getDb(),
 ): Promise<FailureGate> {
+  const network = networkOf(address);
   const limiter = limitersFor(db)[`failures:${name}`];
-  const key = `${name}:${address}`;
-  const counted = await limiter.get(address);
+  const key = `${name}:${network}`;
+  const counted = await limiter.get(network);
   const failures = counted && counted.msBeforeNext > 0 ? counted.consumedPoints : 0;
   const underWay = triesUnderWay.get(key) ?? 0;
-  if (failures + underWay >= failureLimit(name).points) {
+  const { points } = failureLimit(name);
+  if (failures + (failures * 2 >= points ? underWay : 0) >= points) {
     const waitMs = counted?.msBeforeNext ?? 1000;
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
@@ -151,7 +187,21 @@ export async function enterFailureLimit(
   };
 }
 
-/** Count one failure against the address. */
+/** Count one failure against the address's network (and, for sign-ins, against the service-wide count). */
 export async function recordFailure(name: FailureLimitName, address: string, db: DB = getDb()): Promise<void> {
-  await limitersFor(db)[`failures:${name}`].penalty(address, 1);
+  const limiters = limitersFor(db);
+  await limiters[`failures:${name}`].penalty(networkOf(address), 1);
+  if (name === "signIn") await limiters["failures:signInService"].penalty(SERVICE, 1);
+}
+
+/**
+ * The brake on the whole service's failed sign-ins: credential stuffing from many addresses (a few tries
+ * each, each under every per-address limit) fills it; past it, devices that have not signed in before wait
+ * until the window moves on, while known devices — the people who know their passwords — are not held.
+ */
+export async function serviceWideBrake(db: DB = getDb()): Promise<FailureGate> {
+  const counted = await limitersFor(db)["failures:signInService"].get(SERVICE);
+  const failures = counted && counted.msBeforeNext > 0 ? counted.consumedPoints : 0;
+  if (failures < failureLimit("signInService").points) return OPEN_GATE;
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((counted?.msBeforeNext ?? 1000) / 1000)) };
 }

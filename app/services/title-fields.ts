@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneLine, withoutControls } from "~/utils/stored-text";
 
 /**
  * The details of a title or a series as the studio's forms and the old
@@ -7,17 +8,28 @@ import { z } from "zod";
  * an i18n key.
  */
 
-/** A required text: trimmed, not empty, and at most `limit.max` characters when a limit is given. */
+/** A required one-line text: no control characters, trimmed, not empty, at most `limit.max` characters when given. */
 export function requiredText(missing: string, limit?: { max: number; tooLong: string }) {
   const field = z.string({ required_error: missing }).trim().min(1, missing);
-  return limit ? field.max(limit.max, limit.tooLong) : field;
+  return z.preprocess(
+    (value) => (typeof value === "string" ? oneLine(value) : value),
+    limit ? field.max(limit.max, limit.tooLong) : field,
+  );
+}
+
+/** A text of several lines: no control characters but tab and line feed, trimmed, at most `max` characters. */
+function longText(max: number, tooLong: string) {
+  return z.preprocess(
+    (value) => (typeof value === "string" ? withoutControls(value) : value),
+    z.string().trim().max(max, tooLong).default(""),
+  );
 }
 
 export const TITLE_NAME_MAX = 200;
 
 export const titleTextFields = {
-  Description: z.string().trim().max(5000, "studio:errors.descriptionTooLong").default(""),
-  cast: z.string().trim().max(1000, "studio:errors.castTooLong").default(""),
+  Description: longText(5000, "studio:errors.descriptionTooLong"),
+  cast: longText(1000, "studio:errors.castTooLong"),
 };
 
 /** A title's details (an upload's text parts, an edit): its name, description, cast and category. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HONEYPOT_FIELD } from "~/utils/honeypot";
+import { oneLine } from "~/utils/stored-text";
 
 /**
  * The account forms' rules, shared by the pages and the /api router. Every
@@ -30,8 +31,9 @@ export const PASSWORD_MAX_LENGTH = 128;
 const text = (requiredMessage: string) =>
   z.preprocess((value) => (typeof value === "string" ? value : ""), z.string().min(1, requiredMessage));
 
+/** A one-line form value, trimmed, without control characters or line breaks (utils/stored-text.ts). */
 const trimmed = (requiredMessage: string) =>
-  z.preprocess((value) => (typeof value === "string" ? value.trim() : ""), z.string().min(1, requiredMessage));
+  z.preprocess((value) => (typeof value === "string" ? oneLine(value).trim() : ""), z.string().min(1, requiredMessage));
 
 export const emailField = trimmed(MESSAGE.emailRequired)
   .pipe(z.string().max(254, MESSAGE.emailInvalid).email(MESSAGE.emailInvalid))

@@ -54,6 +54,8 @@ const envSchema = z
       .default(24),
     DISK_RESERVE_MB: z.coerce.number().int().min(0).default(1024),
     SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+    SIGN_IN_FAILURES_SERVICE_WIDE: z.coerce.number().int().min(1).max(10_000_000).default(200),
+    PASSWORD_CHECK_WAIT_SECONDS: z.coerce.number().int().min(1).max(300).default(60),
     DATABASE_ROOM_MB: z.coerce.number().int().min(0).max(4096).default(64),
     UPLOAD_START_MINUTES: z.coerce
       .number()
@@ -207,6 +209,10 @@ export type Env = {
   diskReserveBytes: number;
   /** Failed sign-ins one client address may make in 10 minutes before it must wait (successes never count). */
   signInFailuresPerAddress: number;
+  /** Failed sign-ins of the whole service in 10 minutes past which unknown devices wait (credential stuffing from many addresses). */
+  signInFailuresServiceWide: number;
+  /** How long a sign-in may wait for a password-hash slot before it is answered 503 with Retry-After. */
+  passwordCheckWaitMs: number;
   /** Space the database keeps for itself in a file it gives up when the disk fills (DATABASE_ROOM_MB). */
   databaseRoomBytes: number;
   /** A resumable upload that has received no byte at all is removed after this long (UPLOAD_START_MINUTES). */
@@ -353,6 +359,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     uploadExpiryMs: Math.round(raw.UPLOAD_EXPIRY_HOURS * 60 * 60 * 1000),
     diskReserveBytes: raw.DISK_RESERVE_MB * 1024 * 1024,
     signInFailuresPerAddress: raw.SIGN_IN_FAILURES_PER_ADDRESS,
+    signInFailuresServiceWide: raw.SIGN_IN_FAILURES_SERVICE_WIDE,
+    passwordCheckWaitMs: raw.PASSWORD_CHECK_WAIT_SECONDS * 1000,
     databaseRoomBytes: raw.DATABASE_ROOM_MB * 1024 * 1024,
     uploadStartMs: Math.round(raw.UPLOAD_START_MINUTES * 60 * 1000),
     uploadSharePercent: raw.UPLOAD_SHARE_PERCENT,

@@ -4,9 +4,11 @@ import {
   consumeRateLimit,
   enterFailureLimit,
   FAILURE_LIMITS,
+  networkOf,
   RATE_LIMITS,
   recordFailure,
   refundRateLimit,
+  serviceWideBrake,
 } from "~/services/rate-limit.server";
 import { createTestDatabase } from "./helpers/test-db";
 
@@ -20,6 +22,14 @@ const rows = () => testDb.db.$client.prepare("select count(*) as n from rate_lim
 
 describe("failure limits (sign-in, registration's 'email taken')", () => {
   it("lets a crowd behind one address in: tries under way are not failures, and a success writes nothing", async () => {
+    // 200 at once, from an address with a few failures of its own: every one gets through the gate.
+    for (let i = 0; i < 10; i++) await recordFailure("signIn", "203.0.113.7", testDb.db);
+    const crowd = await Promise.all(
+      Array.from({ length: 200 }, () => enterFailureLimit("signIn", "203.0.113.7", testDb.db)),
+    );
+    expect(crowd.filter((gate) => gate.ok)).toHaveLength(200);
+    for (const gate of crowd) if (gate.ok) gate.leave();
+    testDb.db.$client.prepare("delete from rate_limits").run();
     const gates = await Promise.all(
       Array.from({ length: 50 }, () => enterFailureLimit("signIn", "203.0.113.7", testDb.db)),
     );
@@ -53,6 +63,28 @@ describe("failure limits (sign-in, registration's 'email taken')", () => {
     expect((await enterFailureLimit("signIn", "198.51.100.5", testDb.db)).ok).toBe(true);
     // Each limit counts its own failures.
     expect((await enterFailureLimit("register", "198.51.100.4", testDb.db)).ok).toBe(true);
+  });
+
+  it("counts an IPv6 address's whole /64 as one network, an IPv4 address alone", async () => {
+    expect(networkOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
+    expect(networkOf("2001:0db8:0001:0002:ffff:0:0:9")).toBe("2001:db8:1:2::/64");
+    expect(networkOf("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(networkOf("198.51.100.7")).toBe("198.51.100.7");
+    const { points } = FAILURE_LIMITS.signIn;
+    // One home's /64, a different address for every guess.
+    for (let i = 0; i < points; i++) await recordFailure("signIn", `2001:db8:1:2::${(i + 1).toString(16)}`, testDb.db);
+    expect((await enterFailureLimit("signIn", "2001:db8:1:2:dead:beef::1", testDb.db)).ok).toBe(false);
+    expect((await enterFailureLimit("signIn", "2001:db8:1:3::1", testDb.db)).ok).toBe(true);
+  });
+
+  it("brakes the whole service's failed sign-ins: stuffing from many addresses fills it", async () => {
+    expect((await serviceWideBrake(testDb.db)).ok).toBe(true);
+    // 600 failures from 240 addresses, each far under its own limit.
+    for (let i = 0; i < 600; i++) await recordFailure("signIn", `10.0.${(i % 240) >> 8}.${i % 240}`, testDb.db);
+    expect((await enterFailureLimit("signIn", "10.0.0.7", testDb.db)).ok).toBe(true);
+    const braked = await serviceWideBrake(testDb.db);
+    expect(braked.ok).toBe(false);
+    if (!braked.ok) expect(braked.retryAfterSeconds).toBeLessThanOrEqual(600);
   });
 
   it("keeps counting across connections to the same file (restarts)", async () => {

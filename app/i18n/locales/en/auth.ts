@@ -39,6 +39,7 @@ const auth = {
     pending: "Your application is waiting for an administrator to approve it",
     internal: "Internal server error",
     providerServerError: "Server Error please try after sometime or contact the site Administrator",
+    busy: "Many people are signing in right now. Please try again in {{seconds}} seconds.",
     tooManyTries: "Too many tries. Please wait {{seconds}} seconds and try again.",
   },
   login: {

@@ -41,6 +41,7 @@ const auth: DeepStrings<typeof en> = {
     pending: "Buƙatarku tana jiran amincewar mai gudanarwa",
     internal: "Kuskure a cikin sabar",
     providerServerError: "Kuskuren sabar, da fatan za a sake gwadawa nan gaba ko ku tuntuɓi Mai Gudanar da shafin",
+    busy: "Mutane da yawa suna shiga yanzu. Da fatan a sake gwadawa bayan daƙiƙa {{seconds}}.",
     tooManyTries: "Yunƙuri sun yi yawa. Da fatan za a jira daƙiƙa {{seconds}} sannan a sake gwadawa.",
   },
   login: {
