@@ -55,11 +55,14 @@ function doorStrategy(door: Door) {
     const knownDevice = await isKnownDevice(request, email);
     const gate = knownDevice ? OPEN_GATE : await enterFailureLimit("signIn", address, db);
     if (!gate.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
+    const brake = knownDevice ? OPEN_GATE : await serviceWideBrake(db);
+    if (!brake.ok) {
+      gate.leave();
+      throw new SignInError(429, "auth:errors.tooManyTries", undefined, brake.retryAfterSeconds);
+    }
     const ourTurn = await takeAccountTurn(email);
     try {
       if (!knownDevice) {
-        const brake = await serviceWideBrake(db);
-        if (!brake.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, brake.retryAfterSeconds);
         const claim = claimSignInTry(db, email);
         if (!claim.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, claim.retryAfterSeconds);
       }
@@ -97,6 +100,7 @@ function doorStrategy(door: Door) {
     } finally {
       ourTurn();
       gate.leave();
+      brake.leave();
     }
   });
 }

@@ -197,11 +197,9 @@ export async function recordFailure(name: FailureLimitName, address: string, db:
 /**
  * The brake on the whole service's failed sign-ins: credential stuffing from many addresses (a few tries
  * each, each under every per-address limit) fills it; past it, devices that have not signed in before wait
- * until the window moves on, while known devices — the people who know their passwords — are not held.
+ * until the window moves on, while known devices — the people who know their passwords — are not held. Tries
+ * under way count as for a network: once half the brake is used, a wave of parallel guesses cannot all pass.
  */
-export async function serviceWideBrake(db: DB = getDb()): Promise<FailureGate> {
-  const counted = await limitersFor(db)["failures:signInService"].get(SERVICE);
-  const failures = counted && counted.msBeforeNext > 0 ? counted.consumedPoints : 0;
-  if (failures < failureLimit("signInService").points) return OPEN_GATE;
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((counted?.msBeforeNext ?? 1000) / 1000)) };
+export function serviceWideBrake(db: DB = getDb()): Promise<FailureGate> {
+  return enterFailureLimit("signInService", SERVICE, db);
 }
