@@ -277,8 +277,14 @@ function checkDeclaredSize(db: DB, providerId: string, size: number): void {
     throw new UploadRefusal(413, "studio:errors.tooLarge", { movie: ["studio:errors.tooLarge"] });
   if (size > spareUploadBytes(db, storageRoot()))
     throw new UploadRefusal(507, "studio:errors.noSpace", { movie: ["studio:errors.noSpace"] });
-  if (!withinUploadShare(db, storageRoot(), providerId, size, getEnv().uploadSharePercent))
-    throw new UploadRefusal(507, "studio:errors.uploadShareFull", { movie: ["studio:errors.uploadShareFull"] });
+  const refusal = withinUploadShare(db, storageRoot(), providerId, size, {
+    sharePercent: getEnv().uploadSharePercent,
+    reservedPercent: getEnv().uploadReservedPercent,
+  });
+  if (refusal) {
+    const key = refusal === "share" ? "studio:errors.uploadShareFull" : "studio:errors.uploadSpaceBusy";
+    throw new UploadRefusal(507, key, { movie: [key] });
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { titleDetailsSchema } from "./title-fields";
 import type { z } from "zod";
 import type { DB } from "~/db/client.server";
 import { categories, movies, resumableUploads } from "~/db/schema";
+import { getEnv } from "~/utils/env.server";
 import { filmRefusalKey, judgeFilm, type ProcessMoviePayload } from "./movie-processing.server";
 import { movieDir, spareBytes, storagePaths } from "~/media/storage.server";
 import { createId } from "~/utils/ids.server";
@@ -214,26 +215,45 @@ export function spareUploadBytes(db: DB, root: string): number {
 /**
  * The upload space as a new resumable upload meets it: what may still be
  * taken (`spare`), what unfinished uploads hold for bytes yet to come (`owed`,
- * in all and by provider). One provider's unfinished uploads may hold at most
- * UPLOAD_SHARE_PERCENT of the space (what is spare plus what is owed) — or one
- * upload of any size the disk has room for — so nobody can take every other
- * provider's room by declaring uploads and sending nothing.
+ * in all and by provider). An unfinished upload holds its space only while
+ * its bytes keep coming: for UPLOAD_HOLD_MINUTES after its last byte (or its
+ * creation); an idle one can still be resumed, but holds nothing meanwhile —
+ * so an upload declared and left, or fed a byte now and then, takes nobody's
+ * room. Of the space (what is spare plus what is owed), all unfinished
+ * uploads together may hold UPLOAD_RESERVED_PERCENT (the rest is room for
+ * the films being processed and for the uploads that are not resumable), and
+ * one provider's UPLOAD_SHARE_PERCENT — or one upload, when they hold none.
  */
-export function uploadSpace(db: DB, root: string): { spare: number; owed: number; owedBy: Map<string, number> } {
+export function uploadSpace(
+  db: DB,
+  root: string,
+  now = Date.now(),
+  holdMs = getEnv().uploadHoldMs,
+): { spare: number; owed: number; owedBy: Map<string, number> } {
   const pending = db
-    .select({ id: resumableUploads.id, size: resumableUploads.sizeBytes, providerId: resumableUploads.providerId })
+    .select({
+      id: resumableUploads.id,
+      size: resumableUploads.sizeBytes,
+      providerId: resumableUploads.providerId,
+      createdAt: resumableUploads.createdAt,
+    })
     .from(resumableUploads)
     .where(isNull(resumableUploads.completedAt))
     .all();
   let owed = 0;
   const owedBy = new Map<string, number>();
   for (const upload of pending) {
-    const due = Math.max(0, upload.size - receivedBytes(upload.id, root));
+    const { bytes, lastByteAt } = receivedSoFar(upload.id, root);
+    if (now - Math.max(lastByteAt, upload.createdAt.getTime()) > holdMs) continue;
+    const due = Math.max(0, upload.size - bytes);
     owed += due;
     owedBy.set(upload.providerId, (owedBy.get(upload.providerId) ?? 0) + due);
   }
   return { spare: Math.max(0, spareBytes(root) - owed), owed, owedBy };
 }
+
+/** Why a new resumable upload of `size` bytes may not reserve its space: its provider's share, or everyone's. */
+export type UploadShareRefusal = "share" | "reserved" | null;
 
 /** May this provider reserve `size` more bytes for a new resumable upload? (See uploadSpace.) */
 export function withinUploadShare(
@@ -241,12 +261,23 @@ export function withinUploadShare(
   root: string,
   providerId: string,
   size: number,
-  sharePercent: number,
-): boolean {
+  limits: { sharePercent: number; reservedPercent: number },
+): UploadShareRefusal {
   const space = uploadSpace(db, root);
+  const whole = space.spare + space.owed;
+  if (space.owed + size > (whole * limits.reservedPercent) / 100) return "reserved";
   const held = space.owedBy.get(providerId) ?? 0;
-  if (held === 0) return true;
-  return held + size <= ((space.spare + space.owed) * sharePercent) / 100;
+  if (held === 0) return null;
+  return held + size <= (whole * limits.sharePercent) / 100 ? null : "share";
+}
+
+function receivedSoFar(uploadId: string, root: string): { bytes: number; lastByteAt: number } {
+  try {
+    const stat = fs.statSync(path.join(storagePaths(root).uploads, uploadId));
+    return { bytes: stat.size, lastByteAt: stat.size > 0 ? stat.mtimeMs : 0 };
+  } catch {
+    return { bytes: 0, lastByteAt: 0 };
+  }
 }
 
 /** How many bytes of a resumable upload are on disk (0 when its file is gone). */

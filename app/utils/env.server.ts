@@ -63,6 +63,12 @@ const envSchema = z
       .max(24 * 60)
       .default(50),
     UPLOAD_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+    UPLOAD_RESERVED_PERCENT: z.coerce.number().int().min(1).max(100).default(80),
+    UPLOAD_HOLD_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(10),
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
@@ -219,6 +225,10 @@ export type Env = {
   uploadStartMs: number;
   /** The share of the upload space one provider's unfinished uploads may hold at once (UPLOAD_SHARE_PERCENT). */
   uploadSharePercent: number;
+  /** The share of the upload space all unfinished uploads together may hold (UPLOAD_RESERVED_PERCENT). */
+  uploadReservedPercent: number;
+  /** How long an unfinished upload keeps its space after its last byte, or its creation (UPLOAD_HOLD_MINUTES). */
+  uploadHoldMs: number;
   ffmpegPath?: string;
   ffprobePath?: string;
   mediaJobs: number;
@@ -364,6 +374,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     databaseRoomBytes: raw.DATABASE_ROOM_MB * 1024 * 1024,
     uploadStartMs: Math.round(raw.UPLOAD_START_MINUTES * 60 * 1000),
     uploadSharePercent: raw.UPLOAD_SHARE_PERCENT,
+    uploadReservedPercent: raw.UPLOAD_RESERVED_PERCENT,
+    uploadHoldMs: Math.round(raw.UPLOAD_HOLD_MINUTES * 60 * 1000),
     ffmpegPath: raw.FFMPEG_PATH,
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,

@@ -45,16 +45,41 @@ function unfinished(providerId: string, size: number, received: number, ageMs = 
 }
 
 describe("the upload space one provider may hold", () => {
-  it("lets one upload of any size the disk has room for, then no more than the provider's share", () => {
+  const limits = { sharePercent: 50, reservedPercent: 80 };
+  it("lets one upload of any size within the reserved part, then no more than the provider's share", () => {
     const { spare } = uploadSpace(testDb.db, testDb.dir);
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", spare, 50)).toBe(true);
-    // Declared, nothing sent: the provider now holds two fifths of the space.
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare * 0.79), limits)).toBeNull();
+    // Declared, nothing sent yet: the provider now holds two fifths of the space.
     unfinished("provider0000001", Math.floor((spare * 2) / 5), 0);
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare / 5), 50)).toBe(false);
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", 1 * 1024 * 1024, 50)).toBe(true);
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare / 5), limits)).toBe("share");
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", 1 * 1024 * 1024, limits)).toBeNull();
     // Another provider still has room.
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000002", Math.floor(spare / 5), 50)).toBe(true);
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000002", Math.floor(spare / 5), limits)).toBeNull();
     expect(uploadSpace(testDb.db, testDb.dir).owedBy.get("provider0000001")).toBe(Math.floor((spare * 2) / 5));
+  });
+
+  it("lets all unfinished uploads together hold no more than the reserved part: two providers cannot take it all", () => {
+    const { spare } = uploadSpace(testDb.db, testDb.dir);
+    unfinished("provider0000001", Math.floor(spare * 0.4), 0);
+    unfinished("provider0000002", Math.floor(spare * 0.35), 0);
+    // A third provider's first upload: within what is left of the reserved part, or refused as "busy".
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000003", Math.floor(spare * 0.1), limits)).toBe(
+      "reserved",
+    );
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000003", Math.floor(spare * 0.04), limits)).toBeNull();
+  });
+
+  it("holds an upload's space only while its bytes keep coming, not a day for one byte", () => {
+    const minute = 60 * 1000;
+    const { spare } = uploadSpace(testDb.db, testDb.dir);
+    const size = Math.floor(spare / 4);
+    unfinished("provider0000001", size, 0, 5 * minute); // declared five minutes ago: holds
+    unfinished("provider0000001", size, 1, 11 * minute); // one byte, eleven minutes ago: holds nothing
+    unfinished("provider0000002", size, 1024, 3 * minute); // sending: holds what is still to come
+    const space = uploadSpace(testDb.db, testDb.dir, Date.now(), 10 * minute);
+    expect(space.owedBy.get("provider0000001")).toBe(size);
+    expect(space.owedBy.get("provider0000002")).toBe(size - 1024);
+    expect(space.owed).toBe(2 * size - 1024);
   });
 
   it("removes an upload that sent nothing after UPLOAD_START_MINUTES, and keeps one that is sending", () => {

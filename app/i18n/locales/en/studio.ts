@@ -122,6 +122,8 @@ const studio = {
     empty: "Upload a movie to see its views here.",
   },
   errors: {
+    uploadSpaceBusy:
+      "The server's upload space is taken by uploads under way. Try again in a few minutes, or send a smaller file.",
     uploadShareFull:
       "Your unfinished uploads already hold your share of the server's space. Finish or discard one of them first.",
     patchContentType: "Send the film's bytes with Content-Type: application/offset+octet-stream.",

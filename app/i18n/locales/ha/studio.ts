@@ -123,6 +123,8 @@ const studio: DeepStrings<typeof en> = {
     empty: "Ɗora fim don ganin kallonsa a nan.",
   },
   errors: {
+    uploadSpaceBusy:
+      "Lodin da ake yi yanzu sun ɗauki sararin lodin sabar. Sake gwadawa bayan 'yan mintuna, ko aika ƙaramin fayil.",
     uploadShareFull:
       "Lodin da ba ku gama ba sun riga sun riƙe rabonku na sararin sabar. Ku gama ko ku watsar da ɗaya daga cikinsu tukuna.",
     patchContentType: "Aika baitocin fim ɗin da Content-Type: application/offset+octet-stream.",
