@@ -219,10 +219,11 @@ export function spareUploadBytes(db: DB, root: string): number {
  * its bytes keep coming: for UPLOAD_HOLD_MINUTES after its last byte (or its
  * creation); an idle one can still be resumed, but holds nothing meanwhile —
  * so an upload declared and left, or fed a byte now and then, takes nobody's
- * room. Of the space (what is spare plus what is owed), all unfinished
- * uploads together may hold UPLOAD_RESERVED_PERCENT (the rest is room for
- * the films being processed and for the uploads that are not resumable), and
- * one provider's UPLOAD_SHARE_PERCENT — or one upload, when they hold none.
+ * room. Of the space (what is spare plus what is owed), providers who already
+ * hold some may take more only while all unfinished uploads together hold at
+ * most UPLOAD_RESERVED_PERCENT and they their UPLOAD_SHARE_PERCENT: the rest
+ * stays for a provider who holds none, who may always start one upload the
+ * disk has room for.
  */
 export function uploadSpace(
   db: DB,
@@ -265,9 +266,11 @@ export function withinUploadShare(
 ): UploadShareRefusal {
   const space = uploadSpace(db, root);
   const whole = space.spare + space.owed;
-  if (space.owed + size > (whole * limits.reservedPercent) / 100) return "reserved";
   const held = space.owedBy.get(providerId) ?? 0;
+  // A provider who holds nothing may start one upload of any size the disk has room for (checked before): the
+  // part the others may not reserve is theirs.
   if (held === 0) return null;
+  if (space.owed + size > (whole * limits.reservedPercent) / 100) return "reserved";
   return held + size <= (whole * limits.sharePercent) / 100 ? null : "share";
 }
 

@@ -46,9 +46,9 @@ function unfinished(providerId: string, size: number, received: number, ageMs = 
 
 describe("the upload space one provider may hold", () => {
   const limits = { sharePercent: 50, reservedPercent: 80 };
-  it("lets one upload of any size within the reserved part, then no more than the provider's share", () => {
+  it("lets one upload of any size the disk has room for, then no more than the provider's share", () => {
     const { spare } = uploadSpace(testDb.db, testDb.dir);
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare * 0.79), limits)).toBeNull();
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", spare, limits)).toBeNull();
     // Declared, nothing sent yet: the provider now holds two fifths of the space.
     unfinished("provider0000001", Math.floor((spare * 2) / 5), 0);
     expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare / 5), limits)).toBe("share");
@@ -58,15 +58,17 @@ describe("the upload space one provider may hold", () => {
     expect(uploadSpace(testDb.db, testDb.dir).owedBy.get("provider0000001")).toBe(Math.floor((spare * 2) / 5));
   });
 
-  it("lets all unfinished uploads together hold no more than the reserved part: two providers cannot take it all", () => {
+  it("keeps room beyond the reserved part for a provider who holds none: two providers cannot take it all", () => {
     const { spare } = uploadSpace(testDb.db, testDb.dir);
     unfinished("provider0000001", Math.floor(spare * 0.4), 0);
     unfinished("provider0000002", Math.floor(spare * 0.35), 0);
-    // A third provider's first upload: within what is left of the reserved part, or refused as "busy".
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000003", Math.floor(spare * 0.1), limits)).toBe(
+    // The holders may not reserve past 80 % together, each within their 50 %.
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000002", Math.floor(spare * 0.1), limits)).toBe(
       "reserved",
     );
-    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000003", Math.floor(spare * 0.04), limits)).toBeNull();
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000001", Math.floor(spare * 0.04), limits)).toBeNull();
+    // A third provider's first upload fits in what they left.
+    expect(withinUploadShare(testDb.db, testDb.dir, "provider0000003", Math.floor(spare * 0.2), limits)).toBeNull();
   });
 
   it("holds an upload's space only while its bytes keep coming, not a day for one byte", () => {
