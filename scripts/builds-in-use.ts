@@ -48,11 +48,18 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Mark `buildDir` as used by this process; returns what removes the mark. */
+/**
+ * Mark `buildDir` as used by this process; returns what removes the mark. A build folder this process may not
+ * write (a container's image, built once and never rebuilt in place) is not marked: nothing there removes it.
+ */
 export function markInUse(buildDir: string, pid = process.pid): () => void {
   const marker = path.join(buildDir, "in-use", String(pid));
-  fs.mkdirSync(path.dirname(marker), { recursive: true });
-  fs.writeFileSync(marker, `${new Date().toISOString()}\n`);
+  try {
+    fs.mkdirSync(path.dirname(marker), { recursive: true });
+    fs.writeFileSync(marker, `${new Date().toISOString()}\n`);
+  } catch {
+    return () => undefined;
+  }
   return () => fs.rmSync(marker, { force: true });
 }
 
@@ -62,7 +69,7 @@ export function buildsInUse(root: string): Map<string, string> {
   if (!fs.existsSync(root)) return used;
   for (const build of fs.readdirSync(root)) {
     const markers = path.join(root, build, "in-use");
-    if (!fs.existsSync(markers)) continue;
+    if (!fs.statSync(markers, { throwIfNoEntry: false })?.isDirectory()) continue;
     const pids: number[] = [];
     for (const name of fs.readdirSync(markers)) {
       const pid = Number(name);

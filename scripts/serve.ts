@@ -601,11 +601,15 @@ export async function runServer(
     // Who runs here, for `npm run upgrade` (one process moves to a new build only by a restart).
     const runFile = runFilePath(settings.storageDir);
     const buildDir = path.dirname(options.buildPath);
-    fs.mkdirSync(settings.storageDir, { recursive: true });
-    fs.writeFileSync(
-      runFile,
-      JSON.stringify({ pid: process.pid, workers: 1, build: buildDir, version: readBuildInfo(buildDir).version }),
-    );
+    try {
+      fs.mkdirSync(settings.storageDir, { recursive: true });
+      fs.writeFileSync(
+        runFile,
+        JSON.stringify({ pid: process.pid, workers: 1, build: buildDir, version: readBuildInfo(buildDir).version }),
+      );
+    } catch (error) {
+      console.error(`[serve] could not write ${runFile}: ${(error as Error).message}`);
+    }
     stopOnSignals({
       server: running.server,
       stop: async () => {

@@ -32,6 +32,17 @@ describe("builds in use", () => {
     expect(buildsInUse(root).size).toBe(0);
   });
 
+  it("does not mark, and does not fail, where the build folder cannot be written (a container's image)", () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-builds-"));
+    const build = path.join(root, "20261101-000000");
+    fs.mkdirSync(build);
+    // A file where the marks' folder would go: as unwritable as a root-owned image is to uid 1000.
+    fs.writeFileSync(path.join(build, "in-use"), "");
+    const unmark = markInUse(build);
+    expect(() => unmark()).not.toThrow();
+    expect(buildsInUse(root).size).toBe(0);
+  });
+
   it("reads a build's version, and says 'unknown' for a build made before builds carried one", () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-builds-"));
     fs.writeFileSync(
