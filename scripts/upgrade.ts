@@ -78,10 +78,14 @@ if (state.unknown > 0)
     `the database has migrations Kallo ${toVersion} does not know (it was migrated by ${state.databaseVersion?.version ?? "a newer version"}): going back is npm run rollback`,
   );
 const needStop = state.pending.filter((migration) => migration.stop);
-if (needStop.length > 0 && server && !withStop) {
+// A server of 1.3 or older does not say it runs (no run file, no kallo_versions): it may run all the same.
+const mayRunUnseen = !server && state.databaseVersion === null && fs.existsSync(env.databasePath);
+if (needStop.length > 0 && (server || mayRunUnseen) && !withStop) {
   for (const migration of needStop) say(`${migration.tag} needs a short stop: ${migration.stop}`);
   fail(
-    "this upgrade needs the server stopped while it migrates (a few seconds): run npm run upgrade -- --with-stop, then start the server again. Nothing was migrated; the server runs on as before.",
+    server
+      ? "this upgrade needs the server stopped while it migrates (a few seconds): run npm run upgrade -- --with-stop, then start the server again. Nothing was migrated; the server runs on as before."
+      : "this upgrade needs the server stopped while it migrates, and a server of Kallo 1.3 or older may be running unseen: stop it, run npm run upgrade -- --with-stop, then start it. Nothing was migrated.",
   );
 }
 if (needStop.length > 0 && server) {
@@ -101,7 +105,9 @@ if (recorded > 0) say(`${recorded} prices had no recorded currency; recorded as 
 const wrongCurrency = currencyRefusal(db, env.currency);
 db.$client.close();
 if (wrongCurrency)
-  fail(`${wrongCurrency}\nThe server stays on the build it runs until the prices are settled; then: npm run reload`);
+  fail(
+    `${wrongCurrency}\n${server ? "The server stays on the build it runs until the prices are settled; then: npm run reload" : "Settle the prices, then start the server (npm start)."}`,
+  );
 
 // 5. The workers move.
 if (!server || (needStop.length > 0 && withStop)) {
