@@ -19,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { buildServer } from "./build-server";
-import { buildsInUse, describeBuild } from "./builds-in-use";
+import { buildsInUse, describeBuild, pointLink } from "./builds-in-use";
 import { readUpgrades } from "./server-control";
 import { compressAssets } from "./compress-assets";
 
@@ -32,16 +32,6 @@ function run(command: string, args: string[], env: Record<string, string>): void
     console.error(`[build] ${command} ${args.join(" ")} failed; the build in use is unchanged`);
     process.exit(result.status ?? 1);
   }
-}
-
-/** Point `link` at `target` in one step; a folder left there by an older layout is replaced once. */
-function pointLink(link: string, target: string): void {
-  const stat = fs.lstatSync(link, { throwIfNoEntry: false });
-  if (stat && !stat.isSymbolicLink()) fs.rmSync(link, { recursive: true, force: true });
-  const next = `${link}.next-${process.pid}`;
-  fs.rmSync(next, { force: true });
-  fs.symlinkSync(target, next);
-  fs.renameSync(next, link);
 }
 
 const started = Date.now();

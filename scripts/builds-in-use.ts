@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { processRuns } from "../app/utils/processes.server";
 
 export type BuildInfo = { version: string; commit: string | null; builtAt: string };
 
@@ -39,15 +40,6 @@ export function buildDirOf(serverBuildPath: string): string {
   return path.dirname(fs.realpathSync(serverBuildPath));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Mark `buildDir` as used by this process; returns what removes the mark. A build folder this process may not
  * write (a container's image, built once and never rebuilt in place) is not marked: nothing there removes it.
@@ -73,10 +65,20 @@ export function buildsInUse(root: string): Map<string, string> {
     const pids: number[] = [];
     for (const name of fs.readdirSync(markers)) {
       const pid = Number(name);
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) pids.push(pid);
+      if (Number.isInteger(pid) && pid > 0 && processRuns(pid)) pids.push(pid);
       else fs.rmSync(path.join(markers, name), { force: true });
     }
     if (pids.length) used.set(build, `a running server uses it (${pids.map((pid) => `pid ${pid}`).join(", ")})`);
   }
   return used;
+}
+
+/** Point `link` at `target` in one step; a folder left there by an older layout is replaced once. */
+export function pointLink(link: string, target: string): void {
+  const stat = fs.lstatSync(link, { throwIfNoEntry: false });
+  if (stat && !stat.isSymbolicLink()) fs.rmSync(link, { recursive: true, force: true });
+  const next = `${link}.next-${process.pid}`;
+  fs.rmSync(next, { force: true });
+  fs.symlinkSync(target, next);
+  fs.renameSync(next, link);
 }

@@ -7,9 +7,9 @@
  * transaction); a server that refused to start for the currency starts after.
  */
 import { openDatabase } from "../app/db/client.server";
-import { convertPrices, parseCurrency, CURRENCY_CODES } from "../app/services/price-currency.server";
+import { convertPrices, parseCurrency } from "../app/services/price-currency.server";
 import { getEnv } from "../app/utils/env.server";
-import { formatMoney } from "../app/utils/money";
+import { CURRENCY_CODES, formatMoney } from "../app/utils/money";
 
 const args = process.argv.slice(2);
 const valueOf = (name: string) => {

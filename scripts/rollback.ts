@@ -8,6 +8,7 @@
  * files are put back and `npm start` runs the old build.
  */
 import fs from "node:fs";
+import { putBackDatabase } from "../app/services/backup.server";
 import { getEnv } from "../app/utils/env.server";
 import { askServer, pointBuildLink, readUpgrades, runningServer, writeUpgrades } from "./server-control";
 
@@ -41,11 +42,7 @@ if (server && server.workers > 1) {
   say(answer.message);
 } else {
   if (server) fail(`stop the server first (pid ${server.pid} runs in one process), then run this again`);
-  const kept = `${env.databasePath}.rolled-back-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-  if (fs.existsSync(env.databasePath)) fs.renameSync(env.databasePath, kept);
-  for (const suffix of ["-wal", "-shm"]) fs.rmSync(`${env.databasePath}${suffix}`, { force: true });
-  fs.copyFileSync(upgrade.backup, `${env.databasePath}.part`);
-  fs.renameSync(`${env.databasePath}.part`, env.databasePath);
+  const kept = putBackDatabase(env.databasePath, upgrade.backup);
   say(
     `restored ${upgrade.backup}; the database as the upgrade left it is kept at ${kept}; npm start runs Kallo ${upgrade.fromVersion}`,
   );

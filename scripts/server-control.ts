@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { processRuns } from "../app/utils/processes.server";
+import { pointLink } from "./builds-in-use";
 
 export type RunningServer = {
   pid: number;
@@ -20,20 +22,11 @@ export function runFilePath(storageDir: string): string {
   return path.join(storageDir, ".kallo-server.json");
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The server running on this STORAGE_DIR, or null (none, or its run file outlived it). */
 export function runningServer(storageDir: string): RunningServer | null {
   try {
     const server = JSON.parse(fs.readFileSync(runFilePath(storageDir), "utf8")) as RunningServer;
-    return Number.isInteger(server.pid) && alive(server.pid) ? server : null;
+    return Number.isInteger(server.pid) && processRuns(server.pid) ? server : null;
   } catch {
     return null;
   }
@@ -60,7 +53,7 @@ export async function askServer(
     } catch {
       // Being rewritten: read again.
     }
-    if (!alive(server.pid)) return { id, action: request.action, state: "failed", message: "the server stopped" };
+    if (!processRuns(server.pid)) return { id, action: request.action, state: "failed", message: "the server stopped" };
   }
   return { id, action: request.action, state: "failed", message: `no answer within ${timeoutMs / 1000} s` };
 }
@@ -97,9 +90,5 @@ export function writeUpgrades(storageDir: string, records: UpgradeRecord[]): voi
 
 /** Point the `build` link at `buildDir` in one step (what `npm start` runs next). */
 export function pointBuildLink(buildDir: string): void {
-  const relative = path.relative(process.cwd(), buildDir);
-  const next = `build.next-${process.pid}`;
-  fs.rmSync(next, { force: true });
-  fs.symlinkSync(relative, next);
-  fs.renameSync(next, "build");
+  pointLink("build", path.relative(process.cwd(), buildDir));
 }

@@ -57,7 +57,7 @@ const { openDatabase, migrateDatabase, migrationsFolder } = await import("../app
 const { recordVersion, refusalToStart, schemaState } = await import("../app/db/schema-version.server");
 const { runningVersion } = await import("../app/utils/version.server");
 const { ensureAdministrator } = await import("../app/services/bootstrap.server");
-const { currencyRefusal, recordMissingCurrency } = await import("../app/services/price-currency.server");
+const { settlePriceCurrency } = await import("../app/services/price-currency.server");
 
 const running = runningVersion();
 const db = openDatabase(env.databasePath);
@@ -70,12 +70,11 @@ if (refusal) {
 migrateDatabase(db);
 recordVersion(db.$client, running.version, migrationsFolder());
 // Never a price read in a currency it was not set in.
-const recorded = recordMissingCurrency(db, env.currency);
+const { recorded, refusal: wrongCurrency } = settlePriceCurrency(db, env.currency);
 if (recorded > 0)
   console.log(
     `[start] ${recorded} prices had no recorded currency (migration 0018 of an earlier version dropped it); recorded as ${env.currency}, what they have been charged in since (audit log: prices.currency_recorded)`,
   );
-const wrongCurrency = currencyRefusal(db, env.currency);
 if (wrongCurrency) {
   console.error(`\nKallo cannot start.\n${wrongCurrency}\n`);
   process.exit(1);

@@ -17,12 +17,11 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../app/db/client.server";
+import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { recordVersion, schemaState } from "../app/db/schema-version.server";
 import { backUpDatabase } from "../app/services/backup.server";
-import { currencyRefusal, recordMissingCurrency } from "../app/services/price-currency.server";
+import { settlePriceCurrency } from "../app/services/price-currency.server";
 import { getEnv } from "../app/utils/env.server";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { readBuildInfo } from "./builds-in-use";
 import { askServer, readUpgrades, runningServer, writeUpgrades } from "./server-control";
 
@@ -94,15 +93,14 @@ if (needStop.length > 0 && server) {
   while (runningServer(env.storageDir)) await new Promise((resolve) => setTimeout(resolve, 200));
 }
 if (state.pending.length > 0) {
-  migrate(db, { migrationsFolder: migrations });
+  migrateDatabase(db, migrations);
   say(`migrated: ${state.pending.map((migration) => migration.tag).join(", ")}`);
 } else say("no migrations to take");
 recordVersion(db.$client, toVersion, migrations);
 
 // 4. Prices keep their currency.
-const recorded = recordMissingCurrency(db, env.currency);
+const { recorded, refusal: wrongCurrency } = settlePriceCurrency(db, env.currency);
 if (recorded > 0) say(`${recorded} prices had no recorded currency; recorded as ${env.currency} (audit log)`);
-const wrongCurrency = currencyRefusal(db, env.currency);
 db.$client.close();
 if (wrongCurrency)
   fail(

@@ -50,6 +50,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { AggregatorRegistry } from "prom-client";
 import { schemaState } from "../app/db/schema-version.server";
+import { putBackDatabase } from "../app/services/backup.server";
 import { markInUse, readBuildInfo } from "./builds-in-use";
 import { coordinateWorkers, tellWorker, WORKER_ROLE_ENV, type WorkerRole } from "../app/utils/cluster.server";
 import { METRICS_QUESTION } from "../app/utils/metrics.server";
@@ -139,9 +140,9 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const fork = (role: WorkerRole): Worker =>
     cluster.fork({ [WORKER_ROLE_ENV]: role, [BUILD_DIR_ENV]: current.buildDir });
 
-  const start = (slot: Slot): Worker => {
+  /** Make `worker` (a new one by default) the slot's worker, replaced as the rules below say when it ends on its own. */
+  const start = (slot: Slot, worker: Worker = fork(slot.role)): Worker => {
     slot.startedAt = Date.now();
-    const worker = fork(slot.role);
     slot.worker = worker;
     worker.once("exit", (code, signal) => {
       if (slot.worker === worker) slot.worker = null;
@@ -258,6 +259,12 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     return ended(worker);
   };
 
+  /** A worker of the build the slot moves to, fresh: its first quick ends are not held against it. */
+  const moveInto = (slot: Slot, worker: Worker) => {
+    slot.quickEnds = 0;
+    start(slot, worker);
+  };
+
   /**
    * Move every worker to `target` one at a time. A serving worker's successor listens before it stops; the
    * background worker stops first (the serving ones answer meanwhile), then its successor starts. On a
@@ -276,8 +283,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         if (slot.role === "serving") {
           const fresh = fork(slot.role);
           await listening(fresh);
-          slot.worker = null;
-          adopt(slot, fresh);
+          moveInto(slot, fresh);
           moved.push(slot);
           await retire(old).then(() => undefined);
         } else {
@@ -290,10 +296,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
             // The background worker comes back on the build it ran.
             current = from;
             cluster.setupPrimary({ exec: from.exec, args: from.args });
-            adopt(slot, fork(slot.role));
+            start(slot);
             throw error;
           }
-          adopt(slot, fresh);
+          moveInto(slot, fresh);
           moved.push(slot);
         }
       }
@@ -304,28 +310,12 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         const back = fork(slot.role);
         await listening(back).catch(() => undefined);
         const leaving = slot.worker;
-        adopt(slot, back);
+        moveInto(slot, back);
         void retire(leaving);
       }
       throw error;
     }
   };
-  /** Make `worker` the slot's worker: replaced like any other when it ends on its own. */
-  const adopt = (slot: Slot, worker: Worker) => {
-    slot.worker = worker;
-    slot.startedAt = Date.now();
-    slot.quickEnds = 0;
-    worker.once("exit", (code, signal) => {
-      if (slot.worker !== worker) return;
-      slot.worker = null;
-      if (stoppingSince || retired.has(worker)) return;
-      console.error(
-        `[serve] worker ${worker.process.pid} (${slot.role}) ended (${signal ? `killed by ${signal}` : `exit code ${code}`}); a new one starts now`,
-      );
-      if (fs.existsSync(current.exec)) start(slot);
-    });
-  };
-
   /** What a reload is asked to do: the control file next to the run file, or else the build `build` names now. */
   const readControl = (): { id: string; action: "reload" | "rollback"; build: string; backup?: string } => {
     const controlFile = `${options.runFile.replace(/\.json$/, "")}.control.json`;
@@ -372,11 +362,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         // The database goes back: no worker may hold it meanwhile (a short stop: connections are refused until the first worker of the old build listens).
         await Promise.all(slots.map((slot) => retire(slot.worker)));
         for (const slot of slots) slot.worker = null;
-        const kept = `${options.databasePath}.rolled-back-${new Date().toISOString().replace(/[:.]/g, "-")}`;
-        fs.renameSync(options.databasePath, kept);
-        for (const suffix of ["-wal", "-shm"]) fs.rmSync(`${options.databasePath}${suffix}`, { force: true });
-        fs.copyFileSync(control.backup, `${options.databasePath}.part`);
-        fs.renameSync(`${options.databasePath}.part`, options.databasePath);
+        const kept = putBackDatabase(options.databasePath, control.backup);
         current = target;
         cluster.setupPrimary({ exec: target.exec, args: target.args });
         await Promise.all(slots.map((slot) => listening(start(slot))));
@@ -399,15 +385,19 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
           "refused",
           `${buildDir} (Kallo ${version}) needs migrations the database has not taken (${pending.join(", ")}): npm run upgrade takes a backup and migrates first`,
         );
+      const from = current.buildDir;
       const unmarkTarget = markInUse(buildDir);
       try {
         await moveTo(target);
       } catch (error) {
-        if (buildDir !== current.buildDir) unmarkTarget();
-        return report("failed", `${(error as Error).message}; the workers stay on ${current.buildDir}`);
+        if (buildDir !== from) unmarkTarget();
+        return report("failed", `${(error as Error).message}; the workers stay on ${from}`);
       }
-      if (buildDir !== options.buildDir || unmark !== unmarkTarget) unmark();
-      unmark = unmarkTarget;
+      // The build left is no longer in use (the same build's mark, just written again, stays).
+      if (buildDir !== from) {
+        unmark();
+        unmark = unmarkTarget;
+      }
       saidBuildGone = false;
       report(
         "done",

@@ -76,8 +76,9 @@ export function migrationsFolder(): string {
   return path.resolve(process.cwd(), "drizzle");
 }
 
-export function migrateDatabase(db: DB): void {
-  migrate(db, { migrationsFolder: migrationsFolder() });
+/** Take the migrations of `folder` (the running build's by default) the database has not taken. */
+export function migrateDatabase(db: DB, folder = migrationsFolder()): void {
+  migrate(db, { migrationsFolder: folder });
 }
 
 // One connection per process; kept on globalThis so development reloads reuse it.

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PROCESS_TAG } from "./atomic-files.server";
+import { processRuns } from "~/utils/processes.server";
 
 /**
  * What a killed process leaves in STORAGE_DIR/tmp (a partial upload, a
@@ -16,15 +17,6 @@ export const FOREIGN_IDLE_MS = 30 * 60 * 1000;
 export const OWN_IDLE_MS = 6 * 60 * 60 * 1000;
 
 const TAG = /^p(\d+)-([0-9a-f]{6})-/;
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The newest write in a file or folder (a ladder's work folder is written to file by file). */
 function lastWriteMs(entry: string): number {

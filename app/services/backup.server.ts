@@ -35,6 +35,19 @@ export async function backUpDatabase(databasePath: string, finalPath: string): P
   return finalPath;
 }
 
+/**
+ * Put a backup's database file in place of the database (no process may hold it meanwhile): the database
+ * as it was is kept beside it, `<database>.rolled-back-<time>`, and its WAL files go. Returns that path.
+ */
+export function putBackDatabase(databasePath: string, backup: string): string {
+  const kept = `${databasePath}.rolled-back-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  if (fs.existsSync(databasePath)) fs.renameSync(databasePath, kept);
+  for (const suffix of ["-wal", "-shm"]) fs.rmSync(`${databasePath}${suffix}`, { force: true });
+  fs.copyFileSync(backup, `${databasePath}.part`);
+  fs.renameSync(`${databasePath}.part`, databasePath);
+  return kept;
+}
+
 export async function backUp(options: {
   databasePath: string;
   storageDir: string;

@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { planPeriods, plans } from "~/db/schema";
-import { CURRENCY_CODES, isCurrency, minorUnitDigits, type Currency } from "~/utils/money";
+import { isCurrency, minorUnitDigits, type Currency } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 
 /**
@@ -116,4 +116,11 @@ export function parseCurrency(code: string | undefined): Currency | null {
   return isCurrency(upper) ? upper : null;
 }
 
-export { CURRENCY_CODES };
+/**
+ * What a start (and `npm run upgrade`) does about prices: records CURRENCY for those without a currency,
+ * and says why the service must not start when others were set in another currency (null when it may).
+ */
+export function settlePriceCurrency(db: DB, currency: Currency): { recorded: number; refusal: string | null } {
+  const recorded = recordMissingCurrency(db, currency);
+  return { recorded, refusal: currencyRefusal(db, currency) };
+}

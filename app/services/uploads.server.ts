@@ -285,11 +285,7 @@ function receivedSoFar(uploadId: string, root: string): { bytes: number; lastByt
 
 /** How many bytes of a resumable upload are on disk (0 when its file is gone). */
 export function receivedBytes(uploadId: string, root: string): number {
-  try {
-    return fs.statSync(path.join(storagePaths(root).uploads, uploadId)).size;
-  } catch {
-    return 0;
-  }
+  return receivedSoFar(uploadId, root).bytes;
 }
 
 /** Whether a category exists (checked when an upload's details are given). */

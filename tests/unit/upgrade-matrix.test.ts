@@ -10,6 +10,7 @@ import { auditLog } from "~/db/schema";
 import { verifyPassword } from "~/services/passwords.server";
 import { convertPrices, currencyRefusal, recordMissingCurrency } from "~/services/price-currency.server";
 import { eq } from "drizzle-orm";
+import { plainTables } from "../upgrades/fixture-db";
 
 /**
  * Upgrades: a database made by each earlier week's main — with that commit's
@@ -32,15 +33,7 @@ type Rows = Map<string, Map<string, Record<string, unknown>>>;
 
 /** Every row of every plain table, by its primary key (rowid where it has none); search indexes are rebuilt by design. */
 function snapshot(sqlite: Database.Database): Rows {
-  const tables = (
-    sqlite
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND sql NOT LIKE 'CREATE VIRTUAL%'",
-      )
-      .all() as { name: string }[]
-  )
-    .map((row) => row.name)
-    .filter((name) => !/_fts(_|$)/.test(name));
+  const tables = plainTables(sqlite);
   const rows: Rows = new Map();
   for (const table of tables) {
     const keys = (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; pk: number }[])

@@ -22,15 +22,7 @@ export function packFixture(file: string, folder: string, name: string): string 
 /** One row in every table the demo left empty, in an order that lets each foreign key point at a row. */
 export function fillEmptyTables(file: string): void {
   const db = new Database(file);
-  const tables = (
-    db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND sql NOT LIKE 'CREATE VIRTUAL%'",
-      )
-      .all() as { name: string }[]
-  )
-    .map((row) => row.name)
-    .filter((name) => !/_fts(_|$)/.test(name));
+  const tables = plainTables(db);
   const empty = new Set(tables.filter((name) => !(db.prepare(`SELECT 1 FROM "${name}" LIMIT 1`).get() as unknown)));
   for (let pass = 0; pass < 4 && empty.size > 0; pass++) {
     for (const table of [...empty]) {
@@ -79,4 +71,17 @@ export function fillEmptyTables(file: string): void {
     }
   }
   db.close();
+}
+
+/** The tables that hold rows of their own: not SQLite's, not drizzle's, not the search indexes (rebuilt by design). */
+export function plainTables(db: Database.Database): string[] {
+  return (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND sql NOT LIKE 'CREATE VIRTUAL%'",
+      )
+      .all() as { name: string }[]
+  )
+    .map((row) => row.name)
+    .filter((name) => !/_fts(_|$)/.test(name));
 }
