@@ -1,7 +1,8 @@
 /**
  * The part of `npm run build` that compiles the server itself: scripts/start.ts
- * (`npm start`) and scripts/serve.ts (the server, and each cluster worker) with
- * our code they import, bundled to plain JavaScript in build/server/. Node
+ * (`npm start`), scripts/serve.ts (the server, and each cluster worker) and the
+ * operator's commands, with our code they import, bundled to plain JavaScript
+ * in build/server/. Node
  * then runs them without a TypeScript loader: tsx's loader thread and its
  * esbuild process cost every server process about 35 MiB and 14 MiB more
  * (docs/decisions/036-server-memory.md).
@@ -18,10 +19,19 @@ import { build } from "esbuild";
 
 export const SERVER_OUT_DIR = "build/server";
 
+/** Scripts an operator runs against a live install, compiled beside the server as build/server/<name>.js. */
+export const OPERATOR_COMMANDS = ["backup", "restore", "seed-demo", "prices-convert", "media-move", "media-cors"];
+
 export async function buildServer(outdir = SERVER_OUT_DIR): Promise<string[]> {
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { start: "scripts/start.ts", serve: "scripts/serve.ts" },
+    entryPoints: {
+      start: "scripts/start.ts",
+      serve: "scripts/serve.ts",
+      // The operator's commands, run the same way where no TypeScript loader is installed (the container's
+      // `kallo <command>`): backup, restore, the demo content, prices and media in a bucket.
+      ...Object.fromEntries(OPERATOR_COMMANDS.map((name) => [name, `scripts/${name}.ts`])),
+    },
     outdir,
     bundle: true,
     splitting: true,

@@ -12,17 +12,21 @@ import { processRuns } from "../app/utils/processes.server";
 
 export type BuildInfo = { version: string; commit: string | null; builtAt: string };
 
-/** What `npm run build` writes into a build's version.json: the package's version and the checkout's commit. */
+/**
+ * What `npm run build` writes into a build's version.json: the package's version and the checkout's commit
+ * (or `KALLO_COMMIT` where the sources are not a git checkout, as in a container's build).
+ */
 export function describeBuild(): BuildInfo {
   const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version?: string };
-  let commit: string | null = null;
-  try {
-    commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
-  } catch {
-    // Not a git checkout (an unpacked release): the version alone names it.
-  }
+  let commit: string | null = process.env.KALLO_COMMIT?.trim().slice(0, 12) || null;
+  if (!commit)
+    try {
+      commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"], { stdio: ["ignore", "pipe", "ignore"] })
+        .toString()
+        .trim();
+    } catch {
+      // Not a git checkout (an unpacked release): the version alone names it.
+    }
   return { version: pkg.version ?? "0.0.0", commit, builtAt: new Date().toISOString() };
 }
 

@@ -7,15 +7,26 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { getEnv, type S3Settings } from "../app/utils/env.server";
 
+/**
+ * Litestream's binary: LITESTREAM_PATH, else the npm package's for this platform. The registry has it for
+ * linux-x64 and macOS only (the linux-arm64 package the wrapper names was never published): elsewhere
+ * LITESTREAM_PATH names a Litestream 0.3 installed by hand.
+ */
 export function litestreamBinary(): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/package.json`);
-  return path.join(path.dirname(pkg), "litestream");
+  if (process.env.LITESTREAM_PATH) return process.env.LITESTREAM_PATH;
+  const platform = `${process.platform}-${process.arch}`;
+  try {
+    const require = createRequire(import.meta.url);
+    return path.join(path.dirname(require.resolve(`@flydotio/litestream-${platform}/package.json`)), "litestream");
+  } catch {
+    throw new Error(
+      `Litestream has no npm package for ${platform}: install Litestream 0.3 (litestream.io) and set LITESTREAM_PATH to its binary, or leave LITESTREAM_REPLICA_URL unset`,
+    );
+  }
 }
 
 /** A replica as Litestream takes it: URLs as they are, a plain path as a file:// URL; `bucket` is described by its settings. */
@@ -48,7 +59,8 @@ function litestreamArguments(
   }
   const s3 = getEnv().s3;
   if (!s3) throw new Error(replicaUrl(replica, s3));
-  const config = path.join(os.tmpdir(), `kallo-litestream-${process.pid}-${command}.yml`);
+  // Beside the database, one per purpose, rewritten each time (never a trail of them in the temp folder).
+  const config = litestreamConfigPath(command, command === "replicate" ? databasePath : output!);
   const lines = [
     "dbs:",
     `  - path: ${JSON.stringify(databasePath)}`,
@@ -65,6 +77,11 @@ function litestreamArguments(
   return command === "replicate"
     ? ["replicate", "-config", config]
     : ["restore", "-config", config, "-o", output!, databasePath];
+}
+
+/** Where the configuration file for `command` on the database at `databasePath` goes (no secret is in it). */
+export function litestreamConfigPath(command: "replicate" | "restore", databasePath: string): string {
+  return path.join(path.dirname(databasePath), `.litestream-${command}.yml`);
 }
 
 /** Litestream's environment: the bucket's key when no key of its own is given. */
@@ -113,5 +130,6 @@ export function restoreFromReplica(replica: string, output: string): void {
     stdio: "inherit",
     env: litestreamEnv(),
   });
+  fs.rmSync(litestreamConfigPath("restore", output), { force: true });
   if (result.status !== 0) throw new Error(`litestream restore from ${replica} failed (exit ${result.status})`);
 }

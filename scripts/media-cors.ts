@@ -7,10 +7,10 @@
  * headers on, or set the same rule itself.
  */
 import { objectStore } from "../app/media/media-store.server";
-import { getEnv } from "../app/utils/env.server";
+import { commandEnv } from "./command-env";
 
 const given = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
-const env = getEnv();
+const env = commandEnv("media:cors", { signs: false });
 const origins = given.length > 0 ? given : env.publicUrl ? [new URL(env.publicUrl).origin] : [];
 if (origins.length === 0) {
   console.error("Usage: npm run media:cors -- https://kallo.example.com [more origins]   (or set PUBLIC_URL)");

@@ -10,6 +10,7 @@ import { eq, asc } from "drizzle-orm";
 import { getDb } from "../app/db/client.server";
 import { movies } from "../app/db/schema";
 import { bringTitleHome, objectStore, sendTitleToBucket } from "../app/media/media-store.server";
+import { commandEnv } from "./command-env";
 
 const args = process.argv.slice(2);
 const toIndex = args.indexOf("--to");
@@ -19,6 +20,7 @@ if (target !== "s3" && target !== "local") {
   console.error("Usage: npm run media:move -- --to s3|local [--dry-run]");
   process.exit(2);
 }
+commandEnv("media:move", { signs: false });
 const store = objectStore();
 if (!store) {
   console.error(

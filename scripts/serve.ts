@@ -425,28 +425,78 @@ export function capBodies(options: { roleOf?: (req: express.Request) => Promise<
  * cross-site) is answered 403 before any route runs. Scripts and apps send
  * neither and go on to their own checks. /api has its own rules (Bearer
  * callers may write from anywhere), and Paystack's webhook is server to server.
+ *
+ * Remix refuses any action whose Origin names another host than the one the
+ * request arrived for (X-Forwarded-Host, else Host) by throwing, which would
+ * be a 500: such a request is settled here first. An Origin equal to
+ * PUBLIC_URL is our own site behind a proxy that did not pass the host on, so
+ * Remix is told that host; a Bearer call to /api carries its own credential
+ * and is not judged by its Origin; anything else is a 403 that says why, and
+ * the first one a process sees is logged with the settings that explain it.
  */
 export function sameOriginWrites(options: { publicUrl?: string }): express.RequestHandler {
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : null;
+  let told = false;
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
-    if (req.path.startsWith("/api/") || req.path === "/api" || req.path.startsWith("/payments/paystack/webhook"))
-      return next();
+    const api = req.path.startsWith("/api/") || req.path === "/api";
+    const serverToServer = req.path.startsWith("/payments/paystack/webhook");
     const origin = req.headers.origin;
+    const arrivedFor = forwardedHost(req) ?? req.headers.host;
+    if (origin !== undefined && hostOfOrigin(origin) !== arrivedFor) {
+      if (publicOrigin !== null && origin === publicOrigin)
+        req.headers["x-forwarded-host"] = new URL(publicOrigin).host;
+      else if ((api && req.headers.authorization) || serverToServer) delete req.headers.origin;
+      else {
+        if (!told) {
+          told = true;
+          console.log(
+            `[origin] a write from ${JSON.stringify(origin.slice(0, 200))} reached this server for host ${JSON.stringify(arrivedFor ?? "")} and was refused (403). If that is this site's own address, set PUBLIC_URL to it, or make the proxy pass the Host header (or X-Forwarded-Host) on.`,
+          );
+        }
+        return refuseForeignWrite(req, res, api);
+      }
+    }
+    if (api || serverToServer) return next();
     const site = req.headers["sec-fetch-site"];
     const own = `${req.protocol}://${req.get("host")}`;
     const fromElsewhere =
       origin !== undefined ? origin !== own && origin !== publicOrigin : site === "cross-site" || site === "same-site";
     if (!fromElsewhere) return next();
-    // The (small) body is read and dropped, so the connection stays usable and the client hears the answer.
-    req.resume();
-    res
-      .status(403)
-      .type("html")
-      .send(
-        `<!doctype html><meta charset="utf-8"><title>Kallo</title><p>This change must be made from Kallo's own pages.</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`,
-      );
+    refuseForeignWrite(req, res, false);
   };
+}
+
+/** The host an Origin header names, as Remix reads it ("null" and nonsense name none). */
+function hostOfOrigin(origin: string): string | null {
+  if (origin === "null") return null;
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+function forwardedHost(req: express.Request): string | undefined {
+  const header = req.headers["x-forwarded-host"];
+  const first = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim();
+  return first || undefined;
+}
+
+function refuseForeignWrite(req: express.Request, res: express.Response, api: boolean): void {
+  // The (small) body is read and dropped, so the connection stays usable and the client hears the answer.
+  req.resume();
+  const english = "This change must be made from Kallo's own pages.";
+  if (api) {
+    res.status(403).json({ success: false, message: english });
+    return;
+  }
+  res
+    .status(403)
+    .type("html")
+    .send(
+      `<!doctype html><meta charset="utf-8"><title>Kallo</title><p>${english}</p><p lang="ha">Dole a yi wannan canjin daga shafukan Kallo.</p>`,
+    );
 }
 
 function nameTheWorker(_req: express.Request, res: express.Response, next: express.NextFunction): void {

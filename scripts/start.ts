@@ -37,6 +37,49 @@ try {
   throw error;
 }
 
+// A folder the server cannot write stops the start here, with what fixes it (not a stack trace from SQLite).
+const { storageRefusal } = await import("../app/utils/storage-access.server");
+const cannotWrite = storageRefusal([env.storageDir, path.dirname(env.databasePath)]);
+if (cannotWrite) {
+  console.error(`\nKallo cannot start: ${cannotWrite}\n`);
+  process.exit(1);
+}
+
+// A bucket that cannot work with these settings stops the start; one that does not answer now does not.
+if (env.s3) {
+  const { describeBucketProblem, ObjectStore, ObjectStoreError, SETTINGS_KINDS } =
+    await import("../app/media/object-store.server");
+  const store = new ObjectStore(env.s3);
+  // A bucket that does not answer within 5 s is not waited for (the SDK would try for minutes).
+  let timer: NodeJS.Timeout | undefined;
+  const quiet = new Promise<"quiet">((resolve) => {
+    timer = setTimeout(() => resolve("quiet"), 5_000);
+  });
+  try {
+    const { probeCdn } = await import("../app/media/media-store.server");
+    // The bucket, then the CDN in front of it (MEDIA_BASE_URL) asked for a file the bucket holds.
+    const checking = store.check().then(() => probeCdn(store));
+    checking.catch(() => undefined); // answered after the 5 s: not heard
+    const outcome = await Promise.race([checking, quiet]);
+    if (outcome === "quiet")
+      console.log("[start] the media bucket has not answered within 5 s; /healthz says when it does");
+    else if (outcome)
+      console.log(`[start] ${outcome}: titles held in the bucket cannot play until it can; /healthz says when it does`);
+  } catch (error) {
+    const problem = describeBucketProblem(error, env.s3);
+    if (error instanceof ObjectStoreError && SETTINGS_KINDS.includes(error.kind) && error.kind !== "clock") {
+      console.error(`\nKallo cannot start: the media bucket: ${problem}\n`);
+      process.exit(1);
+    }
+    console.log(
+      `[start] the media bucket: ${problem}. Titles held there cannot play until it answers; /healthz says when it does`,
+    );
+  } finally {
+    clearTimeout(timer);
+    store.client.destroy();
+  }
+}
+
 // The AWS SDK's own warning of this is kept quiet (media/object-store.server.ts): said once here.
 if (env.mediaStore === "s3" && Number(process.versions.node.split(".")[0]) < 22) {
   console.log(
@@ -114,7 +157,13 @@ if (!makeDemoMedia) db.$client.close();
 // Continuous replication of the database, when the operator asked for it; it ships the last writes after the server stops.
 let replication: Replication | null = null;
 if (env.litestreamReplicaUrl) {
-  const { startReplication, replicaUrl } = await import("./litestream");
+  const { litestreamBinary, startReplication, replicaUrl } = await import("./litestream");
+  try {
+    litestreamBinary();
+  } catch (error) {
+    console.error(`\nKallo cannot start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   replication = startReplication(env.databasePath, env.litestreamReplicaUrl);
   console.log(`[start] Litestream replicates the database to ${replicaUrl(env.litestreamReplicaUrl)}`);
 }

@@ -9,11 +9,13 @@ import { createId } from "~/utils/ids.server";
 import { getEnv } from "~/utils/env.server";
 import {
   classifyError,
+  describeBucketProblem,
   etagMatches,
   fileEtags,
   ObjectStore,
   ObjectStoreError,
   type ObjectInfo,
+  type ObjectStoreErrorKind,
 } from "./object-store.server";
 import { movieDir, renditionFileName, renditionPath, storageRoot } from "./storage.server";
 
@@ -118,7 +120,13 @@ const globalForStore = globalThis as unknown as {
   __kalloBucketHealth?: BucketHealthState;
 };
 
-type BucketHealthState = { ok: boolean; message?: string; checkedAt: number; checking: Promise<void> | null };
+type BucketHealthState = {
+  ok: boolean;
+  message?: string;
+  kind?: ObjectStoreErrorKind;
+  checkedAt: number;
+  checking: Promise<void> | null;
+};
 const health = (globalForStore.__kalloBucketHealth ??= { ok: true, checkedAt: 0, checking: null });
 
 /** The bucket named by the S3_* settings, or null when none is configured. */
@@ -149,20 +157,27 @@ export function noteBucketOutcome(error: unknown): void {
   if (!error) {
     health.ok = true;
     health.message = undefined;
+    health.kind = undefined;
     health.checkedAt = Date.now();
     return;
   }
   const kind = classifyError(error);
   if (kind === "missing" || kind === "checksum") return;
+  const settings = getEnv().s3;
+  const message = settings ? describeBucketProblem(error, settings) : String(error);
+  // Said once in the log when it changes (every worker checks every few seconds).
+  if (health.ok || health.message !== message) console.log(`[media] the bucket: ${message}`);
   health.ok = false;
-  health.message = error instanceof Error ? error.message : String(error);
+  health.message = message;
+  health.kind = kind;
   health.checkedAt = Date.now();
 }
 
 /** How long a known state of the bucket is trusted before it is checked again (in the background). */
 export const HEALTH_TTL_MS = 5_000;
 
-export type BucketHealth = { configured: false } | { configured: true; ok: boolean; message?: string };
+export type BucketHealth =
+  { configured: false } | { configured: true; ok: boolean; message?: string; kind?: ObjectStoreErrorKind };
 
 /**
  * The bucket's state as last seen, without waiting: a state older than
@@ -179,7 +194,7 @@ export function bucketHealth(): BucketHealth {
         health.checking = null;
       });
   }
-  return { configured: true, ok: health.ok, message: health.message };
+  return { configured: true, ok: health.ok, message: health.message, kind: health.kind };
 }
 
 /** Check the bucket (when the last state is stale, or `force`) and give its state: /healthz waits for this. */
@@ -195,7 +210,78 @@ export async function checkBucket(options: { force?: boolean } = {}): Promise<Bu
       });
     await health.checking;
   }
-  return { configured: true, ok: health.ok, message: health.message };
+  return { configured: true, ok: health.ok, message: health.message, kind: health.kind };
+}
+
+// ---------------------------------------------------------------------------
+// The CDN in front of the bucket (MEDIA_BASE_URL): can it read the bucket?
+
+/** A file of a few bytes the bucket holds for this check alone. */
+export const CDN_PROBE_KEY = "kallo-health-check/cdn-probe.txt";
+const CDN_PROBE_BODY = "kallo cdn probe\n";
+/** A CDN's state is checked at start and then every this often (each check may cost the CDN one origin fetch). */
+export const CDN_HEALTH_TTL_MS = 10 * 60_000;
+
+type CdnHealthState = { problem: string | null; checkedAt: number; checking: Promise<void> | null };
+const globalForCdn = globalThis as unknown as { __kalloCdnHealth?: CdnHealthState };
+const cdnHealthState = (globalForCdn.__kalloCdnHealth ??= { problem: null, checkedAt: 0, checking: null });
+
+/**
+ * Ask the CDN for a file the bucket holds, by an address signed as a viewer's is: null when it answers with
+ * the file, else what is wrong, naming the setting (a CDN that cannot read a private bucket answers 403).
+ * Null without MEDIA_BASE_URL.
+ */
+export async function probeCdn(store: ObjectStore): Promise<string | null> {
+  const { mediaBaseUrl, signing, timeoutMs } = store.settings;
+  if (!mediaBaseUrl) return null;
+  const origin = new URL(mediaBaseUrl).origin;
+  if (!(await store.head(CDN_PROBE_KEY))) await store.putSmall(CDN_PROBE_KEY, CDN_PROBE_BODY);
+  const url = await store.signedGetUrl(CDN_PROBE_KEY, new Date(), 600);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), cache: "no-store" });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    return `MEDIA_BASE_URL: the CDN at ${origin} cannot be reached (${cause})`;
+  }
+  const body = await response.text().catch(() => "");
+  if (response.ok && body === CDN_PROBE_BODY) return null;
+  if (response.ok)
+    return `MEDIA_BASE_URL: the CDN at ${origin} answers, but not with the bucket's file ${CDN_PROBE_KEY}`;
+  const why =
+    signing === "cdn"
+      ? "it cannot read the bucket, or does not take the addresses MEDIA_CDN_KEY signs"
+      : "it cannot read the bucket, or does not pass the presigned query on to it";
+  return `MEDIA_BASE_URL: the CDN at ${origin} answers ${response.status} for a file the bucket holds (${CDN_PROBE_KEY}): ${why}. The README's "A CDN in front of a private bucket" says how`;
+}
+
+/** The CDN's state as last seen (null: fine, or no CDN); a stale one is checked in the background, or waited for with `wait`. */
+export async function cdnProblem(options: { waitMs?: number } = {}): Promise<string | null> {
+  const store = objectStore();
+  if (!store?.settings.mediaBaseUrl) return null;
+  if (Date.now() - cdnHealthState.checkedAt > CDN_HEALTH_TTL_MS && !cdnHealthState.checking) {
+    cdnHealthState.checking = probeCdn(store)
+      .catch((error: unknown) => (error instanceof Error ? error.message : String(error)))
+      .then((problem) => {
+        if (problem && problem !== cdnHealthState.problem) console.log(`[media] ${problem}`);
+        cdnHealthState.problem = problem;
+        cdnHealthState.checkedAt = Date.now();
+      })
+      .finally(() => {
+        cdnHealthState.checking = null;
+      });
+  }
+  if (options.waitMs && cdnHealthState.checking) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      cdnHealthState.checking,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, options.waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  return cdnHealthState.problem;
 }
 
 /**

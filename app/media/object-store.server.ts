@@ -6,9 +6,9 @@ import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
-  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   PutBucketCorsCommand,
   S3Client,
   S3ServiceException,
@@ -44,7 +44,11 @@ export const objectStoreErrors =
     labelNames: ["operation", "kind"],
   });
 
-export type ObjectStoreErrorKind = "timeout" | "network" | "auth" | "server" | "missing" | "checksum" | "other";
+export type ObjectStoreErrorKind =
+  "timeout" | "network" | "auth" | "clock" | "no-bucket" | "server" | "missing" | "checksum" | "other";
+
+/** Kinds that settings cause and only settings (or the box's clock) mend: waiting does not. */
+export const SETTINGS_KINDS: readonly ObjectStoreErrorKind[] = ["auth", "clock", "no-bucket"];
 
 /** A failed bucket operation, with what kind of failure it was (for /metrics, /healthz and the log). */
 export class ObjectStoreError extends Error {
@@ -52,9 +56,45 @@ export class ObjectStoreError extends Error {
     public readonly operation: string,
     public readonly kind: ObjectStoreErrorKind,
     message: string,
+    /** The server's error code or the SDK's error name (NoSuchBucket, InvalidAccessKeyId, ECONNREFUSED, …). */
+    public readonly code = "",
   ) {
     super(`bucket ${operation} failed (${kind}): ${message}`);
     this.name = "ObjectStoreError";
+  }
+}
+
+/**
+ * What is wrong, for an operator: the setting that names the cause and what mends it (the start, /healthz,
+ * the log and the administrator's pages say this). `error` is a failed bucket call.
+ */
+export function describeBucketProblem(error: unknown, settings: S3Settings): string {
+  const failure = error instanceof ObjectStoreError ? error : null;
+  const kind = failure?.kind ?? classifyError(error);
+  const code = failure?.code || (error as { name?: string; code?: string })?.code || (error as Error)?.name || "";
+  const where = settings.endpoint ?? `AWS S3 (${settings.region})`;
+  switch (kind) {
+    case "no-bucket":
+      return `S3_BUCKET: the bucket "${settings.bucket}" does not exist at ${where}; create it, or set S3_BUCKET to one that does`;
+    case "clock":
+      return `this box's clock differs from the bucket's by more than 15 minutes (${code}): set the time (NTP), then the bucket answers again`;
+    case "auth":
+      if (code === "InvalidAccessKeyId")
+        return `S3_ACCESS_KEY_ID: ${where} does not know the key "${settings.accessKeyId}"`;
+      if (code === "SignatureDoesNotMatch")
+        return `S3_SECRET_ACCESS_KEY: the secret is not the one of key "${settings.accessKeyId}" (${where} refused the signature; some servers, Swift among them, say this of a key they do not know too: check S3_ACCESS_KEY_ID as well)`;
+      if (code === "AuthorizationHeaderMalformed" || code === "PermanentRedirect")
+        return `S3_REGION: the bucket "${settings.bucket}" is not in region "${settings.region}" (${code})`;
+      return `S3_ACCESS_KEY_ID: the key "${settings.accessKeyId}" may not use the bucket "${settings.bucket}" (${code || "access denied"}): give it read, write and list on the bucket`;
+    case "network":
+      if (/ENOTFOUND|EAI_AGAIN/.test(code)) return `S3_ENDPOINT: no address found for ${where} (${code})`;
+      return `the bucket at ${where} cannot be reached (${code || "network"})`;
+    case "timeout":
+      return `the bucket at ${where} did not answer within S3_TIMEOUT_SECONDS (${settings.timeoutMs / 1000} s)`;
+    case "server":
+      return `the bucket's server at ${where} answers with errors (${code || "5xx"})`;
+    default:
+      return `the bucket at ${where} failed (${code || (error instanceof Error ? error.message : String(error))})`;
   }
 }
 
@@ -65,7 +105,13 @@ export function classifyError(error: unknown): ObjectStoreErrorKind {
   if (name === "TimeoutError" || name === "RequestTimeout" || /TIMEDOUT|ETIMEDOUT/.test(code)) return "timeout";
   if (error instanceof S3ServiceException) {
     const status = error.$metadata?.httpStatusCode ?? 0;
-    if (status === 401 || status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(name))
+    if (name === "NoSuchBucket") return "no-bucket";
+    if (name === "RequestTimeTooSkewed") return "clock";
+    if (
+      status === 401 ||
+      status === 403 ||
+      /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|AuthorizationHeaderMalformed|PermanentRedirect/.test(name)
+    )
       return "auth";
     if (status === 404 || name === "NotFound" || name === "NoSuchKey") return "missing";
     if (status >= 500) return "server";
@@ -165,12 +211,19 @@ export class ObjectStore {
       this.hooks.onOutcome?.(null);
       return result;
     } catch (error) {
-      this.hooks.onOutcome?.(error);
-      const kind = classifyError(error);
+      if (error instanceof ObjectStoreError) {
+        this.hooks.onOutcome?.(error);
+        throw error;
+      }
+      let kind = classifyError(error);
+      // A bucket that is not there answers a HEAD or LIST of itself 404 (with no body to name it).
+      if (kind === "missing" && operation === "check") kind = "no-bucket";
       if (kind !== "missing") objectStoreErrors.inc({ operation, kind });
-      if (error instanceof ObjectStoreError) throw error;
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      throw new ObjectStoreError(operation, kind, message);
+      const code = (error as { Code?: string; code?: string; name?: string }) ?? {};
+      const failure = new ObjectStoreError(operation, kind, message, code.Code ?? code.code ?? code.name ?? "");
+      this.hooks.onOutcome?.(failure);
+      throw failure;
     }
   }
 
@@ -285,6 +338,13 @@ export class ObjectStore {
    * header that this SDK no longer sends (it sends a CRC instead), which Swift
    * and older servers refuse. A title has a few dozen objects.
    */
+  /** Put a few bytes (the CDN's probe file): one PUT. */
+  async putSmall(key: string, body: string, contentType = "text/plain"): Promise<void> {
+    await this.call("put", () =>
+      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType })),
+    );
+  }
+
   async deleteKeys(keys: readonly string[]): Promise<void> {
     const queue = [...keys];
     const worker = async () => {
@@ -303,8 +363,15 @@ export class ObjectStore {
   }
 
   /** Is the bucket there and does the key open it? (HEAD bucket.) */
+  /**
+   * Whether the bucket answers this box: a LIST under a prefix nothing is stored under (a few hundred bytes
+   * whatever the bucket holds; a HEAD's error has no body, so it could not tell a missing bucket, a wrong
+   * key, a wrong secret and a wrong clock apart).
+   */
   async check(): Promise<void> {
-    await this.call("check", () => this.client.send(new HeadBucketCommand({ Bucket: this.bucket })));
+    await this.call("check", () =>
+      this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: "kallo-health-check/", MaxKeys: 1 })),
+    );
   }
 
   /** Let pages of these origins read the bucket's objects by byte range (the player, the offline downloader). */

@@ -58,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("movies.metaTitle"),
     renditionDisk: renditionDiskTotal(db),
+    renditionBucket: renditionDiskTotal(db, "s3"),
     disk: diskUsage(db, storageRoot(), getEnv().diskReserveBytes),
     status: status ?? "",
     // The filter's choices reach the page as data: a `.server` module is empty in the browser.
@@ -134,6 +135,7 @@ export default function AdminMovies() {
     autoApprove,
     confirming,
     renditionDisk,
+    renditionBucket,
     disk,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<SendBackFailure<"movieId">>();
@@ -155,6 +157,12 @@ export default function AdminMovies() {
       <p className="mt-1 text-sm text-slate-300">{t("movies.count", { count: total })}</p>
       <p className="mt-1 text-sm text-slate-300" data-testid="rendition-disk">
         {t("movies.renditionDisk", { gigabytes: (renditionDisk.bytes / 1e9).toFixed(2), titles: renditionDisk.titles })}
+        {renditionBucket.titles > 0
+          ? ` ${t("movies.renditionBucket", {
+              gigabytes: (renditionBucket.bytes / 1e9).toFixed(2),
+              titles: renditionBucket.titles,
+            })}`
+          : null}
       </p>
       <p
         className={`mt-1 text-sm ${disk.low ? "font-semibold text-amber-300" : "text-slate-300"}`}

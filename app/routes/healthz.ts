@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { bucketHealth, bucketIsDown } from "~/media/media-store.server";
+import { bucketHealth, bucketIsDown, cdnProblem } from "~/media/media-store.server";
+import { SETTINGS_KINDS, type ObjectStoreErrorKind } from "~/media/object-store.server";
 import { spareBytes, storageRoot } from "~/media/storage.server";
 import { diskFullReason } from "~/services/disk.server";
 import { getEnv } from "~/utils/env.server";
@@ -33,17 +34,33 @@ export async function loader() {
   // A stale state is checked again, waiting at most 2 s (a bucket that hangs is reported as down).
   const down = await bucketIsDown(2000);
   const bucket = bucketHealth();
-  if (bucket.configured && down)
+  if (bucket.configured && down) {
+    const settings = bucket.kind && SETTINGS_KINDS.includes(bucket.kind);
     reasons.push(
-      `the media bucket cannot be reached (${bucket.message ?? "no answer"}): titles held there cannot play; new titles play from the disk and are sent when it is back`,
+      settings
+        ? `the media bucket refuses this box: ${bucket.message}. Titles held there cannot play; new titles play from the disk and are sent once it is mended`
+        : `the media bucket cannot be reached (${bucket.message ?? "no answer"}): titles held there cannot play; new titles play from the disk and are sent when it is back`,
     );
+  }
+  // The CDN in front (MEDIA_BASE_URL), checked every ten minutes: one that cannot read the bucket plays nothing.
+  const cdn = bucket.configured && !down ? await cdnProblem({ waitMs: 2000 }) : null;
+  if (cdn) reasons.push(`${cdn}: titles held in the bucket cannot play`);
   const body = reasons.length === 0 ? { status: "ok" } : { status: "degraded", message: reasons.join("; "), reasons };
   return Response.json(
     {
       ...body,
       version: runningVersion().version,
-      ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : "unreachable" } : {}),
+      commit: runningVersion().commit,
+      ...(bucket.configured ? { mediaStore: bucket.ok ? "ok" : mediaStoreState(bucket.kind) } : {}),
     },
     { headers: { "Cache-Control": "no-store" } },
   );
+}
+
+/** /healthz's word for a bucket that fails: what an operator's monitor can match on. */
+function mediaStoreState(kind: ObjectStoreErrorKind | undefined): string {
+  if (kind === "no-bucket") return "no-bucket";
+  if (kind === "auth") return "keys-refused";
+  if (kind === "clock") return "clock-skew";
+  return "unreachable";
 }

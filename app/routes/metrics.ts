@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { jobs, resumableUploads } from "~/db/schema";
 import { storageRoot } from "~/media/storage.server";
 import { databaseRoomState } from "~/db/database-room.server";
-import { bucketHealth, bucketIsDown, titlesByStore } from "~/media/media-store.server";
+import { bucketHealth, bucketIsDown, cdnProblem, titlesByStore } from "~/media/media-store.server";
 import { diskFullReason, diskUsage } from "~/services/disk.server";
 import { allowList, isAllowed } from "~/utils/address-list";
 import { clientAddress } from "~/utils/client.server";
@@ -42,6 +42,18 @@ const bucketGauge = gauge(
   [],
 );
 
+const bucketProblemGauge = gauge(
+  "kallo_media_bucket_problem",
+  "1 for what is wrong with the media bucket now (no-bucket, auth, clock, network, timeout, server, other), else 0",
+  ["kind"],
+);
+const cdnGauge = gauge(
+  "kallo_media_cdn_up",
+  "1 when the CDN in front of the bucket (MEDIA_BASE_URL) answered its last check with the bucket's file, else 0 (only with MEDIA_BASE_URL)",
+  [],
+);
+const BUCKET_PROBLEMS = ["no-bucket", "auth", "clock", "network", "timeout", "server", "other"] as const;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const env = getEnv();
   const allowed = allowList(env.metricsAllow);
@@ -75,7 +87,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const byStore = titlesByStore(db);
   titlesGauge.set({ store: "local" }, byStore.local);
   titlesGauge.set({ store: "s3" }, byStore.s3);
-  if (bucketHealth().configured) bucketGauge.set((await bucketIsDown()) ? 0 : 1);
+  if (bucketHealth().configured) {
+    const down = await bucketIsDown();
+    bucketGauge.set(down ? 0 : 1);
+    const state = bucketHealth();
+    const kind = down && state.configured ? (state.kind ?? "other") : null;
+    for (const each of BUCKET_PROBLEMS) bucketProblemGauge.set({ kind: each }, each === kind ? 1 : 0);
+    if (getEnv().s3?.mediaBaseUrl) cdnGauge.set((await cdnProblem()) ? 0 : 1);
+  }
   return new Response(await metricsText(), {
     headers: { "Content-Type": metricsContentType, "Cache-Control": "no-store" },
   });

@@ -53,7 +53,13 @@ export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
   return readyRenditions(db).all({ movieId });
 }
 
-export type RenditionStatusRow = { rung: number; status: "pending" | "ready" | "failed"; sizeBytes: number };
+export type RenditionStatusRow = {
+  rung: number;
+  status: "pending" | "ready" | "failed";
+  sizeBytes: number;
+  /** Where the rung's file is: this box's disk, or the media bucket. */
+  store: "local" | "s3";
+};
 
 /** Every planned rung of each title, for the provider's and administrator's lists. */
 export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<string, RenditionStatusRow[]> {
@@ -65,8 +71,10 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
       rung: movieRenditions.rung,
       status: movieRenditions.status,
       sizeBytes: movieRenditions.sizeBytes,
+      store: movies.mediaStore,
     })
     .from(movieRenditions)
+    .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
     .where(inArray(movieRenditions.movieId, [...movieIds]))
     .orderBy(asc(movieRenditions.movieId), asc(movieRenditions.rung))
     .all();
@@ -78,15 +86,16 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
   return byMovie;
 }
 
-/** The disk all ready renditions take, and over how many titles. */
-export function renditionDiskTotal(db: DB): { bytes: number; titles: number } {
+/** The room ready renditions take in `store` (this box's disk by default, or the media bucket), and over how many titles. */
+export function renditionDiskTotal(db: DB, store: "local" | "s3" = "local"): { bytes: number; titles: number } {
   const row = db
     .select({
       bytes: sql<number>`coalesce(sum(${movieRenditions.sizeBytes}), 0)`,
       titles: sql<number>`count(distinct ${movieRenditions.movieId})`,
     })
     .from(movieRenditions)
-    .where(eq(movieRenditions.status, "ready"))
+    .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
+    .where(and(eq(movieRenditions.status, "ready"), eq(movies.mediaStore, store)))
     .get();
   return { bytes: row?.bytes ?? 0, titles: row?.titles ?? 0 };
 }

@@ -116,7 +116,7 @@ const envSchema = z
       .default(DEFAULT_CURRENCY),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+    if (env.NODE_ENV === "production" && !env.SESSION_SECRET && secretNeeded) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ["SESSION_SECRET"],
@@ -415,6 +415,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 let cached: Env | undefined;
 
 /** The parsed environment of this process; the first call validates it. */
+/** Whether this process signs sessions or tokens (every process but the operator's media commands). */
+let secretNeeded = true;
+
+/** For an operator command that signs nothing (media:move, media:cors): it runs without SESSION_SECRET. */
+export function runWithoutSessionSecret(): void {
+  secretNeeded = false;
+  cached = undefined;
+}
+
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;

@@ -271,3 +271,64 @@ describe("download licences", () => {
     expect((await call(world, `/downloads/licences?ids=${id}`)).body.standings).toEqual({ [id]: "revoked" });
   });
 });
+
+describe("writes whose Origin names another host than the one they arrived for", () => {
+  /** A raw request, so Host and X-Forwarded-Host are sent as given. */
+  const post = (pathname: string, headers: Record<string, string>, body = "email=a%40b.example&password=x") =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = http.request(`${world.url}${pathname}`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Content-Length": Buffer.byteLength(body),
+          ...headers,
+        },
+      });
+      request.on("response", (answer) => {
+        let text = "";
+        answer.setEncoding("utf8");
+        answer.on("data", (chunk: string) => (text += chunk));
+        answer.on("end", () => resolve({ status: answer.statusCode ?? 0, text }));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+  const own = () => world.url.replace("http://", "");
+
+  it("are answered 403 with a message, never Remix's 500, on pages and on /api", async () => {
+    const cases: Array<[string, Record<string, string>]> = [
+      ["/login", { Origin: "https://kallo.example" }],
+      // Origin matches Host, but the proxy says the request was for another host.
+      ["/login", { Origin: world.url, "X-Forwarded-Host": "kallo.example" }],
+      ["/login", { Origin: "null" }],
+      ["/login", { Origin: "not a url" }],
+      ["/api/user/login", { Origin: "https://elsewhere.example" }],
+      ["/api/user/login", { Origin: "null" }],
+    ];
+    for (const [pathname, headers] of cases) {
+      const answer = await post(pathname, headers);
+      expect({ pathname, headers, status: answer.status }).toEqual({ pathname, headers, status: 403 });
+      expect(answer.text).toContain("must be made from Kallo's own pages");
+    }
+    // The same sign-in from our own page goes through to the form's own answer.
+    const mine = await post("/login", { Origin: world.url, Host: own() });
+    expect(mine.status).toBeLessThan(500);
+    expect(mine.status).not.toBe(403);
+  });
+
+  it("lets a Bearer call to /api through whatever page it comes from", async () => {
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    const answer = await post(
+      `/api/files/watched`,
+      {
+        Origin: "https://elsewhere.example",
+        Authorization: `Bearer ${viewer.token}`,
+        "Content-Type": "application/json",
+        "Content-Length": String(Buffer.byteLength("{}")),
+      },
+      "{}",
+    );
+    expect(answer.status).not.toBe(403);
+    expect(answer.status).toBeLessThan(500);
+  });
+});

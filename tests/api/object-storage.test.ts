@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +29,7 @@ let paidViewer: Credentials;
 let freeTitle: string;
 let premiumTitle: string;
 let browser: Browser | null = null;
+let providerAccount: ReturnType<typeof seedAccount>;
 
 const SIGNED = /X-Amz-Signature=[0-9a-f]{64}/;
 
@@ -46,7 +50,7 @@ beforeAll(async () => {
   s3 = await startS3rver(await freePort());
   const serverEnv = { ...s3.env, S3_TIMEOUT_SECONDS: "2" };
   world = await startApiWorld("object-storage", serverEnv);
-  const provider = seedAccount(world, "provider");
+  const provider = (providerAccount = seedAccount(world, "provider"));
   [viewer, paidViewer] = await Promise.all([
     login(world, seedAccount(world, "viewer")),
     login(world, seedAccount(world, "viewer")),
@@ -228,8 +232,178 @@ describe("films held in the bucket, served by the production build", () => {
     }
     // Back: the next check finds it, and the title plays again.
     await expect
-      .poll(async () => (await call(world, "/healthz")).body.status, { timeout: 40_000, interval: 2000 })
-      .toBe("ok");
+      .poll(async () => JSON.stringify((await call(world, "/healthz")).body), { timeout: 40_000, interval: 2000 })
+      .toContain('"status":"ok"');
     expect((await call(world, `/stream/${freeTitle}/144p.m3u8`, { cookie: viewer.cookie })).status).toBe(200);
   }, 180_000);
+});
+
+describe("titles held in the bucket on the provider's and administrator's pages", () => {
+  it("are said to be in the media bucket, not on this disk", async () => {
+    const provider = await login(world, providerAccount);
+    const list = await call(world, "/provider/movielist", { cookie: provider.cookie });
+    expect(list.status).toBe(200);
+    expect(list.text).toMatch(/[\d.]+ MB in the media bucket/);
+    expect(list.text).not.toMatch(/[\d.]+ MB on disk/);
+    const admin = await login(world, seedAccount(world, "admin"));
+    const movies = await call(world, "/admin/movies", { cookie: admin.cookie });
+    expect(movies.text).toMatch(/The adaptive ladder takes 0\.00 GB of disk for 0 titles\./);
+    expect(movies.text).toMatch(/The media bucket holds [\d.]+ GB of it for 2 more titles\./);
+  });
+});
+
+describe("a bucket that cannot work with the settings", () => {
+  it("stops the start naming the setting, and a running server's /healthz and /metrics name it too", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "kallo-bucket-settings-"));
+    // s3rver answers from this process: the start runs beside it, not blocking it.
+    const startWith = async (env: Record<string, string>) => {
+      const child = spawn(process.execPath, ["build/server/start.js"], {
+        env: {
+          ...process.env,
+          ...s3.env,
+          STORAGE_DIR: root,
+          SESSION_SECRET: "bucket-settings-secret-0123456789",
+          PORT: String(await freePort()),
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const status = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      clearTimeout(timer);
+      return { status, stdout, stderr };
+    };
+    try {
+      const missing = await startWith({ S3_BUCKET: "no-such-bucket" });
+      expect(missing.status, missing.stdout + missing.stderr).toBe(1);
+      expect(missing.stderr).toContain(
+        'Kallo cannot start: the media bucket: S3_BUCKET: the bucket "no-such-bucket" does not exist',
+      );
+      expect(missing.stderr).not.toMatch(/\n\s+at /);
+      const unknownKey = await startWith({ S3_ACCESS_KEY_ID: "NOSUCHKEY" });
+      expect(unknownKey.status, unknownKey.stdout + unknownKey.stderr).toBe(1);
+      expect(unknownKey.stderr).toContain("S3_ACCESS_KEY_ID: ");
+      expect(unknownKey.stderr).toContain('does not know the key "NOSUCHKEY"');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+
+    // The media commands sign nothing: they run without SESSION_SECRET, even in production.
+    const cors = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const { SESSION_SECRET: _unused, ...withoutSecret } = process.env;
+      const child = spawn(process.execPath, ["--import", "tsx", "scripts/media-cors.ts", "https://kallo.example"], {
+        env: { ...withoutSecret, ...s3.env, NODE_ENV: "production" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.once("exit", (code) => resolve({ code, output }));
+    });
+    expect(cors, cors.output).toMatchObject({ code: 0 });
+    expect(cors.output).toContain("GET and HEAD with Range allowed from https://kallo.example");
+
+    // A server already running when the bucket goes (or started by hand past the check): never "ok".
+    const other = await startApiWorld("no-bucket", { ...s3.env, S3_BUCKET: "no-such-bucket", S3_TIMEOUT_SECONDS: "2" });
+    try {
+      await expect
+        .poll(async () => (await call(other, "/healthz")).body.mediaStore, { timeout: 20_000, interval: 500 })
+        .toBe("no-bucket");
+      const health = await call(other, "/healthz");
+      expect(health.body.status).toBe("degraded");
+      expect(health.body.message).toContain(
+        'the media bucket refuses this box: S3_BUCKET: the bucket "no-such-bucket"',
+      );
+      const metrics = await call(other, "/metrics", { headers: { "X-Forwarded-For": "127.0.0.1" } });
+      expect(metrics.text).toMatch(/kallo_media_bucket_up 0/);
+      expect(metrics.text).toMatch(/kallo_media_bucket_problem\{kind="no-bucket"\} 1/);
+      expect(metrics.text).toMatch(/kallo_media_bucket_problem\{kind="network"\} 0/);
+    } finally {
+      await other.stop();
+    }
+  }, 120_000);
+});
+
+describe("a CDN in front of the bucket", () => {
+  /**
+   * A CDN as the README's private-bucket way has it: it checks Kallo's own signature (MEDIA_URL_SIGNING=cdn:
+   * nginx secure_link's md5 and expires) and reads the bucket with requests signed by its own key, so the
+   * bucket needs no public read. `readsBucket: false` is a CDN whose origin requests the bucket refuses.
+   */
+  async function startCdn(readsBucket: boolean, cdnKey: string) {
+    const { GetObjectCommand, S3Client } = await import("@aws-sdk/client-s3");
+    const { createHash } = await import("node:crypto");
+    const http = await import("node:http");
+    const client = new S3Client({
+      endpoint: s3.env.S3_ENDPOINT,
+      region: s3.env.S3_REGION ?? "us-east-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.env.S3_ACCESS_KEY_ID!, secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY! },
+    });
+    const server = http.createServer(async (req, res) => {
+      const url = new URL(req.url ?? "/", "http://cdn");
+      const expires = Number(url.searchParams.get("expires"));
+      const md5 = createHash("md5").update(`${expires}${url.pathname} ${cdnKey}`).digest("base64url");
+      if (url.searchParams.get("md5") !== md5 || expires < Date.now() / 1000) {
+        res.writeHead(403).end("bad signature");
+        return;
+      }
+      if (!readsBucket) {
+        res.writeHead(403).end("AccessDenied from the origin");
+        return;
+      }
+      try {
+        const key = decodeURIComponent(url.pathname.slice(1));
+        const object = await client.send(new GetObjectCommand({ Bucket: s3.env.S3_BUCKET!, Key: key }));
+        res.writeHead(200, { "Content-Type": object.ContentType ?? "application/octet-stream" });
+        res.end(Buffer.from(await object.Body!.transformToByteArray()));
+      } catch {
+        res.writeHead(502).end();
+      }
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${port}`,
+      stop: () => {
+        client.destroy();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it("is checked with a file the bucket holds: one that cannot read a private bucket is named, one that can is ok", async () => {
+    const cdnKey = "cdn-key-0123456789abcdef0123456789abcdef";
+    for (const readsBucket of [false, true]) {
+      const cdn = await startCdn(readsBucket, cdnKey);
+      const other = await startApiWorld(`cdn-${readsBucket}`, {
+        ...s3.env,
+        MEDIA_BASE_URL: cdn.url,
+        MEDIA_URL_SIGNING: "cdn",
+        MEDIA_CDN_KEY: cdnKey,
+      });
+      try {
+        const health = await call(other, "/healthz");
+        if (readsBucket) {
+          expect(health.body).toMatchObject({ status: "ok", mediaStore: "ok" });
+          const metrics = await call(other, "/metrics", { headers: { "X-Forwarded-For": "127.0.0.1" } });
+          expect(metrics.text).toMatch(/kallo_media_cdn_up 1/);
+        } else {
+          expect(health.body.status).toBe("degraded");
+          expect(health.body.message).toContain(
+            `MEDIA_BASE_URL: the CDN at ${cdn.url} answers 403 for a file the bucket holds (kallo-health-check/cdn-probe.txt): it cannot read the bucket, or does not take the addresses MEDIA_CDN_KEY signs`,
+          );
+          const metrics = await call(other, "/metrics", { headers: { "X-Forwarded-For": "127.0.0.1" } });
+          expect(metrics.text).toMatch(/kallo_media_cdn_up 0/);
+        }
+      } finally {
+        await other.stop();
+        await cdn.stop();
+      }
+    }
+  }, 120_000);
 });

@@ -353,3 +353,42 @@ test("“Download only on Wi‑Fi” waits on mobile data instead of spending it
   await page.waitForTimeout(1_000);
   expect(streamed).toEqual([]);
 });
+
+test("a download that loses the network says so, and goes on by itself from where it stopped once it is back", async ({
+  page,
+}) => {
+  await signedInViewer(page, "reconnect-viewer");
+  const title = newTitle();
+  // Before play nothing else fetches the film: every range of it now is the download's.
+  let away = true;
+  let failed = 0;
+  const fetched: string[] = [];
+  await page.route(
+    (url) => url.pathname.startsWith(`/stream/${title.id}/`) && url.pathname.endsWith(".mp4"),
+    (route) => {
+      if (away) {
+        failed += 1;
+        return route.abort("internetdisconnected");
+      }
+      fetched.push(route.request().headers()["range"] ?? "");
+      return route.continue();
+    },
+  );
+  await page.goto(`/WatchMovie?id=${title.id}`);
+  await withServiceWorker(page);
+  await openPlaybackSettings(page);
+  const panel = page.getByRole("region", { name: "Download to watch offline" });
+  await panel.getByRole("button", { name: "Download", exact: true }).click();
+  await panel.getByRole("button", { name: "Start download" }).click();
+  await expect(panel.getByTestId("download-reconnecting")).toHaveText(
+    "The connection is lost. The download goes on by itself, from where it stopped, as soon as it is back.",
+  );
+  await expect.poll(() => failed, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await expect(panel.getByText("Downloaded")).toHaveCount(0);
+  away = false;
+  // No Resume pressed: the next try gets it.
+  await expect(panel.getByText("Downloaded")).toBeVisible({ timeout: 20_000 });
+  await expect(panel.getByTestId("download-reconnecting")).toHaveCount(0);
+  // From its first byte: nothing had been stored before the network went.
+  expect(fetched[0]).toMatch(/^bytes=0-\d+$/);
+});

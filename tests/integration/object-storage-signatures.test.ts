@@ -167,4 +167,36 @@ describe.skipIf(!available)("films in a bucket that checks signatures (OpenStack
       fs.rmSync(fresh, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it("names a key the bucket does not know, a secret that is not the key's, and a bucket that is not there, by their settings", async () => {
+    const { ObjectStore, ObjectStoreError, describeBucketProblem } = await import("~/media/object-store.server");
+    const { parseEnv } = await import("~/utils/env.server");
+    const said: Record<string, string> = {};
+    for (const [label, change] of [
+      ["key", { S3_ACCESS_KEY_ID: "nosuchaccount:nosuchuser" }],
+      ["secret", { S3_SECRET_ACCESS_KEY: "not-the-secret" }],
+      ["bucket", { S3_BUCKET: "no-such-bucket" }],
+    ] as const) {
+      const settings = parseEnv({ ...swift.env, SESSION_SECRET: "x".repeat(32), ...change }).s3!;
+      const store = new ObjectStore(settings);
+      try {
+        await store.check();
+        said[label] = "ok";
+      } catch (error) {
+        expect(error).toBeInstanceOf(ObjectStoreError);
+        said[label] =
+          `${(error as InstanceType<typeof ObjectStoreError>).kind}: ${describeBucketProblem(error, settings)}`;
+      } finally {
+        store.client.destroy();
+      }
+    }
+    console.log(`[swift] ${JSON.stringify(said)}`);
+    // Swift cannot tell an unknown key from a wrong secret (it answers SignatureDoesNotMatch): both settings are named.
+    expect(said.key).toMatch(
+      /^auth: S3_SECRET_ACCESS_KEY: the secret is not the one of key "nosuchaccount:nosuchuser"/,
+    );
+    expect(said.key).toContain("check S3_ACCESS_KEY_ID as well");
+    expect(said.secret).toMatch(/^auth: S3_SECRET_ACCESS_KEY: the secret is not the one of key/);
+    expect(said.bucket).toMatch(/^no-bucket: S3_BUCKET: the bucket "no-such-bucket" does not exist/);
+  }, 60_000);
 });

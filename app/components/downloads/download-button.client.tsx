@@ -12,7 +12,7 @@ const WIFI_ONLY_KEY = "kallo-download-wifi-only";
 type Phase =
   | { kind: "idle" }
   | { kind: "choosing" }
-  | { kind: "running"; doneBytes: number; totalBytes: number }
+  | { kind: "running"; doneBytes: number; totalBytes: number; reconnecting?: boolean }
   | { kind: "paused"; doneBytes: number; totalBytes: number }
   | { kind: "waitingForWifi"; doneBytes: number; totalBytes: number }
   | { kind: "done" }
@@ -70,6 +70,8 @@ export function DownloadButton({
       const finished = await fetchMissingChunks(movieId, {
         signal: abort.signal,
         onProgress: (report) => setPhase({ kind: "running", ...report }),
+        onConnection: (connected) =>
+          setPhase((current) => (current.kind === "running" ? { ...current, reconnecting: !connected } : current)),
         waitForWifi: () =>
           new Promise<void>((resolve) => {
             setPhase((current) => ({
@@ -200,6 +202,9 @@ export function DownloadButton({
           />
           <p role="status">{t("progress", { done: mb(phase.doneBytes), total: mb(phase.totalBytes) })}</p>
           {phase.kind === "waitingForWifi" ? <p>{t("waitingForWifi")}</p> : null}
+          {phase.kind === "running" && phase.reconnecting ? (
+            <p data-testid="download-reconnecting">{t("reconnecting")}</p>
+          ) : null}
           {phase.kind === "running" ? <p className="text-slate-400">{t("stayOpen")}</p> : null}
           <div>
             {phase.kind === "paused" ? (

@@ -149,14 +149,71 @@ export async function prepareDownload(
 
 export type ProgressReport = { doneBytes: number; totalBytes: number };
 
+/** How long before a chunk that failed for want of a network is asked for again: 1, 2, 4, then every 5 s. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000, 1_000 * 2 ** attempt);
+}
+
+/** A failure that says nothing about the download itself: no network, the box or the bucket down or busy. */
+function passing(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Wait `ms`, or less if `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * One chunk's bytes; null when it failed for want of a network (no answer, a cut or short answer, 5xx, 408,
+ * 429) and is worth asking again. A refusal throws DownloadProblem.
+ */
+async function fetchChunk(url: string, start: number, end: number, signal: AbortSignal): Promise<ArrayBuffer | null> {
+  try {
+    // no-store: every range comes from the network whole (a browser cache can hand back a cut one).
+    const response = await fetch(url, {
+      headers: { Range: `bytes=${start}-${end}` },
+      cache: "no-store",
+      credentials: "same-origin",
+      signal,
+    });
+    if (response.status !== 206) {
+      if (passing(response.status)) return null;
+      const body = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new DownloadProblem("downloads:errors.failed", { reason: body.message ?? String(response.status) });
+    }
+    const bytes = await response.arrayBuffer();
+    return bytes.byteLength === end - start + 1 ? bytes : null;
+  } catch (error) {
+    if (error instanceof DownloadProblem) throw error;
+    return null;
+  }
+}
+
 /**
  * Fetch the chunks still missing. Stops when `signal` aborts (pause); throws
- * DownloadProblem for what the viewer should read. On a full device the
- * unfinished download is removed.
+ * DownloadProblem for what the viewer should read. A chunk that fails for want
+ * of a network (a bus, a lift, the bucket down) is asked for again until it
+ * comes, every few seconds, with `onConnection(false)` meanwhile: the download
+ * goes on by itself when the link is back. On a full device the unfinished
+ * download is removed.
  */
 export async function fetchMissingChunks(
   movieId: string,
-  options: { signal: AbortSignal; onProgress: (report: ProgressReport) => void; waitForWifi: () => Promise<void> },
+  options: {
+    signal: AbortSignal;
+    onProgress: (report: ProgressReport) => void;
+    waitForWifi: () => Promise<void>;
+    onConnection?: (connected: boolean) => void;
+  },
 ): Promise<DownloadRecord> {
   let record = await readRecord(movieId);
   if (!record) throw new DownloadProblem("downloads:errors.notAvailable");
@@ -165,36 +222,16 @@ export async function fetchMissingChunks(
     if (record.wifiOnly && onMobileData() === true) await options.waitForWifi();
     const start = index * record.chunkBytes;
     const end = Math.min(total, start + record.chunkBytes) - 1;
-    let response: Response;
-    try {
-      // no-store: every range comes from the network whole (a browser cache can hand back a cut one).
-      response = await fetch(record.media.url, {
-        headers: { Range: `bytes=${start}-${end}` },
-        cache: "no-store",
-        credentials: "same-origin",
-        signal: options.signal,
-      });
-    } catch (error) {
+    let bytes: ArrayBuffer | null = null;
+    for (let attempt = 0; !bytes; attempt++) {
+      bytes = await fetchChunk(record.media.url, start, end, options.signal);
       if (options.signal.aborted) return record;
-      throw new DownloadProblem("downloads:errors.network", {
-        reason: error instanceof Error ? error.message : String(error),
-      });
-    }
-    if (response.status !== 206) {
-      const body = (await response.json().catch(() => ({}))) as { message?: string };
-      throw new DownloadProblem("downloads:errors.failed", { reason: body.message ?? String(response.status) });
-    }
-    let bytes: ArrayBuffer;
-    try {
-      bytes = await response.arrayBuffer();
-    } catch (error) {
+      if (bytes) break;
+      options.onConnection?.(false);
+      await pause(retryDelayMs(attempt), options.signal);
       if (options.signal.aborted) return record;
-      throw new DownloadProblem("downloads:errors.network", {
-        reason: error instanceof Error ? error.message : String(error),
-      });
     }
-    if (bytes.byteLength !== end - start + 1)
-      throw new DownloadProblem("downloads:errors.network", { reason: "short answer" });
+    options.onConnection?.(true);
     try {
       await putChunk(movieId, index, bytes);
       record = (await updateRecord(movieId, (current) => ({ ...current, chunks: index + 1 }))) ?? record;

@@ -1,12 +1,18 @@
 import { useTranslation } from "~/i18n/use-translation";
 
-export type RenditionSummary = { rung: number; status: "pending" | "ready" | "failed"; sizeBytes: number };
+export type RenditionSummary = {
+  rung: number;
+  status: "pending" | "ready" | "failed";
+  sizeBytes: number;
+  /** Where the files are: this box's disk, or the media bucket (a title's rungs are all in one place). */
+  store?: "local" | "s3";
+};
 
 function megabytes(bytes: number): string {
   return (bytes / 1_000_000).toFixed(bytes >= 10_000_000 ? 0 : 1);
 }
 
-/** A title's ladder in a table cell: each rung with its size on disk, or that it is being made or failed. */
+/** A title's ladder in a table cell: each rung with its size (on this disk or in the bucket), or that it is being made or failed. */
 export function RenditionList({ renditions }: { renditions: readonly RenditionSummary[] }) {
   const { t } = useTranslation("studio");
   if (renditions.length === 0) return <span className="text-slate-400">{t("renditions.none")}</span>;
@@ -35,7 +41,11 @@ export function RenditionList({ renditions }: { renditions: readonly RenditionSu
           </li>
         ))}
       </ul>
-      <span className="text-slate-400">{t("renditions.total", { megabytes: megabytes(total) })}</span>
+      <span className="text-slate-400">
+        {t(renditions.some((rendition) => rendition.store === "s3") ? "renditions.totalInBucket" : "renditions.total", {
+          megabytes: megabytes(total),
+        })}
+      </span>
     </div>
   );
 }

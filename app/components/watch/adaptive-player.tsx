@@ -15,6 +15,9 @@ const SPENT_INTERVAL_MS = 2_000;
 /** A viewing shorter than this says little about what the device plays: not remembered. */
 const REMEMBERED_VIEWING_SECONDS = 20;
 const HLS_TYPE = "application/vnd.apple.mpegurl";
+/** A film whose links keep failing is reloaded at most this often in RELOAD_WINDOW_MS, then said to have failed. */
+const MAX_RELOADS = 3;
+const RELOAD_WINDOW_MS = 60_000;
 /** What shows the viewer means to play, on the player's frame: hls.js attaches then (the master playlist, a screen, the film). */
 const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focusin", "keydown"] as const;
 /** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
@@ -256,6 +259,8 @@ export function AdaptivePlayer({
   const modeRef = useRef<Mode>("none");
   const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
   const [state, setState] = useState<"idle" | "loading" | "playing" | "error">("idle");
+  /** The link is lost and the player is asking again (hls.js): said plainly, and cleared when it is back. */
+  const [reconnecting, setReconnecting] = useState(false);
   const [rung, setRung] = useState<number | null>(null);
   /** The quality the attached stream plays (the master URL's own, until the menu changes it). */
   const appliedQuality = useRef(streamQuality);
@@ -297,6 +302,28 @@ export function AdaptivePlayer({
       setState("error");
       void explainLoadError(masterUrl ?? fallbackUrl).then((reason) => {
         if (reason) refuse(reason);
+      });
+    };
+    // hls.js gave up on a request the server would still allow (a bucket link that expired while the film
+    // stood still, say): its playlists again, with fresh links, from where the film stood, a few times
+    // a minute at most; a refusal (screens, a pass) or a film that keeps failing is said as before.
+    const reloads: number[] = [];
+    const recoverOrExplain = () => {
+      void explainLoadError(masterUrl ?? fallbackUrl).then((reason) => {
+        if (cancelled) return;
+        if (reason) {
+          setState("error");
+          refuse(reason);
+          return;
+        }
+        const now = Date.now();
+        while (reloads.length > 0 && now - reloads[0]! > RELOAD_WINDOW_MS) reloads.shift();
+        if (reloads.length >= MAX_RELOADS || !hlsRef.current) {
+          setState("error");
+          return;
+        }
+        reloads.push(now);
+        hlsRef.current.reload();
       });
     };
     const estimate = linkEstimateKbps();
@@ -345,7 +372,12 @@ export function AdaptivePlayer({
             linkKbps: estimate,
             dataSaver,
             onRung: (value) => setRung(value),
-            onFatal: explain,
+            onFatal: recoverOrExplain,
+            onConnection: (connected) => {
+              setReconnecting(!connected);
+              if (connected) video.removeAttribute("data-reconnecting");
+              else video.dataset.reconnecting = "1";
+            },
             onBandwidth: rememberLinkKbps,
             onSpent: (bytes) => {
               video.dataset.spentBytes = String(bytes);
@@ -638,13 +670,22 @@ export function AdaptivePlayer({
           onStartOver={startOver}
         />
       ) : null}
-      {state === "loading" ? (
+      {state === "loading" && !reconnecting ? (
         <p
           role="status"
           className="pointer-events-none absolute top-3 left-3 rounded bg-black/70 px-2 py-1 text-xs text-white"
           data-testid="player-loading"
         >
           {t("player.loading")}
+        </p>
+      ) : null}
+      {reconnecting && state !== "error" ? (
+        <p
+          role="status"
+          className="pointer-events-none absolute inset-x-3 top-3 rounded bg-black/80 px-3 py-2 text-sm text-white"
+          data-testid="player-reconnecting"
+        >
+          {t("player.reconnecting")}
         </p>
       ) : null}
       {state === "error" && !refusal ? (

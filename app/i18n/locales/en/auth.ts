@@ -134,6 +134,8 @@ const auth = {
     editProfile: "Edit Profile",
   },
   admin: {
+    bucketProblem:
+      "The media bucket: {{problem}}. Titles held there cannot play until it is mended; new uploads wait on this disk.",
     dashboard: "Dashboard",
     navLabel: "Administration menu",
     series: "Series",

@@ -20,6 +20,7 @@ const downloads = {
   close: "Close",
   renew: "Renew",
   wifiOnly: "Download only on Wi‑Fi",
+  reconnecting: "The connection is lost. The download goes on by itself, from where it stopped, as soon as it is back.",
   waitingForWifi: "Waiting for Wi‑Fi: this download will not spend mobile data.",
   wifiUnknown: "This browser does not say whether you are on Wi‑Fi or mobile data.",
   progress: "{{done}} of {{total}} MB",

@@ -213,6 +213,7 @@ const studio = {
     pending: "{{rung}}p · being made",
     failed: "{{rung}}p · failed",
     total: "{{megabytes}} MB on disk",
+    totalInBucket: "{{megabytes}} MB in the media bucket",
   },
   review: {
     approved: "Approved: viewers can watch it",

@@ -86,6 +86,7 @@ const watch = {
   player: {
     loading: "Loading…",
     error: "The film could not be loaded. Check your connection, then press play again.",
+    reconnecting: "The connection is lost. The film will go on by itself, from here, as soon as it is back.",
   },
   quality: {
     label: "Quality",

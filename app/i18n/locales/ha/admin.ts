@@ -91,6 +91,7 @@ const admin: DeepStrings<typeof en> = {
     diskLow:
       "Faifai ya kusa cika: GB {{free}} babu komai cikin GB {{total}}, kuma ana ƙin ɗorawa ƙasa da GB {{reserve}}. Fina-finai GB {{films}}, matakan inganci GB {{renditions}}, aikin da ake yi da ɗorawar da ba ta kammala ba GB {{temporary}}.",
     renditionDisk: "Matakan ingancin hoto suna ɗaukar GB {{gigabytes}} a faifai don fina-finai {{titles}}.",
+    renditionBucket: "Ma'ajiyar fina-finai (bucket) tana riƙe da GB {{gigabytes}} na fina-finai {{titles}} kuma.",
     statusFilter: "Matsayi",
     allStatuses: "Duk matsayi",
     providerFilter: "Mai bayarwa",

@@ -136,6 +136,8 @@ const auth: DeepStrings<typeof en> = {
     editProfile: "Gyara bayanan kai",
   },
   admin: {
+    bucketProblem:
+      "Ma'ajiyar fina-finai (bucket): {{problem}}. Fina-finan da ke can ba za su kunna ba sai an gyara ta; sababbin fina-finai za su jira a wannan faifai.",
     dashboard: "Allon bayanai",
     navLabel: "Menu na gudanarwa",
     series: "Shirye-shirye",

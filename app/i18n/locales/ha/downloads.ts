@@ -21,6 +21,7 @@ const downloads = {
   close: "Rufe",
   renew: "Sabunta",
   wifiOnly: "Sauke a Wi‑Fi kawai",
+  reconnecting: "Haɗin intanet ya katse. Saukewar za ta ci gaba da kanta daga inda ta tsaya, da zarar haɗin ya dawo.",
   waitingForWifi: "Ana jiran Wi‑Fi: wannan saukewa ba za ta ci kuɗin data ba.",
   wifiUnknown: "Wannan burauzar ba ta faɗi ko kana kan Wi‑Fi ko data ba.",
   progress: "MB {{done}} cikin {{total}}",

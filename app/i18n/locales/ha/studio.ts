@@ -214,6 +214,7 @@ const studio: DeepStrings<typeof en> = {
     pending: "{{rung}}p · ana yi",
     failed: "{{rung}}p · ya kasa",
     total: "MB {{megabytes}} a faifai",
+    totalInBucket: "MB {{megabytes}} a ma'ajiyar fina-finai (bucket)",
   },
   review: {
     approved: "An amince: masu kallo za su iya kallonsa",

@@ -88,6 +88,7 @@ const watch: DeepStrings<typeof en> = {
   player: {
     loading: "Ana lodawa…",
     error: "Ba a iya loda fim ɗin ba. Duba haɗin intanet ɗinka, sannan ka sake danna kunna.",
+    reconnecting: "Haɗin intanet ya katse. Fim ɗin zai ci gaba da kansa daga nan, da zarar haɗin ya dawo.",
   },
   quality: {
     label: "Inganci",
