@@ -220,8 +220,8 @@ export class ObjectStore {
       if (kind === "missing" && operation === "check") kind = "no-bucket";
       if (kind !== "missing") objectStoreErrors.inc({ operation, kind });
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const code = (error as { Code?: string; code?: string; name?: string }) ?? {};
-      const failure = new ObjectStoreError(operation, kind, message, code.Code ?? code.code ?? code.name ?? "");
+      const raw = (error ?? {}) as { Code?: string; code?: string; name?: string };
+      const failure = new ObjectStoreError(operation, kind, message, raw.Code ?? raw.code ?? raw.name ?? "");
       this.hooks.onOutcome?.(failure);
       throw failure;
     }

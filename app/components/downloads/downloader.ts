@@ -1,3 +1,4 @@
+import { isPassingFailure } from "~/utils/passing-failure";
 import {
   CHUNK_BYTES,
   keepDownloadsPageOffline,
@@ -154,11 +155,6 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(5_000, 1_000 * 2 ** attempt);
 }
 
-/** A failure that says nothing about the download itself: no network, the box or the bucket down or busy. */
-function passing(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
 /** Wait `ms`, or less if `signal` aborts first. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -186,7 +182,7 @@ async function fetchChunk(url: string, start: number, end: number, signal: Abort
       signal,
     });
     if (response.status !== 206) {
-      if (passing(response.status)) return null;
+      if (isPassingFailure(response.status)) return null;
       const body = (await response.json().catch(() => ({}))) as { message?: string };
       throw new DownloadProblem("downloads:errors.failed", { reason: body.message ?? String(response.status) });
     }
@@ -222,15 +218,15 @@ export async function fetchMissingChunks(
     if (record.wifiOnly && onMobileData() === true) await options.waitForWifi();
     const start = index * record.chunkBytes;
     const end = Math.min(total, start + record.chunkBytes) - 1;
-    let bytes: ArrayBuffer | null = null;
+    let bytes = await fetchChunk(record.media.url, start, end, options.signal);
     for (let attempt = 0; !bytes; attempt++) {
-      bytes = await fetchChunk(record.media.url, start, end, options.signal);
       if (options.signal.aborted) return record;
-      if (bytes) break;
       options.onConnection?.(false);
       await pause(retryDelayMs(attempt), options.signal);
       if (options.signal.aborted) return record;
+      bytes = await fetchChunk(record.media.url, start, end, options.signal);
     }
+    if (options.signal.aborted) return record;
     options.onConnection?.(true);
     try {
       await putChunk(movieId, index, bytes);

@@ -1,6 +1,7 @@
 import Hls from "hls.js/light";
 import type { LoadPolicy, RetryConfig } from "hls.js/light";
 import { hlsBufferLimits, readAheadSeconds } from "~/media/read-ahead";
+import { isPassingFailure } from "~/utils/passing-failure";
 
 /**
  * hls.js (its light build: HLS with fMP4, no subtitles or DRM) for browsers
@@ -19,13 +20,6 @@ import { hlsBufferLimits, readAheadSeconds } from "~/media/read-ahead";
  */
 /** How far past a segment's start a start or seek that lands on it moves (more than the audio's lead over the first keyframe). */
 const PAST_KEYFRAME_SECONDS = 0.1;
-
-/** An answer that says nothing about the request itself: no network, the box or the bucket down or busy. */
-export function isPassingFailure(status: number | undefined, isTimeout: boolean): boolean {
-  if (isTimeout) return true;
-  if (status === undefined) return false;
-  return status === 0 || status === 408 || status === 429 || status >= 500;
-}
 
 /**
  * A fragment or playlist that fails for want of a network (no answer, a timeout, the box, the bucket or
