@@ -5,7 +5,7 @@
  *   npm run build && npm run bench:first-tap
  *
  * Each trial is a fresh page of a demo title (a new browser context, so
- * hls.js is neither attached nor, sometimes, fetched yet), one touch held
+ * the player is neither attached nor, sometimes, fetched yet), one touch held
  * 30, 60, 90 or 120 ms on the player's ▶ sent through the DevTools protocol,
  * and a film that counts as started when it plays past 0.5 s within 10 s.
  * BENCH_TAP_TRIALS (8) trials per hold; BENCH_TAP_LOAD=1 keeps every core

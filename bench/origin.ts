@@ -16,7 +16,7 @@
  *  3. BENCH_BROWSERS Chromium viewers on a 500 kbps link with 300 ms latency
  *     play BENCH_PLAY_SECONDS: first frame and stalls. Every other one presses
  *     play as soon as the player is on the screen, before the page's scripts
- *     have run (the press is held until they run, then hls.js plays); the
+ *     have run (the press is held until they run, then the player plays); the
  *     others once the page is hydrated. Each kind is compared with its kind.
  * Needs `npm run build` and nginx (nginx-light has proxy_cache and slice).
  * Ports 9380–9383 (BENCH_PORT_BASE).

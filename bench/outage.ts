@@ -1,5 +1,5 @@
 /**
- * `npm run bench:outage`: a film playing in Chromium (hls.js, the watch page as a viewer has it) through
+ * `npm run bench:outage`: a film playing in Chromium (the player, the watch page as a viewer has it) through
  * outages: the viewer's network cut for 10 s, 60 s and 5 minutes with the film on the box's disk, then with
  * the film in a bucket (s3rver on loopback) the network cut for 10 s and the bucket stopped for 60 s. For
  * each: how long the film stood still, whether it went on by itself (no reload, no press), how long after

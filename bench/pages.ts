@@ -39,7 +39,7 @@
  *
  * Knobs: BENCH_RUNS (3), BENCH_PORT (3380), BENCH_DPR (1: device pixels per
  * CSS pixel), BENCH_KBPS (500), BENCH_LATENCY_MS (300), BENCH_DEMO_DIR,
- * CHROMIUM_PATH (/usr/bin/chromium), BENCH_HOST (another name of this
+ * CHROMIUM_PATH (/usr/bin/chromium), BENCH_PAGES (only the pages whose label contains it), BENCH_HOST (another name of this
  * machine, such as its LAN address: plain http, so gzip and no service
  * worker), BENCH_VERBOSE=1 (every request of each
  * visit, with when it was asked for and when it finished, in seconds from the
@@ -456,7 +456,8 @@ const pages: PageSpec[] = [
   { label: "/movies (viewer)", path: "/movies", signedIn: true },
   { label: "/WatchMovie (viewer)", path: `/WatchMovie?id=${watchId}`, signedIn: true },
   { label: "a series (viewer)", path: `/series/${DEMO_SERIES.id}`, signedIn: true },
-];
+  // BENCH_PAGES=WatchMovie measures only the pages whose label contains it.
+].filter((page) => !process.env.BENCH_PAGES || page.label.includes(process.env.BENCH_PAGES));
 
 try {
   const cookie = await signInDemoViewer(server.url);

@@ -8,6 +8,7 @@ import { eq, like } from "drizzle-orm";
 import { openDatabase } from "../app/db/client.server";
 import { accounts, movies, playbackLeases, watchEvents } from "../app/db/schema";
 import { runFfmpeg } from "../app/media/ffmpeg.server";
+import { rungName } from "../app/media/ladder";
 import { signIn, type RunningServer } from "./lib";
 import { FILM_MINUTES, sleep } from "./playback-settings";
 
@@ -79,6 +80,8 @@ export async function makeFilm(minutes: number): Promise<string> {
 
 type RungFigures = {
   rung: number;
+  /** "h264" or "av1" (a storage made before AV1 has H.264 alone, and no codec recorded). */
+  codec?: "h264" | "av1";
   width: number;
   height: number;
   sizeBytes: number;
@@ -95,6 +98,8 @@ export type EncodeFigures = {
   firstPlayableSeconds: number;
   allReadySeconds: number;
   encodeSeconds: number;
+  /** The AV1 + Opus pass: from the last H.264 rung ready to the last AV1 rung ready (0 without AV1). */
+  av1EncodeSeconds?: number;
   rungs: RungFigures[];
   /** The machine's load average (1, 5, 15 min) when the upload was stored and when the last rung was ready. */
   loadAtUpload?: number[];
@@ -187,6 +192,7 @@ function uploadFilm(url: string, cookie: string, film: string): Promise<string> 
 
 type RenditionRow = {
   rung: number;
+  codec: "h264" | "av1";
   width: number;
   height: number;
   status: string;
@@ -239,7 +245,7 @@ export async function uploadAndProcess(
       }
       rows = db
         .prepare(
-          "SELECT rung, width, height, status, size_bytes, bandwidth, average_bandwidth, ready_at FROM movie_renditions WHERE movie_id = ? ORDER BY rung",
+          "SELECT rung, codec, width, height, status, size_bytes, bandwidth, average_bandwidth, ready_at FROM movie_renditions WHERE movie_id = ? ORDER BY codec DESC, rung",
         )
         .all(movieId) as RenditionRow[];
       jobRows = db
@@ -248,7 +254,7 @@ export async function uploadAndProcess(
       const failedRungs = rows.filter((row) => row.status === "failed");
       if (failedRungs.length > 0)
         throw new Error(
-          `rungs failed: ${failedRungs.map((row) => `${row.rung}p`).join(", ")} (${jobRows
+          `rungs failed: ${failedRungs.map((row) => rungName(row.rung, row.codec)).join(", ")} (${jobRows
             .map((job) => job.error)
             .filter(Boolean)
             .join("; ")})`,
@@ -260,8 +266,12 @@ export async function uploadAndProcess(
     db.close();
   }
 
-  const readyTimes = rows.map((row) => row.ready_at ?? 0);
+  // The H.264 ladder's figures as before AV1; the AV1 pass (made after it) on its own.
+  const h264Rows = rows.filter((row) => row.codec === "h264");
+  const av1Rows = rows.filter((row) => row.codec === "av1");
+  const readyTimes = h264Rows.map((row) => row.ready_at ?? 0);
   const allReady = Math.max(...readyTimes);
+  const av1Ready = av1Rows.length > 0 ? Math.max(...av1Rows.map((row) => row.ready_at ?? 0)) : allReady;
   const firstPassReady = Math.min(...readyTimes);
   const processJob = jobRows.find((job) => job.kind === "process-movie");
   const ladderJob = jobRows.find((job) => job.kind === "make-ladder");
@@ -277,10 +287,12 @@ export async function uploadAndProcess(
     firstPlayableSeconds: ((firstPlayable ?? allReady) - stored) / 1000,
     allReadySeconds: (allReady - stored) / 1000,
     encodeSeconds: (firstPass + secondPass) / 1000,
+    av1EncodeSeconds: (av1Ready - allReady) / 1000,
     loadAtUpload,
     loadAtEnd: os.loadavg(),
     rungs: rows.map((row) => ({
       rung: row.rung,
+      codec: row.codec,
       width: row.width,
       height: row.height,
       sizeBytes: row.size_bytes,
@@ -300,7 +312,7 @@ export function printEncodeFigures(figures: EncodeFigures, reused: boolean): voi
     `\nLadder of a ${minutes.toFixed(1)}-minute 1280x720 H.264 upload (${(figures.sourceBytes / 1e6).toFixed(1)} MB) on ${os.cpus().length} cores${reused ? " (figures saved by the run that made this storage)" : ""}`,
   );
   console.log(
-    `  upload ${figures.uploadSeconds.toFixed(1)} s; from the stored upload: first playable ${figures.firstPlayableSeconds.toFixed(1)} s (${(firstShare * 100).toFixed(1)} % of the film's length, 1/${(1 / firstShare).toFixed(1)}; goal ≤ 1/8 ${firstShare <= 1 / 8 ? "✓" : "✗"}), all rungs ${figures.allReadySeconds.toFixed(1)} s`,
+    `  upload ${figures.uploadSeconds.toFixed(1)} s; from the stored upload: first playable ${figures.firstPlayableSeconds.toFixed(1)} s (${(firstShare * 100).toFixed(1)} % of the film's length, 1/${(1 / firstShare).toFixed(1)}; goal ≤ 1/8 ${firstShare <= 1 / 8 ? "✓" : "✗"}), all H.264 rungs ${figures.allReadySeconds.toFixed(1)} s`,
   );
   console.log(
     `  ladder encode ${figures.encodeSeconds.toFixed(1)} s for ${figures.durationSeconds.toFixed(0)} s of film: ${speed.toFixed(2)}× realtime (goal ≥ 1.5× ${speed >= 1.5 ? "✓" : "✗"}); wall from upload ${(figures.durationSeconds / figures.allReadySeconds).toFixed(2)}×`,
@@ -309,12 +321,16 @@ export function printEncodeFigures(figures: EncodeFigures, reused: boolean): voi
     console.log(
       `  load average (1, 5, 15 min) at the upload ${figures.loadAtUpload.map((value) => value.toFixed(2)).join(", ")}; when the last rung was ready ${figures.loadAtEnd.map((value) => value.toFixed(2)).join(", ")}`,
     );
+  if (figures.av1EncodeSeconds)
+    console.log(
+      `  AV1 + Opus pass (after the H.264 ladder) ${figures.av1EncodeSeconds.toFixed(1)} s: ${((figures.av1EncodeSeconds / figures.durationSeconds) * 60).toFixed(1)} s per minute of film`,
+    );
   console.log(
     `  renditions on disk ${(total / 1e6).toFixed(1)} MB = ${(total / figures.sourceBytes).toFixed(2)} × the uploaded file`,
   );
   for (const rung of figures.rungs) {
     console.log(
-      `    ${`${rung.rung}p`.padStart(6)} ${`${rung.width}x${rung.height}`.padEnd(10)} ${(rung.sizeBytes / 1e6).toFixed(1).padStart(7)} MB  ${(rung.sizeBytes / 1e6 / minutes).toFixed(2).padStart(6)} MB/min  avg ${(rung.averageBandwidth / 1000).toFixed(0).padStart(5)} kbps  peak ${(rung.bandwidth / 1000).toFixed(0).padStart(5)} kbps  ready after ${rung.readyAfterSeconds.toFixed(1)} s`,
+      `    ${rungName(rung.rung, rung.codec ?? "h264").padStart(9)} ${`${rung.width}x${rung.height}`.padEnd(10)} ${(rung.sizeBytes / 1e6).toFixed(1).padStart(7)} MB  ${(rung.sizeBytes / 1e6 / minutes).toFixed(2).padStart(6)} MB/min  avg ${(rung.averageBandwidth / 1000).toFixed(0).padStart(5)} kbps  peak ${(rung.bandwidth / 1000).toFixed(0).padStart(5)} kbps  ready after ${rung.readyAfterSeconds.toFixed(1)} s`,
     );
   }
 }

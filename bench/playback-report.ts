@@ -13,6 +13,7 @@ import {
   max,
   mean,
   p50,
+  rungLabel,
   type PlayerName,
 } from "./playback-settings";
 import { type Checkpoint, type RunResult } from "./playback-run";
@@ -22,9 +23,9 @@ export function describeRun(result: RunResult): string {
   if (!result.ok && result.firstFrameSeconds === undefined)
     return `${label} FAILED: ${result.error}${result.notes?.length ? ` (${result.notes.join("; ")})` : ""}`;
   const rungs = result.rungsPlayed?.length
-    ? result.rungsPlayed.map((rung) => `${rung}p`).join("→")
+    ? result.rungsPlayed.map(rungLabel).join("→")
     : result.rungsFetched?.length
-      ? `fetched ${result.rungsFetched.map((rung) => `${rung}p`).join(",")}`
+      ? `fetched ${result.rungsFetched.map(rungLabel).join(",")}`
       : "–";
   return (
     `${label}${result.ok ? "" : ` FAILED (${result.error})`} first frame ${fmt(result.firstFrameSeconds, 2)} s (${result.firstFrameHow}), ${result.stalls} stalls (${fmt(result.stallSeconds)} s, ${result.waits} waiting), ` +
@@ -194,8 +195,8 @@ function summarise(player: PlayerName, kbps: number, results: RunResult[]): Summ
       player === "progressive"
         ? "source"
         : [...rungCounts]
-            .sort((a, b) => a[0] - b[0])
-            .map(([rung, count]) => `${rung}p×${count}`)
+            .sort((a, b) => Math.abs(a[0]) - Math.abs(b[0]))
+            .map(([rung, count]) => `${rungLabel(rung)}×${count}`)
             .join(" ") || "–",
     mismatches: results.reduce((sum, result) => sum + (result.mismatches ?? 0), 0),
   };
@@ -278,6 +279,29 @@ export function printTable(results: RunResult[]): void {
         row(
           COLUMNS.map((column, index) => {
             if (index === 0) return `${summary.player}÷prog`;
+            if (index === 1) return String(summary.kbps);
+            if (!column.ratio) return "";
+            const ratio = column.ratio(summary) / column.ratio(baseline);
+            return Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : "–";
+          }),
+        ),
+      );
+    }
+  }
+
+  // The AV1 family against H.264 alone, the same player on the same links in the same run.
+  const h264Only = summaries.filter((summary) => summary.player === "adaptive-h264");
+  if (h264Only.length > 0 && summaries.some((summary) => summary.player === "adaptive")) {
+    console.log(
+      "\nAV1 + Opus (adaptive) against H.264 only (adaptive-h264): × of H.264 only; below 1 is better except played/120s",
+    );
+    for (const summary of summaries.filter((candidate) => candidate.player === "adaptive")) {
+      const baseline = h264Only.find((candidate) => candidate.kbps === summary.kbps);
+      if (!baseline) continue;
+      console.log(
+        row(
+          COLUMNS.map((column, index) => {
+            if (index === 0) return "av1÷h264";
             if (index === 1) return String(summary.kbps);
             if (!column.ratio) return "";
             const ratio = column.ratio(summary) / column.ratio(baseline);

@@ -159,7 +159,10 @@ class MediaTraffic {
   }
 }
 
-/** undefined: not a film request; null: a film request that is no rung file (playlists, the progressive MP4). */
+/**
+ * undefined: not a film request; null: a film request that is no rung file (playlists, the progressive MP4).
+ * A rung file's number is its rung, negative for an AV1 + Opus rung (`rungLabel` names it "240p-av1").
+ */
 function filmRung(url: string): number | null | undefined {
   let pathname: string;
   try {
@@ -167,8 +170,8 @@ function filmRung(url: string): number | null | undefined {
   } catch {
     return undefined;
   }
-  const stream = /^\/stream\/[^/]+\/(?:master\.m3u8|(\d+)p\.(m3u8|mp4))$/.exec(pathname);
-  if (stream) return stream[2] === "mp4" ? Number(stream[1]) : null;
+  const stream = /^\/stream\/[^/]+\/(?:master\.m3u8|(\d+)p(-av1)?\.(m3u8|mp4))$/.exec(pathname);
+  if (stream) return stream[3] === "mp4" ? Number(stream[1]) * (stream[2] ? -1 : 1) : null;
   if (/^\/api\/files\/[^/]+\.mp4$/.test(pathname)) return null;
   return undefined;
 }
@@ -265,6 +268,17 @@ const HIDE_MSE = `(() => {
   }
 })();`;
 
+/** A browser that says it cannot decode AV1 smoothly (as an older phone): the adaptive player on H.264 alone. */
+const REFUSE_AV1 = `(() => {
+  const capabilities = navigator.mediaCapabilities;
+  if (!capabilities) return;
+  const ask = capabilities.decodingInfo.bind(capabilities);
+  capabilities.decodingInfo = async (configuration) =>
+    configuration.video && configuration.video.contentType.includes("av01")
+      ? { supported: false, smooth: false, powerEfficient: false }
+      : ask(configuration);
+})();`;
+
 const PLAYER_SELECTOR = "video[data-testid=player]";
 const PROGRESSIVE_SELECTOR = "video[data-bench=progressive]";
 
@@ -333,6 +347,7 @@ export async function playbackRun(
     // tsx compiles this file with esbuild's keepNames: functions passed to page.evaluate call its __name helper.
     await context.addInitScript({ content: "globalThis.__name = (target) => target;" });
     if (spec.player === "native") await context.addInitScript({ content: HIDE_MSE });
+    if (spec.player === "adaptive-h264") await context.addInitScript({ content: REFUSE_AV1 });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     const cdp = await context.newCDPSession(page);
@@ -397,17 +412,19 @@ export async function playbackRun(
         })
         .catch(() => null);
       if (!attached) notes.push("no data-player-mode after 60 s");
-      // A player that attaches hls.js when the viewer reaches for it (data-player-loads="on-intent") is
+      // A player that attaches the player when the viewer reaches for it (data-player-loads="on-intent") is
       // pressed after the settle like the others: the library's download (at idle, or at play with data
       // saver) is part of its first frame as far as it has not finished by then. One that fetches it with the
-      // page is pressed once it has attached (a play() before its src is hls.js's blob: was lost).
+      // page is pressed once it has attached (a play() before its src is the player's blob: was lost).
       const loadsOnIntent =
         (await page.getAttribute(PLAYER_SELECTOR, "data-player-loads").catch(() => null)) === "on-intent";
       const fetchedWhenIdle =
         (await page.getAttribute(PLAYER_SELECTOR, "data-player-fetch").catch(() => null)) === "when-idle";
       if (loadsOnIntent)
         notes.push(
-          fetchedWhenIdle ? "hls.js fetched once the page was idle, attached on play" : "hls.js fetched on play",
+          fetchedWhenIdle
+            ? "the player fetched once the page was idle, attached on play"
+            : "the player fetched on play",
         );
       else if ((await page.getAttribute(PLAYER_SELECTOR, "data-player-mode").catch(() => null)) === "mse") {
         const hlsAttached = await page
@@ -419,8 +436,8 @@ export async function playbackRun(
           .catch(() => null);
         notes.push(
           hlsAttached
-            ? `hls.js attached ${((Date.now() - opened) / 1000 - loadSeconds).toFixed(1)} s after load`
-            : "hls.js not attached 60 s after load",
+            ? `the player attached ${((Date.now() - opened) / 1000 - loadSeconds).toFixed(1)} s after load`
+            : "the player not attached 60 s after load",
         );
       }
     }
@@ -438,7 +455,7 @@ export async function playbackRun(
         ? "progressive"
         : await page.getAttribute(selector, "data-player-mode").catch(() => null);
     if (spec.player === "native" && mode !== "native") notes.push(`player mode ${mode}, not native`);
-    if (spec.player === "adaptive" && mode !== "mse") notes.push(`player mode ${mode}`);
+    if (spec.player.startsWith("adaptive") && mode !== "mse") notes.push(`player mode ${mode}`);
 
     // The cost shown before play.
     const shown = await page.evaluate(() => {
@@ -581,14 +598,22 @@ export async function playbackRun(
       const sample = await withTimeout(
         page.evaluate((sel) => {
           const video = document.querySelector<HTMLVideoElement>(sel);
-          return video ? { time: video.currentTime, rung: video.dataset.rung ?? null, ended: video.ended } : null;
+          return video
+            ? {
+                time: video.currentTime,
+                rung: video.dataset.rung ?? null,
+                av1: video.dataset.av1 === "1",
+                ended: video.ended,
+              }
+            : null;
         }, selector),
         10_000,
         "sampling the video",
       );
       if (!sample) throw new Error("the video element went away during play");
+      // AV1 rungs as negative numbers, as filmRung counts them.
       if (sample.time > lastTime && lastTime >= 0 && sample.rung && Number(sample.rung) > 0)
-        rungSamples.add(Number(sample.rung));
+        rungSamples.add(Number(sample.rung) * (sample.av1 ? -1 : 1));
       lastTime = sample.time;
       if (sample.ended) break;
       if (checkpoints.length === 0 && Date.now() - playStarted >= EARLY_CHECK_SECONDS * 1000)

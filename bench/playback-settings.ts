@@ -4,7 +4,7 @@ import { percentile } from "./lib";
 
 export const FILM_MINUTES = Number(process.env.BENCH_FILM_MINUTES ?? 20);
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-export const PLAYERS = (process.env.BENCH_PLAYERS ?? "adaptive,progressive")
+export const PLAYERS = (process.env.BENCH_PLAYERS ?? "adaptive,adaptive-h264,progressive")
   .split(",")
   .map((name) => name.trim())
   .filter(Boolean);
@@ -35,10 +35,20 @@ export const EARLY_CHECK_SECONDS = 30;
 /** Data saver's promise: at most this many MB per hour of film. */
 export const DATA_SAVER_MB_PER_HOUR = 150;
 
-export type PlayerName = "adaptive" | "native" | "progressive";
+/**
+ * adaptive: the watch page's player as this Chromium gets it (it decodes AV1: the AV1 + Opus family);
+ * adaptive-h264: the same player in a browser that says AV1 is not smooth (H.264 only, as before AV1);
+ * native: the browser's own HLS (MSE hidden); progressive: the old clients' MP4.
+ */
+export type PlayerName = "adaptive" | "adaptive-h264" | "native" | "progressive";
 for (const player of PLAYERS) {
-  if (!["adaptive", "native", "progressive"].includes(player))
-    throw new Error(`unknown player "${player}" in BENCH_PLAYERS (adaptive, native, progressive)`);
+  if (!["adaptive", "adaptive-h264", "native", "progressive"].includes(player))
+    throw new Error(`unknown player "${player}" in BENCH_PLAYERS (adaptive, adaptive-h264, native, progressive)`);
+}
+
+/** A bench rung number as a name: negative numbers are AV1 + Opus rungs (see filmRung). */
+export function rungLabel(rung: number): string {
+  return rung < 0 ? `${-rung}p-av1` : `${rung}p`;
 }
 
 export const seconds = (ms: number) => ms / 1000;

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { probeMedia } from "../app/media/ffmpeg.server";
+import { rungName } from "../app/media/ladder";
 import { setSetting } from "../app/services/settings.server";
 import { prepareStorage, startServer } from "./lib";
+import { measureLadderQuality, printLadderQuality } from "./ladder-quality";
 import { rungMap, type RungMap } from "./playback-bytes";
 import {
   ensureViewers,
@@ -74,9 +76,11 @@ try {
   // Each rung's segments (time and byte range), to tell bytes played from bytes read ahead.
   const maps = new Map<number, RungMap>();
   for (const rung of figures.rungs) {
-    const playlist = path.join(root, "media", movieId, "hls", `${rung.rung}p.m3u8`);
-    if (fs.existsSync(playlist))
-      maps.set(rung.rung, rungMap(rung.rung, fs.readFileSync(playlist, "utf8"), rung.bandwidth));
+    const codec = rung.codec ?? "h264";
+    const playlist = path.join(root, "media", movieId, "hls", `${rungName(rung.rung, codec)}.m3u8`);
+    // AV1 rungs go by negative numbers in the bench (filmRung).
+    const key = codec === "av1" ? -rung.rung : rung.rung;
+    if (fs.existsSync(playlist)) maps.set(key, rungMap(key, fs.readFileSync(playlist, "utf8"), rung.bandwidth));
   }
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL, specs.length) }, async () => {
@@ -98,6 +102,12 @@ try {
     }),
   );
   printTable(results);
+  // Each rung's picture against the source and its encode time, on the same film (after the playback
+  // runs, so its encoders take no CPU from them). BENCH_QUALITY=0 leaves it out.
+  if (process.env.BENCH_QUALITY !== "0") {
+    const source = film ?? (await makeFilm(FILM_MINUTES));
+    printLadderQuality(path.basename(source), await measureLadderQuality(source));
+  }
 } finally {
   await server.stop();
   if (KEEP) console.log(`\nstorage kept: rerun with BENCH_KEEP_STORAGE=${root} to skip the upload and the ladder`);

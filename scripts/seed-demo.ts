@@ -7,7 +7,7 @@ import { seedDemo } from "../app/demo/seed-demo.server";
 const env = getEnv();
 const db = openDatabase(env.databasePath);
 migrateDatabase(db);
-const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder });
+const summary = await seedDemo(db, { storageDir: env.storageDir, ladder: env.ladder, codecs: env.ladderCodecs });
 db.$client.close();
 console.log(
   `[seed] ${summary.movies} titles, ${summary.categories} categories, ${summary.plans} plans in ${env.databasePath}`,

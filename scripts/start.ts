@@ -132,7 +132,11 @@ let makeDemoMedia: (() => Promise<void>) | null = null;
 if (demo) {
   const { seedDemoBasics } = await import("../app/demo/seed-demo.server");
   const { DEMO_ACCOUNTS } = await import("../app/demo/demo-catalogue");
-  const { summary, makeMedia } = await seedDemoBasics(db, { storageDir: env.storageDir, ladder: env.ladder });
+  const { summary, makeMedia } = await seedDemoBasics(db, {
+    storageDir: env.storageDir,
+    ladder: env.ladder,
+    codecs: env.ladderCodecs,
+  });
   if (process.argv.includes("--demo-media-first")) await makeMedia();
   else makeDemoMedia = makeMedia;
   console.log(

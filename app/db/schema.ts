@@ -620,6 +620,12 @@ export const jobs = sqliteTable(
  */
 export const RENDITION_STATUSES = ["pending", "ready", "failed"] as const;
 export type RenditionStatus = (typeof RENDITION_STATUSES)[number];
+/**
+ * A rung's family: H.264 + AAC (every browser) or AV1 + Opus (the low rungs,
+ * for the browsers that decode AV1 smoothly; about half the bytes).
+ */
+export const RENDITION_CODECS = ["h264", "av1"] as const;
+export type RenditionCodec = (typeof RENDITION_CODECS)[number];
 
 export const movieRenditions = sqliteTable(
   "movie_renditions",
@@ -628,6 +634,7 @@ export const movieRenditions = sqliteTable(
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
     rung: integer("rung").notNull(),
+    codec: text("codec", { enum: RENDITION_CODECS }).notNull().default("h264"),
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     status: text("status", { enum: RENDITION_STATUSES }).notNull().default("pending"),
@@ -639,7 +646,7 @@ export const movieRenditions = sqliteTable(
     createdAt: createdAt(),
     readyAt: integer("ready_at", { mode: "timestamp_ms" }),
   },
-  (t) => [primaryKey({ columns: [t.movieId, t.rung] }), index("movie_renditions_status_idx").on(t.status)],
+  (t) => [primaryKey({ columns: [t.movieId, t.codec, t.rung] }), index("movie_renditions_status_idx").on(t.status)],
 );
 
 /**

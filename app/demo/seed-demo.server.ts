@@ -13,7 +13,7 @@ import { createStarterPlans } from "~/services/plans.server";
 import { STARTER_PLANS } from "~/services/starter-plans";
 import { getEnv } from "~/utils/env.server";
 import { buildLadder } from "~/services/renditions.server";
-import { DEFAULT_LADDER } from "~/utils/ladder-setting";
+import { DEFAULT_LADDER, DEFAULT_LADDER_CODECS, type LadderCodec } from "~/utils/ladder-setting";
 import {
   DEMO_ACCOUNTS,
   DEMO_ACCOUNT_IDS,
@@ -40,6 +40,8 @@ export type SeedDemoOptions = {
   storageDir: string;
   /** The adaptive ladder's rungs (the server's LADDER); the default ladder when not given. */
   ladder?: readonly number[];
+  /** The rung families (the server's LADDER_CODECS); H.264 and AV1 when not given. */
+  codecs?: readonly LadderCodec[];
   /** Where progress goes; console.log by default. */
   log?: (message: string) => void;
 };
@@ -115,7 +117,12 @@ export async function seedDemoBasics(
     // Each title's adaptive ladder (only the rungs it lacks), so the demo plays as viewers will watch.
     const ladders = progressLog(log, titles.length);
     await forEachConcurrently(titles, 2, async (title) => {
-      const made = await buildLadder(db, title.id, { root, ladder: options.ladder ?? DEFAULT_LADDER, pass: "all" });
+      const made = await buildLadder(db, title.id, {
+        root,
+        ladder: options.ladder ?? DEFAULT_LADDER,
+        codecs: options.codecs ?? DEFAULT_LADDER_CODECS,
+        pass: "all",
+      });
       created.files += made.length * 2;
       ladders(`"${title.name}": adaptive ladder ready`, made.length > 0);
     });

@@ -6,6 +6,7 @@ import { processMovie } from "~/jobs/process-movie.server";
 import { markTitleFailed } from "~/services/title-lifecycle.server";
 import { failureReasonOf, MOVIE_JOB, type ProcessMoviePayload } from "~/services/movie-processing.server";
 import { storageRoot } from "~/media/storage.server";
+import { rungName } from "~/media/ladder";
 import { diskFullReason } from "~/services/disk.server";
 import {
   BUCKET_REMOVE_JOB,
@@ -36,16 +37,16 @@ const globalForJobs = globalThis as unknown as { __kalloMediaJobs?: JobRunner };
 export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) => number } = {}): JobRunner {
   if (globalForJobs.__kalloMediaJobs) return globalForJobs.__kalloMediaJobs;
   const db = getDb();
-  const { ladder, databasePath, databaseRoomBytes, mediaStore, s3 } = getEnv();
+  const { ladder, ladderCodecs: codecs, databasePath, databaseRoomBytes, mediaStore, s3 } = getEnv();
   // With MEDIA_STORE=s3 a title's files go to the bucket once its whole ladder is made.
   const sendToBucket = (movieId: string, ladderJobId: string) => {
     if (mediaStore === "s3" && !ladderJobWaiting(db, movieId, ladderJobId))
       enqueueJob(db, BUCKET_SEND_JOB, { movieId });
   };
-  // The backfill: titles without their whole ladder (from before ladders, or a longer LADDER) get a job.
+  // The backfill: titles without their whole ladder (from before ladders, a longer LADDER, or AV1 turned on) get a job.
   // A database that cannot write now (a full disk) leaves it to the next start.
   try {
-    const backfilled = enqueueMissingLadders(db, ladder);
+    const backfilled = enqueueMissingLadders(db, ladder, codecs);
     if (backfilled > 0) console.log(`[media] ${backfilled} titles queued for their adaptive ladder`);
   } catch (error) {
     console.error(`[media] the ladders' backfill waits for the next start: ${(error as Error).message}`);
@@ -60,7 +61,7 @@ export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) =>
         const root = storageRoot();
         // The lowest rungs are made before the title is ready: it plays as soon as it is listed.
         const result = await processMovie(db, movieId, job.payload as ProcessMoviePayload, root, {
-          beforeReady: () => buildLadder(db, movieId, { root, ladder, pass: "first" }),
+          beforeReady: () => buildLadder(db, movieId, { root, ladder, codecs, pass: "first" }),
         });
         if (result) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -78,6 +79,8 @@ export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) =>
         if (result) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           console.log(`[media] ${result.movieId} now plays version ${result.version} (made in ${seconds} s)`);
+          // Its AV1 rungs follow in a ladder job of their own (the H.264 ladder swapped in without waiting for them).
+          if (codecs.includes("av1") && enqueueLadderJob(db, result.movieId)) runner.poke();
           // The new version plays from the disk until the bucket has it, like a new title.
           if (mediaStore === "s3") enqueueJob(db, BUCKET_SEND_JOB, { movieId: result.movieId });
         }
@@ -92,6 +95,7 @@ export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) =>
         const made = await buildLadder(db, movieId, {
           root,
           ladder,
+          codecs,
           pass: "all",
           fetchSource: async (source) => {
             if (await ensureLocalCopy(db, movieId, source, root))
@@ -102,7 +106,7 @@ export function startMediaJobs(options: { crashBackoffMs?: (attempts: number) =>
         if (made.length > 0) {
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           console.log(
-            `[media] ${job.movieId} ladder: ${made.map((spec) => `${spec.rung}p`).join(", ")} made in ${seconds} s`,
+            `[media] ${job.movieId} ladder: ${made.map((spec) => rungName(spec.rung, spec.codec)).join(", ")} made in ${seconds} s`,
           );
         }
       },

@@ -5,7 +5,7 @@
  * browser (from `navigator.connection` and the rungs this device played
  * before), so both say the same for the same facts.
  *
- * The rules follow hls.js's own (abr-controller): it climbs to a rung whose
+ * The rules follow the player's own (abr-controller): it climbs to a rung whose
  * peak bitrate fits 70 % of the measured link, and keeps one whose average
  * fits 95 %; so on a steady link it plays between those two rungs.
  */
@@ -23,7 +23,7 @@ export type CostRung = {
 
 /** Without any sign of the link, assume a slow mobile one (kbps). */
 export const DEFAULT_LINK_KBPS = 400;
-/** hls.js climbs to a rung whose peak fits this share of the link (`abrBandWidthUpFactor`)… */
+/** the player climbs to a rung whose peak fits this share of the link (`abrBandWidthUpFactor`)… */
 const CLIMB_SHARE = 0.7;
 /** …and keeps a rung whose average fits this share (`abrBandWidthFactor`). */
 const HOLD_SHARE = 0.95;
@@ -39,7 +39,7 @@ export type CostEstimate = {
   basis: CostBasis;
 };
 
-/** The rungs hls.js would play on a steady link of `linkKbps`: the one it climbs to, and the one it can keep. */
+/** The rungs the player would play on a steady link of `linkKbps`: the one it climbs to, and the one it can keep. */
 export function rungsForLink(rungs: readonly CostRung[], linkKbps: number): { low: CostRung; high: CostRung } {
   const bitsPerSecond = linkKbps * 1000;
   const climbs = rungs.filter((rung) => rung.bandwidth <= bitsPerSecond * CLIMB_SHARE).at(-1) ?? rungs[0];
@@ -76,7 +76,7 @@ export function estimateAutoCost(
 
 /**
  * Data saver's rung: the lowest that stays watchable. 240p (or the highest
- * allowed rung below it) wherever the link can keep it, which hls.js decides
+ * allowed rung below it) wherever the link can keep it, which the player decides
  * by its average (about 300 kbps for 240p); below that the lowest rung.
  * Unknown links are assumed to keep it (a slow mobile link of 400 kbps does).
  */
@@ -117,4 +117,24 @@ export function mostPlayedRung(secondsByRung: ReadonlyMap<number, number>): numb
 export function megabytesOf(bytes: number): number {
   if (!(bytes > 0)) return 0;
   return Math.max(0.1, Math.round(bytes / 100_000) / 10);
+}
+
+/**
+ * Whether a browser that decodes AV1 smoothly plays the AV1 + Opus family:
+ * when the title has AV1 rungs and either data saver is on, or the H.264 rung
+ * the link would hold is one the AV1 family has too (a fast link plays H.264's
+ * larger rungs, which have no AV1 twin; a player stays in one family, so it
+ * starts in the one it can climb in). Pure: the page and the master playlist
+ * decide alike.
+ */
+export function playsAv1Family(
+  h264: readonly CostRung[],
+  av1: readonly CostRung[],
+  facts: { linkKbps: number | null; dataSaver: boolean },
+): boolean {
+  const top = av1.at(-1);
+  if (!top) return false;
+  if (facts.dataSaver || h264.length === 0) return true;
+  const linkKbps = facts.linkKbps !== null && facts.linkKbps > 0 ? facts.linkKbps : DEFAULT_LINK_KBPS;
+  return rungsForLink(h264, linkKbps).high.rung <= top.rung;
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { getEnv } from "~/utils/env.server";
@@ -154,6 +155,8 @@ export type RunOptions = {
   /** Stop the process (SIGKILL) after this many milliseconds and reject. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Run at this nice value (0–19): work that may wait for idle CPU, so pages and playback do not. */
+  niceness?: number;
 };
 
 export type RunResult = { stdout: Buffer; stderr: string };
@@ -233,6 +236,13 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
       : spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"], shell: false, windowsHide: true });
     const record = toolWatchers.getStore();
     if (child.pid) record?.(child.pid);
+    // Before the tool starts its threads (they inherit it); a box that refuses leaves it as it was.
+    if (child.pid && options.niceness)
+      try {
+        os.setPriority(child.pid, options.niceness);
+      } catch {
+        // Not allowed here: the tool runs at the server's own priority.
+      }
     const stdoutChunks: Buffer[] = [];
     let stderr = "";
     let stopReason: string | null = null;
@@ -300,6 +310,8 @@ const probeOutputSchema = z.object({
         width: z.number().optional(),
         height: z.number().optional(),
         pix_fmt: z.string().optional(),
+        avg_frame_rate: z.string().optional(),
+        r_frame_rate: z.string().optional(),
         duration: z.string().optional(),
         disposition: z.object({ attached_pic: z.number().optional() }).partial().optional(),
       }),
@@ -320,6 +332,8 @@ export type MediaProbe = {
   videoCodec: string | null;
   audioCodec: string | null;
   pixelFormat: string | null;
+  /** Frames per second of the picture (its average; the nominal rate when that is unknown), or null. */
+  frameRate: number | null;
   /** ffprobe's comma-separated demuxer names, for example "mov,mp4,m4a,3gp,3g2,mj2". */
   formatName: string;
   sizeBytes: number | null;
@@ -335,6 +349,14 @@ export type MediaProbe = {
 export const ACCEPTED_DEMUXERS = "mov,mp4,3gp,matroska,asf,avi,mpeg,mpegvideo";
 export function localInput(file: string): string[] {
   return ["-protocol_whitelist", "file", "-format_whitelist", ACCEPTED_DEMUXERS, "-i", file];
+}
+
+/** "30000/1001" as a number of frames per second; null for "0/0", nonsense or nothing. */
+export function frameRateOf(text: string | undefined): number | null {
+  const match = /^(\d+)(?:\/(\d+))?$/.exec(text ?? "");
+  if (!match) return null;
+  const rate = Number(match[1]) / Number(match[2] ?? 1);
+  return Number.isFinite(rate) && rate > 0 && rate <= 1000 ? rate : null;
 }
 
 /** What a media file contains, read by ffprobe; rejects for files ffprobe cannot read. */
@@ -374,6 +396,7 @@ export async function probeMedia(file: string, options?: RunOptions): Promise<Me
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
     pixelFormat: video?.pix_fmt ?? null,
+    frameRate: frameRateOf(video?.avg_frame_rate) ?? frameRateOf(video?.r_frame_rate),
     formatName: parsed.format.format_name,
     sizeBytes: toNumber(parsed.format.size),
     bitRate: toNumber(parsed.format.bit_rate),

@@ -127,11 +127,13 @@ export function playlistStats(playlist: MediaPlaylist): PlaylistStats {
   const durationSeconds = playlist.segments.reduce((sum, segment) => sum + segment.durationSeconds, 0);
   const mediaBytes = playlist.segments.reduce((sum, segment) => sum + segment.length, 0);
   const peak = Math.max(...playlist.segments.map((segment) => (segment.length * 8) / segment.durationSeconds));
+  const average = Math.ceil(((mediaBytes + playlist.init.length) * 8) / durationSeconds);
   return {
     durationSeconds,
     mediaBytes,
-    bandwidth: Math.ceil(peak),
-    averageBandwidth: Math.ceil(((mediaBytes + playlist.init.length) * 8) / durationSeconds),
+    // Never below the average: a short film's init section can lift its average over its largest segment.
+    bandwidth: Math.max(Math.ceil(peak), average),
+    averageBandwidth: average,
   };
 }
 

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { LadderCodec } from "./ladder";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
@@ -72,8 +73,8 @@ export function classifyTitleFile(
     return inner && (inner.kind === "film" || inner.kind === "ladder" || inner.kind === "playlist") ? inner : null;
   }
   if (relative === "video.mp4") return { kind: "film", moves: keepSource === "bucket" };
-  if (/^hls\/[1-9]\d{1,3}p\.mp4$/.test(relative)) return { kind: "ladder", moves: true };
-  if (/^hls\/[1-9]\d{1,3}p\.m3u8$/.test(relative)) return { kind: "playlist", moves: false };
+  if (/^hls\/[1-9]\d{1,3}p(?:-av1)?\.mp4$/.test(relative)) return { kind: "ladder", moves: true };
+  if (/^hls\/[1-9]\d{1,3}p(?:-av1)?\.m3u8$/.test(relative)) return { kind: "playlist", moves: false };
   if (/^poster-[a-z]+(?:-\d+)?\.(?:jpg|webp|avif)$/.test(relative)) return { kind: "poster", moves: false };
   if (/^subtitles\/[A-Za-z0-9-]+\.vtt$/.test(relative)) return { kind: "subtitle", moves: false };
   return null;
@@ -390,15 +391,16 @@ export async function rungPlaylistText(
   rung: number,
   version = 0,
   now = new Date(),
+  codec: LadderCodec = "h264",
 ): Promise<string | null> {
-  const playlistPath = renditionPath(movieId, rung, "playlist", storageRoot(), version);
+  const playlistPath = renditionPath(movieId, rung, "playlist", storageRoot(), version, codec);
   if (!(await ensureLocalCopy(db, movieId, playlistPath))) return null;
   const text = await fs.promises.readFile(playlistPath, "utf8");
-  const media = locateTitleFile(db, movieId, renditionPath(movieId, rung, "media", storageRoot(), version));
+  const media = locateTitleFile(db, movieId, renditionPath(movieId, rung, "media", storageRoot(), version, codec));
   if (media.where !== "bucket") return text;
   if (await bucketIsDown()) throw new TitleUnreachable(TITLE_UNREACHABLE_MESSAGE);
   const address = await signedTitleFileUrl(db, movieId, media.key, now);
-  const name = renditionFileName(rung, "media");
+  const name = renditionFileName(rung, "media", codec);
   return text
     .split("\n")
     .map((line) =>

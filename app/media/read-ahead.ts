@@ -1,7 +1,7 @@
 /**
  * How much film the adaptive player fetches ahead of the picture: what a
  * viewer who stops watching has paid for and never seen. Shared by the
- * player (hls.js's limits), the decision record's figures and the playback
+ * player (the player's limits), the decision record's figures and the playback
  * benchmark, which checks that bytes fetched stay within bytes played plus
  * this read-ahead.
  */
@@ -34,10 +34,10 @@ export type HlsBufferLimits = {
 };
 
 /**
- * hls.js's buffer settings for a read-ahead of `seconds`. hls.js asks for
+ * the player's buffer settings for a read-ahead of `seconds`. the player asks for
  * the next segment while the buffer ahead is below its limit, so the buffer
  * can pass the limit by one segment: the limit is the read-ahead less one
- * segment. hls.js's limit is the larger of `maxBufferLength` and
+ * segment. the player's limit is the larger of `maxBufferLength` and
  * `maxBufferSize` bytes' worth of the rung, capped by `maxMaxBufferLength`:
  * with `maxBufferSize` 0 the bytes never lengthen it (a 20 MB allowance was
  * ten minutes of 240p) and `maxMaxBufferLength` equal to it leaves nothing

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { getEnv } from "~/utils/env.server";
+import { rungName, type LadderCodec } from "./ladder";
 import {
   fixedPosterName,
   fixedPosterUrl,
@@ -96,8 +97,8 @@ export function removeMovieVersionFiles(movieId: string, version: number, root =
 }
 
 /** A rung's file names: `240p.mp4` (the media, also playable on its own as a progressive MP4) and `240p.m3u8`. */
-export function renditionFileName(rung: number, kind: "media" | "playlist"): string {
-  return `${rung}p.${kind === "media" ? "mp4" : "m3u8"}`;
+export function renditionFileName(rung: number, kind: "media" | "playlist", codec: LadderCodec = "h264"): string {
+  return `${rungName(rung, codec)}.${kind === "media" ? "mp4" : "m3u8"}`;
 }
 
 export function renditionPath(
@@ -106,8 +107,9 @@ export function renditionPath(
   kind: "media" | "playlist",
   root = storageRoot(),
   version = 0,
+  codec: LadderCodec = "h264",
 ): string {
-  return path.join(movieHlsDir(movieId, root, version), renditionFileName(rung, kind));
+  return path.join(movieHlsDir(movieId, root, version), renditionFileName(rung, kind, codec));
 }
 
 /** The address a title's streams are served under: `/stream/<id>/master.m3u8`, `/stream/<id>/240p.m3u8`, `/stream/<id>/240p.mp4`. */

@@ -16,7 +16,8 @@ import { authorizeHlsStream, masterVariants } from "~/services/playback.server";
  *   master.m3u8   this viewer's master playlist (the rungs their plan allows;
  *                 `?max=` caps it, `?rung=` keeps one rung, `?bw=` is the
  *                 player's link estimate in kbps; data saver caps it at 240p)
- *   <rung>p.m3u8  a rung's media playlist
+ *                 (`?av1=1`: the browser decodes AV1; its rungs come first)
+ *   <rung>p.m3u8  a rung's media playlist (<rung>p-av1.m3u8 for AV1 + Opus)
  *   <rung>p.mp4   a rung's fragmented MP4, by byte ranges (also a progressive
  *                 MP4 on its own: the page's fallback without HLS)
  * Every request is checked like the video route: sign-in (cookie or Bearer),
@@ -89,11 +90,13 @@ export async function answerStreamRequest(
       only: positiveInteger(url.searchParams.get("rung")),
       linkKbps: positiveInteger(url.searchParams.get("bw")) ?? downlinkHintKbps(request.headers.get("Downlink")),
       dataSaver: saver,
+      // The player asks for AV1 (`?av1=1`) when its browser decodes it smoothly; see masterVariants.
+      av1: url.searchParams.get("av1") === "1",
     });
     const body = writeMasterPlaylist(
       variants.map((rendition) => ({
         ...rendition,
-        uri: versionedStreamFile(decision.mediaVersion, renditionFileName(rendition.rung, "playlist")),
+        uri: versionedStreamFile(decision.mediaVersion, renditionFileName(rendition.rung, "playlist", rendition.codec)),
       })),
     );
     return playlistResponse(request, body, "private, no-cache");
@@ -103,7 +106,14 @@ export async function answerStreamRequest(
     let text: string | null;
     try {
       // Names the rung's file here, or by one signed address of the bucket when it is held there.
-      text = await rungPlaylistText(getDb(), decision.movieId, decision.file.rung, target.version ?? 0);
+      text = await rungPlaylistText(
+        getDb(),
+        decision.movieId,
+        decision.file.rung,
+        target.version ?? 0,
+        new Date(),
+        decision.file.codec,
+      );
     } catch (error) {
       return unreachable(error);
     }

@@ -281,6 +281,7 @@ export default function WatchMovie() {
             masterUrl={watch.player.rungs.length > 0 ? watch.player.masterUrl : null}
             fallbackUrl={watch.player.rungs.length > 0 ? watch.player.fallbackUrl : movie.videoUrl}
             rungs={watch.player.rungs}
+            av1Codecs={watch.player.av1?.codecs ?? null}
             quality={quality}
             streamQuality={watch.player.quality}
             poster={movie.playerPoster}
@@ -401,7 +402,12 @@ export default function WatchMovie() {
             />
             {hydrated && settingsOpened && watch.downloadOffers.length > 0 ? (
               <Suspense fallback={null}>
-                <DownloadButton movieId={movie.id} offers={watch.downloadOffers} subtitleLanguage={subtitleLanguage} />
+                <DownloadButton
+                  movieId={movie.id}
+                  offers={watch.downloadOffers}
+                  av1Codecs={watch.player.av1?.codecs ?? null}
+                  subtitleLanguage={subtitleLanguage}
+                />
               </Suspense>
             ) : null}
           </div>
@@ -569,7 +575,8 @@ function CardRow({
     <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-testid={testId}>
       {movies.map((movie) => (
         <li key={movie.id} data-movie-id={movie.id}>
-          <MovieCard movie={movie} />
+          {/* Far below the player on a phone: a first visit spends its data on what is in sight, and the film. */}
+          <MovieCard movie={movie} nearOnly />
         </li>
       ))}
     </ul>

@@ -27,7 +27,7 @@ import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
 import { diskUsage } from "~/services/disk.server";
 import { getEnv } from "~/utils/env.server";
-import { renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
+import { av1Progress, renditionDiskTotal, renditionStatuses } from "~/services/renditions.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { pageParam } from "~/utils/paging";
@@ -59,6 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     metaTitle: t("movies.metaTitle"),
     renditionDisk: renditionDiskTotal(db),
     renditionBucket: renditionDiskTotal(db, "s3"),
+    // AV1 + Opus rungs: shown while AV1 is on (LADDER_CODECS) or any were made.
+    av1: getEnv().ladderCodecs.includes("av1") ? av1Progress(db) : null,
     disk: diskUsage(db, storageRoot(), getEnv().diskReserveBytes),
     status: status ?? "",
     // The filter's choices reach the page as data: a `.server` module is empty in the browser.
@@ -136,6 +138,7 @@ export default function AdminMovies() {
     confirming,
     renditionDisk,
     renditionBucket,
+    av1,
     disk,
   } = useLoaderData<typeof loader>();
   const failure = useActionData<SendBackFailure<"movieId">>();
@@ -164,6 +167,17 @@ export default function AdminMovies() {
             })}`
           : null}
       </p>
+      {av1 ? (
+        <p className="mt-1 text-sm text-slate-300" data-testid="av1-progress" data-pending={av1.pending}>
+          {t("movies.av1Progress", {
+            ready: av1.ready,
+            megabytes: (av1.bytes / 1e6).toFixed(1),
+            pending: av1.pending,
+            titles: av1.titlesQueued,
+          })}
+          {av1.failed > 0 ? ` ${t("movies.av1Failed", { count: av1.failed })}` : null}
+        </p>
+      ) : null}
       <p
         className={`mt-1 text-sm ${disk.low ? "font-semibold text-amber-300" : "text-slate-300"}`}
         data-testid="disk-usage"

@@ -3,7 +3,7 @@ import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
-import { DownloadProblem, fetchMissingChunks, prepareDownload } from "~/components/downloads/downloader";
+import { DownloadProblem, downloadCodec, fetchMissingChunks, prepareDownload } from "~/components/downloads/downloader";
 import {
   isComplete,
   judgeRecord,
@@ -169,6 +169,7 @@ export default function Downloads() {
       await prepareDownload(record.title.id, record.licence.terms.rung, record.media.sizeBytes, {
         wifiOnly: record.wifiOnly,
         subtitleLanguage: record.subtitleLanguage ?? null,
+        codec: downloadCodec(record),
       });
       setMessage(t("renewed"));
     } catch (error) {

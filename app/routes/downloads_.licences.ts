@@ -12,7 +12,7 @@ import { listSubtitles } from "~/services/subtitles.server";
 
 /**
  * POST /downloads/licences — a licence to keep a title offline on this device
- * (JSON `{ movieId, rung, replaces? }`, cookie or Bearer): the signed licence,
+ * (JSON `{ movieId, rung, codec?, replaces? }`, cookie or Bearer; codec "av1" for the AV1 + Opus rung): the signed licence,
  * the file to fetch (the rung's MP4, by ranges, through the stream route's own
  * checks) and its size, and the title's subtitles (every language: they are
  * small) for the device to keep beside it. GET /downloads/licences?ids=a,b — which licences the
@@ -21,6 +21,8 @@ import { listSubtitles } from "~/services/subtitles.server";
 const issueSchema = z.object({
   movieId: z.string().regex(/^[a-z0-9]{8,32}$/),
   rung: z.number().int().positive().max(4320),
+  /** The family: AV1 + Opus (about half the bytes) for a device that decodes it; H.264 when not given. */
+  codec: z.enum(["h264", "av1"]).default("h264"),
   replaces: z.string().max(64).nullish(),
 });
 
@@ -61,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
         // The version playing now: a download begun before a replacement goes on with the film it began with.
         url: streamUrl(
           parsed.data.movieId,
-          versionedStreamFile(movie.mediaVersion, renditionFileName(parsed.data.rung, "media")),
+          versionedStreamFile(movie.mediaVersion, renditionFileName(parsed.data.rung, "media", parsed.data.codec)),
         ),
         sizeBytes: result.sizeBytes,
       },

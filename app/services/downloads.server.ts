@@ -14,7 +14,8 @@ import type { Account } from "./accounts.server";
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus } from "./passes.server";
 import { decideMoviePlayback, maxRungFor } from "./playback.server";
-import { listReadyRenditions } from "./renditions.server";
+import { listReadyRenditions, ofFamily } from "./renditions.server";
+import type { LadderCodec } from "~/media/ladder";
 import { getSetting, setSetting } from "./settings.server";
 import { isBoundByPlan } from "~/services/roles";
 
@@ -33,7 +34,8 @@ export type { LicenceTerms, SignedLicence };
 
 export type DownloadRules = { allowed: boolean; maxDownloads: number; days: number; playHours: number };
 
-export type DownloadOption = { rung: number; sizeBytes: number };
+/** A rung a title can be downloaded at, in one family (AV1 + Opus only for a device that decodes it). */
+export type DownloadOption = { rung: number; codec: LadderCodec; sizeBytes: number };
 
 /** The licence key pair, made on first use — once, in one transaction, even when two workers ask at the same moment. */
 function signingKey(db: DB): { privateJwk: JsonWebKey; publicJwk: JsonWebKey } {
@@ -107,11 +109,15 @@ export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new
 export function downloadOptions(db: DB, account: Account, movieId: string, now = new Date()): DownloadOption[] {
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, movieId);
-  const allowed = ready.filter((rendition) => rendition.rung <= maxRung);
-  return (allowed.length > 0 ? allowed : ready.slice(0, 1)).map((rendition) => ({
-    rung: rendition.rung,
-    sizeBytes: rendition.sizeBytes,
-  }));
+  return (["h264", "av1"] as const).flatMap((codec) => {
+    const family = ofFamily(ready, codec);
+    const allowed = family.filter((rendition) => rendition.rung <= maxRung);
+    return (allowed.length > 0 ? allowed : family.slice(0, 1)).map((rendition) => ({
+      rung: rendition.rung,
+      codec,
+      sizeBytes: rendition.sizeBytes,
+    }));
+  });
 }
 
 export type IssueRefusal = {
@@ -129,7 +135,7 @@ export type IssueResult = { ok: true; licence: SignedLicence; sizeBytes: number;
 export function issueLicence(
   db: DB,
   account: Account | null,
-  input: { movieId: string; rung: number; deviceId: string; replaces?: string | null },
+  input: { movieId: string; rung: number; codec?: LadderCodec; deviceId: string; replaces?: string | null },
   now = new Date(),
 ): IssueResult {
   if (!account) return { ok: false, status: 401, key: "downloads:errors.signIn" };
@@ -140,7 +146,10 @@ export function issueLicence(
   }
   const rules = downloadRulesFor(db, account, now);
   if (!rules.allowed) return { ok: false, status: 403, key: "downloads:errors.notInPlan" };
-  const option = downloadOptions(db, account, input.movieId, now).find((candidate) => candidate.rung === input.rung);
+  const codec = input.codec ?? "h264";
+  const option = downloadOptions(db, account, input.movieId, now).find(
+    (candidate) => candidate.rung === input.rung && candidate.codec === codec,
+  );
   if (!option) return { ok: false, status: 400, key: "downloads:errors.quality" };
 
   const nowMs = now.getTime();

@@ -4,7 +4,15 @@ import { preparedQuery } from "~/db/prepared.server";
 import { movies, playbackLeases, type Role } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG as DATA_SAVER_RUNG, megabytesPerHour } from "~/media/ladder";
 import fs from "node:fs";
-import { DEFAULT_LINK_KBPS, dataSaverRung, estimateAutoCost, type CostEstimate } from "~/media/data-cost";
+import {
+  DEFAULT_LINK_KBPS,
+  dataSaverRung,
+  estimateAutoCost,
+  playsAv1Family,
+  type CostEstimate,
+  type CostRung,
+} from "~/media/data-cost";
+import type { LadderCodec } from "~/media/ladder";
 import {
   movieVideoPath,
   renditionFileName,
@@ -15,7 +23,7 @@ import {
 } from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
 import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
-import { filmFrame, listReadyRenditions, type Rendition as LadderRendition } from "./renditions.server";
+import { filmFrame, listReadyRenditions, ofFamily, type Rendition as LadderRendition } from "./renditions.server";
 import { isBoundByPlan } from "~/services/roles";
 
 export type PlaybackRefusal = {
@@ -120,7 +128,8 @@ export function chooseRendition<R extends { rung: number }>(renditions: readonly
 export function movieRenditions(db: DB, movieId: string): Rendition[] {
   const movie = filmFrame(db, movieId);
   if (!movie) return [];
-  const rungs = listReadyRenditions(db, movieId).map((rendition) => ({
+  // H.264's: the file route's clients play MP4 as browsers did before AV1.
+  const rungs = ofFamily(listReadyRenditions(db, movieId), "h264").map((rendition) => ({
     rung: rendition.rung,
     path: renditionPath(movieId, rendition.rung, "media", storageRoot(), movie.version),
   }));
@@ -334,14 +343,14 @@ export function authorizeStream(
 // ---------------------------------------------------------------------------
 // The adaptive streams: /stream/<movieId>/master.m3u8, <rung>p.m3u8, <rung>p.mp4.
 
-export type StreamFile = { kind: "master" } | { kind: "playlist" | "media"; rung: number };
+export type StreamFile = { kind: "master" } | { kind: "playlist" | "media"; rung: number; codec: LadderCodec };
 
-/** What a stream path names, or null for anything else (no path outside the title's hls/ folder can be named). */
+/** What a stream path names (`240p.m3u8`, `240p-av1.mp4`), or null for anything else (no path outside the title's hls/ folder can be named). */
 export function parseStreamFile(name: string): StreamFile | null {
   if (name === "master.m3u8") return { kind: "master" };
-  const match = /^([1-9]\d{1,3})p\.(m3u8|mp4)$/.exec(name);
+  const match = /^([1-9]\d{1,3})p(-av1)?\.(m3u8|mp4)$/.exec(name);
   if (!match) return null;
-  return { kind: match[2] === "m3u8" ? "playlist" : "media", rung: Number(match[1]) };
+  return { kind: match[3] === "m3u8" ? "playlist" : "media", rung: Number(match[1]), codec: match[2] ? "av1" : "h264" };
 }
 
 export const QUALITY_NOT_IN_PLAN_MESSAGE = "Your plan does not include this picture quality.";
@@ -389,9 +398,12 @@ export function authorizeHlsStream(
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, decision.movieId);
   if (ready.length === 0) return { allowed: false, status: 404, message: "Video not found" };
-  // A plan below every rung still gets the lowest one: nobody is left with nothing.
-  const renditions = ready.filter((rendition) => rendition.rung <= maxRung);
-  const allowedRenditions = renditions.length > 0 ? renditions : ready.slice(0, 1);
+  // A plan below every rung still gets the lowest one of each family: nobody is left with nothing.
+  const allowedRenditions = (["h264", "av1"] as const).flatMap((codec) => {
+    const family = ofFamily(ready, codec);
+    const capped = family.filter((rendition) => rendition.rung <= maxRung);
+    return capped.length > 0 ? capped : family.slice(0, 1);
+  });
   const allowed = (path: string | null) => ({
     allowed: true as const,
     movieId: decision.movieId,
@@ -403,16 +415,16 @@ export function authorizeHlsStream(
   });
   if (file.kind === "master") return allowed(null);
   if (version > decision.mediaVersion) return { allowed: false, status: 404, message: "Video not found" };
-  const path = renditionPath(decision.movieId, file.rung, file.kind, storageRoot(), version);
+  const path = renditionPath(decision.movieId, file.rung, file.kind, storageRoot(), version, file.codec);
   if (version < decision.mediaVersion) {
     // A retired version: its rows are gone, its files stay a while; the plan's cap still holds.
     if (file.rung > Math.max(maxRung, allowedRenditions[0]!.rung))
       return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
     if (!fs.existsSync(path)) return { allowed: false, status: 404, message: "Video not found" };
   } else {
-    if (!ready.some((rendition) => rendition.rung === file.rung))
-      return { allowed: false, status: 404, message: "Video not found" };
-    if (!allowedRenditions.some((rendition) => rendition.rung === file.rung)) {
+    const same = (rendition: LadderRendition) => rendition.rung === file.rung && rendition.codec === file.codec;
+    if (!ready.some(same)) return { allowed: false, status: 404, message: "Video not found" };
+    if (!allowedRenditions.some(same)) {
       return { allowed: false, status: 403, message: QUALITY_NOT_IN_PLAN_MESSAGE, reason: "quality" };
     }
   }
@@ -441,22 +453,61 @@ export function chooseStartRung(renditions: readonly LadderRendition[], linkKbps
  * lowest first. Under data saver the start rung is the lowest watchable one
  * (`dataSaverRung`: 240p where the link keeps it, else the lowest), not the
  * one the link has headroom for.
+ *
+ * H.264 only, unless the player says its browser decodes AV1 smoothly (`av1`)
+ * and the AV1 family is the one to play (`playsAv1Family`): then the AV1
+ * rungs come first, ordered the same way, and the H.264 rungs after them, for
+ * a player that finds it cannot decode AV1 after all. A native HLS player
+ * (which picks variants by its own rules) never gets AV1.
  */
 export function masterVariants(
   renditions: readonly LadderRendition[],
-  options: { maxRung: number; only?: number | null; linkKbps: number | null; dataSaver?: boolean },
+  options: { maxRung: number; only?: number | null; linkKbps: number | null; dataSaver?: boolean; av1?: boolean },
 ): LadderRendition[] {
-  const capped = renditions.filter((rendition) => rendition.rung <= options.maxRung);
-  const candidates = capped.length > 0 ? capped : renditions.slice(0, 1);
-  const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
-  if (chosen.length > 0) return chosen;
-  const start = options.dataSaver
-    ? (dataSaverRung(candidates, options.linkKbps, DATA_SAVER_RUNG)?.rung ?? null)
-    : chooseStartRung(candidates, options.linkKbps);
-  return [
-    ...candidates.filter((rendition) => rendition.rung === start),
-    ...candidates.filter((rendition) => rendition.rung !== start),
-  ];
+  const capFamily = (family: readonly LadderRendition[]) => {
+    const capped = family.filter((rendition) => rendition.rung <= options.maxRung);
+    return capped.length > 0 ? capped : family.slice(0, 1);
+  };
+  const order = (candidates: readonly LadderRendition[], startRung?: number) => {
+    const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
+    if (chosen.length > 0) return chosen;
+    const start =
+      startRung ??
+      (options.dataSaver
+        ? (dataSaverRung(candidates, options.linkKbps, DATA_SAVER_RUNG)?.rung ?? null)
+        : chooseStartRung(candidates, options.linkKbps));
+    return [
+      ...candidates.filter((rendition) => rendition.rung === start),
+      ...candidates.filter((rendition) => rendition.rung !== start),
+    ];
+  };
+  const h264 = capFamily(ofFamily(renditions, "h264"));
+  const av1 = capFamily(ofFamily(renditions, "av1"));
+  const useAv1 =
+    options.av1 === true &&
+    (options.only ? av1.some((rendition) => rendition.rung === options.only) : true) &&
+    playsAv1Family(h264.map(costRungOf), av1.map(costRungOf), {
+      linkKbps: options.linkKbps,
+      dataSaver: options.dataSaver === true,
+    });
+  if (!useAv1) return order(h264);
+  // Data saver on AV1: the picture H.264's data saver would show, for fewer bytes (its AV1 twin), never a
+  // larger picture that costs more and starts later on a slow link.
+  const saverRung = options.dataSaver ? dataSaverRung(h264, options.linkKbps, DATA_SAVER_RUNG)?.rung : undefined;
+  const twin = av1.some((rendition) => rendition.rung === saverRung) ? saverRung : undefined;
+  return [...order(av1, twin), ...order(h264)];
+}
+
+/** What the cost rules need of a rendition. */
+function costRungOf(rendition: LadderRendition): CostRung {
+  return {
+    rung: rendition.rung,
+    bandwidth: rendition.bandwidth,
+    averageBandwidth: rendition.averageBandwidth,
+    megabytesPerHour: Math.round(megabytesPerHour(rendition.sizeBytes, rendition.durationSeconds)),
+    // One decimal, so a short film does not cost "0 MB".
+    megabytes: Math.round(rendition.sizeBytes / 100_000) / 10,
+  };
 }
 
 export type PlayerQuality = "auto" | number;
@@ -476,6 +527,12 @@ export type PlayerChoices = {
     megabytesPerHour: number;
     megabytes: number;
   }>;
+  /**
+   * The AV1 + Opus family, for a browser that decodes it smoothly (the page
+   * asks `mediaCapabilities`): the exact CODECS to ask about, and the same
+   * qualities' AV1 rungs with their own costs. Null when the title has none.
+   */
+  av1: { codecs: string; rungs: PlayerChoices["rungs"] } | null;
   quality: PlayerQuality;
   dataSaver: boolean;
   /**
@@ -509,18 +566,17 @@ export function playerChoices(
   const ready = listReadyRenditions(db, input.movieId);
   const planCap = maxRungFor(db, input.account, now);
   const cap = Math.min(planCap, input.dataSaver ? DATA_SAVER_RUNG : Number.POSITIVE_INFINITY);
-  const capped = ready.filter((rendition) => rendition.rung <= cap);
-  const allowed = capped.length > 0 ? capped : ready.slice(0, 1);
-  const rungs = allowed.map((rendition) => ({
-    rung: rendition.rung,
-    width: rendition.width,
-    height: rendition.height,
-    bandwidth: rendition.bandwidth,
-    averageBandwidth: rendition.averageBandwidth,
-    megabytesPerHour: Math.round(megabytesPerHour(rendition.sizeBytes, rendition.durationSeconds)),
-    // One decimal, so a short film does not cost "0 MB".
-    megabytes: Math.round(rendition.sizeBytes / 100_000) / 10,
-  }));
+  const allowedOf = (family: readonly LadderRendition[]) => {
+    const capped = family.filter((rendition) => rendition.rung <= cap);
+    return (capped.length > 0 ? capped : family.slice(0, 1)).map((rendition) => ({
+      ...costRungOf(rendition),
+      width: rendition.width,
+      height: rendition.height,
+    }));
+  };
+  const rungs = allowedOf(ofFamily(ready, "h264"));
+  const av1Family = ofFamily(ready, "av1");
+  const av1Rungs = allowedOf(av1Family);
   const quality =
     input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
   const top = rungs.at(-1);
@@ -541,6 +597,7 @@ export function playerChoices(
         )
       : `/api/files/${input.movieId}.mp4`,
     rungs,
+    av1: av1Rungs.length > 0 ? { codecs: av1Family.at(-1)!.codecs, rungs: av1Rungs } : null,
     quality,
     dataSaver: input.dataSaver,
     autoCost: estimateAutoCost(rungs, { linkKbps: input.linkKbps ?? null }),

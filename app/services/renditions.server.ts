@@ -1,12 +1,12 @@
 import fs from "node:fs";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { jobs, movieRenditions, movies } from "~/db/schema";
 import { temporaryPath } from "~/media/atomic-files.server";
 import { probeMedia } from "~/media/ffmpeg.server";
 import { encodeRungs } from "~/media/ladder-encode.server";
-import { ladderPasses, planLadder, type RungSpec } from "~/media/ladder";
+import { ladderPasses, planLadder, type LadderCodec, type RungSpec } from "~/media/ladder";
 import { movieDir, movieHlsDir, movieVideoPath, renditionPath, storagePaths } from "~/media/storage.server";
 import { enqueueJob } from "./jobs.server";
 
@@ -20,6 +20,7 @@ export const LADDER_JOB = "make-ladder";
 
 export type Rendition = {
   rung: number;
+  codec: LadderCodec;
   width: number;
   height: number;
   bandwidth: number;
@@ -35,6 +36,7 @@ const readyRenditions = preparedQuery((db) =>
   db
     .select({
       rung: movieRenditions.rung,
+      codec: movieRenditions.codec,
       width: movieRenditions.width,
       height: movieRenditions.height,
       bandwidth: movieRenditions.bandwidth,
@@ -45,16 +47,23 @@ const readyRenditions = preparedQuery((db) =>
     })
     .from(movieRenditions)
     .where(and(eq(movieRenditions.movieId, sql.placeholder("movieId")), eq(movieRenditions.status, "ready")))
-    .orderBy(asc(movieRenditions.rung))
+    .orderBy(desc(movieRenditions.codec), asc(movieRenditions.rung))
     .prepare(),
 );
 
+/** The ready rungs of a title, of every family (H.264's, then AV1's), each lowest first. */
 export function listReadyRenditions(db: DB, movieId: string): Rendition[] {
   return readyRenditions(db).all({ movieId });
 }
 
+/** The rungs of one family, lowest first. */
+export function ofFamily<R extends { codec: LadderCodec }>(renditions: readonly R[], codec: LadderCodec): R[] {
+  return renditions.filter((rendition) => rendition.codec === codec);
+}
+
 export type RenditionStatusRow = {
   rung: number;
+  codec: LadderCodec;
   status: "pending" | "ready" | "failed";
   sizeBytes: number;
   /** Where the rung's file is: this box's disk, or the media bucket. */
@@ -69,6 +78,7 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
     .select({
       movieId: movieRenditions.movieId,
       rung: movieRenditions.rung,
+      codec: movieRenditions.codec,
       status: movieRenditions.status,
       sizeBytes: movieRenditions.sizeBytes,
       store: movies.mediaStore,
@@ -76,7 +86,7 @@ export function renditionStatuses(db: DB, movieIds: readonly string[]): Map<stri
     .from(movieRenditions)
     .innerJoin(movies, eq(movies.id, movieRenditions.movieId))
     .where(inArray(movieRenditions.movieId, [...movieIds]))
-    .orderBy(asc(movieRenditions.movieId), asc(movieRenditions.rung))
+    .orderBy(asc(movieRenditions.movieId), desc(movieRenditions.codec), asc(movieRenditions.rung))
     .all();
   for (const { movieId, ...row } of rows) {
     const list = byMovie.get(movieId) ?? [];
@@ -102,6 +112,11 @@ export function renditionDiskTotal(db: DB, store: "local" | "s3" = "local"): { b
 
 type LadderPass = "first" | "all";
 
+/** One rung of one family, as a key: "h264:240". */
+function rungKey(rung: { rung: number; codec: LadderCodec }): string {
+  return `${rung.codec}:${rung.rung}`;
+}
+
 /** A title's picture size and the version of its film that plays now; undefined for no such title. */
 export function filmFrame(db: DB, movieId: string) {
   return db
@@ -124,6 +139,8 @@ export async function buildLadder(
   options: {
     root: string;
     ladder: readonly number[];
+    /** The families to make (LADDER_CODECS); H.264 alone when not given. */
+    codecs?: readonly LadderCodec[];
     pass: LadderPass;
     /** Bring the film back to `source` when it is not on the disk (a title held in the bucket). */
     fetchSource?: (source: string) => Promise<unknown>;
@@ -133,34 +150,39 @@ export async function buildLadder(
   // The version that plays now (a replaced film's lives in its own folder; film-replacements.server.ts).
   if (!movie) return [];
   const source = movieVideoPath(movieId, options.root, movie.version);
+  const codecs = options.codecs ?? ["h264"];
   const readyRungs = () =>
     new Set(
       db
-        .select({ rung: movieRenditions.rung })
+        .select({ rung: movieRenditions.rung, codec: movieRenditions.codec })
         .from(movieRenditions)
         .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
         .all()
-        .filter((row) => fs.existsSync(renditionPath(movieId, row.rung, "playlist", options.root, movie.version)))
-        .map((row) => row.rung),
+        .filter((row) =>
+          fs.existsSync(renditionPath(movieId, row.rung, "playlist", options.root, movie.version, row.codec)),
+        )
+        .map((row) => rungKey(row)),
     );
   // Nothing to do (a repeated seed, a resumed job that had finished): no need to read the film.
-  const known = planLadder(movie, options.ladder);
+  const known = planLadder(movie, options.ladder, codecs);
   let ready = readyRungs();
-  if (known.length > 0 && known.every((spec) => ready.has(spec.rung))) return [];
+  if (known.length > 0 && known.every((spec) => ready.has(rungKey(spec)))) return [];
   // Rungs are missing (a longer LADDER) and the film is in the bucket: it comes back for them.
   if (!fs.existsSync(source) && options.fetchSource) await options.fetchSource(source);
   if (!fs.existsSync(source)) return [];
 
   const probe = await probeMedia(source);
-  const plan = planLadder({ width: probe.width, height: probe.height }, options.ladder);
+  const plan = planLadder({ width: probe.width, height: probe.height }, options.ladder, codecs);
   if (plan.length === 0) return [];
   db.insert(movieRenditions)
-    .values(plan.map((spec) => ({ movieId, rung: spec.rung, width: spec.width, height: spec.height })))
+    .values(
+      plan.map((spec) => ({ movieId, rung: spec.rung, codec: spec.codec, width: spec.width, height: spec.height })),
+    )
     .onConflictDoNothing()
     .run();
   ready = readyRungs();
   // The passes in the order viewers need them (ladderPasses); "first" stops after the lowest rung.
-  const passes = ladderPasses(plan).map((pass) => pass.filter((spec) => !ready.has(spec.rung)));
+  const passes = ladderPasses(plan).map((pass) => pass.filter((spec) => !ready.has(rungKey(spec))));
   const groups = options.pass === "first" ? passes.slice(0, 1) : passes;
 
   const made: RungSpec[] = [];
@@ -168,6 +190,7 @@ export async function buildLadder(
     if (group.length === 0) continue;
     const encoded = await encodeRungs(source, group, {
       hasAudio: probe.audioCodec !== null,
+      frameRate: probe.frameRate,
       workDir: temporaryPath(storagePaths(options.root).tmp, `ladder-${movieId}`),
       hlsDir: movieHlsDir(movieId, options.root, movie.version),
       // Generous: a slow box with other work must not kill a feature film's ladder.
@@ -191,7 +214,13 @@ export async function buildLadder(
             durationSeconds: rung.durationSeconds,
             readyAt: new Date(),
           })
-          .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, rung.rung)))
+          .where(
+            and(
+              eq(movieRenditions.movieId, movieId),
+              eq(movieRenditions.codec, rung.codec),
+              eq(movieRenditions.rung, rung.rung),
+            ),
+          )
           .run();
       }
       return true;
@@ -233,27 +262,74 @@ export function enqueueLadderJob(db: DB, movieId: string): boolean {
  * the operator extended) gets a ladder job. Rungs that failed are not tried
  * again by themselves. Returns how many titles were queued.
  */
-export function enqueueMissingLadders(db: DB, ladder: readonly number[]): number {
+export function enqueueMissingLadders(
+  db: DB,
+  ladder: readonly number[],
+  codecs: readonly LadderCodec[] = ["h264"],
+): number {
   const titles = db
     .select({ id: movies.id, width: movies.width, height: movies.height })
     .from(movies)
     .where(eq(movies.status, "ready"))
     .all();
-  const known = new Map<string, Set<number>>();
+  const known = new Map<string, Set<string>>();
   for (const row of db
-    .select({ movieId: movieRenditions.movieId, rung: movieRenditions.rung, status: movieRenditions.status })
+    .select({
+      movieId: movieRenditions.movieId,
+      rung: movieRenditions.rung,
+      codec: movieRenditions.codec,
+      status: movieRenditions.status,
+    })
     .from(movieRenditions)
     .all()) {
     if (row.status === "pending") continue;
-    const rungs = known.get(row.movieId) ?? new Set<number>();
-    rungs.add(row.rung);
+    const rungs = known.get(row.movieId) ?? new Set<string>();
+    rungs.add(rungKey(row));
     known.set(row.movieId, rungs);
   }
   let queued = 0;
   for (const title of titles) {
-    const have = known.get(title.id) ?? new Set<number>();
-    const wanted = planLadder(title, ladder);
-    if (wanted.some((spec) => !have.has(spec.rung)) && enqueueLadderJob(db, title.id)) queued++;
+    const have = known.get(title.id) ?? new Set<string>();
+    const wanted = planLadder(title, ladder, codecs);
+    if (wanted.some((spec) => !have.has(rungKey(spec))) && enqueueLadderJob(db, title.id)) queued++;
   }
   return queued;
+}
+
+export type Av1Progress = {
+  /** AV1 + Opus rungs made, being made (planned, not yet made) and failed, over every title. */
+  ready: number;
+  pending: number;
+  failed: number;
+  /** What the ready ones take, on the disk and in the bucket together. */
+  bytes: number;
+  /** Titles whose ladder job waits or runs now (a backfill's titles wait here before their rungs are planned). */
+  titlesQueued: number;
+};
+
+/** How far the AV1 rungs are, for the administrator's list: new titles' and the backfill of older ones. */
+export function av1Progress(db: DB): Av1Progress {
+  const rows = db
+    .select({
+      status: movieRenditions.status,
+      count: sql<number>`count(*)`,
+      bytes: sql<number>`coalesce(sum(${movieRenditions.sizeBytes}), 0)`,
+    })
+    .from(movieRenditions)
+    .where(eq(movieRenditions.codec, "av1"))
+    .groupBy(movieRenditions.status)
+    .all();
+  const of = (status: string) => rows.find((row) => row.status === status);
+  const queued = db
+    .select({ count: sql<number>`count(distinct ${jobs.movieId})` })
+    .from(jobs)
+    .where(and(eq(jobs.kind, LADDER_JOB), inArray(jobs.status, ["queued", "running"])))
+    .get();
+  return {
+    ready: of("ready")?.count ?? 0,
+    pending: of("pending")?.count ?? 0,
+    failed: of("failed")?.count ?? 0,
+    bytes: of("ready")?.bytes ?? 0,
+    titlesQueued: queued?.count ?? 0,
+  };
 }

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { parseLadder } from "./ladder-setting";
+import { parseLadder, parseLadderCodecs, type LadderCodec } from "./ladder-setting";
 import { allowList } from "./address-list";
 import { CURRENCY_CODES, DEFAULT_CURRENCY, isCurrency, type Currency } from "./money";
 import { DEFAULT_PAYSTACK_CHANNELS, PAYSTACK_CHANNELS, type PaystackChannel } from "~/utils/payment-channels";
@@ -73,6 +73,7 @@ const envSchema = z
     FFPROBE_PATH: optionalString,
     MEDIA_JOBS: z.coerce.number().int().min(1).max(16).default(1),
     LADDER: optionalString,
+    LADDER_CODECS: optionalString,
     LOG_LEVEL: z.enum(["silent", "error", "info", "debug"]).default("info"),
     WORKER_HEADER: z.enum(["0", "1"]).default("0"),
     PAYSTACK_SECRET_KEY: optionalString,
@@ -160,6 +161,9 @@ const envSchema = z
     }
     const ladder = parseLadder(env.LADDER);
     if (!ladder.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER"], message: ladder.message });
+    const ladderCodecs = parseLadderCodecs(env.LADDER_CODECS);
+    if (!ladderCodecs.ok)
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER_CODECS"], message: ladderCodecs.message });
     if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -234,6 +238,8 @@ export type Env = {
   mediaJobs: number;
   /** The adaptive ladder's rungs (short side in lines), lowest first. */
   ladder: number[];
+  /** The rung families titles get (LADDER_CODECS): H.264 always, AV1 + Opus for the low rungs unless turned off. */
+  ladderCodecs: LadderCodec[];
   logLevel: "silent" | "error" | "info" | "debug";
   /** Every answer names the process that served it (`Kallo-Worker` header): for tests of several workers. */
   workerHeader: boolean;
@@ -380,6 +386,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ffprobePath: raw.FFPROBE_PATH,
     mediaJobs: raw.MEDIA_JOBS,
     ladder: (parseLadder(raw.LADDER) as { ok: true; rungs: number[] }).rungs,
+    ladderCodecs: (parseLadderCodecs(raw.LADDER_CODECS) as { ok: true; codecs: LadderCodec[] }).codecs,
     logLevel: raw.LOG_LEVEL,
     workerHeader: raw.WORKER_HEADER === "1",
     mediaStore: raw.MEDIA_STORE,

@@ -2,7 +2,7 @@
  * What the watch page's player needs before its own script runs (components/watch/adaptive-player.tsx).
  */
 
-/** What hls.js needs of MSE to play the ladder (H.264 Main and AAC-LC in fragmented MP4). */
+/** What the player needs of MSE to play the ladder (H.264 Main and AAC-LC in fragmented MP4). */
 export const MSE_TYPE = 'video/mp4; codecs="avc1.4d401e,mp4a.40.2"';
 
 /** How long a play held before the page's scripts waits for them before the browser plays on its own. */
@@ -10,7 +10,7 @@ export const HOLD_MS = 12_000;
 
 /**
  * An inline script just before the rendered `<video>`, run as the page arrives: where the browser
- * has MSE (so hls.js will play), a play pressed before the page's own scripts have run is held
+ * has MSE (so the player will play), a play pressed before the page's own scripts have run is held
  * instead of started by the browser's own HLS, which would spend the link on the film (a byte-range
  * rung from its first byte to its last; through a CDN the whole file before the first frame) while
  * the scripts are still coming, and keep no limit on what it fetches ahead. It listens on the

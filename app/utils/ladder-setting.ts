@@ -27,3 +27,27 @@ export function parseLadder(text: string | undefined): { ok: true; rungs: number
   if (rungs.size === 0) return { ok: false, message: "name at least one rung" };
   return { ok: true, rungs: [...rungs].sort((a, b) => a - b) };
 }
+
+/** The rung families a ladder can have: H.264 + AAC (always) and AV1 + Opus (the low rungs). */
+export type LadderCodec = "h264" | "av1";
+export const DEFAULT_LADDER_CODECS: readonly LadderCodec[] = ["h264", "av1"];
+
+/**
+ * Parse the operator's `LADDER_CODECS` setting ("h264,av1", the default):
+ * H.264 is always made (every browser plays it); leaving `av1` out turns the
+ * AV1 + Opus rungs off (no more are made; those made are kept and served).
+ */
+export function parseLadderCodecs(
+  text: string | undefined,
+): { ok: true; codecs: LadderCodec[] } | { ok: false; message: string } {
+  if (text === undefined || text.trim() === "") return { ok: true, codecs: [...DEFAULT_LADDER_CODECS] };
+  const codecs = new Set<LadderCodec>();
+  for (const part of text.split(",")) {
+    const entry = part.trim().toLowerCase();
+    if (entry === "h264" || entry === "av1") codecs.add(entry);
+    else return { ok: false, message: `"${part.trim()}" is not a codec family (write h264,av1 or h264)` };
+  }
+  if (!codecs.has("h264"))
+    return { ok: false, message: "h264 is always made (every browser plays it): write h264,av1 or h264" };
+  return { ok: true, codecs: (["h264", "av1"] as const).filter((codec) => codecs.has(codec)) };
+}

@@ -26,8 +26,8 @@ export function contentSecurityPolicy(nonce: string, mediaOrigin = getEnv().s3?.
     `media-src 'self' blob:${media}`,
     "font-src 'self'",
     `connect-src 'self'${media}`,
-    // hls.js runs its demuxer in a worker made from a blob.
-    "worker-src 'self' blob:",
+    // The service worker; nothing runs in a worker made from a blob.
+    "worker-src 'self'",
     "manifest-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",

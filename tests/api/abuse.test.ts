@@ -270,6 +270,37 @@ describe("download licences", () => {
     );
     expect((await call(world, `/downloads/licences?ids=${id}`)).body.standings).toEqual({ [id]: "revoked" });
   });
+
+  it("give a device that decodes AV1 the AV1 + Opus rung's file and size, and refuse a family the title lacks", async () => {
+    const owner = await login(world, seedAccount(world, "provider"));
+    const viewer = await login(world, seedAccount(world, "viewer"));
+    const title = await seedMovie(world, owner.account.id, { approved: true });
+    world.db.insert(plans).values({ id: "apifreeplan", code: "FREE", name: "Free" }).onConflictDoNothing().run();
+    world.db
+      .insert(movieRenditions)
+      .values([
+        { movieId: title.id, rung: 240, width: 426, height: 240, status: "ready", sizeBytes: 200_000 },
+        { movieId: title.id, rung: 240, codec: "av1", width: 426, height: 240, status: "ready", sizeBytes: 130_000 },
+      ])
+      .run();
+    const ask = (json: Record<string, unknown>) =>
+      call(world, "/downloads/licences", {
+        method: "POST",
+        json: { movieId: title.id, ...json },
+        cookie: viewer.cookie,
+      });
+    const av1 = await ask({ rung: 240, codec: "av1" });
+    expect(av1.status).toBe(201);
+    expect(av1.body.media).toEqual({ url: `/stream/${title.id}/240p-av1.mp4`, sizeBytes: 130_000 });
+    // Without a codec: H.264, as every client asked before AV1.
+    expect((await ask({ rung: 240 })).body.media).toEqual({ url: `/stream/${title.id}/240p.mp4`, sizeBytes: 200_000 });
+    expect((await ask({ rung: 240, codec: "vp9" })).status).toBe(400);
+    // No AV1 144p was made.
+    expect((await ask({ rung: 144, codec: "av1" })).status).toBe(400);
+    // The AV1 rung's bytes through the stream route's own checks: the viewer's, not a stranger's.
+    const bytes = await call(world, `/stream/${title.id}/240p-av1.mp4`, { headers: { Range: "bytes=0-9" } });
+    expect(bytes.status).toBe(401);
+  });
 });
 
 describe("writes whose Origin names another host than the one they arrived for", () => {

@@ -118,7 +118,8 @@ function everythingLoaded(assets: PageAssets): Array<[string, string]> {
   ];
 }
 
-const HLS_MARK = "manifestLoadingTimeOut";
+/** A text only the watch page's player has (stream-player.client.ts). */
+const HLS_MARK = "no playable variant";
 const CAROUSEL_MARK = "containScroll";
 
 describe("a page's bundle", () => {

@@ -14,9 +14,10 @@ import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
 import { openPlaybackSettings, startPlaying } from "./fixtures/titles";
+import { refuseAv1 } from "./fixtures/av1";
 
 /**
- * The adaptive ladder as a viewer meets it on the watch page: hls.js wherever
+ * The adaptive ladder as a viewer meets it on the watch page: the player wherever
  * MSE plays H.264 (Chromium, so by default here), native HLS where it does not
  * (an iPhone; MSE hidden here), the quality menu and data saver with what they
  * cost, a slower link giving a smaller picture, the page without JavaScript
@@ -29,6 +30,11 @@ import { openPlaybackSettings, startPlaying } from "./fixtures/titles";
  */
 
 const HLS_TYPE = "application/vnd.apple.mpegurl";
+
+// The H.264 rungs, as every browser without AV1 plays them (av1-playback.spec.ts plays the AV1 family).
+test.beforeEach(async ({ context }) => {
+  await context.addInitScript(refuseAv1);
+});
 const PREMIUM = "demomovie02";
 /** One free demo title per test, so parallel runs rarely share a title. */
 const TITLE = {
@@ -40,7 +46,7 @@ const TITLE = {
   noScript: "demomovie12",
   oldClient: "demomovie05",
   earlyPlay: "demomovie07",
-  beforeScripts: "demomovie09", // 10 s: time to play natively, then on with hls.js
+  beforeScripts: "demomovie09", // 10 s: time to play natively, then on with the player
   refusals: "demomovie06",
 } as const;
 
@@ -81,13 +87,14 @@ async function signedInContext(
     baseURL,
     extraHTTPHeaders: { "X-Forwarded-For": randomAddress(), ...options.extraHTTPHeaders },
   });
+  await context.addInitScript(refuseAv1);
   await postSignIn(context.request, account);
   return context;
 }
 
 /**
  * For an init script: a browser without MSE for H.264 (as on an iPhone), so
- * the player plays HLS natively; Chromium has both, and the player prefers hls.js.
+ * the player plays HLS natively; Chromium has both, and the player prefers the player.
  */
 function withoutMse() {
   window.MediaSource.isTypeSupported = () => false;
@@ -107,21 +114,21 @@ function recordRungs() {
 
 const rungHistory = (page: Page) => page.evaluate(() => (window as unknown as { rungHistory: number[] }).rungHistory);
 
-/** hls.js has arrived and attached: the player says so, and the video's source is hls.js's MediaSource. */
+/** the player has arrived and attached: the player says so, and the video's source is the player's MediaSource. */
 async function hlsJsAttached(video: Locator) {
   await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
   await expect(video).toHaveAttribute("data-player-attached", "1", { timeout: 15_000 });
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src.startsWith("blob:"))).toBe(true);
 }
 
-/** The page has hydrated and chose hls.js, which it fetches only when the viewer reaches for the player. */
+/** The page has hydrated and chose the player, which it fetches only when the viewer reaches for the player. */
 async function hlsJsWaiting(video: Locator) {
   await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
   await expect(video).toHaveAttribute("data-player-loads", "on-intent");
   await expect(video).not.toHaveAttribute("data-player-attached", "1");
 }
 
-/** The page's scripts from /build/, and which of them is the hls.js chunk. */
+/** The page's scripts from /build/, and which of them is the the player chunk. */
 function buildScripts(page: Page): string[] {
   const seen: string[] = [];
   page.on("request", (request) => {
@@ -130,7 +137,8 @@ function buildScripts(page: Page): string[] {
   });
   return seen;
 }
-const isHlsChunk = (path: string) => /hls/i.test(path);
+/** The player's own chunk (stream-player.client): what the watch page fetches to play through MSE. */
+const isHlsChunk = (path: string) => /stream-player/i.test(path);
 
 const currentTime = (video: Locator) => video.evaluate((element: HTMLVideoElement) => element.currentTime);
 const videoHeight = (video: Locator) => video.evaluate((element: HTMLVideoElement) => element.videoHeight);
@@ -164,7 +172,7 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   const video = page.getByTestId("player");
   await expect(video).toHaveAttribute("data-player-mode", "native");
   await page.waitForLoadState("networkidle");
-  // preload="none": before play, no film bytes (at most playlists); and no hls.js either.
+  // preload="none": before play, no film bytes (at most playlists); and no the player either.
   expect(requests.map(pathOf).filter((path) => !path.endsWith(".m3u8"))).toEqual([]);
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 
@@ -183,7 +191,7 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 });
 
-test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes once the watch page is idle and attaches only when the viewer reaches for play; no other page loads it", async ({
+test("a viewer plays a film through the player (MSE), Chromium's way: the player comes once the watch page is idle and attaches only when the viewer reaches for play; no other page loads it", async ({
   page,
 }) => {
   const movieId = TITLE.mse;
@@ -212,7 +220,7 @@ test("a viewer plays a film through hls.js (MSE), Chromium's way: hls.js comes o
   expect(requests.map(pathOf)).toContain(`/stream/${movieId}/master.m3u8`);
   await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
   await expect(video).toHaveAttribute("data-rung", /^(144|240|360)$/);
-  // hls.js asks for each fragment's own byte range of the rung's file.
+  // the player asks for each fragment's own byte range of the rung's file.
   const media = requests.filter((request) => MEDIA_FILE.test(pathOf(request)));
   expect(media.length).toBeGreaterThan(0);
   for (const request of media) expect(request.headers()["range"]).toMatch(/^bytes=\d+-\d+$/);
@@ -223,24 +231,24 @@ test.describe("on a slow link", () => {
   // control, and page.route cannot hold what a service worker fetches.
   test.use({ serviceWorkers: "block" });
 
-  test("a viewer presses play before hls.js has arrived: nothing plays natively meanwhile, and hls.js plays the film once it is there", async ({
+  test("a viewer presses play before the player has arrived: nothing plays natively meanwhile, and the player plays the film once it is there", async ({
     page,
   }) => {
     const movieId = TITLE.earlyPlay;
     await postSignIn(page.request, await createViewer("earlyplay"));
-    // The hls.js chunk is held until the viewer has pressed play.
+    // The the player chunk is held until the viewer has pressed play.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/build\/.*hls.*\.js$/, async (route) => {
+    await page.route(/\/build\/.*stream-player.*\.js$/, async (route) => {
       await held;
       await route.continue();
     });
     const requests = streamRequests(page, movieId);
-    // The page asks for hls.js once it is idle (or at play, whichever comes first); it is held here.
-    const chunkAsked = page.waitForRequest(/\/build\/.*hls.*\.js$/);
+    // The page asks for the player once it is idle (or at play, whichever comes first); it is held here.
+    const chunkAsked = page.waitForRequest(/\/build\/.*stream-player.*\.js$/);
     await page.goto(`/WatchMovie?id=${movieId}`);
     const video = page.getByTestId("player");
-    // Hydrated (the quality menu's Apply button is only for pages without JavaScript), hls.js not there yet.
+    // Hydrated (the quality menu's Apply button is only for pages without JavaScript), the player not there yet.
     await expect(page.getByRole("button", { name: "Apply" })).toHaveCount(0);
     await hlsJsWaiting(video);
     await video.evaluate((element: HTMLVideoElement) => {
@@ -287,7 +295,7 @@ test.describe("before the page's scripts run", () => {
     return video;
   }
 
-  test("a viewer presses play before the page is hydrated: nothing of the film comes meanwhile, and hls.js plays it once the page runs", async ({
+  test("a viewer presses play before the page is hydrated: nothing of the film comes meanwhile, and the player plays it once the page runs", async ({
     page,
   }) => {
     const movieId = TITLE.beforeScripts;
@@ -309,7 +317,7 @@ test.describe("before the page's scripts run", () => {
     } finally {
       release();
     }
-    // Once the page runs, hls.js plays the film without a second press.
+    // Once the page runs, the player plays the film without a second press.
     await hlsJsAttached(video);
     await expect.poll(() => currentTime(video), { timeout: 15_000 }).toBeGreaterThan(1);
     expect(await video.evaluate((element: HTMLVideoElement) => element.paused)).toBe(false);
@@ -382,7 +390,7 @@ test("the quality menu switches the picture in place and shows what each quality
   const size144 = e2eDb()
     .select({ sizeBytes: movieRenditions.sizeBytes })
     .from(movieRenditions)
-    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 144)))
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.codec, "h264"), eq(movieRenditions.rung, 144)))
     .get()!.sizeBytes;
   await expect(cost).toHaveAttribute("data-megabytes", String(Math.round(size144 / 100_000) / 10));
   // It keeps playing after the switch.
@@ -395,7 +403,7 @@ test("the quality menu switches the picture in place and shows what each quality
   expect(counted).toBeGreaterThan(size144 / 10);
 });
 
-test("the picture gets worse when the link gets slower (hls.js)", async ({ page, context }) => {
+test("the picture gets worse when the link gets slower (the player)", async ({ page, context }) => {
   const movieId = TITLE.slowLink;
   await context.addInitScript(recordRungs);
   await postSignIn(page.request, await createViewer("slowlink"));
@@ -412,12 +420,12 @@ test("the picture gets worse when the link gets slower (hls.js)", async ({ page,
       downloadThroughput: (kbps * 1000) / 8,
       uploadThroughput: (kbps * 1000) / 8,
     });
-  // The demo films are 6–10 s and hls.js buffers up to 30 s ahead: on an
+  // The demo films are 6–10 s and the player buffers up to 30 s ahead: on an
   // unthrottled localhost link the whole film is in the buffer within
   // milliseconds and there is nothing left to adapt. So the film starts on a
   // good link (1.2 Mbps: enough for 360p) and the link falls to 200 kbps
   // (below 240p's bandwidth, above 144p's) the moment the first fragment of
-  // film at 240p or more has arrived: hls.js must fetch the rest at 144p.
+  // film at 240p or more has arrived: the player must fetch the rest at 144p.
   await linkAt(1200, 20);
   let slowed = false;
   page.on("requestfinished", (request) => {
@@ -469,7 +477,7 @@ test("data saver caps playback at 240p and says what it costs", async ({ page, b
   const perHour240 = e2eDb()
     .select({ sizeBytes: movieRenditions.sizeBytes, durationSeconds: movieRenditions.durationSeconds })
     .from(movieRenditions)
-    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 240)))
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.codec, "h264"), eq(movieRenditions.rung, 240)))
     .get()!;
   await expect(saverCost).toHaveAttribute(
     "data-megabytes-per-hour",
@@ -532,7 +540,13 @@ test.describe("without JavaScript", () => {
     const ready = e2eDb()
       .select({ rung: movieRenditions.rung, averageBandwidth: movieRenditions.averageBandwidth })
       .from(movieRenditions)
-      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.status, "ready")))
+      .where(
+        and(
+          eq(movieRenditions.movieId, movieId),
+          eq(movieRenditions.codec, "h264"),
+          eq(movieRenditions.status, "ready"),
+        ),
+      )
       .orderBy(asc(movieRenditions.rung))
       .all();
     const fallbackRung = ready.filter((row) => row.averageBandwidth <= 300_000).at(-1)?.rung ?? ready[0].rung;
@@ -648,7 +662,13 @@ test("the stream routes refuse the signed-out, a Premium title without a pass an
     const ready = e2eDb()
       .select({ rung: movieRenditions.rung })
       .from(movieRenditions)
-      .where(and(eq(movieRenditions.movieId, PREMIUM), eq(movieRenditions.status, "ready")))
+      .where(
+        and(
+          eq(movieRenditions.movieId, PREMIUM),
+          eq(movieRenditions.codec, "h264"),
+          eq(movieRenditions.status, "ready"),
+        ),
+      )
       .orderBy(asc(movieRenditions.rung))
       .all()
       .map((row) => row.rung);

@@ -6,7 +6,7 @@ import { startPlaying } from "./fixtures/titles";
 /**
  * A film playing when the phone's network goes away (a bus, a lift) goes on by
  * itself, from where it stood, once the network is back: no reload, no second
- * press; meanwhile the page says plainly what is happening. hls.js (Chromium's
+ * press; meanwhile the page says plainly what is happening. The MSE player (Chromium's
  * way here); the network cut by failing every request while `navigator.onLine`
  * stays true, as on a Wi-Fi or a mast without internet.
  * Longer cuts (60 s, 5 minutes) and a stopped bucket: `npm run bench:outage`.
@@ -16,7 +16,7 @@ const TITLE = "demomovie09"; // 10 s, the longest demo film
 
 // The app's service worker fetches some files itself, and a route cannot cut what a service worker fetches.
 test.use({ serviceWorkers: "block" });
-const MEDIA_FILE = /\/stream\/[a-z0-9]+\/(\d+)p\.mp4$/;
+const MEDIA_FILE = /\/stream\/[a-z0-9]+\/(\d+)p(?:-av1)?\.mp4$/;
 
 const currentTime = (video: Locator) => video.evaluate((element: HTMLVideoElement) => element.currentTime);
 

@@ -10,7 +10,7 @@ import { createCategory, createTitle, openPlaybackSettings, startPlaying, unique
 /**
  * Subtitles as people meet them: a provider attaches a Hausa file to a title
  * in the studio, a viewer picks Hausa on the watch page and reads the cue in
- * the player (hls.js attached), the choice is remembered, a download takes
+ * the player (the player attached), the choice is remembered, a download takes
  * the subtitles along and the offline player shows them; and the same forms
  * and tracks without JavaScript. Each test has its own title (a copy of a
  * demo film with its ladder; the film is at least six seconds long). Each
@@ -128,7 +128,7 @@ test.describe("with JavaScript", () => {
     await expect(viewerPage).toHaveURL(/\/movies$/);
     await viewerPage.goto(`/WatchMovie?id=${title.id}`);
     const video = viewerPage.getByTestId("player");
-    // hls.js is attached to the <video> (fetched when the pointer reaches the player), and the side-loaded track is still there.
+    // the player is attached to the <video> (fetched when the pointer reaches the player), and the side-loaded track is still there.
     await expect(video).toHaveAttribute("data-player-mode", "mse", { timeout: 15_000 });
     await viewerPage.getByTestId("player-frame").hover();
     await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.src.startsWith("blob:"))).toBe(true);

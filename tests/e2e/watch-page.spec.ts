@@ -55,8 +55,9 @@ async function playPast(page: Page, viewer: TestAccount, movieId: string, second
   const video = page.getByTestId("player");
   await pressPlay(video, movieId);
   // The demo films last seconds: played slowly, the film is still playing (not at its end) when the page
-  // is left, however slow this machine is.
-  await video.evaluate((element: HTMLVideoElement) => (element.playbackRate = 0.25));
+  // is left, however slow this machine is. Half speed: past `seconds` well within the 10 s before the first
+  // progress report, even when a busy machine holds the picture a second or two.
+  await video.evaluate((element: HTMLVideoElement) => (element.playbackRate = 0.5));
   await expect.poll(() => currentTime(video), { timeout: 20_000 }).toBeGreaterThan(seconds);
   const paused = await video.evaluate((element: HTMLVideoElement) => {
     element.playbackRate = 0.1;

@@ -13,7 +13,7 @@ import { movieDir, movieHlsDir, renditionPath } from "~/media/storage.server";
 import type { JobRunner } from "~/services/jobs.server";
 import { startMediaJobs } from "~/jobs/media-jobs.server";
 import { deleteTitle } from "~/services/title-lifecycle.server";
-import { enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
+import { av1Progress, enqueueMissingLadders, LADDER_JOB } from "~/services/renditions.server";
 import { receiveMovieUpload } from "~/routes-support/title-requests.server";
 import { addProvidersAndCategory } from "../fixtures/studio-rows";
 
@@ -65,10 +65,16 @@ async function runServerJobs() {
   await stopServerJobs();
 }
 
-const renditionRows = () =>
-  db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).orderBy(movieRenditions.rung).all();
-const readyRungs = () =>
-  renditionRows()
+/** The title's rows of one family (H.264 by default), lowest rung first. */
+const renditionRows = (codec: "h264" | "av1" = "h264") =>
+  db
+    .select()
+    .from(movieRenditions)
+    .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.codec, codec)))
+    .orderBy(movieRenditions.rung)
+    .all();
+const readyRungs = (codec: "h264" | "av1" = "h264") =>
+  renditionRows(codec)
     .filter((row) => row.status === "ready")
     .map((row) => row.rung);
 const ladderJobs = () =>
@@ -140,7 +146,7 @@ afterAll(async () => {
 });
 
 describe("the adaptive ladder of an uploaded film", () => {
-  it("is playable at 144p the moment it is ready, and gets 240p and 360p from the make-ladder job", async () => {
+  it("is playable at 144p the moment it is ready, and gets 240p and 360p, then their AV1 + Opus twins, from the make-ladder job", async () => {
     await runServerJobs();
     expect(db.select({ status: movies.status }).from(movies).where(eq(movies.id, movieId)).get()?.status).toBe("ready");
     const moments = db.$client
@@ -148,6 +154,13 @@ describe("the adaptive ladder of an uploaded film", () => {
       .all(movieId);
     expect(moments).toEqual([{ rungs: FIRST_PASS.join(","), ladderJobs: 0 }]);
     expect(readyRungs()).toEqual(ALL_RUNGS);
+    // The AV1 rungs (LADDER_CODECS defaults to both families), made after every H.264 rung.
+    expect(readyRungs("av1")).toEqual(ALL_RUNGS);
+    // What the administrator's list says of them.
+    expect(av1Progress(db)).toMatchObject({ ready: 3, pending: 0, failed: 0, titlesQueued: 0 });
+    expect(av1Progress(db).bytes).toBe(renditionRows("av1").reduce((sum, row) => sum + row.sizeBytes, 0));
+    const h264Done = Math.max(...renditionRows().map((row) => row.readyAt!.getTime()));
+    for (const row of renditionRows("av1")) expect(row.readyAt!.getTime()).toBeGreaterThanOrEqual(h264Done);
     expect(ladderJobs().map((job) => job.status)).toEqual(["done"]);
     // Nothing left in tmp/ from the uploads or the encoders.
     expect(fs.readdirSync(path.join(root, "tmp"))).toEqual([]);
@@ -155,13 +168,17 @@ describe("the adaptive ladder of an uploaded film", () => {
 
   it("stores each rung as one fragmented MP4 whose playlist's byte ranges tile the file", async () => {
     const hls = movieHlsDir(movieId, root);
-    expect(fs.readdirSync(hls).sort()).toEqual(ALL_RUNGS.flatMap((rung) => [`${rung}p.m3u8`, `${rung}p.mp4`]).sort());
+    expect(fs.readdirSync(hls).sort()).toEqual(
+      ALL_RUNGS.flatMap((rung) => [`${rung}p.m3u8`, `${rung}p.mp4`, `${rung}p-av1.m3u8`, `${rung}p-av1.mp4`]).sort(),
+    );
     const sizes = { 144: [256, 144], 240: [426, 240], 360: [640, 360] } as Record<number, [number, number]>;
-    for (const row of renditionRows()) {
-      const media = renditionPath(movieId, row.rung, "media", root);
+    for (const row of [...renditionRows(), ...renditionRows("av1")]) {
+      const media = renditionPath(movieId, row.rung, "media", root, 0, row.codec);
       const size = fs.statSync(media).size;
-      const playlist = parseMediaPlaylist(fs.readFileSync(renditionPath(movieId, row.rung, "playlist", root), "utf8"));
-      expect(playlist.uri).toBe(`${row.rung}p.mp4`);
+      const playlist = parseMediaPlaylist(
+        fs.readFileSync(renditionPath(movieId, row.rung, "playlist", root, 0, row.codec), "utf8"),
+      );
+      expect(playlist.uri).toBe(row.codec === "av1" ? `${row.rung}p-av1.mp4` : `${row.rung}p.mp4`);
       expect(playlist.init.offset).toBe(0);
       expect(playlist.init.length).toBeGreaterThan(0);
       // Init section, then every segment right after the one before, to the file's last byte.
@@ -193,23 +210,29 @@ describe("the adaptive ladder of an uploaded film", () => {
       });
       expect(row.averageBandwidth).toBeGreaterThan(0);
       expect(row.bandwidth).toBeGreaterThanOrEqual(row.averageBandwidth);
-      expect(row.codecs).toMatch(/^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
+      expect(row.codecs).toMatch(row.codec === "av1" ? /^av01\.0\.\d\dM\.08,opus$/ : /^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
       expect(row.durationSeconds).toBeCloseTo(stats.durationSeconds, 3);
       expect(row.readyAt).toBeInstanceOf(Date);
 
       const probe = await probeMedia(media);
       expect(probe).toMatchObject({
-        videoCodec: "h264",
-        audioCodec: "aac",
+        videoCodec: row.codec === "av1" ? "av1" : "h264",
+        audioCodec: row.codec === "av1" ? "opus" : "aac",
         pixelFormat: "yuv420p",
         width: sizes[row.rung][0],
         height: sizes[row.rung][1],
       });
     }
-    // Higher rungs cost more.
-    const rows = renditionRows();
-    for (let index = 1; index < rows.length; index++)
-      expect(rows[index].averageBandwidth).toBeGreaterThan(rows[index - 1].averageBandwidth);
+    // Higher rungs cost more; an AV1 rung costs less than its H.264 twin.
+    for (const codec of ["h264", "av1"] as const) {
+      const rows = renditionRows(codec);
+      for (let index = 1; index < rows.length; index++)
+        expect(rows[index].averageBandwidth).toBeGreaterThan(rows[index - 1].averageBandwidth);
+    }
+    for (const twin of renditionRows("av1"))
+      expect(twin.averageBandwidth).toBeLessThan(
+        renditionRows().find((row) => row.rung === twin.rung)!.averageBandwidth,
+      );
   });
 
   it("resumes a ladder stopped midway without making the finished rungs again", async () => {
@@ -228,7 +251,9 @@ describe("the adaptive ladder of an uploaded film", () => {
       .run();
     db.update(movieRenditions)
       .set({ status: "pending", sizeBytes: 0, bandwidth: 0, averageBandwidth: 0, codecs: "", readyAt: null })
-      .where(and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.rung, 360)))
+      .where(
+        and(eq(movieRenditions.movieId, movieId), eq(movieRenditions.codec, "h264"), eq(movieRenditions.rung, 360)),
+      )
       .run();
     for (const kind of ["media", "playlist"] as const) fs.rmSync(renditionPath(movieId, 360, kind, root));
     expect(readyRungs()).toEqual(FINISHED_BEFORE_CRASH);
@@ -254,21 +279,39 @@ describe("the adaptive ladder of an uploaded film", () => {
     other("failedladder01", "ready");
     other("stillprocess01", "processing");
     for (const rung of ALL_RUNGS) {
-      db.insert(movieRenditions)
-        .values({ movieId: "completeladder1", rung, width: 2, height: 2, status: "ready" })
-        .run();
-      db.insert(movieRenditions)
-        .values({ movieId: "failedladder01", rung, width: 2, height: 2, status: rung === 360 ? "failed" : "ready" })
-        .run();
+      for (const codec of ["h264", "av1"] as const) {
+        db.insert(movieRenditions)
+          .values({ movieId: "completeladder1", rung, codec, width: 2, height: 2, status: "ready" })
+          .run();
+        db.insert(movieRenditions)
+          .values({
+            movieId: "failedladder01",
+            rung,
+            codec,
+            width: 2,
+            height: 2,
+            status: rung === 360 ? "failed" : "ready",
+          })
+          .run();
+      }
     }
     // A longer LADDER is a missing rung too, but never one above a title's own size.
     expect(enqueueMissingLadders(db, [144, 240, 360, 480, 720, 1080])).toBe(0);
+    // A title from before AV1 (H.264 alone) gets its AV1 rungs once AV1 is on, and only then.
+    other("beforeav10001", "ready");
+    for (const rung of ALL_RUNGS)
+      db.insert(movieRenditions).values({ movieId: "beforeav10001", rung, width: 2, height: 2, status: "ready" }).run();
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER, ["h264"])).toBe(0);
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER, ["h264", "av1"])).toBe(1);
+    db.delete(jobs).where(eq(jobs.movieId, "beforeav10001")).run();
+    db.delete(movies).where(eq(movies.id, "beforeav10001")).run();
+
     // Our title loses its ladder (from before ladders existed, say).
     fs.rmSync(movieHlsDir(movieId, root), { recursive: true });
     db.delete(movieRenditions).where(eq(movieRenditions.movieId, movieId)).run();
 
-    expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(1);
-    expect(enqueueMissingLadders(db, DEFAULT_LADDER)).toBe(0);
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER, ["h264", "av1"])).toBe(1);
+    expect(enqueueMissingLadders(db, DEFAULT_LADDER, ["h264", "av1"])).toBe(0);
     const queued = db
       .select({ movieId: jobs.movieId })
       .from(jobs)
@@ -299,6 +342,7 @@ describe("the adaptive ladder of an uploaded film", () => {
     expect(ladderJobs().filter((job) => job.status === "running")).toHaveLength(1);
     // Planned, and not all made yet.
     expect(renditionRows().map((row) => row.rung)).toEqual(ALL_RUNGS);
+    expect(renditionRows("av1").map((row) => row.rung)).toEqual(ALL_RUNGS);
     expect(renditionRows().some((row) => row.status === "pending")).toBe(true);
     expect(deleteTitle(db, movieId, { id: providerId, role: "provider" }, root)).toBe("deleted");
     expect(fs.existsSync(movieDir(movieId, root))).toBe(false);

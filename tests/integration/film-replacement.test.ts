@@ -164,12 +164,15 @@ describe("replacing a film", () => {
     const title = db.select().from(movies).where(eq(movies.id, movieId)).get()!;
     expect(title).toMatchObject({ mediaVersion: 1, durationSeconds: 3, status: "ready", approved: true, views: 5 });
     const rows = db.select().from(movieRenditions).where(eq(movieRenditions.movieId, movieId)).all();
-    expect(rows.map((row) => [row.rung, row.status]).sort()).toEqual([
-      [144, "ready"],
-      [240, "ready"],
+    // The H.264 ladder swapped in with the film; its AV1 + Opus twins made by the ladder job queued after.
+    expect(rows.map((row) => [row.codec, row.rung, row.status]).sort()).toEqual([
+      ["av1", 144, "ready"],
+      ["av1", 240, "ready"],
+      ["h264", 144, "ready"],
+      ["h264", 240, "ready"],
     ]);
     for (const row of rows) {
-      const file = renditionPath(movieId, row.rung, "media", root, 1);
+      const file = renditionPath(movieId, row.rung, "media", root, 1, row.codec);
       expect(fs.statSync(file).size).toBe(row.sizeBytes);
       expect((await probeMedia(file)).durationSeconds).toBeCloseTo(3, 0);
     }

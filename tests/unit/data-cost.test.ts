@@ -5,6 +5,7 @@ import {
   estimateAutoCost,
   megabytesOf,
   mostPlayedRung,
+  playsAv1Family,
   rungsForLink,
   type CostRung,
 } from "~/media/data-cost";
@@ -26,7 +27,7 @@ const rungs: CostRung[] = [
 const rungOf = (estimate: ReturnType<typeof estimateAutoCost>) => [estimate?.low.rung, estimate?.high.rung];
 
 describe("what a film will likely cost on Auto", () => {
-  it("follows hls.js on a steady link: the rung it climbs to, up to the one it keeps", () => {
+  it("follows the player on a steady link: the rung it climbs to, up to the one it keeps", () => {
     // 500 kbps: 240p's peak (344) fits 70 % (350); 240p's average fits 95 % and 360p's (550) does not.
     expect(rungsForLink(rungs, 500)).toMatchObject({ low: { rung: 240 }, high: { rung: 240 } });
     // 250 kbps: nothing's peak fits 175, so the lowest; 144p's average fits 237.
@@ -110,5 +111,32 @@ describe("small helpers", () => {
     expect(megabytesOf(0)).toBe(0);
     expect(megabytesOf(1_000)).toBe(0.1);
     expect(megabytesOf(16_440_000)).toBe(16.4);
+  });
+});
+
+describe("which family a browser that decodes AV1 plays", () => {
+  // The AV1 twins of the three low rungs, at about 60 % of the H.264 rungs' bits.
+  const av1 = rungs.slice(0, 3).map((rung) => ({
+    ...rung,
+    averageBandwidth: rung.averageBandwidth * 0.6,
+    bandwidth: rung.bandwidth * 0.6,
+  }));
+
+  it("plays AV1 where the link holds a rung the AV1 family has", () => {
+    // 500 kbps holds H.264's 240p; 600 holds 360p (its 550 kbps average within 95 %).
+    expect(playsAv1Family(rungs, av1, { linkKbps: 500, dataSaver: false })).toBe(true);
+    expect(playsAv1Family(rungs, av1, { linkKbps: 600, dataSaver: false })).toBe(true);
+    // Unknown links are a slow mobile one.
+    expect(playsAv1Family(rungs, av1, { linkKbps: null, dataSaver: false })).toBe(true);
+  });
+
+  it("plays H.264 on a link fast enough for rungs without an AV1 twin, unless data saver is on", () => {
+    expect(playsAv1Family(rungs, av1, { linkKbps: 1200, dataSaver: false })).toBe(false);
+    expect(playsAv1Family(rungs, av1, { linkKbps: 5000, dataSaver: false })).toBe(false);
+    expect(playsAv1Family(rungs, av1, { linkKbps: 5000, dataSaver: true })).toBe(true);
+  });
+
+  it("plays H.264 when the title has no AV1 rung (yet)", () => {
+    expect(playsAv1Family(rungs, [], { linkKbps: 300, dataSaver: true })).toBe(false);
   });
 });

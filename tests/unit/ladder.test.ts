@@ -6,9 +6,11 @@ import {
   megabytesPerHour,
   parseLadder,
   planLadder,
+  rungName,
   videoKbpsFor,
   type RungSpec,
 } from "~/media/ladder";
+import { parseLadderCodecs } from "~/utils/ladder-setting";
 import { EnvError, parseEnv } from "~/utils/env.server";
 
 const rungsOf = (plan: readonly RungSpec[]) => plan.map((spec) => spec.rung);
@@ -174,7 +176,7 @@ describe("the order rungs are made in", () => {
 
 describe("bitrates", () => {
   it("uses the reference ladder at its rungs", () => {
-    expect([144, 240, 360, 480, 720, 1080].map(videoKbpsFor)).toEqual([100, 220, 450, 900, 2000, 4000]);
+    expect([144, 240, 360, 480, 720, 1080].map((rung) => videoKbpsFor(rung))).toEqual([100, 220, 450, 900, 2000, 4000]);
   });
 
   it("interpolates between reference rungs, never going down as the picture grows", () => {
@@ -211,5 +213,87 @@ describe("the ladder's filter graph", () => {
         "[c2]scale=256:144:flags=area,setsar=1[v0]",
     );
     expect(ladderFilter(plan.slice(0, 1))).toBe("[0:v:0]scale=256:144:flags=area,setsar=1[v0]");
+  });
+});
+
+describe("the AV1 + Opus rungs", () => {
+  const named = (plan: readonly RungSpec[]) => plan.map((spec) => rungName(spec.rung, spec.codec));
+
+  it("twins the H.264 rungs up to 360p, listed after every H.264 rung", () => {
+    expect(named(planLadder({ width: 1280, height: 720 }, DEFAULT_LADDER, ["h264", "av1"]))).toEqual([
+      "144p",
+      "240p",
+      "360p",
+      "480p",
+      "720p",
+      "144p-av1",
+      "240p-av1",
+      "360p-av1",
+    ]);
+    // A small source's own size is twinned too; a ladder without AV1 has none.
+    expect(named(planLadder({ width: 400, height: 300 }, DEFAULT_LADDER, ["h264", "av1"]))).toEqual([
+      "144p",
+      "240p",
+      "300p",
+      "144p-av1",
+      "240p-av1",
+      "300p-av1",
+    ]);
+    expect(named(planLadder({ width: 1280, height: 720 }, DEFAULT_LADDER, ["h264"]))).not.toContain("240p-av1");
+  });
+
+  it("gives each AV1 rung the H.264 rung's picture for fewer bits, and Opus for AAC", () => {
+    const plan = planLadder({ width: 1280, height: 720 }, [144, 240, 360], ["h264", "av1"]);
+    for (const rung of [144, 240, 360]) {
+      const h264 = plan.find((spec) => spec.rung === rung && spec.codec === "h264")!;
+      const av1 = plan.find((spec) => spec.rung === rung && spec.codec === "av1")!;
+      expect(`${av1.width}x${av1.height}`).toBe(`${h264.width}x${h264.height}`);
+      expect(av1.videoKbps / h264.videoKbps).toBeGreaterThan(0.4);
+      expect(av1.videoKbps / h264.videoKbps).toBeLessThan(0.75);
+      expect(av1.audioKbps).toBeLessThan(h264.audioKbps);
+      expect(av1.audioChannels).toBe(h264.audioChannels);
+    }
+    // Between reference rungs the AV1 bitrate grows with the picture, as H.264's does.
+    expect(videoKbpsFor(300, "av1")).toBeGreaterThan(videoKbpsFor(240, "av1"));
+    expect(videoKbpsFor(300, "av1")).toBeLessThan(videoKbpsFor(360, "av1"));
+  });
+
+  it("makes the AV1 rungs last, in one pass of their own: nothing H.264 waits for them", () => {
+    const passes = ladderPasses(planLadder({ width: 1280, height: 720 }, DEFAULT_LADDER, ["h264", "av1"])).map(named);
+    expect(passes).toEqual([["144p"], ["240p", "360p"], ["480p", "720p"], ["144p-av1", "240p-av1", "360p-av1"]]);
+    expect(firstPassRungs(planLadder({ width: 640, height: 360 }, DEFAULT_LADDER, ["h264", "av1"]))).toHaveLength(1);
+  });
+
+  it("reads LADDER_CODECS: both by default, H.264 alone to turn AV1 off, never without H.264", () => {
+    expect(parseLadderCodecs(undefined)).toEqual({ ok: true, codecs: ["h264", "av1"] });
+    expect(parseLadderCodecs(" AV1 , h264 ")).toEqual({ ok: true, codecs: ["h264", "av1"] });
+    expect(parseLadderCodecs("h264")).toEqual({ ok: true, codecs: ["h264"] });
+    expect(parseLadderCodecs("av1")).toMatchObject({ ok: false });
+    expect(parseLadderCodecs("h264,vp9")).toMatchObject({ ok: false, message: expect.stringContaining("vp9") });
+    expect(() => parseEnv({ SESSION_SECRET: "x".repeat(32), LADDER_CODECS: "hevc" })).toThrow(/LADDER_CODECS/);
+  });
+
+  it("encodes AV1 with SVT-AV1 and Opus, keyframes every two seconds of the source's frames", async () => {
+    const { ladderArguments } = await import("~/media/ladder-encode.server");
+    const plan = planLadder({ width: 1280, height: 720 }, [144, 240], ["h264", "av1"]);
+    const av1 = ladderArguments("in.mp4", "/tmp/w", plan.slice(2), { hasAudio: true, frameRate: 30000 / 1001 });
+    const joined = av1.join(" ");
+    expect(joined).toContain("-c:v libsvtav1");
+    expect(joined).toContain("-g 60");
+    expect(joined).toContain("-c:a libopus");
+    expect(joined).toContain("name:144p-av1");
+    expect(joined).not.toContain("libx264");
+    expect(() => ladderArguments("in.mp4", "/tmp/w", plan, { hasAudio: true })).toThrow(/one family/);
+  });
+
+  it("reads the exact CODECS of an AV1 rung from its init section", async () => {
+    const { av1CodecsFromInit } = await import("~/media/ladder-encode.server");
+    // av1C: marker+version 0x81, profile 0 / level 8 (4.0), Main tier, 8-bit.
+    const box = Buffer.concat([Buffer.from([0, 0, 0, 16]), Buffer.from("av1C"), Buffer.from([0x81, 0x08, 0x0c, 0])]);
+    expect(av1CodecsFromInit(Buffer.concat([Buffer.alloc(20), box]), true)).toBe("av01.0.08M.08,opus");
+    // High tier, 10-bit, no sound.
+    const high = Buffer.concat([Buffer.from("av1C"), Buffer.from([0x81, 0x05, 0xc0, 0])]);
+    expect(av1CodecsFromInit(high, false)).toBe("av01.0.05H.10");
+    expect(av1CodecsFromInit(Buffer.from("no box here"), false)).toBeNull();
   });
 });

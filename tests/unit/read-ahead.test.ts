@@ -11,7 +11,7 @@ import {
 } from "~/media/read-ahead";
 
 /**
- * hls.js's own rule (base-stream-controller `getMaxBufferLength`, stream-controller `doTickIdle`): the
+ * the player's own rule (base-stream-controller `getMaxBufferLength`, stream-controller `doTickIdle`): the
  * limit is max(maxBufferLength, 8 × maxBufferSize ÷ bitrate) capped by maxMaxBufferLength, and one more
  * segment is asked for while the buffer ahead is below it: the most it holds ahead.
  */
@@ -38,7 +38,7 @@ describe("the player's read-ahead", () => {
     expect(SEGMENT_SECONDS).toBe(KEYFRAME_SECONDS);
   });
 
-  it("is never passed by hls.js, at any rung, by time or by bytes", () => {
+  it("is never passed by the player, at any rung, by time or by bytes", () => {
     for (const seconds of [READ_AHEAD_SECONDS, DATA_SAVER_READ_AHEAD_SECONDS, PAUSED_READ_AHEAD_SECONDS]) {
       const limits = hlsBufferLimits(seconds);
       // 144p to 1080p with sound.
@@ -61,7 +61,7 @@ describe("the player's read-ahead", () => {
     expect(hlsBufferLimits(DATA_SAVER_READ_AHEAD_SECONDS).backBufferLength).toBe(READ_AHEAD_SECONDS);
   });
 
-  it("never asks hls.js for less than half a segment", () => {
+  it("never asks the player for less than half a segment", () => {
     expect(hlsBufferLimits(1).maxBufferLength).toBe(SEGMENT_SECONDS / 2);
   });
 });

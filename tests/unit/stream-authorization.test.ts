@@ -27,20 +27,28 @@ const PREMIUM_TITLE = "premiummovie1";
 const UNPUBLISHED_TITLE = "unpublished01";
 
 /** A rendition row as the ladder job leaves it: a made rung with its figures. */
-function addRung(movieId: string, rung: number, status: "ready" | "pending" | "failed" = "ready") {
+function addRung(
+  movieId: string,
+  rung: number,
+  status: "ready" | "pending" | "failed" = "ready",
+  codec: "h264" | "av1" = "h264",
+) {
   const width = Math.round((rung * 16) / 9 / 2) * 2;
+  // AV1 + Opus: the same picture for about half the bytes.
+  const share = codec === "av1" ? 0.5 : 1;
   testDb.db
     .insert(movieRenditions)
     .values({
       movieId,
       rung,
+      codec,
       width,
       height: rung,
       status,
-      bandwidth: rung * 2000,
-      averageBandwidth: rung * 1500,
-      codecs: "avc1.4d401e,mp4a.40.2",
-      sizeBytes: rung * 10_000,
+      bandwidth: rung * 2000 * share,
+      averageBandwidth: rung * 1500 * share,
+      codecs: codec === "av1" ? "av01.0.01M.08,opus" : "avc1.4d401e,mp4a.40.2",
+      sizeBytes: rung * 10_000 * share,
       durationSeconds: 60,
       readyAt: status === "ready" ? t0 : null,
     })
@@ -84,9 +92,11 @@ afterEach(() => testDb.close());
 describe("what a stream path names", () => {
   it("knows the master playlist and each rung's playlist and media file", () => {
     expect(parseStreamFile("master.m3u8")).toEqual({ kind: "master" });
-    expect(parseStreamFile("240p.m3u8")).toEqual({ kind: "playlist", rung: 240 });
-    expect(parseStreamFile("1080p.mp4")).toEqual({ kind: "media", rung: 1080 });
-    expect(parseStreamFile("96p.mp4")).toEqual({ kind: "media", rung: 96 });
+    expect(parseStreamFile("240p.m3u8")).toEqual({ kind: "playlist", rung: 240, codec: "h264" });
+    expect(parseStreamFile("1080p.mp4")).toEqual({ kind: "media", rung: 1080, codec: "h264" });
+    expect(parseStreamFile("96p.mp4")).toEqual({ kind: "media", rung: 96, codec: "h264" });
+    expect(parseStreamFile("240p-av1.m3u8")).toEqual({ kind: "playlist", rung: 240, codec: "av1" });
+    expect(parseStreamFile("360p-av1.mp4")).toEqual({ kind: "media", rung: 360, codec: "av1" });
   });
 
   it("names nothing else", () => {
@@ -106,6 +116,10 @@ describe("what a stream path names", () => {
       "p.mp4",
       "240p/..mp4",
       "240p.m3u8 ",
+      "240p-av2.mp4",
+      "240p-AV1.mp4",
+      "240p-av1-av1.mp4",
+      "av1-240p.mp4",
       "",
     ]) {
       expect(parseStreamFile(name), JSON.stringify(name)).toBeNull();
@@ -266,6 +280,7 @@ describe("a viewer's master playlist", () => {
     { rung: 720, bandwidth: 2_500_000 },
   ].map(({ rung, bandwidth }) => ({
     rung,
+    codec: "h264" as const,
     bandwidth,
     averageBandwidth: bandwidth * 0.8,
     width: rung * 2,
@@ -319,6 +334,7 @@ describe("data saver's master playlist", () => {
     { rung: 240, averageBandwidth: 280_000 },
   ].map(({ rung, averageBandwidth }) => ({
     rung,
+    codec: "h264" as const,
     averageBandwidth,
     bandwidth: averageBandwidth * 1.25,
     width: rung * 2,
@@ -367,7 +383,7 @@ describe("what the watch page offers a viewer", () => {
         t0,
       ).autoCost;
     // 400 kbps assumed: no rung's peak fits 70 % (280 kbps; 144p's is 288), so the lowest; 240p's
-    // average (360 kbps) fits 95 % (380), so hls.js keeps 240p once there.
+    // average (360 kbps) fits 95 % (380), so the player keeps 240p once there.
     expect(choices(null)).toMatchObject({ basis: "assumed", low: { rung: 144 }, high: { rung: 240 } });
     // 700 kbps: climbs to 240p (peak 480 ≤ 490), keeps 360p (average 540 ≤ 665), not 480p (720).
     expect(choices(700)).toMatchObject({ basis: "link", low: { rung: 240 }, high: { rung: 360 } });
@@ -436,5 +452,85 @@ describe("the screen lease under a player's many requests", () => {
     // The phone renewed at 90 s, so a laptop at 3 minutes is still refused; once the phone stops, it plays.
     expect(requestAt(180_000, "laptop")).toMatchObject({ allowed: false, reason: "screens" });
     expect(requestAt(90_000 + LEASE_TTL_MS + 1, "laptop")).toMatchObject({ allowed: true });
+  });
+});
+
+describe("the AV1 + Opus family", () => {
+  beforeEach(() => {
+    for (const rung of [144, 240, 360]) addRung(FREE_TITLE, rung, "ready", "av1");
+  });
+  const family = (decision: HlsStreamDecision) =>
+    decision.allowed ? decision.renditions.map((rendition) => `${rendition.rung}${rendition.codec}`) : null;
+  const variants = (options: Parameters<typeof masterVariants>[1]) => {
+    const decision = stream("master.m3u8", people.viewer);
+    if (!decision.allowed) throw new Error("refused");
+    return masterVariants(decision.renditions, options).map((rendition) => `${rendition.rung}${rendition.codec}`);
+  };
+
+  it("serves an AV1 rung's files by the same rules as H.264's", () => {
+    setFreePlanRung(240);
+    expect(stream("240p-av1.m3u8", people.viewer)).toMatchObject({ allowed: true });
+    expect(stream("144p-av1.mp4", people.viewer)).toMatchObject({ allowed: true });
+    expect(stream("360p-av1.mp4", people.viewer)).toMatchObject({ allowed: false, status: 403, reason: "quality" });
+    // No AV1 480p was made.
+    setFreePlanRung(1080);
+    expect(stream("480p-av1.mp4", people.viewer)).toMatchObject({ allowed: false, status: 404 });
+    expect(stream("240p-av1.mp4", null, null)).toMatchObject({ allowed: false, status: 401 });
+    expect(family(stream("master.m3u8", people.viewer))).toEqual([
+      "144h264",
+      "240h264",
+      "360h264",
+      "480h264",
+      "720h264",
+      "144av1",
+      "240av1",
+      "360av1",
+    ]);
+  });
+
+  it("lists H.264 alone unless the player says its browser decodes AV1", () => {
+    setFreePlanRung(1080);
+    expect(variants({ maxRung: 1080, linkKbps: 400 })).toEqual(["144h264", "240h264", "360h264", "480h264", "720h264"]);
+  });
+
+  it("lists AV1 first, then H.264, where the link plays rungs the AV1 family has", () => {
+    setFreePlanRung(1080);
+    // 400 kbps: H.264 would hold 240p and start on 144p (240p's 480 kbps peak is over three quarters of
+    // the link); AV1 starts on 240p (its peak, 240 kbps, fits).
+    expect(variants({ maxRung: 1080, linkKbps: 400, av1: true })).toEqual([
+      "240av1",
+      "144av1",
+      "360av1",
+      "144h264",
+      "240h264",
+      "360h264",
+      "480h264",
+      "720h264",
+    ]);
+    // A fast link holds H.264's 720p, which has no AV1 twin: H.264, so Auto can climb.
+    expect(variants({ maxRung: 1080, linkKbps: 5000, av1: true })[0]).toBe("720h264");
+    expect(variants({ maxRung: 1080, linkKbps: 5000, av1: true })).not.toContain("240av1");
+  });
+
+  it("gives data saver the AV1 twin of the rung H.264's data saver would play", () => {
+    setFreePlanRung(1080);
+    expect(variants({ maxRung: 240, linkKbps: 5000, av1: true, dataSaver: true })).toEqual([
+      "240av1",
+      "144av1",
+      "240h264",
+      "144h264",
+    ]);
+    // On a link that keeps only H.264's 144p, data saver plays 144p in AV1 too (the AV1 240p would fit, but
+    // it is a larger picture that costs more than the data saver rung H.264 gives).
+    expect(variants({ maxRung: 240, linkKbps: 300, av1: true, dataSaver: true })[0]).toBe("144av1");
+    expect(variants({ maxRung: 240, linkKbps: 300, dataSaver: true })[0]).toBe("144h264");
+    // Without AV1 in the browser, data saver is H.264 as before.
+    expect(variants({ maxRung: 240, linkKbps: 5000, dataSaver: true })).toEqual(["240h264", "144h264"]);
+  });
+
+  it("keeps a chosen quality in AV1 where it has the rung, else in H.264", () => {
+    setFreePlanRung(1080);
+    expect(variants({ maxRung: 1080, only: 240, linkKbps: 400, av1: true })).toEqual(["240av1", "240h264"]);
+    expect(variants({ maxRung: 1080, only: 480, linkKbps: 400, av1: true })).toEqual(["480h264"]);
   });
 });

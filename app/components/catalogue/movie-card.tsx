@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from "react";
 import { Link } from "~/components/ui/link";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
@@ -91,12 +92,19 @@ export function Poster({
   width,
   height,
   eager = false,
+  nearOnly = false,
   highPriority = false,
   fill = false,
   className = "",
 }: {
   /** Whose poster files to show; null when there is no poster. */
   owner: PosterOwner | null;
+  /**
+   * Fetched only once the viewer scrolls within a screen of it (rows far down a page a phone may never
+   * scroll to: a lazy image is otherwise fetched up to 2,500 px ahead on a slow link). Not for
+   * horizontal carousels, whose hidden cards would wait for a swipe.
+   */
+  nearOnly?: boolean;
   variant: "card" | "hero";
   /** How wide the box is drawn (a `sizes` value); the hero has its own. */
   sizes?: string;
@@ -111,6 +119,24 @@ export function Poster({
 }) {
   const { t } = useTranslation("pages");
   const hydrated = useHydrated();
+  const placeholder = useRef<HTMLSpanElement>(null);
+  const [near, setNear] = useState(!nearOnly);
+  useEffect(() => {
+    const node = placeholder.current;
+    if (near || !hydrated || !node) return;
+    if (typeof IntersectionObserver === "undefined") {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: "100% 0px" },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [near, hydrated]);
   if (!owner) {
     return (
       <div
@@ -123,10 +149,11 @@ export function Poster({
   }
   const drawn = variant === "hero" ? HERO_SIZES : (sizes ?? CARD_SIZES.grid);
   const imageClassName = `${fill ? "h-full" : "h-auto"} w-full object-cover ${className}`;
-  if (!eager && !hydrated) {
+  if (!eager && (!hydrated || !near)) {
     // The box keeps the poster's place; without JavaScript the poster itself fills it.
     return (
       <span
+        ref={placeholder}
         data-poster-waiting=""
         className={`block w-full ${fill ? "h-full" : ""}`}
         style={fill ? undefined : { aspectRatio: `${width} / ${height}` }}
@@ -180,10 +207,13 @@ export function Poster({
 export function MovieCard({
   movie,
   eager = false,
+  nearOnly = false,
   sizes = CARD_SIZES.grid,
 }: {
   movie: CatalogueCard;
   eager?: boolean;
+  /** Its poster is fetched only once the viewer scrolls near it (`Poster`'s `nearOnly`). */
+  nearOnly?: boolean;
   /** How wide the card is drawn where it is shown (CARD_SIZES). */
   sizes?: string;
 }) {
@@ -201,6 +231,7 @@ export function MovieCard({
           width={300}
           height={200}
           eager={eager}
+          nearOnly={nearOnly}
           className="aspect-[3/2] transition duration-300 group-hover:scale-105"
         />
         {movie.access === "premium" ? (

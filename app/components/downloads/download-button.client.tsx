@@ -3,8 +3,9 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import { DownloadProblem, fetchMissingChunks, onMobileData, prepareDownload } from "./downloader";
 import { isComplete, missingFeatures, readRecord, storedBytes } from "./offline-store";
+import { useDecodesAv1 } from "~/components/watch/av1-support";
 
-export type DownloadOffer = { rung: number; sizeBytes: number };
+export type DownloadOffer = { rung: number; codec: "h264" | "av1"; sizeBytes: number };
 
 const MB = 1_000_000;
 const WIFI_ONLY_KEY = "kallo-download-wifi-only";
@@ -26,17 +27,24 @@ type Phase =
  */
 export function DownloadButton({
   movieId,
-  offers,
+  offers: allOffers,
+  av1Codecs = null,
   subtitleLanguage = null,
 }: {
   movieId: string;
+  /** Every rung the plan allows, of both families: the AV1 ones are offered where this device decodes AV1 (about half the size). */
   offers: DownloadOffer[];
+  /** The exact CODECS of the title's AV1 rungs, or null. */
+  av1Codecs?: string | null;
   /** The subtitles shown on the title's page: the offline player starts with them. */
   subtitleLanguage?: string | null;
 }) {
   const { t } = useTranslation("downloads");
+  const decodesAv1 = useDecodesAv1(av1Codecs);
+  const family = decodesAv1 && allOffers.some((offer) => offer.codec === "av1") ? "av1" : "h264";
+  const offers = allOffers.filter((offer) => offer.codec === family);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
-  const [rung, setRung] = useState(offers[0]?.rung ?? 0);
+  const [rung, setRung] = useState(allOffers[0]?.rung ?? 0);
   const [wifiOnly, setWifiOnly] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [evictable, setEvictable] = useState(false);
@@ -119,6 +127,7 @@ export function DownloadButton({
       const { persisted } = await prepareDownload(movieId, offer.rung, offer.sizeBytes, {
         wifiOnly,
         subtitleLanguage,
+        codec: offer.codec,
       });
       setEvictable(persisted === false);
     } catch (error) {

@@ -39,12 +39,23 @@ type LicenceAnswer = {
   subtitles?: Array<{ language: string; label: string; url: string }>;
 };
 
-async function askForLicence(movieId: string, rung: number, replaces: string | null): Promise<LicenceAnswer> {
+/** A download's family: its file is the AV1 + Opus rung (`240p-av1.mp4`) or H.264's. */
+export function downloadCodec(record: Pick<DownloadRecord, "media">): DownloadCodec {
+  return /-av1\.mp4(?:$|\?)/.test(record.media.url) ? "av1" : "h264";
+}
+export type DownloadCodec = "h264" | "av1";
+
+async function askForLicence(
+  movieId: string,
+  rung: number,
+  codec: DownloadCodec,
+  replaces: string | null,
+): Promise<LicenceAnswer> {
   const response = await fetch("/downloads/licences", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     credentials: "same-origin",
-    body: JSON.stringify({ movieId, rung, replaces }),
+    body: JSON.stringify({ movieId, rung, codec, replaces }),
   });
   const body = (await response.json().catch(() => ({}))) as Partial<LicenceAnswer> & { error?: string; key?: string };
   if (!response.ok || !body.licence)
@@ -96,12 +107,14 @@ export async function prepareDownload(
   movieId: string,
   rung: number,
   sizeBytes: number,
-  options: { wifiOnly: boolean; subtitleLanguage?: string | null },
+  options: { wifiOnly: boolean; subtitleLanguage?: string | null; codec?: DownloadCodec },
 ): Promise<{ record: DownloadRecord; persisted: boolean | null }> {
+  const codec = options.codec ?? "h264";
   const existing = await readRecord(movieId);
   const facts = await storageFacts();
-  const need =
-    sizeBytes - (existing && existing.licence.terms.rung === rung ? existing.chunks * existing.chunkBytes : 0);
+  // The same file as the one begun: the same rung of the same family.
+  const sameFile = existing !== null && existing.licence.terms.rung === rung && downloadCodec(existing) === codec;
+  const need = sizeBytes - (sameFile ? existing.chunks * existing.chunkBytes : 0);
   // Room for the film plus a little for the record and the poster.
   if (facts.freeBytes < need + 5 * MB) {
     throw new DownloadProblem("downloads:notEnoughSpace", {
@@ -115,8 +128,7 @@ export async function prepareDownload(
     : navigator.storage.persist
       ? await navigator.storage.persist().catch(() => false)
       : null;
-  const answer = await askForLicence(movieId, rung, existing?.licence.terms.id ?? null);
-  const sameFile = existing && existing.licence.terms.rung === rung;
+  const answer = await askForLicence(movieId, rung, codec, existing?.licence.terms.id ?? null);
   if (existing && !sameFile) await removeDownload(movieId);
   const record: DownloadRecord = {
     licence: answer.licence,

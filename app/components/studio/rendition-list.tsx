@@ -2,6 +2,8 @@ import { useTranslation } from "~/i18n/use-translation";
 
 export type RenditionSummary = {
   rung: number;
+  /** The family: AV1 + Opus rungs are named "240p AV1". */
+  codec?: "h264" | "av1";
   status: "pending" | "ready" | "failed";
   sizeBytes: number;
   /** Where the files are: this box's disk, or the media bucket (a title's rungs are all in one place). */
@@ -24,8 +26,9 @@ export function RenditionList({ renditions }: { renditions: readonly RenditionSu
       <ul className="flex flex-wrap gap-x-2 gap-y-0.5">
         {renditions.map((rendition) => (
           <li
-            key={rendition.rung}
+            key={`${rendition.codec ?? "h264"}-${rendition.rung}`}
             data-rung={rendition.rung}
+            data-codec={rendition.codec ?? "h264"}
             data-rendition-status={rendition.status}
             className={
               rendition.status === "ready"
@@ -36,8 +39,11 @@ export function RenditionList({ renditions }: { renditions: readonly RenditionSu
             }
           >
             {rendition.status === "ready"
-              ? t("renditions.ready", { rung: rendition.rung, megabytes: megabytes(rendition.sizeBytes) })
-              : t(`renditions.${rendition.status}`, { rung: rendition.rung })}
+              ? t(rendition.codec === "av1" ? "renditions.readyAv1" : "renditions.ready", {
+                  rung: rendition.rung,
+                  megabytes: megabytes(rendition.sizeBytes),
+                })
+              : t(`renditions.${rendition.status}${rendition.codec === "av1" ? "Av1" : ""}`, { rung: rendition.rung })}
           </li>
         ))}
       </ul>

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { useTranslation } from "~/i18n/use-translation";
 import { mostPlayedRung } from "~/media/data-cost";
 import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
-import { browserSavesData, linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
-import type { HlsPlayer } from "./hls-player.client";
+import { decodesAv1 } from "./av1-support";
+import { linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
+import type { HlsPlayer } from "./stream-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
 import { whilePlaying } from "~/utils/watch-time";
 import { ThumbControls } from "./thumb-controls";
@@ -18,21 +19,21 @@ const HLS_TYPE = "application/vnd.apple.mpegurl";
 /** A film whose links keep failing is reloaded at most this often in RELOAD_WINDOW_MS, then said to have failed. */
 const MAX_RELOADS = 3;
 const RELOAD_WINDOW_MS = 60_000;
-/** What shows the viewer means to play, on the player's frame: hls.js attaches then (the master playlist, a screen, the film). */
+/** What shows the viewer means to play, on the player's frame: the player attaches then (the master playlist, a screen, the film). */
 const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focusin", "keydown"] as const;
-/** hls.js has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
+/** The player has been fetched once on this page: attaching it again (another title, data saver switched) costs nothing. */
 let hlsFetched = false;
-/** The hls.js chunk (the same module however often it is asked for). */
-const importHlsPlayer = () => import("./hls-player.client");
-/** After the page's load event, how long the browser may wait for an idle moment before hls.js is fetched. */
+/** The player's chunk (the same module however often it is asked for). */
+const importHlsPlayer = () => import("./stream-player.client");
+/** After the page's load event, how long the browser may wait for an idle moment before the player is fetched. */
 const IDLE_FETCH_TIMEOUT_MS = 3_000;
 
 /**
- * hls.js (about 100 kB, kept by the browser for as long as this build
- * serves) is fetched once the page has loaded and the browser is idle, so a
- * first press of play does not wait for it on a slow link; with the app's or
- * the browser's data saver on, only when the viewer reaches for the player.
- * Only the library: the film, its playlists and the screen wait for play.
+ * The player (`stream-player.client.ts`, about 4 kB, kept by the browser for
+ * as long as this build serves) is fetched once the page has loaded and the
+ * browser is idle, so a first press of play does not wait for it on a slow
+ * link; with data saver on too (it costs less than one poster). Only the
+ * player's code: the film, its playlists and the screen wait for play.
  * Returns a function that cancels a fetch not yet started.
  */
 function fetchPlayerWhenIdle(): () => void {
@@ -177,15 +178,15 @@ function showSubtitles(video: HTMLVideoElement, language: string | null) {
  * The title's adaptive player. Without JavaScript it is a plain
  * `<video controls>` whose first source is the HLS master playlist (Safari,
  * iOS and current Chromium play it natively) and whose fallback is a
- * progressive MP4 of a low rung. With JavaScript it plays through hls.js
+ * progressive MP4 of a low rung. With JavaScript it plays through the player
  * where the browser has MSE, else natively; starts on a rung chosen from the
  * link, resumes where the viewer stopped, reports the position (also on every
  * way of leaving: an in-app link, back, closing the tab, the screen going
  * off), counts the bytes it fetched, and switches quality when `quality`
  * changes. Nothing of the film is fetched until play is pressed
- * (`preload="none"`), and hls.js attaches only when the viewer reaches for the
- * player (pointer over it, a touch, focus, play); the library itself is
- * fetched once the page is idle (with data saver on, at that reach). Subtitles are side-loaded `<track>` elements, which every
+ * (`preload="none"`), and the player attaches only when the viewer reaches for the
+ * player (pointer over it, a touch, focus, play); its code is fetched once
+ * the page is idle (data saver too: it is a few kilobytes). Subtitles are side-loaded `<track>` elements, which every
  * mode keeps: the chosen one is `default` (shown without JavaScript), and
  * `subtitleLanguage` switches them; a choice made in the browser's own
  * controls is reported through `onSubtitleLanguageChange`.
@@ -195,6 +196,7 @@ export function AdaptivePlayer({
   masterUrl,
   fallbackUrl,
   rungs,
+  av1Codecs = null,
   quality,
   streamQuality,
   poster,
@@ -213,12 +215,14 @@ export function AdaptivePlayer({
   onSpentChange,
 }: {
   movieId: string;
-  /** Data saver is on: hls.js keeps less film ahead (what a viewer who stops has paid for and not seen). */
+  /** Data saver is on: the player keeps less film ahead (what a viewer who stops has paid for and not seen). */
   dataSaver?: boolean;
   /** Null when the title has no ladder yet: the fallback MP4 plays alone. */
   masterUrl: string | null;
   fallbackUrl: string;
   rungs: readonly PlayerRung[];
+  /** The exact CODECS of the title's AV1 + Opus rungs (null without them): the player asks for them where the browser decodes AV1 smoothly. */
+  av1Codecs?: string | null;
   quality: "auto" | number;
   /** The quality `masterUrl` itself asks for (the page's `?quality=`). */
   streamQuality: "auto" | number;
@@ -240,7 +244,7 @@ export function AdaptivePlayer({
   reportProgress?: boolean;
   /** The film played to its end (the next episode's card). */
   onEnded?: () => void;
-  /** Bytes this player fetched so far (as they arrive with hls.js; from Resource Timing otherwise). */
+  /** Bytes this player fetched so far (as they arrive through MSE; from Resource Timing otherwise). */
   onSpentChange?: (bytes: number) => void;
 }) {
   const { t } = useTranslation("watch");
@@ -249,7 +253,7 @@ export function AdaptivePlayer({
   /** The page's script runs: its own controls replace the browser's (which stay without JavaScript). */
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
-  /** Attaches hls.js now (a press on play); nothing until the stream effect has run. */
+  /** Attaches the player now (a press on play); nothing until the stream effect has run. */
   const attachRef = useRef<() => void>(() => undefined);
   /** Where the film starts: the resume position, or 0 once "Start over" is pressed. */
   const startedOverRef = useRef(false);
@@ -259,7 +263,7 @@ export function AdaptivePlayer({
   const modeRef = useRef<Mode>("none");
   const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
   const [state, setState] = useState<"idle" | "loading" | "playing" | "error">("idle");
-  /** The link is lost and the player is asking again (hls.js): said plainly, and cleared when it is back. */
+  /** The link is lost and the player is asking again: said plainly, and cleared when it is back. */
   const [reconnecting, setReconnecting] = useState(false);
   const [rung, setRung] = useState<number | null>(null);
   /** The quality the attached stream plays (the master URL's own, until the menu changes it). */
@@ -292,7 +296,7 @@ export function AdaptivePlayer({
     setRefusal(reason);
   }, []);
 
-  // Attach the stream: native HLS, hls.js, or the progressive fallback left as rendered.
+  // Attach the stream: native HLS, the player, or the progressive fallback left as rendered.
   useEffect(() => {
     const video = videoRef.current;
     const frame = frameRef.current;
@@ -304,7 +308,7 @@ export function AdaptivePlayer({
         if (reason) refuse(reason);
       });
     };
-    // hls.js gave up on a request the server would still allow (a bucket link that expired while the film
+    // The player gave up on a request the server would still allow (a bucket link that expired while the film
     // stood still, say): its playlists again, with fresh links, from where the film stood, a few times
     // a minute at most; a refusal (screens, a pass) or a film that keeps failing is said as before.
     const reloads: number[] = [];
@@ -329,7 +333,7 @@ export function AdaptivePlayer({
     const estimate = linkEstimateKbps();
     const source = masterUrl ? withParams(masterUrl, { bw: estimate }) : null;
     const canPlayNative = Boolean(source && video.canPlayType(HLS_TYPE));
-    // hls.js wherever classic MSE plays H.264: on Chromium it starts sooner, seeks
+    // The MSE player wherever classic MSE plays H.264: on Chromium it starts sooner, seeks
     // in a third of the time and buffers only what we allow (decision 020).
     // Native HLS where there is no MSE (iPhone Safari), else the MP4 fallback.
     const hasMse =
@@ -337,7 +341,7 @@ export function AdaptivePlayer({
 
     // Pressed play before this script ran: the browser is already playing the rendered sources.
     const alreadyPlaying = !video.paused || video.currentTime > 0;
-    // Where MSE plays, hls.js takes over from there: the browser's own HLS reads a byte-range rung
+    // Where MSE plays, the player takes over from there: the browser's own HLS reads a byte-range rung
     // from its first byte to its last (a CDN in front of a bucket sends the whole file before the
     // first frame) and keeps no limit on what it fetches ahead. Elsewhere it is left playing.
     // A press held by HOLD_EARLY_PLAY (utils/hold-early-play.ts) is here too: the element waits, playing in name.
@@ -348,12 +352,12 @@ export function AdaptivePlayer({
     let cancelIdleFetch = () => {};
     if (source && hasMse) {
       modeRef.current = "mse";
-      // Started by the previous episode's end card, or already playing natively: hls.js plays as
+      // Started by the previous episode's end card, or already playing natively: the player plays as
       // soon as it is attached (load() below pauses the element).
       if (autoStartRef.current || handOver) video.dataset.playRequested = "1";
       if (handOver && !video.dataset.playHeld) video.dataset.playerHandedOver = "1";
-      // Nothing may start natively while hls.js loads (load() undoes the source the parser chose);
-      // a play pressed meanwhile starts once hls.js is attached.
+      // Nothing may start natively while the player loads (load() undoes the source the parser chose);
+      // a play pressed meanwhile starts once the player is attached.
       removeSources(video);
       video.removeAttribute("src");
       video.load();
@@ -363,11 +367,15 @@ export function AdaptivePlayer({
         requested = true;
         for (const name of intentEvents) frame.removeEventListener(name, loadPlayer);
         video.removeEventListener("play", loadPlayer);
-        void importHlsPlayer().then(({ createHlsPlayer }) => {
+        // The AV1 family where this browser decodes it smoothly (the master playlist then lists it first).
+        const av1 = av1Codecs ? decodesAv1(av1Codecs) : Promise.resolve(false);
+        void Promise.all([importHlsPlayer(), av1]).then(([{ createHlsPlayer }, playsAv1]) => {
           hlsFetched = true;
           if (cancelled) return;
+          video.dataset.av1 = playsAv1 ? "1" : "0";
           hlsRef.current = createHlsPlayer(video, {
-            source,
+            source: playsAv1 ? withParams(source, { av1: 1 }) : source,
+            preferAv1: playsAv1,
             startSeconds: () => handedOverAt ?? startFromRef.current,
             linkKbps: estimate,
             dataSaver,
@@ -397,9 +405,8 @@ export function AdaptivePlayer({
           frame.addEventListener(name, loadPlayer, { passive: true });
         }
         video.addEventListener("play", loadPlayer);
-        const fetchWhenIdle = !dataSaver && !browserSavesData();
-        video.dataset.playerFetch = fetchWhenIdle ? "when-idle" : "on-intent";
-        if (fetchWhenIdle) cancelIdleFetch = fetchPlayerWhenIdle();
+        video.dataset.playerFetch = "when-idle";
+        cancelIdleFetch = fetchPlayerWhenIdle();
       }
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
@@ -425,9 +432,9 @@ export function AdaptivePlayer({
       delete video.dataset.playerAttached;
     };
     // The stream is attached once per title and master playlist; quality changes are applied below.
-  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse, dataSaver]);
+  }, [movieId, masterUrl, fallbackUrl, resumeSeconds, streamQuality, refuse, dataSaver, av1Codecs]);
 
-  // A quality chosen in the menu: hls.js switches level; native HLS reloads the playlist of that rung where it was.
+  // A quality chosen in the menu: the player switches level; native HLS reloads the playlist of that rung where it was.
   useEffect(() => {
     const video = videoRef.current;
     if (!video || appliedQuality.current === quality) return;
@@ -468,7 +475,7 @@ export function AdaptivePlayer({
     if (!video) return;
     let started = false;
     // Where the viewer is and whether the film plays, kept from the element's events: by the time an
-    // in-app navigation unmounts the page, hls.js's destroy has emptied the element (paused, at 0).
+    // in-app navigation unmounts the page, the player's destroy has emptied the element (paused, at 0).
     let position = video.currentTime;
     let playing = !video.paused;
     const seek = () => {
@@ -523,7 +530,7 @@ export function AdaptivePlayer({
       position = video.currentTime;
     };
     const onPlay = () => {
-      // Pressed before hls.js is attached: it starts playing once it is.
+      // Pressed before the player is attached: it starts playing once it is.
       if (modeRef.current === "mse" && !hlsRef.current) video.dataset.playRequested = "1";
       started = true;
       playing = true;
@@ -610,7 +617,7 @@ export function AdaptivePlayer({
     };
   }, [movieId, resumeSeconds, refuse, reportProgress]);
 
-  /** Play, from the controls: hls.js attaches first where it plays (the press waits for it, never lost). */
+  /** Play, from the controls: the player attaches first where it plays (the press waits for it, never lost). */
   const play = useCallback(() => {
     const video = videoRef.current;
     if (!video) return;

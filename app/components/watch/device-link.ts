@@ -12,17 +12,12 @@ const LINK_ESTIMATE_KEY = "kallo-link-kbps";
 /** Where the player keeps the rung each of its last viewings played most. */
 const PLAYED_RUNGS_KEY = "kallo-played-rungs";
 
-type NetworkInformation = { downlink?: number; saveData?: boolean };
+type NetworkInformation = { downlink?: number };
 
 /** The link the device itself reports (Network Information API: Chromium-based browsers), in kbps. */
 export function reportedLinkKbps(): number | null {
   const connection = (navigator as Navigator & { connection?: NetworkInformation }).connection;
   return connection?.downlink && connection.downlink > 0 ? Math.round(connection.downlink * 1000) : null;
-}
-
-/** The browser's own data saver ("Lite mode", `Save-Data`) is on. */
-export function browserSavesData(): boolean {
-  return Boolean((navigator as Navigator & { connection?: NetworkInformation }).connection?.saveData);
 }
 
 /**

@@ -1,18 +1,44 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { PlayerQuality } from "~/services/playback.server";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { estimateAutoCost, megabytesOf, type CostEstimate, type CostRung } from "~/media/data-cost";
+import { estimateAutoCost, megabytesOf, playsAv1Family, type CostEstimate, type CostRung } from "~/media/data-cost";
 import { DATA_SAVER_MAX_RUNG } from "~/media/ladder";
+import { useDecodesAv1 } from "./av1-support";
 import { playedRungs, reportedLinkKbps } from "./device-link";
 
 type Choices = {
   rungs: Array<CostRung & { rung: number }>;
+  /** The title's AV1 + Opus rungs (the same qualities), for a browser that decodes AV1 smoothly. */
+  av1?: { codecs: string; rungs: Array<CostRung & { rung: number }> } | null;
   quality: PlayerQuality;
   dataSaver: boolean;
   autoCost: CostEstimate | null;
 };
+
+/**
+ * The choices as this browser will play them: where it decodes AV1 smoothly
+ * and the AV1 family is the one to play (`playsAv1Family`, the rule the
+ * master playlist follows), each quality with an AV1 twin costs what the AV1
+ * rung costs, and Auto is estimated over the AV1 rungs alone (the player
+ * stays in the family it starts in). Otherwise the H.264 figures, as the
+ * server rendered them.
+ */
+function useChoicesAsPlayed(choices: Choices): { choices: Choices; av1: boolean } {
+  const decodes = useDecodesAv1(choices.av1?.codecs);
+  return useMemo(() => {
+    const av1 = choices.av1;
+    if (!decodes || !av1) return { choices, av1: false };
+    if (!playsAv1Family(choices.rungs, av1.rungs, { linkKbps: reportedLinkKbps(), dataSaver: choices.dataSaver }))
+      return { choices, av1: false };
+    const rungs = choices.rungs.map((rung) => av1.rungs.find((twin) => twin.rung === rung.rung) ?? rung);
+    return {
+      choices: { ...choices, rungs, autoCost: estimateAutoCost(av1.rungs, { linkKbps: reportedLinkKbps() }) },
+      av1: true,
+    };
+  }, [choices, decodes]);
+}
 
 type T = (key: string, values?: Record<string, unknown>) => string;
 
@@ -36,12 +62,14 @@ function span(low: number, high: number): string {
  * hydrated, then from what the device reports of its link and what it played
  * before, when it knows more than the server did.
  */
-function useAutoCost(choices: Choices): CostEstimate | null {
+function useAutoCost(choices: Choices, av1: boolean): CostEstimate | null {
   const [estimate, setEstimate] = useState(choices.autoCost);
   useEffect(() => {
-    const seen = estimateAutoCost(choices.rungs, { linkKbps: reportedLinkKbps(), playedRungs: playedRungs() });
+    // Auto climbs within the family it plays: the AV1 rungs alone when it plays AV1.
+    const family = av1 && choices.av1 ? choices.av1.rungs : choices.rungs;
+    const seen = estimateAutoCost(family, { linkKbps: reportedLinkKbps(), playedRungs: playedRungs() });
     setEstimate(seen && !(seen.basis === "assumed" && choices.autoCost?.basis === "link") ? seen : choices.autoCost);
-  }, [choices.rungs, choices.autoCost]);
+  }, [choices.rungs, choices.av1, choices.autoCost, av1]);
   return estimate;
 }
 
@@ -53,7 +81,7 @@ function useAutoCost(choices: Choices): CostEstimate | null {
  */
 export function PlaybackCost({
   durationSeconds,
-  choices,
+  choices: rendered,
   quality,
   playingRung,
   spentBytes,
@@ -65,7 +93,8 @@ export function PlaybackCost({
   spentBytes: number;
 }) {
   const { t } = useTranslation("watch");
-  const auto = useAutoCost(choices);
+  const { choices, av1 } = useChoicesAsPlayed(rendered);
+  const auto = useAutoCost(choices, av1);
   if (choices.rungs.length === 0) return null;
   const length = formatLength(durationSeconds, t);
   const top = choices.rungs[choices.rungs.length - 1];
@@ -112,6 +141,11 @@ export function PlaybackCost({
           ) : null}
         </>
       ) : null}
+      {av1 ? (
+        <p className="text-xs text-slate-400" data-testid="data-cost-av1">
+          {t("quality.av1")}
+        </p>
+      ) : null}
       <p aria-live="polite" className="text-xs text-slate-400" data-testid="playing-rung">
         {playingRung ? t("quality.playingAt", { rung: playingRung }) : "\u00a0"}
       </p>
@@ -132,7 +166,7 @@ export function PlaybackCost({
  */
 export function PlaybackChoices({
   movieId,
-  choices,
+  choices: rendered,
   quality,
   onQualityChange,
 }: {
@@ -145,6 +179,7 @@ export function PlaybackChoices({
   const location = useLocation();
   const selectId = useId();
   const hydrated = useHydrated();
+  const { choices } = useChoicesAsPlayed(rendered);
   if (choices.rungs.length === 0) return null;
 
   const top = choices.rungs[choices.rungs.length - 1];

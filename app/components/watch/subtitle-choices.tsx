@@ -22,7 +22,7 @@ export function rememberSubtitleChoice(language: string | null) {
  * Without JavaScript it is a form that posts the choice (kept in a cookie)
  * and comes back to the page, whose `<track default>` then shows it; with
  * JavaScript the choice switches the shown track at once, whichever way the
- * film plays (native HLS, hls.js or the MP4), and is remembered in the
+ * film plays (native HLS, the player or the MP4), and is remembered in the
  * background.
  */
 export function SubtitleChoices({

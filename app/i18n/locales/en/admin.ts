@@ -77,6 +77,9 @@ const admin = {
     diskLow:
       "Disk almost full: {{free}} GB free of {{total}} GB, and uploads are refused below {{reserve}} GB. Films {{films}} GB, adaptive ladders {{renditions}} GB, work in progress and unfinished uploads {{temporary}} GB.",
     renditionDisk: "The adaptive ladder takes {{gigabytes}} GB of disk for {{titles}} titles.",
+    av1Progress:
+      "AV1 + Opus rungs (less data for the phones that play them): {{ready}} made ({{megabytes}} MB), {{pending}} being made; {{titles}} titles in the ladder queue.",
+    av1Failed: "{{count}} failed (see the server log).",
     renditionBucket: "The media bucket holds {{gigabytes}} GB of it for {{titles}} more titles.",
     statusFilter: "Status",
     allStatuses: "All statuses",

@@ -102,6 +102,7 @@ const watch = {
     costCeiling: "At most {{megabytes}} MB if the picture climbs to {{rung}}p.",
     cost: "{{megabytes}} MB for this film ({{length}}) at {{rung}}p: {{perHour}} MB an hour.",
     spent: "This viewing has used {{megabytes}} MB so far.",
+    av1: "This phone plays the AV1 picture: the same quality for less data.",
     playingAt: "Playing at {{rung}}p",
     hoursMinutes: "{{hours}} h {{minutes}} min",
     minutes: "{{minutes}} min",

@@ -91,6 +91,9 @@ const admin: DeepStrings<typeof en> = {
     diskLow:
       "Faifai ya kusa cika: GB {{free}} babu komai cikin GB {{total}}, kuma ana ƙin ɗorawa ƙasa da GB {{reserve}}. Fina-finai GB {{films}}, matakan inganci GB {{renditions}}, aikin da ake yi da ɗorawar da ba ta kammala ba GB {{temporary}}.",
     renditionDisk: "Matakan ingancin hoto suna ɗaukar GB {{gigabytes}} a faifai don fina-finai {{titles}}.",
+    av1Progress:
+      "Matakan AV1 + Opus (ƙarancin data ga wayoyin da ke kunna su): an yi {{ready}} (MB {{megabytes}}), ana yin {{pending}}; fina-finai {{titles}} suna jira a layin matakai.",
+    av1Failed: "{{count}} sun kasa (duba rubutun sabar).",
     renditionBucket: "Ma'ajiyar fina-finai (bucket) tana riƙe da GB {{gigabytes}} na fina-finai {{titles}} kuma.",
     statusFilter: "Matsayi",
     allStatuses: "Duk matsayi",

@@ -104,6 +104,7 @@ const watch: DeepStrings<typeof en> = {
     costCeiling: "Har zuwa MB {{megabytes}} idan hoton ya haura zuwa {{rung}}p.",
     cost: "MB {{megabytes}} na wannan fim ({{length}}) a {{rung}}p: MB {{perHour}} a awa ɗaya.",
     spent: "Wannan kallo ya ci MB {{megabytes}} zuwa yanzu.",
+    av1: "Wannan waya tana kunna hoton AV1: inganci iri ɗaya da ƙarancin data.",
     playingAt: "Ana kunnawa a {{rung}}p",
     hoursMinutes: "awa {{hours}} da minti {{minutes}}",
     minutes: "minti {{minutes}}",
