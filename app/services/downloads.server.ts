@@ -14,7 +14,7 @@ import type { Account } from "./accounts.server";
 import { isPublishedRow } from "./catalogue.server";
 import { getPassStatus } from "./passes.server";
 import { decideMoviePlayback, maxRungFor } from "./playback.server";
-import { listReadyRenditions, ofFamily } from "./renditions.server";
+import { allowedOfFamily, listReadyRenditions } from "./renditions.server";
 import type { LadderCodec } from "~/media/ladder";
 import { getSetting, setSetting } from "./settings.server";
 import { isBoundByPlan } from "~/services/roles";
@@ -109,15 +109,13 @@ export function downloadRulesFor(db: DB, account: Pick<Account, "id">, now = new
 export function downloadOptions(db: DB, account: Account, movieId: string, now = new Date()): DownloadOption[] {
   const maxRung = maxRungFor(db, account, now);
   const ready = listReadyRenditions(db, movieId);
-  return (["h264", "av1"] as const).flatMap((codec) => {
-    const family = ofFamily(ready, codec);
-    const allowed = family.filter((rendition) => rendition.rung <= maxRung);
-    return (allowed.length > 0 ? allowed : family.slice(0, 1)).map((rendition) => ({
+  return (["h264", "av1"] as const).flatMap((codec) =>
+    allowedOfFamily(ready, codec, maxRung).map((rendition) => ({
       rung: rendition.rung,
       codec,
       sizeBytes: rendition.sizeBytes,
-    }));
-  });
+    })),
+  );
 }
 
 export type IssueRefusal = {

@@ -23,7 +23,13 @@ import {
 } from "~/media/storage.server";
 import { isPublishedRow } from "./catalogue.server";
 import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
-import { filmFrame, listReadyRenditions, ofFamily, type Rendition as LadderRendition } from "./renditions.server";
+import {
+  allowedOfFamily,
+  filmFrame,
+  listReadyRenditions,
+  ofFamily,
+  type Rendition as LadderRendition,
+} from "./renditions.server";
 import { isBoundByPlan } from "~/services/roles";
 
 export type PlaybackRefusal = {
@@ -399,11 +405,7 @@ export function authorizeHlsStream(
   const ready = listReadyRenditions(db, decision.movieId);
   if (ready.length === 0) return { allowed: false, status: 404, message: "Video not found" };
   // A plan below every rung still gets the lowest one of each family: nobody is left with nothing.
-  const allowedRenditions = (["h264", "av1"] as const).flatMap((codec) => {
-    const family = ofFamily(ready, codec);
-    const capped = family.filter((rendition) => rendition.rung <= maxRung);
-    return capped.length > 0 ? capped : family.slice(0, 1);
-  });
+  const allowedRenditions = (["h264", "av1"] as const).flatMap((codec) => allowedOfFamily(ready, codec, maxRung));
   const allowed = (path: string | null) => ({
     allowed: true as const,
     movieId: decision.movieId,
@@ -464,10 +466,6 @@ export function masterVariants(
   renditions: readonly LadderRendition[],
   options: { maxRung: number; only?: number | null; linkKbps: number | null; dataSaver?: boolean; av1?: boolean },
 ): LadderRendition[] {
-  const capFamily = (family: readonly LadderRendition[]) => {
-    const capped = family.filter((rendition) => rendition.rung <= options.maxRung);
-    return capped.length > 0 ? capped : family.slice(0, 1);
-  };
   const order = (candidates: readonly LadderRendition[], startRung?: number) => {
     const chosen = options.only ? candidates.filter((rendition) => rendition.rung === options.only) : [];
     if (chosen.length > 0) return chosen;
@@ -481,8 +479,8 @@ export function masterVariants(
       ...candidates.filter((rendition) => rendition.rung !== start),
     ];
   };
-  const h264 = capFamily(ofFamily(renditions, "h264"));
-  const av1 = capFamily(ofFamily(renditions, "av1"));
+  const h264 = allowedOfFamily(renditions, "h264", options.maxRung);
+  const av1 = allowedOfFamily(renditions, "av1", options.maxRung);
   const useAv1 =
     options.av1 === true &&
     (options.only ? av1.some((rendition) => rendition.rung === options.only) : true) &&
@@ -566,17 +564,15 @@ export function playerChoices(
   const ready = listReadyRenditions(db, input.movieId);
   const planCap = maxRungFor(db, input.account, now);
   const cap = Math.min(planCap, input.dataSaver ? DATA_SAVER_RUNG : Number.POSITIVE_INFINITY);
-  const allowedOf = (family: readonly LadderRendition[]) => {
-    const capped = family.filter((rendition) => rendition.rung <= cap);
-    return (capped.length > 0 ? capped : family.slice(0, 1)).map((rendition) => ({
+  const allowedOf = (codec: LadderCodec) =>
+    allowedOfFamily(ready, codec, cap).map((rendition) => ({
       ...costRungOf(rendition),
       width: rendition.width,
       height: rendition.height,
     }));
-  };
-  const rungs = allowedOf(ofFamily(ready, "h264"));
+  const rungs = allowedOf("h264");
   const av1Family = ofFamily(ready, "av1");
-  const av1Rungs = allowedOf(av1Family);
+  const av1Rungs = allowedOf("av1");
   const quality =
     input.quality !== "auto" && rungs.some((rung) => rung.rung === input.quality) ? input.quality : "auto";
   const top = rungs.at(-1);

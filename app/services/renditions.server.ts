@@ -61,6 +61,20 @@ export function ofFamily<R extends { codec: LadderCodec }>(renditions: readonly 
   return renditions.filter((rendition) => rendition.codec === codec);
 }
 
+/**
+ * The rungs of one family a viewer may play: those up to `maxRung` (the plan's cap, data saver), or the
+ * family's lowest when every rung is above it (nobody is left with nothing). Lowest first.
+ */
+export function allowedOfFamily<R extends { codec: LadderCodec; rung: number }>(
+  renditions: readonly R[],
+  codec: LadderCodec,
+  maxRung: number,
+): R[] {
+  const family = ofFamily(renditions, codec);
+  const capped = family.filter((rendition) => rendition.rung <= maxRung);
+  return capped.length > 0 ? capped : family.slice(0, 1);
+}
+
 export type RenditionStatusRow = {
   rung: number;
   codec: LadderCodec;
