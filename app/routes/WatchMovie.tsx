@@ -3,7 +3,7 @@ import { metaTitleMeta } from "~/utils/meta";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Link } from "~/components/ui/link";
-import { lazy, Suspense, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireViewer } from "~/auth/guards.server";
@@ -260,6 +260,15 @@ export default function WatchMovie() {
   useEffect(() => setSpentBytes(0), [movie.id]);
   const [settingsOpened, setSettingsOpened] = useState(false);
   const playable = watch.access.kind === "play";
+  // The player's Download button: the settings under the player open on the downloader.
+  const settingsRef = useRef<HTMLDetailsElement>(null);
+  const openDownloads = useCallback(() => {
+    const settings = settingsRef.current;
+    if (!settings) return;
+    settings.open = true;
+    setSettingsOpened(true);
+    settings.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, []);
 
   return (
     <article className="mx-auto w-full max-w-6xl px-4 py-4 sm:py-8">
@@ -306,6 +315,7 @@ export default function WatchMovie() {
             autoStart={watch.autoStart}
             onEnded={next ? () => setEnded(true) : undefined}
             onSpentChange={setSpentBytes}
+            onDownload={playable && watch.downloadOffers.length > 0 ? openDownloads : undefined}
           />
           {ended && next && watch.series ? (
             <NextEpisodeCard
@@ -379,6 +389,7 @@ export default function WatchMovie() {
       ) : null}
       {playable ? (
         <details
+          ref={settingsRef}
           className="mt-3 rounded-lg border border-white/10 bg-ink-900/40"
           data-testid="playback-settings"
           onToggle={(event) => {

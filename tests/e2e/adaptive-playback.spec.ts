@@ -7,13 +7,13 @@ import type {
   Page,
   Request,
 } from "@playwright/test";
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { movieRenditions } from "../../app/db/schema";
 import { createAdmin, createApprovedProvider, createViewer, signInThroughForm } from "./fixtures/accounts";
 import type { TestAccount } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
 import { expect, test } from "./fixtures/test";
-import { openPlaybackSettings, startPlaying } from "./fixtures/titles";
+import { openPlaybackSettings, readyH264Rungs, startPlaying } from "./fixtures/titles";
 import { refuseAv1 } from "./fixtures/av1";
 
 /**
@@ -537,18 +537,7 @@ test.describe("without JavaScript", () => {
     const movieId = TITLE.noScript;
     await signIn(page, await createViewer("noscript"));
     // The progressive fallback is for slow links: the highest rung whose average fits 300 kbps.
-    const ready = e2eDb()
-      .select({ rung: movieRenditions.rung, averageBandwidth: movieRenditions.averageBandwidth })
-      .from(movieRenditions)
-      .where(
-        and(
-          eq(movieRenditions.movieId, movieId),
-          eq(movieRenditions.codec, "h264"),
-          eq(movieRenditions.status, "ready"),
-        ),
-      )
-      .orderBy(asc(movieRenditions.rung))
-      .all();
+    const ready = readyH264Rungs(movieId);
     const fallbackRung = ready.filter((row) => row.averageBandwidth <= 300_000).at(-1)?.rung ?? ready[0].rung;
     expect(fallbackRung).toBeLessThanOrEqual(240);
     await page.goto(`/WatchMovie?id=${movieId}`);
@@ -659,19 +648,7 @@ test("the stream routes refuse the signed-out, a Premium title without a pass an
     expect(allowed.status()).toBe(200);
     expect(allowed.headers()["content-type"]).toBe(HLS_TYPE);
     const rungs = rungsOfMaster(await allowed.text());
-    const ready = e2eDb()
-      .select({ rung: movieRenditions.rung })
-      .from(movieRenditions)
-      .where(
-        and(
-          eq(movieRenditions.movieId, PREMIUM),
-          eq(movieRenditions.codec, "h264"),
-          eq(movieRenditions.status, "ready"),
-        ),
-      )
-      .orderBy(asc(movieRenditions.rung))
-      .all()
-      .map((row) => row.rung);
+    const ready = readyH264Rungs(PREMIUM).map((row) => row.rung);
     expect([...rungs].sort((a, b) => a - b)).toEqual(ready);
   } finally {
     await admin.close();

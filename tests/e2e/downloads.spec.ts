@@ -51,8 +51,10 @@ async function withServiceWorker(page: Page) {
 async function downloadFromTitlePage(page: Page, movieId: string) {
   await page.goto(`/WatchMovie?id=${movieId}`);
   await withServiceWorker(page);
-  await openPlaybackSettings(page);
+  // The Download button beside the player's sound opens the downloader under the player.
+  await page.getByTestId("player-frame").getByRole("button", { name: "Download", exact: true }).click();
   const panel = page.getByRole("region", { name: "Download to watch offline" });
+  await expect(page.getByTestId("playback-settings")).toHaveAttribute("open", "");
   await panel.getByRole("button", { name: "Download", exact: true }).click();
   // The lowest quality is chosen first, with its size from the real file.
   await expect(panel.getByRole("radio").first()).toBeChecked();
@@ -315,6 +317,7 @@ test("a plan without downloads shows no Download button and the server refuses t
     await openPlaybackSettings(page);
     await expect(page.getByTestId("data-saver")).toBeVisible();
     await expect(page.getByRole("region", { name: "Download to watch offline" })).toHaveCount(0);
+    await expect(page.getByTestId("player-download")).toHaveCount(0);
     const refused = await page.request.post("/downloads/licences", {
       data: { movieId: title.id, rung: 144 },
       headers: { Origin: new URL(baseURL!).origin },

@@ -10,12 +10,10 @@ import {
   listTrendingMovies,
   loadLandingCatalogue,
 } from "~/services/catalogue-lists.server";
-import { createTestDatabase, insertTitle } from "./helpers/test-db";
+import { catalogueNow as now, createTestDatabase, daysAgo, insertTitle } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
-const now = new Date("2026-11-20T12:00:00Z");
-const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 3600 * 1000);
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   insertTitle(db, id, { categoryId: "catactionaaa", posterFile: `${id}-card.jpg`, uploadedAt: daysAgo(10) }, values);

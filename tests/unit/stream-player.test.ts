@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseMasterPlaylist } from "~/components/watch/stream-player.client";
+import { firstByteTimeoutMs, LinkEstimate, parseMasterPlaylist } from "~/components/watch/stream-link";
 import { writeMasterPlaylist } from "~/media/hls";
 
 describe("the player's reading of a master playlist", () => {
@@ -58,5 +58,53 @@ describe("the player's reading of a master playlist", () => {
     ].join("\n");
     expect(parseMasterPlaylist(text, "https://kallo.example/stream/x/master.m3u8")).toEqual([]);
     expect(parseMasterPlaylist("<html>", "https://kallo.example/")).toEqual([]);
+  });
+});
+
+describe("the player's patience and its reading of the link", () => {
+  it("gives a request with no first byte about twice the round trip plus a segment when little film is ahead, and more when much is", () => {
+    expect(firstByteTimeoutMs(0, 300, 0)).toBe(2_600);
+    expect(firstByteTimeoutMs(3, 300, 0)).toBe(2_600);
+    // 20 s ahead: it may wait until two segments' time is left.
+    expect(firstByteTimeoutMs(20, 300, 0)).toBe(16_000);
+    // A box that answers slowly every time is never asked forever: each run-out doubles the patience.
+    expect(firstByteTimeoutMs(0, 300, 1)).toBe(5_200);
+    expect(firstByteTimeoutMs(0, 300, 10)).toBe(60_000);
+  });
+
+  /** A 2-s segment of `kbps` of film arriving at `linkKbps` (its download time from its size). */
+  const segment = (estimate: LinkEstimate, kbps: number, linkKbps: number) => {
+    const bytes = (kbps * 1000 * 2) / 8;
+    estimate.measure(bytes, (bytes * 8) / (linkKbps * 1000), 2);
+  };
+
+  it("believes a link that is fast again within a few of the lowest rung's segments (a dip's return)", () => {
+    const link = new LinkEstimate(1500);
+    for (let index = 0; index < 10; index++) segment(link, 500, 1500);
+    expect(link.bitsPerSecond / 1000).toBeGreaterThan(1400);
+    // The dip: 144p segments (150 kbps) at 150 kbps.
+    for (let index = 0; index < 10; index++) segment(link, 150, 150);
+    expect(link.bitsPerSecond / 1000).toBeLessThan(200);
+    // The link is back: the same small segments now take a tenth of their time.
+    let segments = 0;
+    while (link.bitsPerSecond * 0.7 < 700_000 && segments < 100) {
+      segment(link, 150, 1500);
+      segments++;
+    }
+    // Enough to climb to a 700 kbps rung within 8 segments (16 s of film); weighed by download time alone it took 49.
+    expect(segments).toBeLessThanOrEqual(8);
+  });
+
+  it("counts a dip at once: one slow segment halves the estimate", () => {
+    const link = new LinkEstimate(1500);
+    for (let index = 0; index < 10; index++) segment(link, 500, 1500);
+    segment(link, 500, 150);
+    expect(link.bitsPerSecond / 1000).toBeLessThan(750);
+  });
+
+  it("takes a segment given up midway as the link's rate now", () => {
+    const link = new LinkEstimate(1500);
+    link.fellTo(10_000, 1);
+    expect(link.bitsPerSecond).toBe(80_000);
   });
 });

@@ -4,7 +4,7 @@ import { mostPlayedRung } from "~/media/data-cost";
 import { HOLD_EARLY_PLAY, MSE_TYPE } from "~/utils/hold-early-play";
 import { decodesAv1 } from "./av1-support";
 import { linkEstimateKbps, rememberLinkKbps, rememberPlayedRung } from "./device-link";
-import type { HlsPlayer } from "./stream-player.client";
+import type { HlsPlayer, LinkState } from "./stream-player.client";
 import type { PlayerSubtitleTrack } from "./subtitle-choices";
 import { whilePlaying } from "~/utils/watch-time";
 import { ThumbControls } from "./thumb-controls";
@@ -213,6 +213,7 @@ export function AdaptivePlayer({
   reportProgress = true,
   onEnded,
   onSpentChange,
+  onDownload,
 }: {
   movieId: string;
   /** Data saver is on: the player keeps less film ahead (what a viewer who stops has paid for and not seen). */
@@ -246,6 +247,8 @@ export function AdaptivePlayer({
   onEnded?: () => void;
   /** Bytes this player fetched so far (as they arrive through MSE; from Resource Timing otherwise). */
   onSpentChange?: (bytes: number) => void;
+  /** The plan allows downloading this title: the controls' Download button. */
+  onDownload?: () => void;
 }) {
   const { t } = useTranslation("watch");
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -263,8 +266,9 @@ export function AdaptivePlayer({
   const modeRef = useRef<Mode>("none");
   const [refusal, setRefusal] = useState<PlaybackRefusal | null>(null);
   const [state, setState] = useState<"idle" | "loading" | "playing" | "error">("idle");
-  /** The link is lost and the player is asking again: said plainly, and cleared when it is back. */
-  const [reconnecting, setReconnecting] = useState(false);
+  /** "slow": the film waits while bytes still come; "lost": nothing answers and the player keeps asking. Said plainly, cleared when it passes. */
+  const [link, setLink] = useState<LinkState>("ok");
+  const reconnecting = link === "lost";
   const [rung, setRung] = useState<number | null>(null);
   /** The quality the attached stream plays (the master URL's own, until the menu changes it). */
   const appliedQuality = useRef(streamQuality);
@@ -381,10 +385,11 @@ export function AdaptivePlayer({
             dataSaver,
             onRung: (value) => setRung(value),
             onFatal: recoverOrExplain,
-            onConnection: (connected) => {
-              setReconnecting(!connected);
-              if (connected) video.removeAttribute("data-reconnecting");
-              else video.dataset.reconnecting = "1";
+            onLink: (state) => {
+              setLink(state);
+              video.dataset.link = state;
+              if (state === "lost") video.dataset.reconnecting = "1";
+              else video.removeAttribute("data-reconnecting");
             },
             onBandwidth: rememberLinkKbps,
             onSpent: (bytes) => {
@@ -420,13 +425,17 @@ export function AdaptivePlayer({
     appliedQuality.current = streamQuality;
     video.dataset.playerMode = modeRef.current;
     if (autoStartRef.current && modeRef.current !== "mse" && video.paused) void video.play().catch(() => undefined);
-    video.addEventListener("error", explain);
+    // A media error under the player is the player's to mend (a fresh MediaSource); it says when it cannot.
+    const onElementError = () => {
+      if (modeRef.current !== "mse" || !hlsRef.current) explain();
+    };
+    video.addEventListener("error", onElementError);
     return () => {
       cancelled = true;
       cancelIdleFetch();
       for (const name of intentEvents) frame.removeEventListener(name, loadPlayer);
       video.removeEventListener("play", loadPlayer);
-      video.removeEventListener("error", explain);
+      video.removeEventListener("error", onElementError);
       hlsRef.current?.destroy();
       hlsRef.current = null;
       delete video.dataset.playerAttached;
@@ -518,6 +527,8 @@ export function AdaptivePlayer({
       }
     };
     const onTimeUpdate = () => {
+      // The player is building its film again at the same place: the element reads 0 meanwhile.
+      if (video.dataset.recovering) return;
       if (!video.seeking && !video.paused) {
         const step = video.currentTime - position;
         const shown = rungRef.current;
@@ -675,15 +686,16 @@ export function AdaptivePlayer({
           durationSeconds={durationSeconds}
           onPlay={play}
           onStartOver={startOver}
+          onDownload={onDownload}
         />
       ) : null}
       {state === "loading" && !reconnecting ? (
         <p
           role="status"
           className="pointer-events-none absolute top-3 left-3 rounded bg-black/70 px-2 py-1 text-xs text-white"
-          data-testid="player-loading"
+          data-testid={link === "slow" ? "player-slow" : "player-loading"}
         >
-          {t("player.loading")}
+          {t(link === "slow" ? "player.slow" : "player.loading")}
         </p>
       ) : null}
       {reconnecting && state !== "error" ? (

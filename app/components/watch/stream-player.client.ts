@@ -1,5 +1,8 @@
 import { parseMediaPlaylist } from "~/media/hls";
-import { hlsBufferLimits, readAheadSeconds } from "~/media/read-ahead";
+import { fragmentIsWhole } from "~/media/mp4-fragment";
+import { hlsBufferLimits, readAheadSeconds, SEGMENT_SECONDS } from "~/media/read-ahead";
+import { Abandoned, appendAndWait, DroppedFrames, MediaFailed, Refused, Stopped, whenUpdated } from "./media-source";
+import { firstByteTimeoutMs, LinkEstimate, mimeOf, parseMasterPlaylist, type Level } from "./stream-link";
 import { isPassingFailure } from "~/utils/passing-failure";
 
 /**
@@ -11,6 +14,8 @@ import { isPassingFailure } from "~/utils/passing-failure";
  * subtitles in the stream, DRM): a few kilobytes where hls.js's light build
  * was about a hundred, which is what lets the watch page fetch it early —
  * with data saver on too — without costing a viewer who never presses play.
+ * It answers to hls.js's fault behaviour scenario by scenario
+ * (`npm run bench:player-faults`, decision 060).
  *
  * Tuned for viewers who pay per megabyte, as the decision records say:
  * - nothing of the film is fetched before play; it starts on the rung the
@@ -21,11 +26,25 @@ import { isPassingFailure } from "~/utils/passing-failure";
  *   one whose average fits 95 % (the rules `data-cost.ts` estimates with),
  *   never above the player's size, and within the family it started in (AV1
  *   or H.264); a rung chosen in the menu is played as chosen;
- * - every byte is counted as it arrives;
- * - a request that fails for want of a network (no answer, a timeout, 5xx,
- *   408, 429) is asked again every 1–3 s for as long as it takes, and the
- *   film goes on from where it stood; a refusal (403, 404) is the page's to
- *   explain (`onFatal`).
+ * - every byte is counted as it arrives.
+ *
+ * What a Nigerian network does to it:
+ * - a request that fails for want of a network (no answer, 5xx, 408, 429) is
+ *   asked again every 1–3 s for as long as it takes, and the film goes on
+ *   from where it stood; a refusal (403, 404) is the page's to explain
+ *   (`onFatal`);
+ * - a request with no first byte is given up and asked again after about
+ *   twice the round trip plus a segment's time when little film is ahead,
+ *   and waited for when much is;
+ * - a segment whose boxes do not add up (damaged or truncated on the way) is
+ *   asked again once, then skipped: the picture jumps to the next segment;
+ * - a media error (the browser could not decode what it was given) builds a
+ *   fresh MediaSource at the same place and plays on; a second one within a
+ *   minute skips the place, and moves an AV1 device to H.264 for the rest of
+ *   the film, as many dropped frames do;
+ * - a picture that stands still with film ahead is nudged past the point;
+ * - the page is told "slow" while the film waits and bytes still come, and
+ *   "lost" only when nothing answers.
  */
 
 export type HlsPlayer = {
@@ -40,6 +59,9 @@ export type HlsPlayer = {
   destroy: () => void;
 };
 
+/** What the page says of the link: nothing, "loading slowly" (the film waits, bytes still come) or "connection lost" (nothing answers). */
+export type LinkState = "ok" | "slow" | "lost";
+
 export type PlayerOptions = {
   source: string;
   /** Where the film starts when play is pressed (the resume position, or 0 for "Start over"). */
@@ -52,8 +74,7 @@ export type PlayerOptions = {
   onRung: (rung: number | null) => void;
   /** A refusal, an expired link or a film that cannot be read: the page asks the server why. */
   onFatal: () => void;
-  /** The link is lost (a request failed for want of a network, and is being asked again), or back. */
-  onConnection: (connected: boolean) => void;
+  onLink: (state: LinkState) => void;
   onBandwidth: (kbps: number) => void;
   /** Called as bytes arrive, with the total so far. */
   onSpent: (bytes: number) => void;
@@ -65,95 +86,38 @@ const PAST_KEYFRAME_SECONDS = 0.1;
 const CLIMB_SHARE = 0.7;
 /** …and keeps one whose average fits this share. */
 const HOLD_SHARE = 0.95;
+/** A first byte within this long is a usual round trip (slower ones take time from each segment's bytes). */
+const USUAL_ROUND_TRIP_SECONDS = 0.3;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 3000;
-/** A request with no first byte after this long is asked again (the link is as good as lost). */
-const FIRST_BYTE_TIMEOUT_MS = 10_000;
-
-type Level = {
-  url: string;
-  rung: number;
-  width: number;
-  height: number;
-  bandwidth: number;
-  averageBandwidth: number;
-  codecs: string;
-  /** "av01" or "avc1": Auto stays in one. */
-  family: string;
-  media: { url: string; init: { offset: number; length: number }; segments: Segment[] } | null;
-  initBytes?: Uint8Array<ArrayBuffer>;
-};
-type Segment = { start: number; end: number; offset: number; length: number };
-
-class Refused extends Error {}
-class Stopped extends Error {}
-/** A segment given up midway because the link fell: the next try is at a lower rung. */
-class Abandoned extends Error {}
-
-function attribute(line: string, name: string): string | null {
-  return new RegExp(`(?:^|[:,])${name}=("[^"]*"|[^,]*)`).exec(line)?.[1]?.replace(/^"|"$/g, "") ?? null;
-}
-
-/** The variants of a master playlist, in its order, with absolute addresses. */
-export function parseMasterPlaylist(text: string, base: string): Omit<Level, "media">[] {
-  const lines = text.split(/\r?\n/).map((line) => line.trim());
-  const levels: Omit<Level, "media">[] = [];
-  lines.forEach((line, index) => {
-    if (!line.startsWith("#EXT-X-STREAM-INF:")) return;
-    const uri = lines.slice(index + 1).find((candidate) => candidate && !candidate.startsWith("#"));
-    const resolution = /^(\d+)x(\d+)$/.exec(attribute(line, "RESOLUTION") ?? "");
-    const codecs = attribute(line, "CODECS") ?? "";
-    if (!uri || !resolution || !codecs) return;
-    const width = Number(resolution[1]);
-    const height = Number(resolution[2]);
-    const bandwidth = Number(attribute(line, "BANDWIDTH") ?? 0);
-    levels.push({
-      url: new URL(uri, base).href,
-      rung: Math.min(width, height),
-      width,
-      height,
-      bandwidth,
-      averageBandwidth: Number(attribute(line, "AVERAGE-BANDWIDTH") ?? bandwidth),
-      codecs,
-      family: codecs.split(",")[0]!.trim().slice(0, 4),
-    });
-  });
-  return levels;
-}
-
-const mimeOf = (level: Pick<Level, "codecs">) => `video/mp4; codecs="${level.codecs}"`;
+/** The link is called lost once nothing has arrived for this long and the last request found no network… */
+const LOST_AFTER_NETWORK_ERROR_MS = 2_500;
+/** …or nothing has arrived at all for this long. */
+const LOST_AFTER_SILENCE_MS = 12_000;
+/** The film waits this long before the page says it loads slowly. */
+const SLOW_AFTER_WAITING_MS = 1_500;
+/** A picture standing still this long with film ahead is nudged. */
+const STUCK_MS = 1_000;
+/** Media errors within a minute before the page is told the film cannot be read. */
+const MEDIA_ERRORS_PER_MINUTE = 6;
+/** A climb replaces the lower rung buffered beyond this much film ahead (what was bought at the dip's rung). */
+const REPLACE_AFTER_SECONDS = 6;
 
 export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions): HlsPlayer {
   let destroyed = false;
   let loading = false;
   let spent = 0;
-  let connected = true;
   let levels: Level[] = [];
   let family = "";
   let fixedRung: number | null = null;
   let current: Level | null = null;
-  /**
-   * The link in bits per second: two averages of the measured rates weighted by download time, one
-   * quick (half of it from the last 3 s of downloading) and one slow (9 s), and the lower of the two
-   * is the estimate (a dip counts at once, a burst only once it lasts). From the page's estimate until
-   * the first segment arrives.
-   */
-  let fast = (options.linkKbps ?? 400) * 1000;
-  let slow = fast;
-  let estimate = fast;
-  const measure = (bytes: number, seconds: number) => {
-    if (!(seconds > 0) || !(bytes > 0)) return;
-    const rate = (bytes * 8) / seconds;
-    fast += (rate - fast) * (1 - 0.5 ** (seconds / 3));
-    slow += (rate - slow) * (1 - 0.5 ** (seconds / 9));
-    estimate = Math.min(fast, slow);
-    options.onBandwidth(estimate / 1000);
-  };
-  /** Bumped by a seek or a switch: a segment asked for before it is not appended. */
+  const link = new LinkEstimate(options.linkKbps ?? 400);
+  /** Bumped by a seek, a switch or a rebuild: a segment asked for before it is not appended. */
   let generation = 0;
   let mediaSource: MediaSource | null = null;
   let sourceBuffer: SourceBuffer | null = null;
   let objectUrl: string | null = null;
+  let sourceOpened: Promise<void> = Promise.resolve();
   /** The level whose init section the buffer last had. */
   let initialised: Level | null = null;
   /** Film time the next segment starts at. */
@@ -164,41 +128,91 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
   let inflight: AbortController | null = null;
   /** Which rung each stretch of the buffer came from, to say which one plays. */
   const appended: Array<{ start: number; end: number; rung: number }> = [];
+  /** Stretches left out (a segment that came damaged twice, a place that could not be decoded): the picture jumps them. */
+  const skipped: Array<{ start: number; end: number }> = [];
+  /** Segments that came damaged once (asked again once before they are skipped). */
+  const damagedOnce = new Set<string>();
   let playingRung: number | null = null;
+  /** The segment appended last, and when (a media error just after it is its). */
+  let lastAppend: { start: number; at: number } | null = null;
+  /** The rung a segment was last given up at (cleared once one arrives). */
+  let abandoned: Level | null = null;
   let manifest: Promise<void> | null = null;
+  /** The most film ahead the browser's buffer took before it said it was full (null: no limit seen). */
+  let quotaAheadSeconds: number | null = null;
+  let mediaErrors: Array<{ at: number; position: number }> = [];
+  let lastReplaceAt = -Infinity;
+  // What the page is told of the link.
+  let said: LinkState = "ok";
+  let lastByteAt = performance.now();
+  /** Why the last request failed, until bytes come again. */
+  let failure: "network" | "server" | "timeout" | null = null;
+  let waitingSince: number | null = null;
 
   const count = (bytes: number) => {
     if (!(bytes > 0)) return;
     spent += bytes;
+    lastByteAt = performance.now();
+    failure = null;
     options.onSpent(spent);
   };
-  const setConnected = (value: boolean) => {
-    if (value === connected) return;
-    connected = value;
-    options.onConnection(value);
-  };
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const aheadOf = (time: number) => (bufferedEndAt(time) ?? time) - time;
+
+  function updateLink() {
+    const now = performance.now();
+    const silent = now - lastByteAt;
+    const waiting = loading && !video.paused && !video.ended && video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA;
+    if (!waiting) waitingSince = null;
+    else waitingSince ??= now;
+    const next: LinkState =
+      (failure === "network" && silent > LOST_AFTER_NETWORK_ERROR_MS) ||
+      (failure !== null && silent > LOST_AFTER_SILENCE_MS)
+        ? "lost"
+        : waitingSince !== null && now - waitingSince > SLOW_AFTER_WAITING_MS
+          ? "slow"
+          : "ok";
+    if (next !== said) {
+      said = next;
+      options.onLink(next);
+    }
+  }
 
   /**
-   * Fetch with the player's patience: passing failures asked again every 1–3 s for as long as it takes;
-   * a refusal throws Refused; stopping (a seek, stopLoad, destroy) throws Stopped. Bytes are counted as
-   * they arrive; `onProgress` sees each chunk.
+   * Fetch with the player's patience: passing failures asked again every 1–3 s for as long as it takes,
+   * a first byte that does not come in time asked again at once; a refusal throws Refused; stopping (a
+   * seek, stopLoad, destroy) throws Stopped. Bytes are counted as they arrive.
    */
   async function fetchBytes(
     url: string,
     range: { offset: number; length: number } | null,
-    /** Asked as bytes arrive: true gives the segment up (it will not come before the buffer runs out). */
-    tooSlow?: (received: number, seconds: number) => boolean,
+    segment?: {
+      /** Seconds of film the bytes carry (the weight of their rate in the estimate). */
+      seconds: number;
+      /** Asked as bytes arrive: true gives the segment up (it will not come before the buffer runs out). */
+      tooSlow?: (received: number, seconds: number, bodySeconds: number) => boolean;
+    },
   ): Promise<Uint8Array<ArrayBuffer>> {
+    let timeouts = 0;
     for (let attempt = 0; ; attempt++) {
       if (destroyed) throw new Stopped();
       const controller = new AbortController();
       inflight = controller;
       let timedOut = false;
-      let timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, FIRST_BYTE_TIMEOUT_MS);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort();
+          },
+          firstByteTimeoutMs(aheadOf(video.currentTime), link.roundTripMs, timeouts),
+        );
+      };
+      arm();
+      const asked = performance.now();
+      const usualRoundTripMs = link.roundTripMs;
       try {
         const response = await fetch(url, {
           credentials: "same-origin",
@@ -207,38 +221,43 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
         });
         if (!response.ok) {
           if (!isPassingFailure(response.status)) throw new Refused(String(response.status));
+          failure = "server";
           throw new Error(`status ${response.status}`);
         }
+        const answeredMs = performance.now() - asked;
+        link.answeredIn(answeredMs);
         const chunks: Uint8Array[] = [];
         let received = 0;
-        const asked = performance.now();
         const reader = response.body!.getReader();
         for (;;) {
-          clearTimeout(timer);
-          // Stalled mid-answer as long as before the first byte: the link is lost.
-          timer = setTimeout(() => {
-            timedOut = true;
-            controller.abort();
-          }, FIRST_BYTE_TIMEOUT_MS);
+          // Stalled mid-answer as long as before the first byte: asked again.
+          arm();
           const { done, value } = await reader.read();
           if (done) break;
           chunks.push(value);
           received += value.byteLength;
           count(value.byteLength);
           const seconds = (performance.now() - asked) / 1000;
-          if (tooSlow?.(received, seconds)) {
+          if (segment?.tooSlow?.(received, seconds, seconds - answeredMs / 1000)) {
             // The rate this segment came at is the link now (a short sample would barely move the averages).
-            const rate = (received * 8) / seconds;
-            fast = Math.min(fast, rate);
-            slow = Math.min(slow, rate);
-            measure(received, seconds);
+            link.fellTo(received, seconds);
+            options.onBandwidth(link.bitsPerSecond / 1000);
             clearTimeout(timer);
             controller.abort();
             throw new Abandoned();
           }
         }
         clearTimeout(timer);
-        setConnected(true);
+        if (segment) {
+          // Less the usual round trip (hls.js's way): the link's rate, not the box's answer time; a first
+          // byte later than usual counts as time the bytes took.
+          const loadSeconds = Math.max(
+            0.05,
+            (performance.now() - asked - Math.min(answeredMs, usualRoundTripMs)) / 1000,
+          );
+          link.measure(received, loadSeconds, segment.seconds);
+          options.onBandwidth(link.bitsPerSecond / 1000);
+        }
         const body = new Uint8Array(received);
         let at = 0;
         for (const chunk of chunks) {
@@ -251,7 +270,14 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
         if (error instanceof Refused || error instanceof Abandoned) throw error;
         if (controller.signal.aborted && !timedOut) throw new Stopped();
         if (destroyed) throw new Stopped();
-        setConnected(false);
+        if (timedOut) {
+          // Nothing came in time: asked again at once (a hung request, not a lost link).
+          timeouts++;
+          failure ??= "timeout";
+          if (!loading && manifest !== null && range !== null) throw new Stopped();
+          continue;
+        }
+        if (failure !== "server") failure = "network";
         await sleep(Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(attempt, 2)));
         if (!loading && manifest !== null && range !== null) throw new Stopped();
       } finally {
@@ -310,9 +336,18 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
       if (chosen) return chosen;
     }
     const candidates = autoLevels();
-    if (!current) {
-      // The first segment: the rung the master playlist lists first in this family (the server chose it
-      // for this link), no larger than the player.
+    const chosen = chooseAutoLevel(candidates);
+    // A segment was just given up at this rung: the next try is below it (the same rung would be given up again).
+    const given = abandoned;
+    if (given && chosen.family === given.family && chosen.bandwidth >= given.bandwidth)
+      return candidates.filter((level) => level.bandwidth < given.bandwidth).at(-1) ?? candidates[0]!;
+    return chosen;
+  }
+
+  function chooseAutoLevel(candidates: Level[]): Level {
+    if (!current || current.family !== family) {
+      // The first segment (or the first after a move to H.264): the rung the master playlist lists first
+      // in this family (the server chose it for this link), no larger than the player.
       const first = levels.find((level) => level.family === family) ?? levels[0]!;
       return candidates.includes(first) ? first : (candidates.at(-1) ?? first);
     }
@@ -320,41 +355,46 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     const base = candidates.includes(current)
       ? current
       : (candidates.filter((level) => level.bandwidth <= current!.bandwidth).at(-1) ?? candidates[0]!);
-    const climb = candidates.filter((level) => level.bandwidth <= estimate * CLIMB_SHARE).at(-1);
+    // A box slow to answer (a first byte later than a usual round trip) leaves less of each segment's time
+    // for its bytes: segments are asked one after another.
+    const waitSeconds = Math.max(0, link.roundTripMs / 1000 - USUAL_ROUND_TRIP_SECONDS);
+    const rate = link.bitsPerSecond * Math.max(0.1, (SEGMENT_SECONDS - waitSeconds) / SEGMENT_SECONDS);
+    const climb = candidates.filter((level) => level.bandwidth <= rate * CLIMB_SHARE).at(-1);
     if (climb && climb.bandwidth > base.bandwidth) return climb;
-    if (base.averageBandwidth <= estimate * HOLD_SHARE) return base;
-    return candidates.filter((level) => level.averageBandwidth <= estimate * HOLD_SHARE).at(-1) ?? candidates[0]!;
+    if (base.averageBandwidth <= rate * HOLD_SHARE) return base;
+    return candidates.filter((level) => level.averageBandwidth <= rate * HOLD_SHARE).at(-1) ?? candidates[0]!;
   }
 
-  /** Resolves once the buffer is not updating; the caller's next step must follow without another await. */
-  async function whenUpdated(buffer: SourceBuffer): Promise<void> {
-    while (buffer.updating)
-      await new Promise<void>((resolve) => buffer.addEventListener("updateend", () => resolve(), { once: true }));
-  }
-
-  async function append(bytes: Uint8Array<ArrayBuffer>): Promise<void> {
-    const buffer = sourceBuffer!;
+  /** Append, and wait until the browser has taken it; a browser that cannot read it throws MediaFailed. */
+  async function appendOnce(buffer: SourceBuffer, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    const source = mediaSource;
     await whenUpdated(buffer);
-    try {
-      buffer.appendBuffer(bytes);
-    } catch (error) {
-      if ((error as DOMException).name !== "QuotaExceededError") throw error;
-      // Full: what is behind the picture goes, then once more.
-      await trimBehind(2);
-      buffer.appendBuffer(bytes);
+    if (buffer !== sourceBuffer) throw new Stopped();
+    await appendAndWait(buffer, bytes, source);
+  }
+
+  /**
+   * Append; when the browser's buffer is full (a phone with little memory), film behind the picture goes,
+   * then film away from it (what lay ahead of a seek back), and the read-ahead shrinks to what fits; the
+   * same bytes are tried again as the picture moves on (never fetched twice).
+   */
+  async function append(bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const buffer = sourceBuffer;
+      if (!buffer) throw new Stopped();
+      try {
+        await appendOnce(buffer, bytes);
+        return;
+      } catch (error) {
+        if ((error as DOMException).name !== "QuotaExceededError") throw error;
+        const ahead = aheadOf(video.currentTime);
+        quotaAheadSeconds = Math.max(SEGMENT_SECONDS * 2, Math.min(quotaAheadSeconds ?? Infinity, ahead - 1));
+        await trimBehind(attempt === 0 ? 2 : 0.5);
+        await dropAwayFromPicture();
+        if (attempt >= 2) await sleep(1000);
+        if (attempt > 30) throw new MediaFailed(mediaSource);
+      }
     }
-    await new Promise<void>((resolve, reject) => {
-      const done = () => {
-        buffer.removeEventListener("error", failed);
-        resolve();
-      };
-      const failed = () => {
-        buffer.removeEventListener("updateend", done);
-        reject(new Refused("the browser could not read the film"));
-      };
-      buffer.addEventListener("updateend", done, { once: true });
-      buffer.addEventListener("error", failed, { once: true });
-    });
   }
 
   /** Film kept behind the picture beyond `seconds` goes (it costs memory, not data). */
@@ -362,22 +402,102 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     const buffer = sourceBuffer;
     if (!buffer || buffer.buffered.length === 0) return;
     const until = video.currentTime - seconds;
-    if (buffer.buffered.start(0) >= until - 1) return;
+    if (buffer.buffered.start(0) >= until - 0.5) return;
     await whenUpdated(buffer);
+    if (buffer !== sourceBuffer) return;
     buffer.remove(0, until);
     await whenUpdated(buffer);
   }
 
-  /** The element plays from a MediaSource from the start (a play() before any film is there waits for it). */
+  /** Stretches of the buffer that the picture is not in and not about to reach (left ahead of a seek back). */
+  async function dropAwayFromPicture(): Promise<void> {
+    const buffer = sourceBuffer;
+    if (!buffer) return;
+    const time = video.currentTime;
+    for (let index = buffer.buffered.length - 1; index >= 0; index--) {
+      const start = buffer.buffered.start(index);
+      const end = buffer.buffered.end(index);
+      if (start <= time + 0.5 && end > time) continue;
+      if (end <= time) continue;
+      await whenUpdated(buffer);
+      if (buffer !== sourceBuffer) return;
+      buffer.remove(start, end);
+      await whenUpdated(buffer);
+      for (let entry = appended.length - 1; entry >= 0; entry--)
+        if (appended[entry]!.start >= start) appended.splice(entry, 1);
+    }
+  }
+
+  /** Lets a pump waiting for a MediaSource that was replaced before it opened go on (to the new one). */
+  let releaseOpening = () => {};
+  /** The element plays from a MediaSource (a play() before any film is there waits for it). */
   function openMediaSource(): Promise<void> {
-    mediaSource = new MediaSource();
-    objectUrl = URL.createObjectURL(mediaSource);
-    const source = mediaSource;
-    const opened = new Promise<void>((resolve) =>
-      source.addEventListener("sourceopen", () => resolve(), { once: true }),
-    );
+    releaseOpening();
+    if (objectUrl) URL.revokeObjectURL(objectUrl);
+    const source = new MediaSource();
+    mediaSource = source;
+    objectUrl = URL.createObjectURL(source);
+    const opened = new Promise<void>((resolve) => {
+      releaseOpening = resolve;
+      source.addEventListener("sourceopen", () => resolve(), { once: true });
+    });
     video.src = objectUrl;
     return opened;
+  }
+
+  /**
+   * The browser could not decode what it was given (or its MediaSource died): a fresh MediaSource at the
+   * same place, and on. A second error within a minute near the same place skips that segment; a second
+   * on AV1 moves this device to H.264 for the rest of the film; too many and the page is told.
+   */
+  function recoverMedia(failedSource: MediaSource | null) {
+    if (destroyed || failedSource !== mediaSource) return;
+    const now = performance.now();
+    const position = pendingStart ?? video.currentTime;
+    // Where it failed: the segment appended a moment ago (the browser decodes a little of what it is
+    // given at once), else the picture's place.
+    const place = lastAppend && now - lastAppend.at < 1_500 ? lastAppend.start : position;
+    mediaErrors = mediaErrors.filter((entry) => now - entry.at < 60_000);
+    const again = mediaErrors.some((entry) => Math.abs(entry.position - place) < SEGMENT_SECONDS / 2);
+    mediaErrors.push({ at: now, position: place });
+    if (mediaErrors.length > MEDIA_ERRORS_PER_MINUTE) {
+      loading = false;
+      options.onFatal();
+      return;
+    }
+    const movedToH264 = family === "av01" && mediaErrors.length >= 2 && leaveAv1();
+    const playAfter = !video.paused || loading;
+    generation++;
+    inflight?.abort();
+    sourceBuffer = null;
+    initialised = null;
+    appended.length = 0;
+    quotaAheadSeconds = null;
+    let from = position;
+    const segment = current?.media?.segments.find((each) => each.end > place + 0.05);
+    if (again && !movedToH264 && segment) {
+      // The same segment failed twice: it is left out (the picture jumps it).
+      skipped.push({ start: segment.start, end: segment.end });
+      if (from >= segment.start - 0.05) from = Math.max(from, segment.end + PAST_KEYFRAME_SECONDS);
+    }
+    pendingStart = from;
+    nextTime = from;
+    // The page keeps the position it had (the element reads 0 until the film is back).
+    video.dataset.recovering = "1";
+    sourceOpened = openMediaSource();
+    if (playAfter) {
+      loading = true;
+      void video.play().catch(() => undefined);
+    }
+    void pump();
+  }
+
+  /** This device plays H.264 for the rest of the film (AV1 fails or struggles here); false when it cannot. */
+  function leaveAv1(): boolean {
+    if (family !== "av01" || !levels.some((level) => level.family === "avc1")) return false;
+    family = "avc1";
+    video.dataset.av1Left = "1";
+    return true;
   }
 
   /** The segment of `level` that holds film time `time` (its last when past the end), or -1 past the film. */
@@ -392,6 +512,42 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     return null;
   }
 
+  /** The rung buffered at film time `time`, or null. */
+  function rungAt(time: number): number | null {
+    for (let index = appended.length - 1; index >= 0; index--) {
+      const entry = appended[index]!;
+      if (entry.start <= time + 0.05 && entry.end > time) return entry.rung;
+    }
+    return null;
+  }
+
+  /**
+   * Auto climbs after a dip: the film bought at the dip's rung beyond the next few seconds goes and comes
+   * again at the new one, so the picture is better within seconds of the link's return rather than after
+   * the whole read-ahead has played (a few hundred kilobytes of the lowest rungs, once a climb).
+   */
+  async function replaceAheadFor(level: Level): Promise<void> {
+    const buffer = sourceBuffer;
+    const media = current?.media;
+    if (!buffer || !media || !mediaSource || fixedRung !== null || video.paused) return;
+    if (!current || level.family !== current.family || level.bandwidth <= current.bandwidth) return;
+    if (performance.now() - lastReplaceAt < 10_000) return;
+    const keep = media.segments[segmentAt(media, video.currentTime + REPLACE_AFTER_SECONDS)];
+    const end = bufferedEndAt(video.currentTime);
+    if (!keep || end === null || end - keep.end < SEGMENT_SECONDS * 2) return;
+    const lower = rungAt(keep.end + 0.1);
+    if (lower === null || lower >= level.rung) return;
+    lastReplaceAt = performance.now();
+    generation++;
+    await whenUpdated(buffer);
+    if (buffer !== sourceBuffer) return;
+    buffer.remove(keep.end, mediaSource.duration);
+    await whenUpdated(buffer);
+    for (let index = appended.length - 1; index >= 0; index--)
+      if (appended[index]!.start >= keep.end) appended.splice(index, 1);
+    nextTime = keep.end;
+  }
+
   async function pump(): Promise<void> {
     if (pumping || destroyed) return;
     pumping = true;
@@ -400,71 +556,112 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
         if (!manifest) manifest = loadManifest();
         await manifest;
         if (!sourceBuffer) {
+          const opened = mediaSource;
           await sourceOpened;
           const first = chooseLevel();
           const media = await ensureMedia(first);
-          if (!sourceBuffer) {
-            sourceBuffer = mediaSource!.addSourceBuffer(mimeOf(first));
-            mediaSource!.duration = media.segments.at(-1)!.end;
+          const source = mediaSource;
+          if (!sourceBuffer && source && opened === source && source.readyState === "open") {
+            sourceBuffer = source.addSourceBuffer(mimeOf(first));
+            source.duration = media.segments.at(-1)!.end;
+            initialised = null;
           }
+          continue;
         }
+        const buffer = sourceBuffer;
         const position = pendingStart ?? video.currentTime;
-        const limit = hlsBufferLimits(
+        let limit = hlsBufferLimits(
           readAheadSeconds({ dataSaver: options.dataSaver, paused: video.paused }),
         ).maxBufferLength;
+        if (quotaAheadSeconds !== null) limit = Math.min(limit, quotaAheadSeconds);
         const level = chooseLevel();
+        if (pendingStart === null) await replaceAheadFor(level);
         const media = await ensureMedia(level);
         const index = segmentAt(media, nextTime);
         if (index < 0) {
-          await whenUpdated(sourceBuffer);
-          if (mediaSource!.readyState === "open") mediaSource!.endOfStream();
+          await whenUpdated(buffer);
+          if (mediaSource!.readyState === "open" && buffer === sourceBuffer) mediaSource!.endOfStream();
           return;
         }
         const segment = media.segments[index]!;
         if (segment.start - position >= limit) return;
+        if (skipped.some((stretch) => stretch.start <= segment.start + 0.05 && stretch.end >= segment.end - 0.05)) {
+          nextTime = segment.end;
+          continue;
+        }
         // Already in the buffer (a seek back, then on into what was fetched before): not fetched twice.
         if ((bufferedEndAt(segment.start + 0.1) ?? 0) >= segment.end - 0.1) {
           nextTime = segment.end;
           continue;
         }
+        const asked = generation;
         if (initialised !== level) {
           // A rung's init section is fetched once (a few hundred bytes, the same for every segment).
           const init = (level.initBytes ??= await fetchBytes(media.url, media.init));
-          if (initialised && initialised.codecs !== level.codecs && "changeType" in sourceBuffer)
-            sourceBuffer.changeType(mimeOf(level));
+          if (asked !== generation || buffer !== sourceBuffer) continue;
+          if (initialised && initialised.codecs !== level.codecs && "changeType" in buffer)
+            buffer.changeType(mimeOf(level));
           await append(init);
           initialised = level;
         }
-        const asked = generation;
-        const started = performance.now();
         const lowest = autoLevels()[0];
         let bytes: Uint8Array<ArrayBuffer>;
         try {
-          bytes = await fetchBytes(media.url, segment, (received, seconds) => {
-            // Given up (hls.js's abandon rule, simply put) once half the segment's time has gone by and,
-            // at the rate it comes, it would arrive after the picture has played what is buffered: a box
-            // slow for a moment is not taken for a slow link at the first half second.
-            if (fixedRung !== null || !lowest || level === lowest || video.paused) return false;
-            if (seconds < (segment.end - segment.start) / 2 || received === 0) return false;
-            const left = ((segment.length - received) * 8) / ((received * 8) / seconds);
-            const ahead = (bufferedEndAt(video.currentTime) ?? video.currentTime) - video.currentTime;
-            return left > ahead + 0.5;
+          bytes = await fetchBytes(media.url, segment, {
+            seconds: segment.end - segment.start,
+            tooSlow: (received, seconds, bodySeconds) => {
+              // Given up (hls.js's abandon rule) once half the segment's time has gone by, when at the rate
+              // it comes it would arrive after the picture has played what is buffered, and the same
+              // segment a rung lower, asked now, would arrive sooner (its first byte's wait included: on a
+              // box slow to answer, starting again costs more than finishing). Never the first segment: the
+              // picture has not started, and what came would be paid for twice.
+              if (fixedRung !== null || !lowest || level === lowest || video.paused || pendingStart !== null)
+                return false;
+              const duration = segment.end - segment.start;
+              if (seconds < duration / 2 || received === 0 || !(bodySeconds > 0)) return false;
+              const rate = (received * 8) / bodySeconds;
+              const left = ((segment.length - received) * 8) / rate;
+              if (left <= aheadOf(video.currentTime) + 0.5) return false;
+              const below =
+                autoLevels()
+                  .filter((each) => each.bandwidth < level.bandwidth)
+                  .at(-1) ?? lowest;
+              return link.roundTripMs / 1000 + (below.averageBandwidth * duration) / rate < left;
+            },
           });
         } catch (error) {
-          if (error instanceof Abandoned) continue;
+          if (error instanceof Abandoned) {
+            abandoned = level;
+            continue;
+          }
           throw error;
         }
-        measure(bytes.byteLength, (performance.now() - started) / 1000);
-        // A seek or a switch while this came moved the next segment elsewhere: drop it.
-        if (asked !== generation || segmentAt(media, nextTime) !== index) continue;
+        // A seek, a switch or a rebuild while this came moved the next segment elsewhere: drop it.
+        if (asked !== generation || buffer !== sourceBuffer || segmentAt(media, nextTime) !== index) continue;
+        const key = `${media.url}#${index}`;
+        if (!fragmentIsWhole(bytes)) {
+          // Damaged or cut short on the way: asked again once, then left out (the picture jumps it).
+          if (!damagedOnce.has(key)) {
+            damagedOnce.add(key);
+            continue;
+          }
+          skipped.push({ start: segment.start, end: segment.end });
+          nextTime = segment.end;
+          if (pendingStart !== null && pendingStart < segment.end) pendingStart = segment.end + PAST_KEYFRAME_SECONDS;
+          continue;
+        }
         await append(bytes);
+        if (asked !== generation || buffer !== sourceBuffer) continue;
         current = level;
+        abandoned = null;
+        lastAppend = { start: segment.start, at: performance.now() };
         appended.push({ start: segment.start, end: segment.end, rung: level.rung });
         nextTime = segment.end;
         if (pendingStart !== null) {
           const start = pendingStart;
           pendingStart = null;
           if (start > 0) video.currentTime = start;
+          delete video.dataset.recovering;
         }
         if (video.paused || video.readyState < HTMLMediaElement.HAVE_FUTURE_DATA) skipGap();
         await trimBehind(hlsBufferLimits(readAheadSeconds({ dataSaver: false, paused: false })).backBufferLength);
@@ -474,6 +671,9 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
       if (error instanceof Stopped) {
         // A seek stopped a request: go on from the new place.
         if (loading && !destroyed) queueMicrotask(() => void pump());
+      } else if (error instanceof MediaFailed) {
+        const failed = error.source;
+        queueMicrotask(() => recoverMedia(failed));
       } else if (!destroyed) {
         loading = false;
         options.onFatal();
@@ -484,10 +684,10 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
   }
 
   /**
-   * The picture waits at a small hole in the buffer (the start, where the sound leads the first
-   * keyframe by a few milliseconds, or between two segments whose sound and picture end a few
-   * milliseconds apart): step over it. Only where the playhead is in a hole or at the very end of
-   * what is buffered, with more film less than 0.6 s ahead.
+   * The picture waits at a hole in the buffer (the start, where the sound leads the first keyframe by a
+   * few milliseconds; between two segments whose sound and picture end a few milliseconds apart; a
+   * segment left out): step over it. Only where the playhead is in a hole or at the very end of what is
+   * buffered, with more film less than 0.6 s ahead, or past a stretch left out.
    */
   function skipGap() {
     if (video.seeking) return;
@@ -497,32 +697,58 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     if (end !== null && end - time > 0.1) return;
     for (let index = 0; index < ranges.length; index++) {
       const start = ranges.start(index);
-      if (start > time && start - time < 0.6) {
+      const leftOut = skipped.some((stretch) => stretch.start <= time + 0.2 && stretch.end >= start - 0.2);
+      if (start > time && (start - time < 0.6 || leftOut)) {
         video.currentTime = start + 0.01;
         return;
       }
     }
   }
 
-  // A picture that stands still while playing, at a hole: the watchdog steps over it (the browser does
-  // not, and may not say "waiting" again).
+  // Every 250 ms: the fetching goes on if it ended; while playing, a picture standing still at a hole is stepped over (the browser does not,
+  // and may not say "waiting" again); one standing still with film ahead is nudged (hls.js's nudge);
+  // AV1 dropping many frames is left for H.264; the link's state is said.
   let lastTick = -1;
+  let stuckSince: number | null = null;
+  let nudges = 0;
+  /** The picture moved since the last start or seek (one that has not started yet is not stuck, only slow to start). */
+  let moved = false;
+  let nudgedTo = -1;
+  const frames = new DroppedFrames(video);
   const watchdog = window.setInterval(() => {
+    updateLink();
+    // The fetching goes on from the events of a playing element; one that waits sends none (a pump that
+    // ended while an event found it busy would otherwise never start again).
+    if (loading && !pumping && !destroyed) void pump();
     if (destroyed || video.paused || video.seeking || !sourceBuffer) {
       lastTick = -1;
+      stuckSince = null;
       return;
     }
-    if (video.currentTime === lastTick) skipGap();
+    const now = performance.now();
+    if (video.currentTime === lastTick) {
+      skipGap();
+      stuckSince ??= now;
+      if (moved && now - stuckSince > STUCK_MS && aheadOf(video.currentTime) > 0.5) {
+        nudges++;
+        stuckSince = null;
+        nudgedTo = video.currentTime + 0.1 * nudges;
+        video.currentTime = nudgedTo;
+      }
+    } else {
+      if (lastTick !== -1) moved = true;
+      stuckSince = null;
+      nudges = 0;
+    }
     lastTick = video.currentTime;
+    if (family === "av01" && frames.struggling(now)) {
+      leaveAv1();
+      void switchNow().catch(() => undefined);
+    }
   }, 250);
 
   function reportRung() {
-    const time = video.currentTime;
-    let rung: number | null = null;
-    for (let index = appended.length - 1; index >= 0 && rung === null; index--) {
-      const entry = appended[index]!;
-      if (entry.start <= time + 0.05 && entry.end > time) rung = entry.rung;
-    }
+    const rung = rungAt(video.currentTime);
     if (rung !== null && rung !== playingRung) {
       playingRung = rung;
       options.onRung(rung);
@@ -544,6 +770,7 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
   // A seek outside what is buffered fetches from there; one that lands a hair before a segment's first
   // frame (audio leads the first keyframe by the AAC encoder's delay) moves just past it.
   const onSeeking = () => {
+    if (Math.abs(video.currentTime - nudgedTo) > 0.01) moved = false;
     if (pendingStart !== null) return;
     const position = video.currentTime;
     const media = current?.media;
@@ -557,7 +784,9 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     }
     const end = bufferedEndAt(position);
     if (end !== null) {
-      nextTime = Math.max(end, nextTime > position && nextTime <= end ? nextTime : end);
+      // On from the end of what is buffered, or from the next segment asked for if it starts just there
+      // (the picture of a segment may end a few frames before the segment does).
+      nextTime = nextTime > position && nextTime <= end + 0.5 ? Math.max(nextTime, end) : end;
       return;
     }
     generation++;
@@ -567,8 +796,8 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
   };
 
   /**
-   * A rung chosen in the menu shows at once: the film buffered after the segment playing now goes and
-   * comes again at the chosen rung (as hls.js's level switch does).
+   * A rung chosen in the menu (or a move to H.264) shows at once: the film buffered after the segment
+   * playing now goes and comes again at the chosen rung (as hls.js's level switch does).
    */
   async function switchNow(): Promise<void> {
     const buffer = sourceBuffer;
@@ -579,6 +808,7 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     generation++;
     inflight?.abort();
     await whenUpdated(buffer);
+    if (buffer !== sourceBuffer) return;
     if (from < mediaSource.duration) {
       buffer.remove(from, mediaSource.duration);
       await whenUpdated(buffer);
@@ -596,28 +826,32 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     skipGap();
     if (loading) void pump();
   };
+  // A decode error on the element: the player's own (a fresh MediaSource), not the page's.
+  const onError = () => {
+    if (video.error && video.src === objectUrl) recoverMedia(mediaSource);
+  };
   video.addEventListener("waiting", onWaiting);
   video.addEventListener("seeking", onSeeking);
   video.addEventListener("timeupdate", onProgress);
   video.addEventListener("play", startOnPlay);
   video.addEventListener("play", onProgress);
   video.addEventListener("pause", onProgress);
+  video.addEventListener("error", onError);
 
   // A press made before the player arrived: play as soon as the master playlist is in.
   const wantedToPlay = !video.paused || video.dataset.playRequested === "1";
-  const sourceOpened = openMediaSource();
-  manifest = loadManifest();
-  manifest.then(
-    () => {
-      if (wantedToPlay || !video.paused) {
-        startOnPlay();
-        void video.play().catch(() => undefined);
-      }
-    },
-    (error) => {
+  sourceOpened = openMediaSource();
+  const whenManifest = (then: () => void) =>
+    manifest!.then(then, (error) => {
       if (!(error instanceof Stopped) && !destroyed) options.onFatal();
-    },
-  );
+    });
+  manifest = loadManifest();
+  void whenManifest(() => {
+    if (wantedToPlay || !video.paused) {
+      startOnPlay();
+      void video.play().catch(() => undefined);
+    }
+  });
 
   return {
     setRung: (rung) => {
@@ -631,17 +865,13 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     reload: () => {
       const playAfter = !video.paused || video.dataset.playRequested === "1";
       manifest = loadManifest();
-      manifest.then(
-        () => {
-          if (playAfter) {
-            startOnPlay();
-            void video.play().catch(() => undefined);
-          } else if (loading) void pump();
-        },
-        (error) => {
-          if (!(error instanceof Stopped) && !destroyed) options.onFatal();
-        },
-      );
+      void whenManifest(() => {
+        if (video.error) recoverMedia(mediaSource);
+        else if (playAfter) {
+          startOnPlay();
+          void video.play().catch(() => undefined);
+        } else if (loading) void pump();
+      });
     },
     spentBytes: () => spent,
     destroy: () => {
@@ -655,6 +885,7 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
       video.removeEventListener("play", onProgress);
       video.removeEventListener("pause", onProgress);
       video.removeEventListener("waiting", onWaiting);
+      video.removeEventListener("error", onError);
       if (objectUrl) {
         video.removeAttribute("src");
         video.load();

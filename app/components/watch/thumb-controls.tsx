@@ -34,6 +34,7 @@ const PLAY = "M8 5v14l11-7z";
 const PAUSE = "M6 5h4v14H6zm8 0h4v14h-4z";
 const BACK = "M11 18V6l-8.5 6zm.5-6 8.5 6V6z";
 const FORWARD = "M4 18l8.5-6L4 6zm9-12v12l8.5-6z";
+const DOWNLOAD = "M5 20h14v-2H5zm7-3 6-6-1.4-1.4-3.6 3.6V4h-2v9.2L7.4 9.6 6 11z";
 const FULL = "M7 14H5v5h5v-2H7zm-2-4h2V7h3V5H5zm12 7h-3v2h5v-5h-2zM14 5v2h3v3h2V5z";
 const SOUND = "M3 9v6h4l5 5V4L7 9zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4";
 const MUTED =
@@ -63,6 +64,7 @@ export function ThumbControls({
   durationSeconds,
   onPlay,
   onStartOver,
+  onDownload,
 }: {
   videoRef: RefObject<HTMLVideoElement | null>;
   /** What fullscreen fills: the player's frame (so these controls stay on it). */
@@ -72,6 +74,8 @@ export function ThumbControls({
   durationSeconds: number | null;
   onPlay: () => void;
   onStartOver: () => void;
+  /** Where the plan allows downloads: the Download button beside the sound (it opens the downloader under the player). */
+  onDownload?: () => void;
 }) {
   const { t } = useTranslation("watch");
   const [shown, setShown] = useState<Shown>({
@@ -310,6 +314,17 @@ export function ThumbControls({
             {position} / {length}
           </span>
           <span className="flex-1" />
+          {onDownload ? (
+            <button
+              type="button"
+              className="flex size-11 items-center justify-center rounded-full focus-visible:outline-2"
+              aria-label={t("controls.download")}
+              data-testid="player-download"
+              onClick={onDownload}
+            >
+              <Icon path={DOWNLOAD} className="size-6" />
+            </button>
+          ) : null}
           <button
             type="button"
             className="flex size-11 items-center justify-center rounded-full focus-visible:outline-2"

@@ -43,3 +43,7 @@ export function insertAccounts(
     .values(rows.map((row) => ({ email: `${row.id}@t.test`, phoneNumber: "1", passwordHash: "x", ...row })))
     .run();
 }
+
+/** The catalogue tests' "now", and a date that many days before it. */
+export const catalogueNow = new Date("2026-11-20T12:00:00Z");
+export const daysAgo = (days: number) => new Date(catalogueNow.getTime() - days * 24 * 3600 * 1000);

@@ -81,11 +81,13 @@ const watch = {
     positionOf: "{{time}} of {{length}}",
     mute: "Mute",
     unmute: "Sound on",
+    download: "Download",
     fullscreen: "Full screen",
   },
   player: {
     loading: "Loading…",
     error: "The film could not be loaded. Check your connection, then press play again.",
+    slow: "Loading slowly: the connection is weak. The film goes on as the data comes.",
     reconnecting: "The connection is lost. The film will go on by itself, from here, as soon as it is back.",
   },
   quality: {

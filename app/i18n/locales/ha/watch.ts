@@ -83,11 +83,13 @@ const watch: DeepStrings<typeof en> = {
     positionOf: "{{time}} cikin {{length}}",
     mute: "Kashe sauti",
     unmute: "Kunna sauti",
+    download: "Sauke",
     fullscreen: "Cikakken allo",
   },
   player: {
     loading: "Ana lodawa…",
     error: "Ba a iya loda fim ɗin ba. Duba haɗin intanet ɗinka, sannan ka sake danna kunna.",
+    slow: "Ana lodawa a hankali: haɗin intanet ba shi da ƙarfi. Fim ɗin zai ci gaba yayin da bayanai ke zuwa.",
     reconnecting: "Haɗin intanet ya katse. Fim ɗin zai ci gaba da kansa daga nan, da zarar haɗin ya dawo.",
   },
   quality: {
