@@ -530,13 +530,21 @@ try {
     }
   }
 
-  const [landing, moviesPage, watchPage] = results;
-  console.log("\ngoals (issue 17)");
-  const goals: [string, number, number, string][] = [
-    ["landing, first visit: JS + CSS ≤ 90 kB", landing!.cold.jsCss, 90 * KB, "kB"],
-    ["landing, first visit: all before load ≤ 250 kB", landing!.cold.totalBeforeLoad, 250 * KB, "kB"],
-    ["/movies, first visit: all before load ≤ 200 kB", moviesPage!.cold.totalBeforeLoad, 200 * KB, "kB"],
-  ];
+  // The goals of the pages measured (BENCH_PAGES may leave some out).
+  const measured = (label: string) => results.find((result) => result.spec.label.startsWith(label));
+  const landing = measured("landing");
+  const moviesPage = measured("/movies");
+  const watchPage = measured("/WatchMovie");
+  console.log("\ngoals (issue 17; the watch page's from round 5)");
+  const goals: [string, number, number, string][] = [];
+  if (landing) {
+    goals.push(["landing, first visit: JS + CSS ≤ 90 kB", landing.cold.jsCss, 90 * KB, "kB"]);
+    goals.push(["landing, first visit: all before load ≤ 250 kB", landing.cold.totalBeforeLoad, 250 * KB, "kB"]);
+  }
+  if (moviesPage)
+    goals.push(["/movies, first visit: all before load ≤ 200 kB", moviesPage.cold.totalBeforeLoad, 200 * KB, "kB"]);
+  if (watchPage)
+    goals.push(["/WatchMovie, first visit: all before play ≤ 160 kB", watchPage.cold.totalAll, 160 * KB, "kB"]);
   for (const { spec, warm } of results)
     goals.push([`${spec.label}, second visit: ≤ 10 kB in all`, warm.totalAll, 10 * KB, "kB"]);
   for (const { spec, cold } of results) {
@@ -552,7 +560,6 @@ try {
     console.log(
       `  ${label.padEnd(58)} ${(unit === "kB" ? kb(value) + " kB" : seconds(value) + " s").padStart(10)}  ${mark(value <= limit)}`,
     );
-  void watchPage;
 } finally {
   await server.stop();
   fs.rmSync(root, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DroppedFrames } from "~/components/watch/media-source";
 import { firstByteTimeoutMs, LinkEstimate, parseMasterPlaylist } from "~/components/watch/stream-link";
 import { writeMasterPlaylist } from "~/media/hls";
 
@@ -106,5 +107,42 @@ describe("the player's patience and its reading of the link", () => {
     const link = new LinkEstimate(1500);
     link.fellTo(10_000, 1);
     expect(link.bitsPerSecond).toBe(80_000);
+  });
+});
+
+describe("a device that does not keep up with the picture", () => {
+  /** A video whose playback quality reads `frames` (total, dropped), as the browser counts them. */
+  function videoWith(frames: { total: number; dropped: number }) {
+    return {
+      getVideoPlaybackQuality: () => ({ totalVideoFrames: frames.total, droppedVideoFrames: frames.dropped }),
+    } as unknown as HTMLVideoElement;
+  }
+
+  it("is struggling after two 4-s windows running with more than 30 % of frames dropped, not after one", () => {
+    const frames = { total: 0, dropped: 0 };
+    const watch = new DroppedFrames(videoWith(frames));
+    const start = performance.now();
+    frames.total = 100;
+    frames.dropped = 40;
+    expect(watch.struggling(start + 4_100)).toBe(false);
+    frames.total = 200;
+    frames.dropped = 80;
+    expect(watch.struggling(start + 8_200)).toBe(true);
+  });
+
+  it("is not when a bad window is followed by a good one, nor before a window has passed", () => {
+    const frames = { total: 0, dropped: 0 };
+    const watch = new DroppedFrames(videoWith(frames));
+    const start = performance.now();
+    frames.total = 100;
+    frames.dropped = 50;
+    expect(watch.struggling(start + 1_000)).toBe(false);
+    expect(watch.struggling(start + 4_100)).toBe(false);
+    frames.total = 200;
+    frames.dropped = 55;
+    expect(watch.struggling(start + 8_200)).toBe(false);
+    frames.total = 300;
+    frames.dropped = 95;
+    expect(watch.struggling(start + 12_300)).toBe(false);
   });
 });

@@ -87,6 +87,7 @@ export class LinkEstimate {
   /** Bits per second. */
   bitsPerSecond: number;
   roundTripMs = 500;
+  private lastAnswerMs = 0;
 
   constructor(kbps: number) {
     this.fast = this.slow = this.bitsPerSecond = kbps * 1000;
@@ -112,5 +113,11 @@ export class LinkEstimate {
 
   answeredIn(milliseconds: number): void {
     this.roundTripMs += (milliseconds - this.roundTripMs) * 0.3;
+    this.lastAnswerMs = milliseconds;
+  }
+
+  /** How long the box takes to answer now: the average, or the last answer when it was slower (a slow box counts at once). */
+  get answerMs(): number {
+    return Math.max(this.roundTripMs, this.lastAnswerMs);
   }
 }

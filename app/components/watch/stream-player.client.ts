@@ -1,6 +1,6 @@
 import { parseMediaPlaylist } from "~/media/hls";
 import { fragmentIsWhole } from "~/media/mp4-fragment";
-import { hlsBufferLimits, readAheadSeconds, SEGMENT_SECONDS } from "~/media/read-ahead";
+import { hlsBufferLimits, READ_AHEAD_SECONDS, readAheadSeconds, SEGMENT_SECONDS } from "~/media/read-ahead";
 import { Abandoned, appendAndWait, DroppedFrames, MediaFailed, Refused, Stopped, whenUpdated } from "./media-source";
 import { firstByteTimeoutMs, LinkEstimate, mimeOf, parseMasterPlaylist, type Level } from "./stream-link";
 import { isPassingFailure } from "~/utils/passing-failure";
@@ -88,6 +88,8 @@ const CLIMB_SHARE = 0.7;
 const HOLD_SHARE = 0.95;
 /** A first byte within this long is a usual round trip (slower ones take time from each segment's bytes). */
 const USUAL_ROUND_TRIP_SECONDS = 0.3;
+/** After a seek outside the buffer, the first segment comes at the best rung that arrives within this long. */
+const SEEK_ARRIVAL_SECONDS = 1;
 const RETRY_FIRST_MS = 1000;
 const RETRY_MAX_MS = 3000;
 /** The link is called lost once nothing has arrived for this long and the last request found no network… */
@@ -133,8 +135,15 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
   /** Segments that came damaged once (asked again once before they are skipped). */
   const damagedOnce = new Set<string>();
   let playingRung: number | null = null;
+  /**
+   * The segments in the buffer from the picture on, as they came: a rebuild after a media error appends
+   * them again instead of buying them twice (all but the one that failed). At most the read-ahead.
+   */
+  const held = new Map<string, { bytes: Uint8Array<ArrayBuffer>; start: number; end: number }>();
   /** The segment appended last, and when (a media error just after it is its). */
   let lastAppend: { start: number; at: number } | null = null;
+  /** A seek outside the buffer waits for its first segment (which comes at a rung that arrives quickly). */
+  let seeking = false;
   /** The rung a segment was last given up at (cleared once one arrives). */
   let abandoned: Level | null = null;
   let manifest: Promise<void> | null = null;
@@ -341,7 +350,12 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     const given = abandoned;
     if (given && chosen.family === given.family && chosen.bandwidth >= given.bandwidth)
       return candidates.filter((level) => level.bandwidth < given.bandwidth).at(-1) ?? candidates[0]!;
-    return chosen;
+    if (!seeking) return chosen;
+    // The first segment after a seek: the best rung whose segment arrives within a second (the picture
+    // shows at once; Auto climbs again from the next).
+    const inTime = (level: Level) =>
+      link.answerMs / 1000 + (level.averageBandwidth * SEGMENT_SECONDS) / link.bitsPerSecond <= SEEK_ARRIVAL_SECONDS;
+    return candidates.filter((level) => level.bandwidth <= chosen.bandwidth && inTime(level)).at(-1) ?? candidates[0]!;
   }
 
   function chooseAutoLevel(candidates: Level[]): Level {
@@ -357,7 +371,7 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
       : (candidates.filter((level) => level.bandwidth <= current!.bandwidth).at(-1) ?? candidates[0]!);
     // A box slow to answer (a first byte later than a usual round trip) leaves less of each segment's time
     // for its bytes: segments are asked one after another.
-    const waitSeconds = Math.max(0, link.roundTripMs / 1000 - USUAL_ROUND_TRIP_SECONDS);
+    const waitSeconds = Math.max(0, link.answerMs / 1000 - USUAL_ROUND_TRIP_SECONDS);
     const rate = link.bitsPerSecond * Math.max(0.1, (SEGMENT_SECONDS - waitSeconds) / SEGMENT_SECONDS);
     const climb = candidates.filter((level) => level.bandwidth <= rate * CLIMB_SHARE).at(-1);
     if (climb && climb.bandwidth > base.bandwidth) return climb;
@@ -475,6 +489,8 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     quotaAheadSeconds = null;
     let from = position;
     const segment = current?.media?.segments.find((each) => each.end > place + 0.05);
+    // What failed is fetched again; the rest of what is held goes back in as it came.
+    for (const [key, entry] of held) if (entry.start <= place + 0.05 && entry.end > place + 0.05) held.delete(key);
     if (again && !movedToH264 && segment) {
       // The same segment failed twice: it is left out (the picture jumps it).
       skipped.push({ start: segment.start, end: segment.end });
@@ -605,40 +621,42 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
           initialised = level;
         }
         const lowest = autoLevels()[0];
-        let bytes: Uint8Array<ArrayBuffer>;
-        try {
-          bytes = await fetchBytes(media.url, segment, {
-            seconds: segment.end - segment.start,
-            tooSlow: (received, seconds, bodySeconds) => {
-              // Given up (hls.js's abandon rule) once half the segment's time has gone by, when at the rate
-              // it comes it would arrive after the picture has played what is buffered, and the same
-              // segment a rung lower, asked now, would arrive sooner (its first byte's wait included: on a
-              // box slow to answer, starting again costs more than finishing). Never the first segment: the
-              // picture has not started, and what came would be paid for twice.
-              if (fixedRung !== null || !lowest || level === lowest || video.paused || pendingStart !== null)
-                return false;
-              const duration = segment.end - segment.start;
-              if (seconds < duration / 2 || received === 0 || !(bodySeconds > 0)) return false;
-              const rate = (received * 8) / bodySeconds;
-              const left = ((segment.length - received) * 8) / rate;
-              if (left <= aheadOf(video.currentTime) + 0.5) return false;
-              const below =
-                autoLevels()
-                  .filter((each) => each.bandwidth < level.bandwidth)
-                  .at(-1) ?? lowest;
-              return link.roundTripMs / 1000 + (below.averageBandwidth * duration) / rate < left;
-            },
-          });
-        } catch (error) {
-          if (error instanceof Abandoned) {
-            abandoned = level;
-            continue;
+        const key = `${media.url}#${index}`;
+        // Bytes already bought for this segment (appended before a rebuild): appended again, not fetched again.
+        let bytes: Uint8Array<ArrayBuffer> | undefined = held.get(key)?.bytes;
+        if (!bytes)
+          try {
+            bytes = await fetchBytes(media.url, segment, {
+              seconds: segment.end - segment.start,
+              tooSlow: (received, seconds, bodySeconds) => {
+                // Given up (hls.js's abandon rule) once half the segment's time has gone by, when at the rate
+                // it comes it would arrive after the picture has played what is buffered, and the same
+                // segment a rung lower, asked now, would arrive sooner (its first byte's wait included: on a
+                // box slow to answer, starting again costs more than finishing). Never the first segment: the
+                // picture has not started, and what came would be paid for twice.
+                if (fixedRung !== null || !lowest || level === lowest || video.paused || pendingStart !== null)
+                  return false;
+                const duration = segment.end - segment.start;
+                if (seconds < duration / 2 || received === 0 || !(bodySeconds > 0)) return false;
+                const rate = (received * 8) / bodySeconds;
+                const left = ((segment.length - received) * 8) / rate;
+                if (left <= aheadOf(video.currentTime) + 0.5) return false;
+                const below =
+                  autoLevels()
+                    .filter((each) => each.bandwidth < level.bandwidth)
+                    .at(-1) ?? lowest;
+                return link.roundTripMs / 1000 + (below.averageBandwidth * duration) / rate < left;
+              },
+            });
+          } catch (error) {
+            if (error instanceof Abandoned) {
+              abandoned = level;
+              continue;
+            }
+            throw error;
           }
-          throw error;
-        }
         // A seek, a switch or a rebuild while this came moved the next segment elsewhere: drop it.
         if (asked !== generation || buffer !== sourceBuffer || segmentAt(media, nextTime) !== index) continue;
-        const key = `${media.url}#${index}`;
         if (!fragmentIsWhole(bytes)) {
           // Damaged or cut short on the way: asked again once, then left out (the picture jumps it).
           if (!damagedOnce.has(key)) {
@@ -654,7 +672,12 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
         if (asked !== generation || buffer !== sourceBuffer) continue;
         current = level;
         abandoned = null;
+        seeking = false;
         lastAppend = { start: segment.start, at: performance.now() };
+        held.set(key, { bytes, start: segment.start, end: segment.end });
+        const now = video.currentTime;
+        for (const [heldKey, entry] of held)
+          if (entry.end < now - 1 || entry.start > now + READ_AHEAD_SECONDS * 2) held.delete(heldKey);
         appended.push({ start: segment.start, end: segment.end, rung: level.rung });
         nextTime = segment.end;
         if (pendingStart !== null) {
@@ -791,6 +814,7 @@ export function createHlsPlayer(video: HTMLVideoElement, options: PlayerOptions)
     }
     generation++;
     nextTime = position;
+    seeking = true;
     inflight?.abort();
     if (loading) void pump();
   };
