@@ -23,7 +23,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page, type Route } from "@playwright/test";
+import { chromium, type BrowserContext, type Page, type Request, type Route } from "@playwright/test";
 import { probeMedia } from "../app/media/ffmpeg.server";
 import { setSetting } from "../app/services/settings.server";
 import { openDatabase } from "../app/db/client.server";
@@ -284,7 +284,7 @@ async function run(
     const page = await context.newPage();
     if (process.env.BENCH_VERBOSE) {
       const began = Date.now();
-      const show = (what: string) => (request: import("@playwright/test").Request) => {
+      const show = (what: string) => (request: Request) => {
         if (/\/stream\//.test(request.url()))
           console.log(
             `  ${player} ${((Date.now() - began) / 1000).toFixed(2)} s since open: ${what} ${new URL(request.url()).pathname.split("/").pop()} ${request.headers()["range"] ?? ""} ${request.failure()?.errorText ?? ""}`,
