@@ -89,9 +89,6 @@ export function sizedPosterUrl(
   return `${OWNER_PREFIX[owner.kind]}${sizedPosterName(owner.id, variant, width, format)}${versionQuery(owner)}`;
 }
 
-/** The hero width the player's `poster` shows (a phone at 2×, most laptops' players): the watch page's largest image before play. */
-export const PLAYER_POSTER_WIDTH = 960;
-
 /**
  * The format for a poster that cannot have a `<picture>` (the player's
  * `poster`): AVIF when the page's request said the browser takes it (Chromium

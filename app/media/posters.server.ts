@@ -2,7 +2,6 @@ import fs from "node:fs";
 import type sharp from "sharp";
 import { writeAtomically } from "./atomic-files.server";
 import {
-  PLAYER_POSTER_WIDTH,
   SIZED_POSTER_FORMATS,
   SIZED_POSTER_VARIANTS,
   SIZED_POSTERS,
@@ -64,9 +63,6 @@ const ENCODERS: Record<PosterFileFormat, (image: sharp.Sharp) => sharp.Sharp> = 
   webp: (image) => image.webp({ quality: 80, effort: 4 }),
   jpg: (image) => image.jpeg({ quality: 82, progressive: true, mozjpeg: true }),
 };
-// The player's poster (the watch page's largest image before play, one per title, fetched by every visit):
-// effort 4, 11 % fewer bytes than effort 1 for about five times the time, paid once per upload.
-const PLAYER_POSTER_AVIF = (image: sharp.Sharp) => image.avif({ quality: 50, effort: 4, chromaSubsampling: "4:2:0" });
 // The srcset JPEGs reach only browsers without AVIF: libjpeg-turbo, a third of mozjpeg's time for 10 % more bytes.
 const SIZED_JPEG = (image: sharp.Sharp) => image.jpeg({ quality: 82, progressive: true });
 
@@ -150,12 +146,7 @@ function writePosterFile(
     // sharp's strategy by its name (sharp.strategy.attention), so this module needs no sharp loaded.
     position,
   });
-  const encode =
-    file.sized && file.format === "jpg"
-      ? SIZED_JPEG
-      : file.variant === "hero" && file.width === PLAYER_POSTER_WIDTH && file.format === "avif"
-        ? PLAYER_POSTER_AVIF
-        : ENCODERS[file.format];
+  const encode = file.sized && file.format === "jpg" ? SIZED_JPEG : ENCODERS[file.format];
   return writeAtomically(file.path, tmpDir, (temporaryFile) => encode(resized).toFile(temporaryFile)).then(() => file);
 }
 

@@ -43,17 +43,19 @@ type ShownParts = {
   series?: unknown;
   access?: { kind?: string };
   subtitles?: { tracks?: readonly unknown[] };
+  downloadOffers?: readonly unknown[];
 } | null;
 
 export const handle: TranslationHandle = {
-  i18n: ["pages", "watch", "billing", "series", "subtitles"],
+  i18n: ["pages", "watch", "billing", "downloads", "series", "subtitles"],
   // Only what the page shows: series texts for an episode, the plans' periods when a pass is needed
-  // (NeedsPassPanel's offers), the subtitles menu when there are subtitles. The downloader brings its
-  // own texts (download-button.client.tsx).
+  // (NeedsPassPanel's offers), the subtitles menu when there are subtitles, the download button's texts
+  // when it is offered.
   i18nOnlyWhen: {
     series: (data) => Boolean((data as ShownParts)?.series),
     billing: (data) => (data as ShownParts)?.access?.kind === "needsPass",
     subtitles: (data) => ((data as ShownParts)?.subtitles?.tracks?.length ?? 0) > 0,
+    downloads: (data) => ((data as ShownParts)?.downloadOffers?.length ?? 0) > 0,
   },
 };
 

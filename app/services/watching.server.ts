@@ -7,7 +7,7 @@ import { preparedQuery } from "~/db/prepared.server";
 import { qualified } from "~/db/sql";
 import { accounts, categories, comments, movies, ratings, seasons, watchEvents, type Role } from "~/db/schema";
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
-import { PLAYER_POSTER_WIDTH, sizedPosterUrl, type SizedPosterFormat } from "~/media/poster-sizes";
+import { sizedPosterUrl, type SizedPosterFormat } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
 import {
   isPublished,
@@ -181,7 +181,7 @@ export function getWatchPage(
         ? sizedPosterUrl(
             { kind: "title", id: movie.id, version: movie.posterVersion },
             "hero",
-            PLAYER_POSTER_WIDTH,
+            960,
             options.posterFormat ?? "jpg",
           )
         : null,

@@ -1,7 +1,5 @@
 import { Link } from "~/components/ui/link";
 import { useEffect, useRef, useState } from "react";
-import englishTexts from "~/i18n/locales/en/downloads";
-import hausaTexts from "~/i18n/locales/ha/downloads";
 import { useTranslation } from "~/i18n/use-translation";
 import { DownloadProblem, fetchMissingChunks, onMobileData, prepareDownload } from "./downloader";
 import { isComplete, missingFeatures, readRecord, storedBytes } from "./offline-store";
@@ -41,7 +39,7 @@ export function DownloadButton({
   /** The subtitles shown on the title's page: the offline player starts with them. */
   subtitleLanguage?: string | null;
 }) {
-  const { t } = useDownloadTexts();
+  const { t } = useTranslation("downloads");
   const decodesAv1 = useDecodesAv1(av1Codecs);
   const family = decodesAv1 && allOffers.some((offer) => offer.codec === "av1") ? "av1" : "h264";
   const offers = allOffers.filter((offer) => offer.codec === family);
@@ -254,15 +252,4 @@ export function DownloadButton({
       ) : null}
     </section>
   );
-}
-
-/**
- * The downloader's texts come with its code: the watch page does not fetch them before anyone asks to
- * download (the page weighs less before play); the /downloads page has them as any page's namespace.
- */
-function useDownloadTexts() {
-  const { i18n } = useTranslation();
-  if (!i18n.hasNamespace("downloads"))
-    i18n.addNamespace("downloads", i18n.language === "ha" ? hausaTexts : englishTexts);
-  return useTranslation("downloads");
 }
