@@ -191,7 +191,7 @@ test("a viewer plays a film through native HLS where the browser has no MSE, and
   expect(scripts.filter(isHlsChunk)).toEqual([]);
 });
 
-test("a viewer plays a film through the player (MSE), Chromium's way: the player comes once the watch page is idle and attaches only when the viewer reaches for play; no other page loads it", async ({
+test("a viewer plays a film through the player (MSE), Chromium's way: the player comes and attaches only when the viewer reaches for play; no page loads it before", async ({
   page,
 }) => {
   const movieId = TITLE.mse;
@@ -206,11 +206,11 @@ test("a viewer plays a film through the player (MSE), Chromium's way: the player
   await page.goto(`/WatchMovie?id=${movieId}`);
   const video = page.getByTestId("player");
   await hlsJsWaiting(video);
-  await expect(video).toHaveAttribute("data-player-fetch", "when-idle");
-  // Before play the library arrives once the page is idle (so play does not wait for it), but nothing of the
-  // film: not even a playlist, which would also take one of the account's screens.
-  await expect.poll(() => scripts.filter(isHlsChunk).length).toBeGreaterThan(0);
+  await expect(video).toHaveAttribute("data-player-fetch", "on-intent");
+  // Before play nothing of the player (a visitor who never presses play pays nothing for it) and nothing of
+  // the film: not even a playlist, which would also take one of the account's screens.
   await page.waitForLoadState("networkidle");
+  expect(scripts.filter(isHlsChunk)).toEqual([]);
   await expect(video).not.toHaveAttribute("data-player-attached", "1");
   expect(requests.map(pathOf)).toEqual([]);
 

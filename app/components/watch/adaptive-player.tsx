@@ -25,40 +25,6 @@ const INTENT_EVENTS = ["pointerenter", "pointerdown", "touchstart", "focusin", "
 let hlsFetched = false;
 /** The player's chunk (the same module however often it is asked for). */
 const importHlsPlayer = () => import("./stream-player.client");
-/** After the page's load event, how long the browser may wait for an idle moment before the player is fetched. */
-const IDLE_FETCH_TIMEOUT_MS = 3_000;
-
-/**
- * The player (`stream-player.client.ts`, about 4 kB, kept by the browser for
- * as long as this build serves) is fetched once the page has loaded and the
- * browser is idle, so a first press of play does not wait for it on a slow
- * link; with data saver on too (it costs less than one poster). Only the
- * player's code: the film, its playlists and the screen wait for play.
- * Returns a function that cancels a fetch not yet started.
- */
-function fetchPlayerWhenIdle(): () => void {
-  let cancelled = false;
-  let idleHandle: number | undefined;
-  const fetchNow = () => {
-    if (!cancelled) void importHlsPlayer().catch(() => undefined);
-  };
-  const whenIdle = () => {
-    if (cancelled) return;
-    if (typeof window.requestIdleCallback === "function")
-      idleHandle = window.requestIdleCallback(fetchNow, { timeout: IDLE_FETCH_TIMEOUT_MS });
-    else idleHandle = window.setTimeout(fetchNow, 1_000);
-  };
-  if (document.readyState === "complete") whenIdle();
-  else window.addEventListener("load", whenIdle, { once: true });
-  return () => {
-    cancelled = true;
-    window.removeEventListener("load", whenIdle);
-    if (idleHandle === undefined) return;
-    if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idleHandle);
-    else window.clearTimeout(idleHandle);
-  };
-}
-
 /** Why the server stopped this device from playing (the JSON of a 403 from a stream or the progress endpoint). */
 export type PlaybackRefusal = { reason: "screens" | "pass_required"; screens: number };
 
@@ -185,8 +151,8 @@ function showSubtitles(video: HTMLVideoElement, language: string | null) {
  * off), counts the bytes it fetched, and switches quality when `quality`
  * changes. Nothing of the film is fetched until play is pressed
  * (`preload="none"`), and the player attaches only when the viewer reaches for the
- * player (pointer over it, a touch, focus, play); its code is fetched once
- * the page is idle (data saver too: it is a few kilobytes). Subtitles are side-loaded `<track>` elements, which every
+ * player (pointer over it, a touch, focus, play), its code fetched then
+ * (nothing of it before). Subtitles are side-loaded `<track>` elements, which every
  * mode keeps: the chosen one is `default` (shown without JavaScript), and
  * `subtitleLanguage` switches them; a choice made in the browser's own
  * controls is reported through `onSubtitleLanguageChange`.
@@ -353,7 +319,6 @@ export function AdaptivePlayer({
     const handedOverAt = handOver && video.currentTime > 0.5 ? video.currentTime : null;
     const intentEvents: Array<(typeof INTENT_EVENTS)[number]> = [];
     let loadPlayer = () => {};
-    let cancelIdleFetch = () => {};
     if (source && hasMse) {
       modeRef.current = "mse";
       // Started by the previous episode's end card, or already playing natively: the player plays as
@@ -400,8 +365,10 @@ export function AdaptivePlayer({
           video.dataset.playerAttached = "1";
         }, explain);
       };
-      // The player attaches when the viewer reaches for it, or at once for an episode that starts by
-      // itself or when the library is already here; the library itself comes when the page is idle.
+      // The player's code (about 6 kB, kept by the browser for as long as this build serves) is fetched
+      // and attached when the viewer reaches for the player (a touch, the pointer over it, focus, play),
+      // or at once for an episode that starts by itself or when the code is already here: a visitor who
+      // never presses play pays nothing for it (decision 060), and a press waits for its few kilobytes.
       video.dataset.playerLoads = "on-intent";
       if (autoStartRef.current || handOver || hlsFetched) loadPlayer();
       else {
@@ -410,8 +377,7 @@ export function AdaptivePlayer({
           frame.addEventListener(name, loadPlayer, { passive: true });
         }
         video.addEventListener("play", loadPlayer);
-        video.dataset.playerFetch = "when-idle";
-        cancelIdleFetch = fetchPlayerWhenIdle();
+        video.dataset.playerFetch = "on-intent";
       }
     } else if (source && canPlayNative && !alreadyPlaying) {
       modeRef.current = "native";
@@ -432,7 +398,6 @@ export function AdaptivePlayer({
     video.addEventListener("error", onElementError);
     return () => {
       cancelled = true;
-      cancelIdleFetch();
       for (const name of intentEvents) frame.removeEventListener(name, loadPlayer);
       video.removeEventListener("play", loadPlayer);
       video.removeEventListener("error", onElementError);
