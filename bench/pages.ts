@@ -50,6 +50,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Request as PwRequest } from "@playwright/test";
+import { TEST_CHROMIUM_ARGS } from "../tests/fixtures/browser";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { DEMO_ACCOUNTS, DEMO_SERIES } from "../app/demo/demo-catalogue";
 import { seedDemo } from "../app/demo/seed-demo.server";
@@ -362,15 +363,7 @@ async function measurePage(server: RunningServer, spec: PageSpec, cookie: { name
   try {
     browser = await chromium.launch({
       executablePath: CHROMIUM || undefined,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: TEST_CHROMIUM_ARGS,
     });
     const context = await browser.newContext({
       viewport: VIEWPORT,

@@ -2,6 +2,7 @@
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
+import { TEST_CHROMIUM_ARGS } from "../tests/fixtures/browser";
 import { openDatabase } from "../app/db/client.server";
 import { accounts } from "../app/db/schema";
 import { signIn, type RunningServer } from "./lib";
@@ -327,16 +328,7 @@ export async function playbackRun(
     if (DATA_SAVER) notes.push(`data saver via ${await turnOnDataSaver(server.url, root, cookie, spec)}`);
     browser = await chromium.launch({
       executablePath: CHROMIUM || undefined,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--autoplay-policy=no-user-gesture-required",
-      ],
+      args: TEST_CHROMIUM_ARGS,
     });
     const context = await browser.newContext({
       serviceWorkers: "block",

@@ -27,8 +27,8 @@ import { chromium, type BrowserContext, type Page, type Request, type Route } fr
 import { probeMedia } from "../app/media/ffmpeg.server";
 import { setSetting } from "../app/services/settings.server";
 import { openDatabase } from "../app/db/client.server";
-import { testChromiumPath } from "../tests/fixtures/browser";
-import { scramble, scrambleMedia, SegmentMap } from "../tests/fixtures/media-faults";
+import { TEST_CHROMIUM_ARGS, testChromiumPath } from "../tests/fixtures/browser";
+import { linkConditions, scramble, scrambleMedia, SegmentMap } from "../tests/fixtures/media-faults";
 import { prepareStorage, signIn, startServer } from "./lib";
 import { ensureViewers, ensureWatchable, makeFilm, uploadAndProcess, viewerEmail } from "./playback-film";
 
@@ -122,19 +122,8 @@ hls.on(Hls.Events.MANIFEST_PARSED, () => video.play().catch(() => {}));
 async function setLink(page: Page, kbps: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", {
-    offline: false,
-    latency: LATENCY_MS,
-    downloadThroughput: (kbps * 1000) / 8,
-    uploadThroughput: (kbps * 1000) / 8,
-  });
-  return (next: number) =>
-    cdp.send("Network.emulateNetworkConditions", {
-      offline: false,
-      latency: LATENCY_MS,
-      downloadThroughput: (next * 1000) / 8,
-      uploadThroughput: (next * 1000) / 8,
-    });
+  await cdp.send("Network.emulateNetworkConditions", linkConditions(kbps, LATENCY_MS));
+  return (next: number) => cdp.send("Network.emulateNetworkConditions", linkConditions(next, LATENCY_MS));
 }
 
 /** The faults, as answers to the players' requests for the film. */
@@ -147,12 +136,7 @@ async function injectFaults(context: BrowserContext, scenario: Scenario, state: 
     const url = request.url();
     try {
       if (state.cut) return await route.abort("internetdisconnected");
-      if (/\.m3u8(\?|$)/.test(url)) {
-        const response = await route.fetch();
-        const text = await response.text();
-        segments.learn(url, text);
-        return await route.fulfill({ response, body: text });
-      }
+      if (await segments.learnFrom(route)) return;
       const time = segments.timeOf(url, request.headers()["range"]);
       const atFault = time !== null && Math.abs(time - FAULT_AT_SECONDS) < 0.5;
       const av1 = /-av1\.mp4/.test(url);
@@ -240,14 +224,7 @@ async function run(
 ): Promise<Result> {
   const browser = await chromium.launch({
     executablePath: testChromiumPath(),
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
+    args: TEST_CHROMIUM_ARGS,
   });
   try {
     const context = await browser.newContext({

@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { movies } from "../../app/db/schema";
 import { makeVideoFixture } from "../fixtures/media";
-import { scramble, scrambleMedia, SegmentMap } from "../fixtures/media-faults";
+import { linkConditions, scramble, scrambleMedia, SegmentMap } from "../fixtures/media-faults";
 import { createApprovedProvider, createViewer } from "./fixtures/accounts";
 import { refuseAv1 } from "./fixtures/av1";
 import { e2eDb } from "./fixtures/db";
@@ -40,12 +40,7 @@ async function strike(context: BrowserContext, fault: Fault) {
     const request = route.request();
     const url = request.url();
     try {
-      if (/\.m3u8(\?|$)/.test(url)) {
-        const response = await route.fetch();
-        const text = await response.text();
-        segments.learn(url, text);
-        return await route.fulfill({ response, body: text });
-      }
+      if (await segments.learnFrom(route)) return;
       const time = segments.timeOf(url, request.headers()["range"]);
       if (time !== null) asked.push({ time, at: Date.now(), rung: /(\d+)p/.exec(url)?.[1] ?? "" });
       const what = fault(time, url);
@@ -190,13 +185,7 @@ test.describe("a dip in the link", () => {
     const video = await openTitle(page, movieId);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
-    const link = (kbps: number) =>
-      cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 100,
-        downloadThroughput: (kbps * 1000) / 8,
-        uploadThroughput: (kbps * 1000) / 8,
-      });
+    const link = (kbps: number) => cdp.send("Network.emulateNetworkConditions", linkConditions(kbps, 100));
     await link(1500);
     await startPlaying(video);
     // The top rung Auto reaches on the good link.
