@@ -86,7 +86,7 @@ type Result = {
   rungAfter: number;
   /** The rung on screen just before the fault (film time 8 s; the dip: as the link falls). */
   rungBefore: number;
-  /** Dip: seconds from the link's return until the rung on screen was back to the rung before the dip. */
+  /** Dip: seconds from the link's return until the rung on screen was above the lowest the dip brought. */
   climbedBackSeconds?: number | null;
   said: string;
   note?: string;
@@ -368,7 +368,9 @@ async function run(
     let climbedBackSeconds: number | null | undefined;
     if (scenario.name === "dip") {
       const back = linkBackAt as number | null;
-      const climbed = back === null ? undefined : samples.find((each) => each.at >= back && each.rung >= rungBeforeDip);
+      // Back above the lowest rung the dip put on screen (the rung before the dip may be more than the link holds).
+      const lowest = Math.min(...samples.filter((each) => back !== null && each.at < back).map((each) => each.rung));
+      const climbed = back === null ? undefined : samples.find((each) => each.at >= back && each.rung > lowest);
       climbedBackSeconds = climbed && back !== null ? (climbed.at - back) / 1000 : null;
     }
     return {

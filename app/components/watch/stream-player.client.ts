@@ -99,7 +99,7 @@ const LOST_AFTER_SILENCE_MS = 12_000;
 /** The film waits this long before the page says it loads slowly. */
 const SLOW_AFTER_WAITING_MS = 1_500;
 /** A picture standing still this long with film ahead is nudged. */
-const STUCK_MS = 1_000;
+const STUCK_MS = 300;
 /** Media errors within a minute before the page is told the film cannot be read. */
 const MEDIA_ERRORS_PER_MINUTE = 6;
 /** A climb replaces the lower rung buffered beyond this much film ahead (what was bought at the dip's rung). */
