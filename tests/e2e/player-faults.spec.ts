@@ -42,7 +42,8 @@ async function strike(context: BrowserContext, fault: Fault) {
     try {
       if (await segments.learnFrom(route)) return;
       const time = segments.timeOf(url, request.headers()["range"]);
-      if (time !== null) asked.push({ time, at: Date.now(), rung: /(\d+)p/.exec(url)?.[1] ?? "" });
+      if (time !== null)
+        asked.push({ time, at: Date.now(), rung: /\/(\d+)p(?:-av1)?\.mp4/.exec(new URL(url).pathname)?.[1] ?? "" });
       const what = fault(time, url);
       if (what === "hang") await new Promise((resolve) => setTimeout(resolve, 25_000));
       if (what === "damage" || what === "scramble-media") {
