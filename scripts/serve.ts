@@ -36,6 +36,7 @@
 import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -51,6 +52,7 @@ import { schemaState } from "../app/db/schema-version.server";
 import { readBuildInfo } from "./builds-in-use";
 import { runFilePath } from "./server-control";
 import { BUILD_DIR_ENV, runPrimary, SCHEMA_BEHIND_EXIT, STOP_NOTE } from "./workers";
+import { CLOSING_MESSAGE, CONNECTION_MESSAGE, SERVING_MESSAGE, TOOK_MESSAGE } from "./front-door";
 
 export type ServeOptions = {
   buildPath: string;
@@ -70,6 +72,8 @@ export type ServeOptions = {
   requestLog?: boolean;
   /** STORAGE_DIR: a resumable upload still sending at the stop's deadline is answered with the bytes stored there. */
   storageDir?: string;
+  /** A worker of several: it does not listen, it serves the connections its primary hands it (scripts/front-door.ts). */
+  fromPrimary?: boolean;
 };
 
 /**
@@ -169,15 +173,17 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   });
   server.requestTimeout = 0;
   server.timeout = options.idleSeconds * 1000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    const ready = () => {
-      server.off("error", reject);
-      resolve();
-    };
-    if (options.host) server.listen(options.port, options.host, ready);
-    else server.listen(options.port, ready);
-  });
+  const handedOver = options.fromPrimary ? takeConnections(server) : null;
+  if (!handedOver)
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      const ready = () => {
+        server.off("error", reject);
+        resolve();
+      };
+      if (options.host) server.listen(options.port, options.host, ready);
+      else server.listen(options.port, ready);
+    });
   if (options.announce ?? true) for (const line of startupLines(options)) console.log(line);
 
   // The app's own part of a stop (entry.server.tsx, appModule above): background work, then the database.
@@ -190,7 +196,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
       // says "Connection: close" instead, and those still idle after DRAIN_MS are closed then.
       const closeIdle = server.closeIdleConnections;
       server.closeIdleConnections = () => undefined;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = handedOver ? handedOver.close() : new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections = closeIdle;
       let sweepIdle: NodeJS.Timeout | undefined;
       const drained = setTimeout(() => {
@@ -217,6 +223,44 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     return stopping;
   };
   return { server, stop };
+}
+
+/**
+ * A worker's end of the primary's listening socket (scripts/front-door.ts): each connection the primary hands
+ * over is served as if this server had accepted it. The server does not listen itself, so it is told it does
+ * ("listening" starts Node's tracking of its connections: idle ones closed on a stop, header timeouts); the
+ * primary hears "serving" once the server is ready, and "closing" when it stops taking connections.
+ * `close` resolves when every connection handed over has ended.
+ */
+function takeConnections(server: http.Server): { close: () => Promise<void> } {
+  const open = new Set<net.Socket>();
+  let closing = false;
+  let allEnded: (() => void) | null = null;
+  process.on("message", (message: unknown, socket: unknown) => {
+    const handOver = message as { kallo?: unknown; id?: unknown } | null;
+    if (handOver?.kallo !== CONNECTION_MESSAGE || !(socket instanceof net.Socket)) return;
+    process.send?.({ kallo: TOOK_MESSAGE, id: handOver.id }, undefined, undefined, () => undefined);
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      if (closing && open.size === 0) allEnded?.();
+    });
+    server.emit("connection", socket);
+    socket.resume();
+    // Stopping already (the primary had not yet heard): this connection's answer says "Connection: close".
+  });
+  server.emit("listening");
+  process.send?.({ kallo: SERVING_MESSAGE });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        if (process.connected) process.send?.({ kallo: CLOSING_MESSAGE }, undefined, undefined, () => undefined);
+        server.close();
+        if (open.size === 0) resolve();
+        else allEnded = resolve;
+      }),
+  };
 }
 
 /**
@@ -672,6 +716,8 @@ export async function runServer(
   }
   await runPrimary({
     workers: settings.workers,
+    port: options.port,
+    host: options.host,
     exec: fileURLToPath(import.meta.url),
     args: [options.buildPath],
     buildDir: path.dirname(options.buildPath),
@@ -751,7 +797,7 @@ async function runWorker(buildPath: string, env: Env): Promise<void> {
     stopRequested = true;
     beginStop?.("asked by the primary");
   });
-  const running = await serve({ ...serveOptionsFrom(env, buildPath), announce: false });
+  const running = await serve({ ...serveOptionsFrom(env, buildPath), announce: false, fromPrimary: true });
   beginStop = stopOnSignals(running, { quiet: true });
   if (stopRequested) beginStop("asked by the primary");
 }

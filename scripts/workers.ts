@@ -3,10 +3,12 @@
  * own cluster (docs/decisions/030-workers.md):
  *
  * - The primary (the process of `npm start` or scripts/serve.ts) forks the
- *   workers and serves nothing itself. It owns the listening socket and hands
- *   each new connection to the next worker (the cluster's round-robin); the
- *   socket's own address reaches the worker, so who the client is works as
- *   with one process.
+ *   workers and serves nothing itself. It owns the listening socket for its
+ *   whole life (scripts/front-door.ts) and hands each new connection to the
+ *   next worker that serves, in turn; while no worker serves (both down at
+ *   once), connections wait in it instead of being refused. The socket's own
+ *   address reaches the worker, so who the client is works as with one
+ *   process.
  * - Every worker runs scripts/serve.ts, the whole server (timeouts, body
  *   caps, the app). The first one is the background worker: it alone runs the job
  *   queue, the backfills and the sweeps (utils/cluster.server.ts says which
@@ -54,6 +56,7 @@ import { putBackDatabase } from "../app/services/backup.server";
 import { markInUse, readBuildInfo } from "./builds-in-use";
 import { coordinateWorkers, tellWorker, WORKER_ROLE_ENV, type WorkerRole } from "../app/utils/cluster.server";
 import { METRICS_QUESTION } from "../app/utils/metrics.server";
+import { CLOSING_MESSAGE, openFrontDoor, SERVING_MESSAGE, TOOK_MESSAGE } from "./front-door";
 
 /** A worker that ends sooner than this after it started counts as a quick end: its replacement waits longer each time. */
 const QUICK_END_MS = 30_000;
@@ -70,6 +73,9 @@ const RELOAD_LISTEN_MS = 60_000;
 
 export type PrimaryOptions = {
   workers: number;
+  /** Where the primary listens (PORT, HOST). */
+  port: number;
+  host?: string;
   /** The script each worker runs, and its arguments (the server build's path first). */
   exec: string;
   args: string[];
@@ -86,6 +92,21 @@ export type PrimaryOptions = {
   /** After the last worker has stopped (Litestream ships the last writes). */
   afterStop?: () => Promise<void>;
 };
+
+/** A message of the hand-over from a worker (front-door.ts). */
+function isDoorMessage(message: unknown, kind: string): boolean {
+  return typeof message === "object" && message !== null && (message as { kallo?: unknown }).kallo === kind;
+}
+
+/** Call `then` once the worker serves (it takes connections from the primary's socket). */
+function onceServing(worker: Worker, then: () => void): void {
+  const hear = (message: unknown) => {
+    if (!isDoorMessage(message, SERVING_MESSAGE)) return;
+    worker.off("message", hear);
+    then();
+  };
+  worker.on("message", hear);
+}
 
 /** How long a replacement waits after `quickEnds` quick ends in a row: none, then 1 s, 2 s, 4 s, … at most a minute. */
 export function restartDelayMs(quickEnds: number): number {
@@ -105,6 +126,13 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   cluster.setupPrimary({ exec: options.exec, args: options.args });
   const metrics = new AggregatorRegistry();
   coordinateWorkers({ [METRICS_QUESTION]: () => metrics.clusterMetrics() });
+  const door = openFrontDoor(options.port, options.host);
+  cluster.on("message", (worker: Worker, message: unknown) => {
+    if (isDoorMessage(message, SERVING_MESSAGE) && !retired.has(worker) && !stoppingSince) door.add(worker);
+    else if (isDoorMessage(message, CLOSING_MESSAGE)) door.remove(worker);
+    else if (isDoorMessage(message, TOOK_MESSAGE)) door.took(Number((message as { id?: unknown }).id));
+  });
+  cluster.on("exit", (worker: Worker) => door.lost(worker));
 
   const slots: Slot[] = Array.from({ length: options.workers }, (_, index) => ({
     role: index === 0 ? "background" : "serving",
@@ -181,6 +209,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const stop = () => {
     stopping ??= (async () => {
       for (const slot of slots) clearTimeout(slot.restart);
+      await door.close();
       const workers = live();
       const ended = workers.map(
         (worker) =>
@@ -231,7 +260,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         worker.process.kill("SIGKILL");
         reject(new Error(`a new worker did not listen within ${RELOAD_LISTEN_MS / 1000} s`));
       }, RELOAD_LISTEN_MS);
-      worker.once("listening", () => {
+      onceServing(worker, () => {
         clearTimeout(timer);
         resolve();
       });
@@ -255,6 +284,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const retire = (worker: Worker | null) => {
     if (!worker) return Promise.resolve();
     retired.add(worker);
+    door.remove(worker);
     tellWorker(worker, STOP_NOTE);
     return ended(worker);
   };
@@ -359,7 +389,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       if (control.action === "rollback") {
         if (!control.backup || !fs.existsSync(control.backup))
           return report("refused", `no backup at ${control.backup}`);
-        // The database goes back: no worker may hold it meanwhile (a short stop: connections are refused until the first worker of the old build listens).
+        // The database goes back: no worker may hold it meanwhile (a short stop: new connections wait in the primary until the first worker of the old build serves).
         await Promise.all(slots.map((slot) => retire(slot.worker)));
         for (const slot of slots) slot.worker = null;
         const kept = putBackDatabase(options.databasePath, control.backup);
@@ -416,7 +446,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       failStart = reject;
-      start(slots[0]).once("listening", () => resolve());
+      door.listening.then(() => onceServing(start(slots[0]), resolve), reject);
     });
   } catch (error) {
     console.error(`Kallo cannot start: ${(error as Error).message}.`);
@@ -429,7 +459,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   for (const line of options.startupLines) console.log(line);
   const pids = (role: WorkerRole) => slots.filter((slot) => slot.role === role).map((slot) => slot.worker?.process.pid);
   void Promise.all(
-    slots.slice(1).map((slot) => new Promise<void>((resolve) => start(slot).once("listening", () => resolve()))),
+    slots.slice(1).map((slot) => new Promise<void>((resolve) => onceServing(start(slot), resolve))),
   ).then(() =>
     console.log(
       `[serve] ${slots.length} workers (WORKERS): ${pids("background").join(", ")} answers requests and runs the background work, ${pids("serving").join(", ")} answer${slots.length > 2 ? "" : "s"} requests`,
