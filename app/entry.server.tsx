@@ -24,9 +24,13 @@ import { answerSignedOutPage, applyCachePolicy } from "~/utils/page-caching.serv
 import { applySecurityHeaders, createNonce } from "~/utils/security-headers.server";
 import { renderDeadline } from "~/utils/render-deadline.server";
 import { diskFullData, diskFullPage, hasMetDiskFull, noteDiskFull } from "~/routes-support/disk-full.server";
+import { busyAnswer } from "~/routes-support/busy.server";
 
 export const streamTimeout = 5_000;
+/** When a page whose render ran out of time is asked again. */
+const BUSY_RENDER_RETRY_SECONDS = 5;
 export { answerDiskFullInResourceRoutes } from "~/routes-support/disk-full.server";
+export { busyAnswer };
 
 /**
  * The document's bytes in one chunk per React flush. React writes what it has
@@ -154,8 +158,12 @@ export default async function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let outOfTime = false;
     // React's abort is called only when the timer fires, long after it is assigned below.
-    const deadline = renderDeadline(() => abort(), streamTimeout + 1000);
+    const deadline = renderDeadline(() => {
+      outOfTime = true;
+      abort();
+    }, streamTimeout + 1000);
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <TranslationSourceContext.Provider value={serverTranslationSource(language)}>
@@ -193,7 +201,13 @@ export default async function handleRequest(
         },
         onShellError(error: unknown) {
           deadline.done();
-          reject(error);
+          // A box too busy to render the page in time says so (503, try again), never a 500.
+          if (outOfTime) {
+            console.error(
+              `[busy] ${request.method} ${new URL(request.url).pathname}: the page's render ran out of time (503)`,
+            );
+            resolve(busyAnswer(request, BUSY_RENDER_RETRY_SECONDS));
+          } else reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;

@@ -77,9 +77,12 @@ export function serverNodeFlags(): string[] {
 export async function startServer(
   root: string,
   port: number,
-  options: { env?: Record<string, string>; script?: string; profile?: boolean } = {},
+  /** `cwd`: the checkout whose build serves (another one's, for a before/after); this one by default. */
+  options: { env?: Record<string, string>; script?: string; profile?: boolean; cwd?: string } = {},
 ): Promise<RunningServer> {
-  if (!fs.existsSync("build/index.js") || !fs.existsSync(BUILT_SERVER)) throw new Error("Run `npm run build` first");
+  const cwd = options.cwd ?? process.cwd();
+  if (!fs.existsSync(path.join(cwd, "build/index.js")) || !fs.existsSync(path.join(cwd, BUILT_SERVER)))
+    throw new Error("Run `npm run build` first");
   const profile = (options.profile ?? true) && process.env.BENCH_PROFILE_DIR;
   const child = spawn(
     process.execPath,
@@ -104,6 +107,7 @@ export async function startServer(
         ...options.env,
       },
       stdio: ["ignore", "pipe", "inherit"],
+      cwd,
     },
   );
   let output = "";

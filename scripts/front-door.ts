@@ -73,7 +73,8 @@ export function openFrontDoor(port: number, host?: string): FrontDoor {
     const id = ++lastId;
     handed.set(id, { ...entry, worker });
     // The worker gets its own copy of the socket's descriptor; the primary's is closed once the worker took it.
-    worker.send({ kallo: CONNECTION_MESSAGE, id }, entry.socket, { keepOpen: true }, (error) => {
+    // `at`: when the connection was accepted — its first request's deadline counts from there.
+    worker.send({ kallo: CONNECTION_MESSAGE, id, at: entry.since }, entry.socket, { keepOpen: true }, (error) => {
       if (!error || !handed.delete(id)) return;
       // The worker went away in between: the connection goes to another one (or waits).
       remove(worker);

@@ -43,7 +43,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import Database from "better-sqlite3";
 import type express from "express";
-import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, plainAddress } from "../app/utils/client.server";
+import {
+  ARRIVED_HEADER,
+  CLIENT_ADDRESS_HEADER,
+  CLIENT_PROTOCOL_HEADER,
+  plainAddress,
+} from "../app/utils/client.server";
+import { Admission, laneOf } from "./admission";
 import { onWorkerNote, runsBackgroundWork } from "../app/utils/cluster.server";
 import { lingerOnStream } from "../app/utils/request-body.server";
 import type { Env, TrustProxy } from "../app/utils/env.server";
@@ -98,6 +104,9 @@ function waitForTheServerWithoutIdleCut(req: http.IncomingMessage, res: http.Ser
   } as typeof res.writeHead;
 }
 
+/** When the primary accepted each connection it handed over, until its first request is read. */
+const acceptedAt = new WeakMap<net.Socket, number>();
+
 /** How long a stopping server lets kept-alive connections end with an answer before it closes the idle ones. */
 const DRAIN_MS = 1_000;
 
@@ -130,6 +139,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     closeDatabase?: () => void;
     roleOfCaller?: (headers: { cookie?: string; authorization?: string }) => Promise<BodyRole | null>;
     answerDiskFullInResourceRoutes?: (routes: ServerBuild["routes"]) => number;
+    busyAnswer?: (request: Request, retryAfterSeconds: number) => Promise<Response>;
   };
   // A full disk met by a resource route is a 503, as on pages (routes-support/disk-full.server.ts).
   appModule.answerDiskFullInResourceRoutes?.(build.routes);
@@ -152,6 +162,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   );
   app.use(publicFiles("public", express.static));
   if (options.requestLog ?? true) app.use(morgan("tiny"));
+  app.use(admitByPriority(new Admission(), appModule.busyAnswer));
   app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
   app.use(answerErrors({ requestLog: options.requestLog ?? true }));
 
@@ -162,6 +173,10 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
   const server = http.createServer((req, res) => {
     // Stopping: this answer ends its kept-alive connection, so the client's next request opens a new one (to another worker).
     if (draining) res.setHeader("Connection", "close");
+    // A connection's first request arrived when the primary accepted it (it may have waited for a worker since).
+    const accepted = acceptedAt.get(req.socket);
+    acceptedAt.delete(req.socket);
+    req.headers[ARRIVED_HEADER.toLowerCase()] = String(Math.min(accepted ?? Date.now(), Date.now()));
     waitForTheServerWithoutIdleCut(req, res, idleMs);
     if (!takeOriginForm(req, res)) return;
     const upload = req.method === "PATCH" ? TUS_UPLOAD_PATH.exec(req.url ?? "") : null;
@@ -226,6 +241,52 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
 }
 
 /**
+ * Each request waits its turn by its lane and deadline (scripts/admission.ts); one that cannot be served in
+ * time is answered "busy, try again in N s" (503, Retry-After) by the app's own words for it, and what it
+ * still sends is read and dropped. Turned-away requests are summed in the log, at most one line every 10 s.
+ */
+function admitByPriority(
+  admission: Admission,
+  busyAnswer: ((request: Request, retryAfterSeconds: number) => Promise<Response>) | undefined,
+): express.RequestHandler {
+  let turnedAway = 0;
+  let saidAt = 0;
+  return (req, res, next) => {
+    const lane = laneOf(req.method, req.path);
+    if (!lane) return next();
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    const arrived = Number(req.headers[ARRIVED_HEADER.toLowerCase()]) || Date.now();
+    void admission.enter(lane, arrived, gone.signal).then(async (admitted) => {
+      if (admitted.ok) {
+        res.once("close", admitted.leave);
+        return next();
+      }
+      if (res.destroyed || res.writableEnded) return;
+      turnedAway += 1;
+      if (Date.now() - saidAt > 10_000) {
+        console.error(
+          `[busy] ${turnedAway} request${turnedAway === 1 ? "" : "s"} answered 503 (busy) since the last line; last: ${req.method} ${req.path} (${lane}), ${admission.total} under way of ${admission.limit}, ${admission.waiting()} waiting`,
+        );
+        turnedAway = 0;
+        saidAt = Date.now();
+      }
+      lingerOnStream(req);
+      const request = new Request(`http://kallo.invalid${req.originalUrl}`, {
+        method: req.method === "HEAD" ? "GET" : req.method,
+        headers: { cookie: req.headers.cookie ?? "", "accept-language": req.headers["accept-language"] ?? "" },
+      });
+      const answer = busyAnswer
+        ? await busyAnswer(request, admitted.retryAfterSeconds)
+        : new Response("Busy\n", { status: 503, headers: { "Retry-After": String(admitted.retryAfterSeconds) } });
+      res.status(answer.status);
+      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+  };
+}
+
+/**
  * A worker's end of the primary's listening socket (scripts/front-door.ts): each connection the primary hands
  * over is served as if this server had accepted it. The server does not listen itself, so it is told it does
  * ("listening" starts Node's tracking of its connections: idle ones closed on a stop, header timeouts); the
@@ -237,8 +298,9 @@ function takeConnections(server: http.Server): { close: () => Promise<void> } {
   let closing = false;
   let allEnded: (() => void) | null = null;
   process.on("message", (message: unknown, socket: unknown) => {
-    const handOver = message as { kallo?: unknown; id?: unknown } | null;
+    const handOver = message as { kallo?: unknown; id?: unknown; at?: unknown } | null;
     if (handOver?.kallo !== CONNECTION_MESSAGE || !(socket instanceof net.Socket)) return;
+    if (typeof handOver.at === "number") acceptedAt.set(socket, handOver.at);
     process.send?.({ kallo: TOOK_MESSAGE, id: handOver.id }, undefined, undefined, () => undefined);
     open.add(socket);
     socket.once("close", () => {

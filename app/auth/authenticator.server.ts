@@ -3,11 +3,11 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
-import { clientAddress } from "~/utils/client.server";
-import { enterFailureLimit, OPEN_GATE, recordFailure, serviceWideBrake } from "~/services/rate-limit.server";
+import { arrivedAt, clientAddress } from "~/utils/client.server";
+import { enterFailureLimit, OPEN_GATE, recordFailure, serviceWideBrake, slowLane } from "~/services/rate-limit.server";
 import { PasswordCheckBusy } from "~/services/passwords.server";
-import { claimSignInTry, clearSignInFailures, recordSignInFailure } from "~/services/sign-in-delay.server";
-import { isKnownDevice, rememberDevice } from "./known-devices.server";
+import { accountKey, claimSignInTry, clearSignInFailures, recordSignInFailure } from "~/services/sign-in-delay.server";
+import { knownDeviceId, rememberDevice } from "./known-devices.server";
 import { isHoneypotFilled, parseForm, signInSchema, type FieldErrors } from "~/services/validation";
 import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -52,14 +52,28 @@ function doorStrategy(door: Door) {
     // Per network: failures only (a crowd behind one address signs in freely). Per account: a growing delay after
     // failures, which a known device skips too. A good sign-in writes nothing for any of them.
     const address = clientAddress(request);
-    const knownDevice = await isKnownDevice(request, email);
+    // A known device (signed in here before, with the password the account has now) has a small failure
+    // limit of its own; past it, it is a new device like any other.
+    const deviceId = await knownDeviceId(db, request, email);
+    const deviceKey = deviceId ? `${deviceId}:${accountKey(email)}` : null;
+    const deviceGate = deviceKey ? await enterFailureLimit("knownDevice", deviceKey, db) : null;
+    const knownDevice = deviceGate?.ok === true;
     const gate = knownDevice ? OPEN_GATE : await enterFailureLimit("signIn", address, db);
-    if (!gate.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
+    if (!gate.ok) {
+      if (deviceGate?.ok) deviceGate.leave();
+      throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
+    }
     const brake = knownDevice ? OPEN_GATE : await serviceWideBrake(db);
     if (!brake.ok) {
-      gate.leave();
-      throw new SignInError(429, "auth:errors.tooManyTries", undefined, brake.retryAfterSeconds);
+      // The brake slows devices it does not know rather than shutting them all out: one try a minute per network.
+      const lane = await slowLane(address, db);
+      if (!lane.ok) {
+        gate.leave();
+        throw new SignInError(429, "auth:errors.tooManyTries", undefined, lane.retryAfterSeconds);
+      }
     }
+    const brakeLeave = brake.ok ? brake.leave : () => undefined;
+    const deviceLeave = deviceGate?.ok ? deviceGate.leave : () => undefined;
     const ourTurn = await takeAccountTurn(email);
     try {
       if (!knownDevice) {
@@ -73,7 +87,17 @@ function doorStrategy(door: Door) {
           { ...parsed.data, door },
           // Every sign-in gets an answer: one that cannot be checked in time is told to come back; one whose
           // request ended leaves the queue (nobody waits for its answer).
-          { ipAddress: address, timeoutMs: getEnv().passwordCheckWaitMs, signal: request.signal },
+          // The wait counts from the request's arrival (a sign-in queued at the server's door already waited).
+          {
+            ipAddress: address,
+            timeoutMs: Math.max(
+              0,
+              getEnv().passwordCheckWaitMs -
+                (Date.now() - arrivedAt(request)) -
+                Math.min(CHECK_MARGIN_MS, getEnv().passwordCheckWaitMs / 6),
+            ),
+            signal: request.signal,
+          },
         );
       } catch (error) {
         if (error instanceof PasswordCheckBusy)
@@ -81,7 +105,8 @@ function doorStrategy(door: Door) {
         throw error;
       }
       if (!result.ok) {
-        if (result.reason === "invalid") {
+        if (result.reason === "invalid" && knownDevice) await recordFailure("knownDevice", deviceKey!, db);
+        else if (result.reason === "invalid") {
           recordSignInFailure(db, email);
           await recordFailure("signIn", address, db);
         }
@@ -100,10 +125,17 @@ function doorStrategy(door: Door) {
     } finally {
       ourTurn();
       gate.leave();
-      brake.leave();
+      brakeLeave();
+      deviceLeave();
     }
   });
 }
+
+/**
+ * Room left within PASSWORD_CHECK_WAIT_SECONDS for the check itself and the answer once a slot is had — on a
+ * box so busy that its timers and answers run seconds late.
+ */
+const CHECK_MARGIN_MS = 10_000;
 
 /** When a sign-in that found every password check busy is told to come back. */
 const BUSY_RETRY_SECONDS = 5;
@@ -164,7 +196,8 @@ export async function signedInHeaders(request: Request, account: Pick<Account, "
       ipAddress: clientAddress(request),
     }),
   });
-  headers.append("Set-Cookie", await rememberDevice(request, account.email));
+  const known = await rememberDevice(getDb(), request, account.email);
+  if (known) headers.append("Set-Cookie", known);
   return headers;
 }
 

@@ -1,15 +1,24 @@
+import { createHash, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
+import { eq } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { accounts } from "~/db/schema";
 import { accountKey } from "~/services/sign-in-delay.server";
 import { getEnv } from "~/utils/env.server";
 
 /**
- * Known devices: a browser that signed in to an account before carries a
- * signed cookie that says so, and a known device is not slowed by the
- * account's failed tries (services/sign-in-delay.server.ts keeps those).
+ * Known devices: a browser that signed in to an account before carries a signed cookie that says so, and
+ * a known device is not held by failures other devices made (the network's, the service's brake, the
+ * account's delay). What it says is bound to the account's password as it was then: a password change
+ * ends every device's standing, and the cookie is no licence to guess — a known device's own wrong
+ * passwords are counted for it alone (rate-limit.server.ts, KNOWN_DEVICE_FAILURES), and past a few it is
+ * a new device like any other. Its wrong guesses never slow the owner's other devices.
  */
 
 export const KNOWN_DEVICE_COOKIE = "kallo_known";
 const KNOWN_ACCOUNTS_KEPT = 5;
+
+type KnownValue = { device: string; accounts: string[] };
 
 let cookie: ReturnType<typeof createCookie> | undefined;
 function knownDeviceCookie() {
@@ -24,19 +33,52 @@ function knownDeviceCookie() {
   return cookie;
 }
 
-async function knownAccountKeys(request: Request): Promise<string[]> {
-  const value = await knownDeviceCookie().parse(request.headers.get("Cookie"));
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+async function readKnown(request: Request): Promise<KnownValue | null> {
+  const value = (await knownDeviceCookie().parse(request.headers.get("Cookie"))) as unknown;
+  // The cookie of earlier versions (a bare list, not bound to passwords) makes no device known.
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const { device, accounts: list } = value as Partial<KnownValue>;
+  if (typeof device !== "string" || !Array.isArray(list)) return null;
+  return { device, accounts: list.filter((item): item is string => typeof item === "string") };
 }
 
-/** Did this browser sign in to this account before? (A signed cookie: it cannot be made up.) */
-export async function isKnownDevice(request: Request, email: string): Promise<boolean> {
-  return (await knownAccountKeys(request)).includes(accountKey(email));
+/** The account and the password it has now, as one short mark (a new password, a new mark). */
+function standing(email: string, passwordHash: string): string {
+  const tag = createHash("sha256").update(`known-device:${passwordHash}`).digest("hex").slice(0, 16);
+  return `${accountKey(email)}.${tag}`;
 }
 
-/** The Set-Cookie value that remembers, on this browser, a good sign-in to this account. */
-export async function rememberDevice(request: Request, email: string): Promise<string> {
+function passwordHashOf(db: DB, email: string): string | null {
+  return (
+    db
+      .select({ passwordHash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.email, email.trim().toLowerCase()))
+      .get()?.passwordHash ?? null
+  );
+}
+
+/**
+ * This browser's id when it signed in to this account before with the password the account has now (a
+ * signed cookie: it cannot be made up), else null.
+ */
+export async function knownDeviceId(db: DB, request: Request, email: string): Promise<string | null> {
+  const known = await readKnown(request);
+  if (!known) return null;
+  const hash = passwordHashOf(db, email);
+  return hash && known.accounts.includes(standing(email, hash)) ? known.device : null;
+}
+
+/** The Set-Cookie value that remembers, on this browser, a good sign-in to this account with its password now. */
+export async function rememberDevice(db: DB, request: Request, email: string): Promise<string | null> {
+  const hash = passwordHashOf(db, email);
+  if (!hash) return null;
+  const known = await readKnown(request);
+  const mark = standing(email, hash);
   const key = accountKey(email);
-  const keys = [key, ...(await knownAccountKeys(request)).filter((item) => item !== key)].slice(0, KNOWN_ACCOUNTS_KEPT);
-  return knownDeviceCookie().serialize(keys);
+  const others = (known?.accounts ?? []).filter((item) => !item.startsWith(`${key}.`));
+  return knownDeviceCookie().serialize({
+    device: known?.device ?? randomBytes(12).toString("base64url"),
+    accounts: [mark, ...others].slice(0, KNOWN_ACCOUNTS_KEPT),
+  } satisfies KnownValue);
 }

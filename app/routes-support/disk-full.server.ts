@@ -2,6 +2,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { isDiskFullError } from "~/db/database-room.server";
 import { getLanguage } from "~/i18n/language.server";
 import { englishText, getFixedT } from "~/i18n/translate.server";
+import { plainPage } from "./plain-page.server";
 
 /**
  * A change that cannot be saved because the disk is full (even after the
@@ -32,8 +33,11 @@ const RETRY_AFTER_SECONDS = "120";
 export async function diskFullPage(request: Request): Promise<Response> {
   const language = await getLanguage(request);
   const t = getFixedT(language, "common");
-  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><html lang="${language}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(t("errors.diskFullTitle"))} · Kallo</title><style>body{font-family:system-ui,sans-serif;background:#0b0b12;color:#eee;margin:0;padding:2rem 1rem}main{max-width:36rem;margin:auto}a{color:#f5b942}</style><main><h1>${escape(t("errors.diskFullTitle"))}</h1><p>${escape(t("errors.diskFullText"))}</p><p><a href="/">${escape(t("errors.goHome"))}</a></p></main></html>`;
+  const html = plainPage(language, {
+    title: t("errors.diskFullTitle"),
+    text: t("errors.diskFullText"),
+    link: { href: "/", label: t("errors.goHome") },
+  });
   return new Response(html, {
     status: 503,
     headers: {

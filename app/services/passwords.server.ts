@@ -21,6 +21,8 @@ const KEY_LENGTH = 64;
 let running = 0;
 const waiting: Array<() => void> = [];
 let waitingElsewhere = 0;
+/** How long a check holds its slot, as usual (an average of the last ones). */
+let usualCheckMs = 100;
 
 /** A password check that could not start in time (PASSWORD_CHECK_WAIT_SECONDS), or whose request ended while it waited. */
 export class PasswordCheckBusy extends Error {
@@ -71,13 +73,18 @@ async function takeHashSlot(wait: HashWait): Promise<() => void> {
         wait.signal?.removeEventListener("abort", onAbort);
         resolve();
       };
+      // Its turn would come long after its wait ends (those ahead, each check as long as usual): refused now.
+      if (wait.timeoutMs !== undefined && ((waiting.length + 1) * usualCheckMs) / limit > 2 * wait.timeoutMs)
+        return reject(new PasswordCheckBusy("its turn would not come in time"));
       waiting.push(granted);
       if (wait.timeoutMs !== undefined)
         timer = setTimeout(() => leaveQueue(`no slot within ${wait.timeoutMs} ms`), wait.timeoutMs);
       wait.signal?.addEventListener("abort", onAbort, { once: true });
     });
   // The slot passes straight to the next in line, or is given back.
+  const since = Date.now();
   return () => {
+    usualCheckMs = usualCheckMs * 0.8 + (Date.now() - since) * 0.2;
     const next = waiting.shift();
     if (next) next();
     else running--;

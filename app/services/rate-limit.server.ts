@@ -17,6 +17,8 @@ export const RATE_LIMITS = {
   currentPassword: { points: 5, duration: 900 },
   /** Voucher codes: 10 tries in 10 minutes per address and per account (80-bit codes cannot be guessed anyway). */
   voucher: { points: 10, duration: 600 },
+  /** While the service-wide brake is on: one checked sign-in a minute per network for devices it does not know. */
+  signInSlowLane: { points: 1, duration: 60 },
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
@@ -29,6 +31,7 @@ export type RateLimitName = keyof typeof RATE_LIMITS;
  * - signIn: failed sign-ins (wrong email or password), 100 in 10 minutes
  *   (SIGN_IN_FAILURES_PER_ADDRESS); each
  *   account also slows its own guessers (sign-in-delay.server.ts);
+ * - knownDevice: a known device's own failures at one account (keyed by device and account);
  * - register: registrations refused because the email already has an account
  *   — the answer that tells whether an email is registered — 20 an hour
  *   (docs/decisions/039-registration-says-email-taken.md).
@@ -36,9 +39,16 @@ export type RateLimitName = keyof typeof RATE_LIMITS;
 export const FAILURE_LIMITS = {
   signIn: { points: 100, duration: 600 },
   register: { points: 20, duration: 3600 },
-  /** Failed sign-ins of the whole service (SIGN_IN_FAILURES_SERVICE_WIDE in 10 minutes): past it, unknown devices wait. */
+  /** Failed sign-ins of the whole service (SIGN_IN_FAILURES_SERVICE_WIDE in 10 minutes): past it, unknown devices are slowed. */
   signInService: { points: 200, duration: 600 },
+  /** A known device's own wrong passwords for one account: 10 an hour, then it is a new device like any other. */
+  knownDevice: { points: 10, duration: 3600 },
 };
+
+/** One network's failures count toward the service-wide brake up to a twentieth of it (10 of 200): twenty networks at least to fill it. */
+export function serviceSharePerNetwork(): number {
+  return Math.max(1, Math.floor(failureLimit("signInService").points / 20));
+}
 export type FailureLimitName = keyof typeof FAILURE_LIMITS;
 
 function failureLimit(name: FailureLimitName): { points: number; duration: number } {
@@ -187,11 +197,16 @@ export async function enterFailureLimit(
   };
 }
 
-/** Count one failure against the address's network (and, for sign-ins, against the service-wide count). */
+/**
+ * Count one failure against the address's network (and, for sign-ins, against the service-wide count — at
+ * most a twentieth of the brake from each network in its window, so a few guessing addresses cannot fill the
+ * brake that slows every new device).
+ */
 export async function recordFailure(name: FailureLimitName, address: string, db: DB = getDb()): Promise<void> {
   const limiters = limitersFor(db);
-  await limiters[`failures:${name}`].penalty(networkOf(address), 1);
-  if (name === "signIn") await limiters["failures:signInService"].penalty(SERVICE, 1);
+  const counted = await limiters[`failures:${name}`].penalty(networkOf(address), 1);
+  if (name === "signIn" && counted.consumedPoints <= serviceSharePerNetwork())
+    await limiters["failures:signInService"].penalty(SERVICE, 1);
 }
 
 /**
@@ -202,4 +217,14 @@ export async function recordFailure(name: FailureLimitName, address: string, db:
  */
 export function serviceWideBrake(db: DB = getDb()): Promise<FailureGate> {
   return enterFailureLimit("signInService", SERVICE, db);
+}
+
+/**
+ * While the brake is on, a device it does not know is slowed, not shut out: each network (an IPv4 address,
+ * an IPv6 /64) still has one try a minute checked — an honest person on a new phone gets in on the first try
+ * unless someone on the same network tried within the minute, while guessing from a few networks gets a
+ * few tries a minute in all. Apps without cookies are counted the same way, each by its own network.
+ */
+export function slowLane(address: string, db: DB = getDb()): Promise<RateLimitResult> {
+  return consumeRateLimit("signInSlowLane", { address }, db);
 }

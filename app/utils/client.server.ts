@@ -9,6 +9,14 @@
  */
 export const CLIENT_ADDRESS_HEADER = "X-Kallo-Client-Address";
 export const CLIENT_PROTOCOL_HEADER = "X-Kallo-Client-Protocol";
+/** When the server read the request's head (ms since 1970): its deadlines count from there. */
+export const ARRIVED_HEADER = "X-Kallo-Arrived";
+
+/** When the request arrived (now, for one that did not come through our server). */
+export function arrivedAt(request: Request): number {
+  const stamp = Number(request.headers.get(ARRIVED_HEADER));
+  return Number.isFinite(stamp) && stamp > 0 ? Math.min(stamp, Date.now()) : Date.now();
+}
 
 /** The client's address, or "unknown" when the request did not come through our server (development). */
 export function clientAddress(request: Request): string {

@@ -47,13 +47,14 @@ type Note = { kind: string } & Record<string, unknown>;
 type ToPrimary =
   | { kallo: "note"; note: Note }
   | { kallo: "ask"; id: number; question: string }
-  | { kallo: "slot.take"; id: number; name: string; limit: number }
+  | { kallo: "slot.take"; id: number; name: string; limit: number; waitMs?: number }
   | { kallo: "slot.give"; id: number };
 
 type ToWorker =
   | { kallo: "note"; note: Note }
   | { kallo: "answer"; id: number; value?: unknown; error?: string }
   | { kallo: "slot.granted"; id: number }
+  | { kallo: "slot.refused"; id: number }
   | { kallo: "slot.wanted"; id: number };
 
 function isOurs(message: unknown): message is { kallo: string } {
@@ -66,7 +67,7 @@ function isOurs(message: unknown): message is { kallo: string } {
 type WorkerEnd = {
   noteHandlers: Map<string, Set<(note: Note) => void>>;
   pendingAnswers: Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>;
-  slotRequests: Map<number, { granted: () => void; wanted?: () => void }>;
+  slotRequests: Map<number, { granted: () => void; wanted?: () => void; refused?: () => void }>;
   lastRequestId: number;
   listening: boolean;
 };
@@ -107,6 +108,9 @@ function listen(): void {
         break;
       case "slot.wanted":
         slotRequests.get(ours.id)?.wanted?.();
+        break;
+      case "slot.refused":
+        slotRequests.get(ours.id)?.refused?.();
         break;
     }
   });
@@ -154,7 +158,8 @@ export class SlotNotTaken extends Error {
  * Wait for one of `limit` slots of this name, shared by every worker; resolves
  * with the function that gives it back. `onWanted` is called while it is held
  * whenever another request waits for the name (so a lock holder can let go).
- * Rejects with SlotNotTaken after `timeoutMs`, or when `signal` aborts.
+ * Rejects with SlotNotTaken after `timeoutMs` — at once when the slots' usual hold times the queue ahead
+ * says its turn would come later — or when `signal` aborts.
  */
 export function takeSharedSlot(
   name: string,
@@ -188,8 +193,9 @@ export function takeSharedSlot(
         resolve(give);
       },
       wanted: options.onWanted,
+      refused: () => fail("its turn would not come in time"),
     });
-    toPrimary({ kallo: "slot.take", id, name, limit: options.limit ?? 1 });
+    toPrimary({ kallo: "slot.take", id, name, limit: options.limit ?? 1, waitMs: options.timeoutMs });
     if (options.timeoutMs !== undefined) timer = setTimeout(() => fail("timed out"), options.timeoutMs);
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -206,18 +212,35 @@ type SlotTaker = { owner: number; id: number };
  * `tell` delivers its answers to a worker.
  */
 export class SharedSlots {
-  private readonly byName = new Map<string, { limit: number; holders: SlotTaker[]; waiting: SlotTaker[] }>();
+  private readonly byName = new Map<
+    string,
+    { limit: number; holders: Array<SlotTaker & { since: number }>; waiting: SlotTaker[]; usualHoldMs: number }
+  >();
   private readonly nameOf = new Map<string, string>();
 
   constructor(private readonly tell: (owner: number, message: ToWorker) => void) {}
 
-  take(owner: number, id: number, name: string, limit: number): void {
+  /** The usual hold of each name, kept while no one holds or waits (an average of the last ones). */
+  private readonly usualHold = new Map<string, number>();
+
+  take(owner: number, id: number, name: string, limit: number, waitMs?: number): void {
     let slot = this.byName.get(name);
-    if (!slot) this.byName.set(name, (slot = { limit, holders: [], waiting: [] }));
+    if (!slot)
+      this.byName.set(name, (slot = { limit, holders: [], waiting: [], usualHoldMs: this.usualHold.get(name) ?? 0 }));
     slot.limit = Math.max(1, limit);
+    // Its turn would come long after its wait ends (those ahead of it, each holding as long as usual, some of them
+    // giving up on the way): refused now.
+    if (
+      waitMs !== undefined &&
+      slot.holders.length >= slot.limit &&
+      ((slot.waiting.length + 1) * slot.usualHoldMs) / slot.limit > 2 * waitMs
+    ) {
+      this.tell(owner, { kallo: "slot.refused", id });
+      return;
+    }
     this.nameOf.set(`${owner}:${id}`, name);
     if (slot.holders.length < slot.limit && slot.waiting.length === 0) {
-      slot.holders.push({ owner, id });
+      slot.holders.push({ owner, id, since: Date.now() });
       this.tell(owner, { kallo: "slot.granted", id });
       return;
     }
@@ -233,14 +256,22 @@ export class SharedSlots {
     this.nameOf.delete(key);
     const slot = this.byName.get(name)!;
     const isThis = (taker: SlotTaker) => taker.owner === owner && taker.id === id;
+    const held = slot.holders.find(isThis);
+    if (held)
+      slot.usualHoldMs = slot.usualHoldMs
+        ? slot.usualHoldMs * 0.8 + (Date.now() - held.since) * 0.2
+        : Date.now() - held.since;
     slot.holders = slot.holders.filter((taker) => !isThis(taker));
     slot.waiting = slot.waiting.filter((taker) => !isThis(taker));
     while (slot.holders.length < slot.limit && slot.waiting.length > 0) {
       const next = slot.waiting.shift()!;
-      slot.holders.push(next);
+      slot.holders.push({ ...next, since: Date.now() });
       this.tell(next.owner, { kallo: "slot.granted", id: next.id });
     }
-    if (slot.holders.length === 0 && slot.waiting.length === 0) this.byName.delete(name);
+    if (slot.holders.length === 0 && slot.waiting.length === 0) {
+      this.usualHold.set(name, slot.usualHoldMs);
+      this.byName.delete(name);
+    }
   }
 
   /** A worker has gone: what it held is free, what it waited for is no longer wanted. */
@@ -254,7 +285,10 @@ export class SharedSlots {
   /** Who holds and waits for a name (tests). */
   state(name: string): { holders: SlotTaker[]; waiting: SlotTaker[] } {
     const slot = this.byName.get(name);
-    return { holders: [...(slot?.holders ?? [])], waiting: [...(slot?.waiting ?? [])] };
+    return {
+      holders: (slot?.holders ?? []).map(({ owner, id }) => ({ owner, id })),
+      waiting: [...(slot?.waiting ?? [])],
+    };
   }
 }
 
@@ -300,7 +334,7 @@ export function coordinateWorkers(answers: Record<string, () => Promise<unknown>
         break;
       }
       case "slot.take":
-        slots.take(worker.id, ours.id, ours.name, ours.limit);
+        slots.take(worker.id, ours.id, ours.name, ours.limit, ours.waitMs);
         break;
       case "slot.give":
         slots.give(worker.id, ours.id);

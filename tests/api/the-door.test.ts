@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accounts } from "~/db/schema";
+import { hashPassword } from "~/services/passwords.server";
 import { PASSWORD, seedAccount, startApiWorld, type ApiWorld } from "./helpers";
 
 /**
@@ -24,8 +25,18 @@ afterAll(async () => {
 
 type Answer = { status: number; retryAfter: number; knownCookie: string | null };
 
-async function signIn(email: string, password: string, address: string, cookie?: string): Promise<Answer> {
-  const response = await fetch(`${world.url}/login`, {
+function signIn(email: string, password: string, address: string, cookie?: string): Promise<Answer> {
+  return signInAt(world, email, password, address, cookie);
+}
+
+async function signInAt(
+  server: ApiWorld,
+  email: string,
+  password: string,
+  address: string,
+  cookie?: string,
+): Promise<Answer> {
+  const response = await fetch(`${server.url}/login`, {
     method: "POST",
     body: new URLSearchParams({ email, password }),
     redirect: "manual",
@@ -77,14 +88,75 @@ describe("the sign-in door", () => {
     expect((await signIn(someoneElse.email, PASSWORD, "2001:db8:40:2::1")).status).toBe(303);
     expect((await signIn(owner.email, PASSWORD, home, phone)).status).toBe(303);
 
-    // Stuffing from many addresses, each under its own limit, fills the service's brake (12 here).
-    for (let i = 0; i < 7; i++)
+    // Stuffing from many addresses, each under its own limit, fills the service's brake (12 here; each network
+    // counts toward it at most a twentieth of it, one failure here).
+    for (let i = 0; i < 12; i++)
       expect((await signIn(`stuffed${i}@api.test`, "wrong-password", `203.0.113.${i + 1}`)).status).toBe(401);
+    // The brake slows new devices, it does not shut them out: one try a minute per network is still checked.
     const stranger = seedAccount(world, "viewer");
-    const braked = await signIn(stranger.email, PASSWORD, "192.0.2.77");
+    expect((await signIn(stranger.email, PASSWORD, "192.0.2.77")).status).toBe(303);
+    const neighbour = seedAccount(world, "viewer");
+    const braked = await signIn(neighbour.email, PASSWORD, "192.0.2.77");
     expect(braked.status).toBe(429);
+    expect(braked.retryAfter).toBeGreaterThan(0);
+    expect(braked.retryAfter).toBeLessThanOrEqual(60);
+    // An app without cookies on its own network is not held behind the others.
+    expect((await signIn(neighbour.email, PASSWORD, "192.0.2.79")).status).toBe(303);
     // The people who signed in on their devices before are not held by it.
     expect((await signIn(owner.email, PASSWORD, "192.0.2.78", phone)).status).toBe(303);
+  }, 60_000);
+});
+
+describe("the door against a few guessers", () => {
+  let door: ApiWorld;
+  beforeAll(async () => {
+    door = await startApiWorld("door-few", { SIGN_IN_FAILURES_PER_ADDRESS: "20", SIGN_IN_FAILURES_SERVICE_WIDE: "40" });
+  });
+  afterAll(async () => {
+    await door?.stop();
+  });
+  const at = (email: string, password: string, address: string, cookie?: string) =>
+    signInAt(door, email, password, address, cookie);
+
+  it("two addresses guessing cannot close the door on new devices: each counts at most a twentieth of the brake", async () => {
+    for (let i = 0; i < 20; i++) {
+      expect((await at(`guess${i}@api.test`, "wrong-password", "198.51.100.1")).status).toBe(401);
+      expect((await at(`guess${i}@api.test`, "wrong-password", "198.51.100.2")).status).toBe(401);
+    }
+    // 40 failures made, 4 counted toward the brake of 40: a new device anywhere else signs in.
+    const newcomer = seedAccount(door, "viewer");
+    expect((await at(newcomer.email, PASSWORD, "192.0.2.90")).status).toBe(303);
+  }, 60_000);
+
+  it("a known device stands only with the password it signed in with, and its own wrong guesses stop at a few", async () => {
+    const owner = seedAccount(door, "viewer");
+    const phone = (await at(owner.email, PASSWORD, "192.0.2.100")).knownCookie!;
+    expect(phone).toBeTruthy();
+    // The cookie guesses on: ten wrong passwords are counted for this device alone, never against the account.
+    for (let i = 0; i < 10; i++)
+      expect((await at(owner.email, "wrong-password", "192.0.2.101", phone)).status).toBe(401);
+    // The owner's new phone is not slowed by them (the account's delay counts unknown devices only).
+    expect((await at(owner.email, PASSWORD, "192.0.2.102")).status).toBe(303);
+    // Past its ten, the device is a new one: its further guesses meet the account's growing delay.
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push((await at(owner.email, "wrong-password", "192.0.2.103", phone)).status);
+    expect(answers).toContain(429);
+
+    // A password change ends the standing of every device that signed in with the old one.
+    const other = seedAccount(door, "viewer");
+    const tablet = (await at(other.email, PASSWORD, "192.0.2.110")).knownCookie!;
+    const stillKnown = await at(other.email, PASSWORD, "192.0.2.111", tablet);
+    expect(stillKnown.status).toBe(303);
+    door.db
+      .update(accounts)
+      .set({ passwordHash: await hashPassword("a-new-password-1") })
+      .where(eq(accounts.id, other.id))
+      .run();
+    for (let i = 0; i < 5; i++)
+      expect((await at(other.email, "wrong-password", "192.0.2.112", tablet)).status).toBe(401);
+    // Five failures from devices it does not know: the account's delay now holds the old cookie too.
+    const held = await at(other.email, "a-new-password-1", "192.0.2.113", tablet);
+    expect(held.status).toBe(429);
   }, 60_000);
 });
 

@@ -68,7 +68,8 @@ async function signIn(request: Request, door: Door): Promise<Response> {
           userDetails: { ...userDetails(account), providerName: account.providerName },
         };
   const headers = new Headers({ "Set-Cookie": cookie });
-  headers.append("Set-Cookie", await rememberDevice(request, account.email));
+  const known = await rememberDevice(getDb(), request, account.email);
+  if (known) headers.append("Set-Cookie", known);
   return apiJson(body, { headers });
 }
 

@@ -69,6 +69,9 @@ const common = {
     tryAgain: "Please try again in a moment.",
     badRequestTitle: "The request could not be read",
     badRequestText: "What was sent is not a form this page can read. Go back to the page and send it again.",
+    busyTitle: "Kallo is busy",
+    busyText: "Many people are watching right now. This page tries again by itself in {{seconds}} seconds.",
+    busyAgain: "Try again now",
     diskFullTitle: "Changes cannot be saved right now",
     diskFullText:
       "Kallo's disk is full, so what you sent was not saved. Pages and films still work. Please try again in a few minutes.",

@@ -71,6 +71,9 @@ const common: DeepStrings<typeof en> = {
     tryAgain: "Da fatan za a sake gwadawa nan ba da jimawa ba.",
     badRequestTitle: "Ba a iya karanta buƙatar ba",
     badRequestText: "Abin da aka aika ba fom ne da wannan shafi zai iya karantawa ba. Koma shafin ka sake aikawa.",
+    busyTitle: "Kallo na da cunkoso",
+    busyText: "Mutane da yawa suna kallo yanzu. Wannan shafi zai sake gwadawa da kansa bayan daƙiƙa {{seconds}}.",
+    busyAgain: "Sake gwadawa yanzu",
     diskFullTitle: "Ba za a iya adana canje-canje yanzu ba",
     diskFullText:
       "Faifan ajiyar Kallo ya cika, don haka ba a adana abin da kuka aika ba. Shafuka da fina-finai suna aiki har yanzu. Da fatan za a sake gwadawa bayan 'yan mintuna.",
