@@ -225,16 +225,19 @@ export const handleDataRequest: HandleDataRequestFunction = (response, { request
   return response;
 };
 
-/** Remix's own answers to a method or a path a route does not take (405, 404): the request log says them, not a stack. */
+/** Remix's own answers to a method or a path a route does not take (405, 404), and its word on `?_data=`: the request log says them, not a stack. */
 const ROUTING_REFUSALS = [
   /^You made an? \w+ request to .+ but did not provide an? `(action|loader)`/,
   /^No route matches URL/,
+  // An old client's `?_data=` request: answered as Remix answers it, not a failure of ours.
+  /^Warning: Single fetch-enabled apps should not be making \?_data requests/,
 ];
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  const refusal = isRouteErrorResponse(error) && error.status < 500 ? error.data : error;
-  const message = refusal instanceof Error ? refusal.message : String(refusal);
+  // A refusal of the client's request (4xx: the wrong role, a bad form) is in the request log; nothing failed here.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  const message = error instanceof Error ? error.message : String(error);
   if (ROUTING_REFUSALS.some((pattern) => pattern.test(message.replace(/^Error: /, "")))) return;
   if (noteDiskFull(request, error)) return;
   console.error(`[error] ${request.method} ${new URL(request.url).pathname}`, error);

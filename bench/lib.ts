@@ -50,6 +50,8 @@ export type RunningServer = {
   process: ChildProcess;
   /** What the server printed on its standard output so far. */
   output: () => string;
+  /** What it printed on its standard error (also passed on to ours), the last 256 kB. */
+  errors: () => string;
   stop: () => Promise<void>;
 };
 
@@ -106,7 +108,7 @@ export async function startServer(
         LOG_LEVEL: "error",
         ...options.env,
       },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
       cwd,
     },
   );
@@ -114,6 +116,11 @@ export async function startServer(
   child.stdout?.on("data", (chunk: Buffer) => {
     // Keep the start of the log (what the server says about itself), not every request line.
     if (output.length < 64 * 1024) output += chunk.toString("utf8");
+  });
+  let errors = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    errors = (errors + chunk.toString("utf8")).slice(-256 * 1024);
   });
   const url = `http://127.0.0.1:${port}`;
   let exited = false;
@@ -138,6 +145,7 @@ export async function startServer(
     port,
     process: child,
     output: () => output,
+    errors: () => errors,
     stop: () =>
       new Promise((resolve) => {
         if (exited) return resolve();

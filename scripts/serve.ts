@@ -100,6 +100,11 @@ function waitForTheServerWithoutIdleCut(req: http.IncomingMessage, res: http.Ser
     req.socket.setTimeout(idleMs);
     // No answer is sniffed into another type (JSON, CSV, scripts, provider-chosen names): every answer says so, once.
     if (!this.hasHeader("X-Content-Type-Options")) this.setHeader("X-Content-Type-Options", "nosniff");
+    // A 405 says what the address takes. Remix answers 405 to a write where a route has no action (it takes
+    // reads) and to a read where it has no loader (it takes writes); a route that answers 405 itself says so.
+    const status = typeof args[0] === "number" ? args[0] : this.statusCode;
+    if (status === 405 && !this.hasHeader("Allow"))
+      this.setHeader("Allow", req.method === "GET" || req.method === "HEAD" ? "POST" : "GET, HEAD");
     return writeHead.apply(this, args);
   } as typeof res.writeHead;
 }

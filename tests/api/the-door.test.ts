@@ -23,7 +23,7 @@ afterAll(async () => {
   await world?.stop();
 });
 
-type Answer = { status: number; retryAfter: number; knownCookie: string | null };
+type Answer = { status: number; retryAfter: number; knownCookie: string | null; sessionCookie: string | null };
 
 function signIn(email: string, password: string, address: string, cookie?: string): Promise<Answer> {
   return signInAt(world, email, password, address, cookie);
@@ -44,7 +44,9 @@ async function signInAt(
   });
   await response.arrayBuffer();
   const known = response.headers.getSetCookie().find((value) => value.startsWith("kallo_known="));
+  const session = response.headers.getSetCookie().find((value) => !value.startsWith("kallo_known="));
   return {
+    sessionCookie: session ? session.split(";")[0] : null,
     status: response.status,
     retryAfter: Number(response.headers.get("Retry-After") ?? 0),
     knownCookie: known ? known.split(";")[0] : null,
@@ -161,6 +163,29 @@ describe("the door against a few guessers", () => {
 });
 
 describe("what the door stores and sends", () => {
+  it("says Allow on a 405, and writes no stack for a client's bad request (a refused upload, an old ?_data= call)", async () => {
+    const wrongMethod = await fetch(`${world.url}/movies`, { method: "DELETE" });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("Allow")).toBe("GET, HEAD");
+    const before = world.server.errors().length;
+    const viewer = seedAccount(world, "viewer");
+    const cookie = (await signIn(viewer.email, PASSWORD, "192.0.2.150")).sessionCookie!;
+    const body = new FormData();
+    body.append("file", new Blob([new Uint8Array(256 * 1024)]), "film.mp4");
+    const refused = await fetch(`${world.url}/provider/uploads`, {
+      method: "POST",
+      body,
+      headers: { Cookie: cookie, "X-Forwarded-For": "192.0.2.150" },
+      redirect: "manual",
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(300);
+    expect(refused.status).toBeLessThan(500);
+    for (const path of ["/movies?_data=routes/movies", "/?_data=root"])
+      expect((await fetch(`${world.url}${path}`)).status).toBeLessThan(500);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(world.server.errors().slice(before)).not.toMatch(/\n\s+at /);
+  });
+
   it("stores a name without control characters or line breaks", async () => {
     const email = `door-${Date.now()}@api.test`;
     const response = await fetch(`${world.url}/register`, {
