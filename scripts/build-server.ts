@@ -15,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { build, stop } from "esbuild";
 
 export const SERVER_OUT_DIR = "build/server";
 
@@ -44,6 +44,9 @@ export async function buildServer(outdir = SERVER_OUT_DIR): Promise<string[]> {
     metafile: true,
     logLevel: "warning",
   });
+  // esbuild's service is stopped before this process ends: left running, it can see its parent go mid-reply and
+  // print "fatal error: all goroutines are asleep - deadlock!" into a build that succeeded (esbuild issue 2485).
+  await stop();
   return Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js"));
 }
 

@@ -26,27 +26,39 @@ import { compressAssets } from "./compress-assets";
 const BUILDS = ".builds";
 const KEPT = 2;
 
-function run(command: string, args: string[], env: Record<string, string>): void {
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  if (result.status !== 0) {
-    console.error(`[build] ${command} ${args.join(" ")} failed; the build in use is unchanged`);
-    process.exit(result.status ?? 1);
-  }
-}
-
 const started = Date.now();
 const stamp = new Date().toISOString().replace(/[-:.]/g, "").replace("T", "-").slice(0, 15);
 const out = path.join(BUILDS, stamp);
+
+/** A build that fails leaves nothing behind: its folder goes, the build in use stays. */
+function failed(what: string, code: number): never {
+  fs.rmSync(out, { recursive: true, force: true });
+  console.error(`[build] ${what} failed; the build in use is unchanged`);
+  process.exit(code);
+}
+
+function run(command: string, args: string[], env: Record<string, string>): void {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  if (result.status !== 0) failed(`${command} ${args.join(" ")}`, result.status ?? 1);
+}
+
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
 // remix.config.js reads KALLO_BUILD_DIR: the server build and the browser bundle go into this build's folder.
 run(process.execPath, [path.resolve("node_modules/@remix-run/dev/dist/cli.js"), "build"], { KALLO_BUILD_DIR: out });
-const compressed = await compressAssets(path.join(out, "public"));
-const serverFiles = await buildServer(path.join(out, "server"));
-// The build's own migrations and version: a server on this build migrates and checks with these, whatever the checkout holds later.
-fs.cpSync("drizzle", path.join(out, "drizzle"), { recursive: true });
-fs.writeFileSync(path.join(out, "version.json"), `${JSON.stringify(describeBuild(), null, 2)}\n`);
+let compressed: Awaited<ReturnType<typeof compressAssets>>;
+let serverFiles: Awaited<ReturnType<typeof buildServer>>;
+try {
+  compressed = await compressAssets(path.join(out, "public"));
+  serverFiles = await buildServer(path.join(out, "server"));
+  // The build's own migrations and version: a server on this build migrates and checks with these, whatever the checkout holds later.
+  fs.cpSync("drizzle", path.join(out, "drizzle"), { recursive: true });
+  fs.writeFileSync(path.join(out, "version.json"), `${JSON.stringify(describeBuild(), null, 2)}\n`);
+} catch (error) {
+  console.error(error);
+  failed("the build", 1);
+}
 
 pointLink("build", out);
 pointLink(path.join("public", "build"), path.join("..", "build", "public"));

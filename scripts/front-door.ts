@@ -131,8 +131,10 @@ export function openFrontDoor(port: number, host?: string): FrontDoor {
         for (const entry of held.splice(0)) entry.socket.destroy();
         for (const entry of handed.values()) entry.socket.destroy();
         handed.clear();
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
+        // Not waiting for its callback: that waits until every connection ever handed to a worker has closed
+        // (Node counts them across processes), and the workers' kept-alive ones close only as the workers stop.
+        if (server.listening) server.close();
+        resolve();
       }),
   };
 }

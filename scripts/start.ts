@@ -183,6 +183,40 @@ await runServer(serveOptionsFrom(env, serverBuild), {
   },
 });
 
+// Started by `npm start` (or `npm run demo`): npm ends on SIGTERM without passing it on, so a process manager's
+// stop reached npm alone and left the server running. When npm goes, the server stops as SIGTERM stops it.
+const npm = process.env.npm_lifecycle_event ? npmAncestor() : null;
+if (npm) {
+  const watch = setInterval(() => {
+    try {
+      process.kill(npm, 0);
+      return;
+    } catch {
+      // gone
+    }
+    clearInterval(watch);
+    console.log("[start] npm, which started this server, has ended: stopping as on SIGTERM");
+    process.kill(process.pid, "SIGTERM");
+  }, 500);
+  watch.unref();
+}
+
+/** The npm process this one was started by (through the shell npm runs scripts in), from /proc; null elsewhere. */
+function npmAncestor(): number | null {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+    try {
+      const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (/(^|[/\0])npm(-cli\.js)?([\0 ]|$)/.test(commandLine)) return pid;
+      // The fourth field of /proc/<pid>/stat is its parent (after the name in parentheses).
+      pid = Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
 if (makeDemoMedia) {
   console.log(
     "[demo] the site serves now; the demo's films are being made (each title appears once its film is ready):",

@@ -38,7 +38,14 @@ const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 const env = getEnv();
 const server = runningServer(env.storageDir);
 const fromBuild = server?.build ?? (fs.existsSync("build") ? fs.realpathSync("build") : null);
-const fromVersion = server?.version ?? (fromBuild ? readBuildInfo(fromBuild).version : "none");
+// Builds name their version since 1.4 (version.json); an older build's version is older than that.
+const fromVersion =
+  server?.version ??
+  (fromBuild
+    ? fs.existsSync(path.join(fromBuild, "version.json"))
+      ? readBuildInfo(fromBuild).version
+      : "1.3 or older"
+    : "none");
 say(
   server
     ? `Kallo ${fromVersion} serves (pid ${server.pid}, ${server.workers} worker${server.workers === 1 ? "" : "s"}, ${fromBuild})`

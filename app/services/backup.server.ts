@@ -30,8 +30,16 @@ export async function backUpDatabase(databasePath: string, finalPath: string): P
   } finally {
     source.close();
   }
+  // The copy is one file: its journal back to a rollback journal, so no `-wal` or `-shm` is left beside it.
+  const copy = new Database(partPath, { fileMustExist: true });
+  try {
+    copy.pragma("journal_mode = DELETE");
+  } finally {
+    copy.close();
+  }
   checkIntegrity(partPath);
   fs.renameSync(partPath, finalPath);
+  for (const suffix of ["-wal", "-shm"]) fs.rmSync(`${partPath}${suffix}`, { force: true });
   return finalPath;
 }
 

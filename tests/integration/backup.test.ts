@@ -81,6 +81,8 @@ describe("npm run backup and npm run restore", () => {
     const copied = ids(path.join(backup, "data.db"));
     for (let i = 1; i <= before; i++) expect(copied.has(`row${String(i).padStart(8, "0")}`)).toBe(true);
     expect(fs.existsSync(path.join(backup, "tmp"))).toBe(false);
+    // The database copy is one file: no journal or shared-memory file beside it.
+    expect(fs.readdirSync(backup).filter((name) => name.startsWith("data.db"))).toEqual(["data.db"]);
 
     // Again, after a title was removed and another added: only the change moves.
     fs.rmSync(path.join(live.storage, "media", "movie00000001"), { recursive: true });
