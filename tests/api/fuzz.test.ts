@@ -282,7 +282,7 @@ describe("fuzzing the writable /api paths", () => {
       // The generator must reach the accepting branch too, or the check above proves little.
       expect(accepted, pathname).toBeGreaterThan(5);
     }
-  });
+  }, 180_000); // Every accepted payload is a password hashed: on a loaded box this takes longer than most.
 
   it(`PUT /api/cp/{,user/}{block,unblock}/{id}: ${RUNS} ids and bodies each; only an account of the path's role changes`, async () => {
     const targets = {

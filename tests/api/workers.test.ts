@@ -510,6 +510,89 @@ describe("two workers serve as one", () => {
     await workerPids();
   }, 180_000);
 
+  it("after kill -9 of the primary mid-upload and mid-job, nothing of it runs on; restarted, the upload resumes and the job runs again", async () => {
+    const uploader = await login(world, provider);
+    // A film whose processing takes a while: its encoder runs in the background worker at the kill.
+    const film = await makeVideoFixture(world.fixtures, "mp4-large", 8);
+    const body = new FormData();
+    body.append("name", "Killed mid-job");
+    body.append("Category", world.categoryId);
+    body.append("file", new Blob([new Uint8Array(fs.readFileSync(film))]), "killed.mp4");
+    expect((await call(world, "/api/upload/movies", { method: "POST", body, token: uploader.token })).status).toBe(201);
+    const movieId = world.db.select().from(movies).where(eq(movies.name, "Killed mid-job")).get()!.id;
+    await expect
+      .poll(
+        () =>
+          world.db
+            .select()
+            .from(jobs)
+            .where(eq(jobs.movieId, movieId))
+            .all()
+            .find((job) => job.toolPid),
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBeTruthy();
+
+    // An upload half sent by tus.
+    const video = fs.readFileSync(await sharedVideo(world));
+    const half = Math.floor(video.length / 2);
+    const tusHeaders = { "Tus-Resumable": "1.0.0", Authorization: `Bearer ${uploader.token}` };
+    const b64 = (value: string) => Buffer.from(value).toString("base64");
+    const connection = new Connection();
+    const created = await connection.send("/provider/uploads/tus", {
+      method: "POST",
+      headers: {
+        ...tusHeaders,
+        "Upload-Length": String(video.length),
+        "Upload-Metadata": `name ${b64("Half sent")},Category ${b64(world.categoryId)},filename ${b64("half.mp4")}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const location = String(created.headers.location);
+    const sent = await connection.send(location, {
+      method: "PATCH",
+      body: video.subarray(0, half),
+      headers: { ...tusHeaders, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+    });
+    expect(sent.headers["upload-offset"]).toBe(String(half));
+    connection.close();
+
+    const pids = [...(await workerPids()).keys()];
+    world.server.process.kill("SIGKILL");
+    // The workers follow their primary, and their encoders with them.
+    await expect
+      .poll(() => pids.filter(processRuns).length + encodersOf(world.root).length, { timeout: 20_000 })
+      .toBe(0);
+
+    await world.restart();
+    const resumed = new Connection();
+    const head = await resumed.send(location, { method: "HEAD", headers: tusHeaders });
+    expect(head.headers["upload-offset"]).toBe(String(half));
+    const rest = await resumed.send(location, {
+      method: "PATCH",
+      body: video.subarray(half),
+      headers: { ...tusHeaders, "Upload-Offset": String(half), "Content-Type": "application/offset+octet-stream" },
+    });
+    expect(rest.status).toBe(204);
+    expect(rest.headers["upload-offset"]).toBe(String(video.length));
+    resumed.close();
+    // The job the kill interrupted runs again and ends, as do those after it.
+    await expect
+      .poll(
+        () =>
+          world.db
+            .select()
+            .from(jobs)
+            .where(eq(jobs.movieId, movieId))
+            .all()
+            .every((job) => job.status === "done"),
+        { timeout: 150_000, interval: 1_000 },
+      )
+      .toBe(true);
+  }, 300_000);
+
   it("stops every process on SIGTERM with exit code 0: a download under way finishes, the running job goes back in the queue, none stays", async () => {
     const uploader = await login(world, provider);
     const watcher = await login(world, viewer);
