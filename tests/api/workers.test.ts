@@ -138,6 +138,38 @@ async function workerPids(): Promise<Map<number, string>> {
   return pids;
 }
 
+/** The tus headers of a provider's calls. */
+const tusHeaders = (token: string) => ({ "Tus-Resumable": "1.0.0", Authorization: `Bearer ${token}` });
+
+/** Start a resumable upload of `size` bytes on this connection; its answer (201, Location). */
+function createUpload(connection: Connection, token: string, name: string, size: number): Promise<Answer> {
+  const b64 = (value: string) => Buffer.from(value).toString("base64");
+  return connection.send("/provider/uploads/tus", {
+    method: "POST",
+    headers: {
+      ...tusHeaders(token),
+      "Upload-Length": String(size),
+      "Upload-Metadata": `name ${b64(name)},Category ${b64(world.categoryId)},filename ${b64(`${name}.mp4`)}`,
+    },
+  });
+}
+
+/** Send `bytes` of a resumable upload from `offset`. */
+function sendUpload(connection: Connection, location: string, token: string, offset: number, bytes: Buffer) {
+  return connection.send(location, {
+    method: "PATCH",
+    body: bytes,
+    headers: {
+      ...tusHeaders(token),
+      "Upload-Offset": String(offset),
+      "Content-Type": "application/offset+octet-stream",
+    },
+  });
+}
+
+/** A title's jobs as the database has them now. */
+const jobsOfTitle = (movieId: string) => world.db.select().from(jobs).where(eq(jobs.movieId, movieId)).all();
+
 function processRuns(pid: number): boolean {
   try {
     return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
@@ -282,16 +314,7 @@ describe("two workers serve as one", () => {
       ...json({ email: provider.email, password: PASSWORD }),
     });
     const token = JSON.parse(signIn.text).token as string;
-    const tusHeaders = { "Tus-Resumable": "1.0.0", Authorization: `Bearer ${token}` };
-    const b64 = (value: string) => Buffer.from(value).toString("base64");
-    const created = await serving.send("/provider/uploads/tus", {
-      method: "POST",
-      headers: {
-        ...tusHeaders,
-        "Upload-Length": String(video.length),
-        "Upload-Metadata": `name ${b64("Two doors")},Category ${b64(world.categoryId)},filename ${b64("two.mp4")}`,
-      },
-    });
+    const created = await createUpload(serving, token, "Two doors", video.length);
     expect(created.status).toBe(201);
     expect(created.role).toBe("serving");
     const location = String(created.headers.location);
@@ -303,7 +326,7 @@ describe("two workers serve as one", () => {
       agent: serving.agent,
       method: "PATCH",
       headers: {
-        ...tusHeaders,
+        ...tusHeaders(token),
         "X-Forwarded-For": "10.9.0.1",
         "Upload-Offset": "0",
         "Content-Type": "application/offset+octet-stream",
@@ -321,11 +344,7 @@ describe("two workers serve as one", () => {
     await expect.poll(() => (fs.existsSync(stored) ? fs.statSync(stored).size : 0), { timeout: 10_000 }).toBe(half);
 
     // The client resumes on the other worker: it asks the first request to let go, and sends the rest.
-    const second = await background.send(location, {
-      method: "PATCH",
-      body: video.subarray(half),
-      headers: { ...tusHeaders, "Upload-Offset": String(half), "Content-Type": "application/offset+octet-stream" },
-    });
+    const second = await sendUpload(background, location, token, half, video.subarray(half));
     expect(second.status).toBe(204);
     expect(second.headers["upload-offset"]).toBe(String(video.length));
     expect(second.role).toBe("background");
@@ -520,42 +539,16 @@ describe("two workers serve as one", () => {
     body.append("file", new Blob([new Uint8Array(fs.readFileSync(film))]), "killed.mp4");
     expect((await call(world, "/api/upload/movies", { method: "POST", body, token: uploader.token })).status).toBe(201);
     const movieId = world.db.select().from(movies).where(eq(movies.name, "Killed mid-job")).get()!.id;
-    await expect
-      .poll(
-        () =>
-          world.db
-            .select()
-            .from(jobs)
-            .where(eq(jobs.movieId, movieId))
-            .all()
-            .find((job) => job.toolPid),
-        {
-          timeout: 60_000,
-        },
-      )
-      .toBeTruthy();
+    await expect.poll(() => jobsOfTitle(movieId).find((job) => job.toolPid), { timeout: 60_000 }).toBeTruthy();
 
     // An upload half sent by tus.
     const video = fs.readFileSync(await sharedVideo(world));
     const half = Math.floor(video.length / 2);
-    const tusHeaders = { "Tus-Resumable": "1.0.0", Authorization: `Bearer ${uploader.token}` };
-    const b64 = (value: string) => Buffer.from(value).toString("base64");
     const connection = new Connection();
-    const created = await connection.send("/provider/uploads/tus", {
-      method: "POST",
-      headers: {
-        ...tusHeaders,
-        "Upload-Length": String(video.length),
-        "Upload-Metadata": `name ${b64("Half sent")},Category ${b64(world.categoryId)},filename ${b64("half.mp4")}`,
-      },
-    });
+    const created = await createUpload(connection, uploader.token, "Half sent", video.length);
     expect(created.status).toBe(201);
     const location = String(created.headers.location);
-    const sent = await connection.send(location, {
-      method: "PATCH",
-      body: video.subarray(0, half),
-      headers: { ...tusHeaders, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
-    });
+    const sent = await sendUpload(connection, location, uploader.token, 0, video.subarray(0, half));
     expect(sent.headers["upload-offset"]).toBe(String(half));
     connection.close();
 
@@ -568,28 +561,15 @@ describe("two workers serve as one", () => {
 
     await world.restart();
     const resumed = new Connection();
-    const head = await resumed.send(location, { method: "HEAD", headers: tusHeaders });
+    const head = await resumed.send(location, { method: "HEAD", headers: tusHeaders(uploader.token) });
     expect(head.headers["upload-offset"]).toBe(String(half));
-    const rest = await resumed.send(location, {
-      method: "PATCH",
-      body: video.subarray(half),
-      headers: { ...tusHeaders, "Upload-Offset": String(half), "Content-Type": "application/offset+octet-stream" },
-    });
+    const rest = await sendUpload(resumed, location, uploader.token, half, video.subarray(half));
     expect(rest.status).toBe(204);
     expect(rest.headers["upload-offset"]).toBe(String(video.length));
     resumed.close();
     // The job the kill interrupted runs again and ends, as do those after it.
     await expect
-      .poll(
-        () =>
-          world.db
-            .select()
-            .from(jobs)
-            .where(eq(jobs.movieId, movieId))
-            .all()
-            .every((job) => job.status === "done"),
-        { timeout: 150_000, interval: 1_000 },
-      )
+      .poll(() => jobsOfTitle(movieId).every((job) => job.status === "done"), { timeout: 150_000, interval: 1_000 })
       .toBe(true);
   }, 300_000);
 
