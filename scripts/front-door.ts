@@ -11,17 +11,38 @@
  * worker that dies in between (killed, crashed, before the primary heard of its end) does not take the
  * connection with it — it goes to another worker.
  *
- * The worker's end is `takeConnections` (scripts/serve.ts): it serves each socket it is given as if its own
- * server had accepted it, and tells the primary when it serves and when it stops taking more.
+ * Both ends of the hand-over live here: the primary's (`openFrontDoor`, `onceServing`) and the worker's
+ * (`takeConnections`), which serves each socket it is given as if its own server had accepted it and tells the
+ * primary when it serves, when it took a connection and when it stops taking more.
  */
+import cluster, { type Worker } from "node:cluster";
+import type http from "node:http";
 import net from "node:net";
-import type { Worker } from "node:cluster";
 
 /** The messages of the hand-over (our own, beside the cluster's). */
-export const CONNECTION_MESSAGE = "connection";
-export const SERVING_MESSAGE = "serving";
-export const CLOSING_MESSAGE = "closing";
-export const TOOK_MESSAGE = "took";
+const CONNECTION_MESSAGE = "connection";
+const SERVING_MESSAGE = "serving";
+const CLOSING_MESSAGE = "closing";
+const TOOK_MESSAGE = "took";
+type DoorMessage = { kallo: string; id?: unknown; at?: unknown };
+
+function doorMessage(message: unknown, kind: string): DoorMessage | null {
+  return typeof message === "object" && message !== null && (message as { kallo?: unknown }).kallo === kind
+    ? (message as DoorMessage)
+    : null;
+}
+
+/* ---------- the primary's end ---------- */
+
+/** Call `then` once the worker serves (it takes connections from the primary's socket). */
+export function onceServing(worker: Worker, then: () => void): void {
+  const hear = (message: unknown) => {
+    if (!doorMessage(message, SERVING_MESSAGE)) return;
+    worker.off("message", hear);
+    then();
+  };
+  worker.on("message", hear);
+}
 
 /** How long a connection may wait for a worker before it is closed. */
 const HOLD_MS = 60_000;
@@ -33,21 +54,19 @@ type Held = { socket: net.Socket; since: number };
 export type FrontDoor = {
   /** Resolves once the socket listens; rejects with the listen error (a port in use, say). */
   listening: Promise<void>;
-  /** The worker serves: connections go to it from now on. */
-  add(worker: Worker): void;
-  /** The worker stops taking connections (it stops). */
+  /** The worker stops taking connections (it is told to stop). */
   remove(worker: Worker): void;
-  /** The worker took connection `id`: the primary's copy is closed. */
-  took(id: number): void;
-  /** The worker ended: connections it had not taken go to another one. */
-  lost(worker: Worker): void;
   /** Connections waiting for a worker now (tests, the log). */
   waiting(): number;
   /** Stop accepting; connections still waiting are closed. */
   close(): Promise<void>;
 };
 
-export function openFrontDoor(port: number, host?: string): FrontDoor {
+/**
+ * Listen on `port` and hand connections to the workers that say they serve — those `accepts` still takes
+ * (not one being retired, none while the server stops) — until they say they close or they end.
+ */
+export function openFrontDoor(port: number, host: string | undefined, accepts: (worker: Worker) => boolean): FrontDoor {
   const serving: Worker[] = [];
   const held: Held[] = [];
   /** Handed to a worker, not yet taken. */
@@ -87,6 +106,32 @@ export function openFrontDoor(port: number, host?: string): FrontDoor {
     if (index >= 0) serving.splice(index, 1);
   };
 
+  const add = (worker: Worker): void => {
+    if (closed || serving.includes(worker)) return;
+    serving.push(worker);
+    for (const entry of held.splice(0)) give(entry);
+  };
+  cluster.on("message", (worker: Worker, message: unknown) => {
+    if (doorMessage(message, SERVING_MESSAGE) && accepts(worker)) add(worker);
+    else if (doorMessage(message, CLOSING_MESSAGE)) remove(worker);
+    else {
+      const took = doorMessage(message, TOOK_MESSAGE);
+      if (!took) return;
+      // The worker took the connection: the primary's copy is closed.
+      handed.get(Number(took.id))?.socket.destroy();
+      handed.delete(Number(took.id));
+    }
+  });
+  // A worker that ended: the connections it had not taken go to another one.
+  cluster.on("exit", (worker: Worker) => {
+    remove(worker);
+    for (const [id, entry] of handed)
+      if (entry.worker === worker) {
+        handed.delete(id);
+        give(entry);
+      }
+  });
+
   const server = net.createServer({ pauseOnConnect: true }, (socket) => {
     // A client that leaves while it waits is no longer waited for.
     socket.once("error", () => socket.destroy());
@@ -105,24 +150,7 @@ export function openFrontDoor(port: number, host?: string): FrontDoor {
 
   return {
     listening,
-    add(worker) {
-      if (closed || serving.includes(worker)) return;
-      serving.push(worker);
-      for (const entry of held.splice(0)) give(entry);
-    },
     remove,
-    took(id) {
-      handed.get(id)?.socket.destroy();
-      handed.delete(id);
-    },
-    lost(worker) {
-      remove(worker);
-      for (const [id, entry] of handed)
-        if (entry.worker === worker) {
-          handed.delete(id);
-          give(entry);
-        }
-    },
     waiting: () => held.length,
     close: () =>
       new Promise<void>((resolve) => {
@@ -135,6 +163,59 @@ export function openFrontDoor(port: number, host?: string): FrontDoor {
         // (Node counts them across processes), and the workers' kept-alive ones close only as the workers stop.
         if (server.listening) server.close();
         resolve();
+      }),
+  };
+}
+
+/* ---------- the worker's end ---------- */
+
+export type HandedOver = {
+  /** When the primary accepted this socket, for its first request (then forgotten); null for later ones. */
+  acceptedAt(socket: net.Socket): number | null;
+  /** Take no more; resolves when every connection handed over has ended. */
+  close(): Promise<void>;
+};
+
+/**
+ * Serve the connections the primary hands over as if `server` had accepted them. The server does not listen
+ * itself, so it is told it does ("listening" starts Node's tracking of its connections: idle ones closed on
+ * a stop, header timeouts); the primary hears "serving" once it is ready, "took" for each connection, and
+ * "closing" when it stops taking them.
+ */
+export function takeConnections(server: http.Server): HandedOver {
+  const open = new Set<net.Socket>();
+  const accepted = new WeakMap<net.Socket, number>();
+  let closing = false;
+  let allEnded: (() => void) | null = null;
+  process.on("message", (message: unknown, socket: unknown) => {
+    const handOver = doorMessage(message, CONNECTION_MESSAGE);
+    if (!handOver || !(socket instanceof net.Socket)) return;
+    if (typeof handOver.at === "number") accepted.set(socket, handOver.at);
+    process.send?.({ kallo: TOOK_MESSAGE, id: handOver.id }, undefined, undefined, () => undefined);
+    open.add(socket);
+    socket.once("close", () => {
+      open.delete(socket);
+      if (closing && open.size === 0) allEnded?.();
+    });
+    // Stopping already (the primary had not yet heard): this connection's answer says "Connection: close".
+    server.emit("connection", socket);
+    socket.resume();
+  });
+  server.emit("listening");
+  process.send?.({ kallo: SERVING_MESSAGE });
+  return {
+    acceptedAt(socket) {
+      const at = accepted.get(socket) ?? null;
+      accepted.delete(socket);
+      return at;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        if (process.connected) process.send?.({ kallo: CLOSING_MESSAGE }, undefined, undefined, () => undefined);
+        server.close();
+        if (open.size === 0) resolve();
+        else allEnded = resolve;
       }),
   };
 }

@@ -36,7 +36,6 @@
 import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -58,7 +57,7 @@ import { schemaState } from "../app/db/schema-version.server";
 import { readBuildInfo } from "./builds-in-use";
 import { runFilePath } from "./server-control";
 import { BUILD_DIR_ENV, runPrimary, SCHEMA_BEHIND_EXIT, STOP_NOTE } from "./workers";
-import { CLOSING_MESSAGE, CONNECTION_MESSAGE, SERVING_MESSAGE, TOOK_MESSAGE } from "./front-door";
+import { takeConnections } from "./front-door";
 
 export type ServeOptions = {
   buildPath: string;
@@ -108,9 +107,6 @@ function waitForTheServerWithoutIdleCut(req: http.IncomingMessage, res: http.Ser
     return writeHead.apply(this, args);
   } as typeof res.writeHead;
 }
-
-/** When the primary accepted each connection it handed over, until its first request is read. */
-const acceptedAt = new WeakMap<net.Socket, number>();
 
 /** How long a stopping server lets kept-alive connections end with an answer before it closes the idle ones. */
 const DRAIN_MS = 1_000;
@@ -179,8 +175,7 @@ export async function serve(options: ServeOptions): Promise<RunningKallo> {
     // Stopping: this answer ends its kept-alive connection, so the client's next request opens a new one (to another worker).
     if (draining) res.setHeader("Connection", "close");
     // A connection's first request arrived when the primary accepted it (it may have waited for a worker since).
-    const accepted = acceptedAt.get(req.socket);
-    acceptedAt.delete(req.socket);
+    const accepted = handedOver?.acceptedAt(req.socket) ?? null;
     req.headers[ARRIVED_HEADER.toLowerCase()] = String(Math.min(accepted ?? Date.now(), Date.now()));
     waitForTheServerWithoutIdleCut(req, res, idleMs);
     if (!takeOriginForm(req, res)) return;
@@ -288,45 +283,6 @@ function admitByPriority(
       answer.headers.forEach((value, name) => res.setHeader(name, value));
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
-  };
-}
-
-/**
- * A worker's end of the primary's listening socket (scripts/front-door.ts): each connection the primary hands
- * over is served as if this server had accepted it. The server does not listen itself, so it is told it does
- * ("listening" starts Node's tracking of its connections: idle ones closed on a stop, header timeouts); the
- * primary hears "serving" once the server is ready, and "closing" when it stops taking connections.
- * `close` resolves when every connection handed over has ended.
- */
-function takeConnections(server: http.Server): { close: () => Promise<void> } {
-  const open = new Set<net.Socket>();
-  let closing = false;
-  let allEnded: (() => void) | null = null;
-  process.on("message", (message: unknown, socket: unknown) => {
-    const handOver = message as { kallo?: unknown; id?: unknown; at?: unknown } | null;
-    if (handOver?.kallo !== CONNECTION_MESSAGE || !(socket instanceof net.Socket)) return;
-    if (typeof handOver.at === "number") acceptedAt.set(socket, handOver.at);
-    process.send?.({ kallo: TOOK_MESSAGE, id: handOver.id }, undefined, undefined, () => undefined);
-    open.add(socket);
-    socket.once("close", () => {
-      open.delete(socket);
-      if (closing && open.size === 0) allEnded?.();
-    });
-    server.emit("connection", socket);
-    socket.resume();
-    // Stopping already (the primary had not yet heard): this connection's answer says "Connection: close".
-  });
-  server.emit("listening");
-  process.send?.({ kallo: SERVING_MESSAGE });
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        closing = true;
-        if (process.connected) process.send?.({ kallo: CLOSING_MESSAGE }, undefined, undefined, () => undefined);
-        server.close();
-        if (open.size === 0) resolve();
-        else allEnded = resolve;
-      }),
   };
 }
 

@@ -56,7 +56,7 @@ import { putBackDatabase } from "../app/services/backup.server";
 import { markInUse, readBuildInfo } from "./builds-in-use";
 import { coordinateWorkers, tellWorker, WORKER_ROLE_ENV, type WorkerRole } from "../app/utils/cluster.server";
 import { METRICS_QUESTION } from "../app/utils/metrics.server";
-import { CLOSING_MESSAGE, openFrontDoor, SERVING_MESSAGE, TOOK_MESSAGE } from "./front-door";
+import { onceServing, openFrontDoor } from "./front-door";
 
 /** A worker that ends sooner than this after it started counts as a quick end: its replacement waits longer each time. */
 const QUICK_END_MS = 30_000;
@@ -93,21 +93,6 @@ export type PrimaryOptions = {
   afterStop?: () => Promise<void>;
 };
 
-/** A message of the hand-over from a worker (front-door.ts). */
-function isDoorMessage(message: unknown, kind: string): boolean {
-  return typeof message === "object" && message !== null && (message as { kallo?: unknown }).kallo === kind;
-}
-
-/** Call `then` once the worker serves (it takes connections from the primary's socket). */
-function onceServing(worker: Worker, then: () => void): void {
-  const hear = (message: unknown) => {
-    if (!isDoorMessage(message, SERVING_MESSAGE)) return;
-    worker.off("message", hear);
-    then();
-  };
-  worker.on("message", hear);
-}
-
 /** How long a replacement waits after `quickEnds` quick ends in a row: none, then 1 s, 2 s, 4 s, … at most a minute. */
 export function restartDelayMs(quickEnds: number): number {
   return quickEnds === 0 ? 0 : Math.min(LONGEST_RESTART_WAIT_MS, 1000 * 2 ** (quickEnds - 1));
@@ -126,13 +111,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   cluster.setupPrimary({ exec: options.exec, args: options.args });
   const metrics = new AggregatorRegistry();
   coordinateWorkers({ [METRICS_QUESTION]: () => metrics.clusterMetrics() });
-  const door = openFrontDoor(options.port, options.host);
-  cluster.on("message", (worker: Worker, message: unknown) => {
-    if (isDoorMessage(message, SERVING_MESSAGE) && !retired.has(worker) && !stoppingSince) door.add(worker);
-    else if (isDoorMessage(message, CLOSING_MESSAGE)) door.remove(worker);
-    else if (isDoorMessage(message, TOOK_MESSAGE)) door.took(Number((message as { id?: unknown }).id));
-  });
-  cluster.on("exit", (worker: Worker) => door.lost(worker));
+  const door = openFrontDoor(options.port, options.host, (worker) => !retired.has(worker) && !stoppingSince);
 
   const slots: Slot[] = Array.from({ length: options.workers }, (_, index) => ({
     role: index === 0 ? "background" : "serving",

@@ -4,7 +4,14 @@ import { FormStrategy } from "remix-auth-form";
 import { getDb } from "~/db/client.server";
 import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
 import { arrivedAt, clientAddress } from "~/utils/client.server";
-import { enterFailureLimit, OPEN_GATE, recordFailure, serviceWideBrake, slowLane } from "~/services/rate-limit.server";
+import {
+  enterFailureLimit,
+  OPEN_GATE,
+  type OpenGate,
+  recordFailure,
+  serviceWideBrake,
+  slowLane,
+} from "~/services/rate-limit.server";
 import { PasswordCheckBusy } from "~/services/passwords.server";
 import { accountKey, claimSignInTry, clearSignInFailures, recordSignInFailure } from "~/services/sign-in-delay.server";
 import { knownDeviceId, rememberDevice } from "./known-devices.server";
@@ -56,15 +63,13 @@ function doorStrategy(door: Door) {
     // limit of its own; past it, it is a new device like any other.
     const deviceId = await knownDeviceId(db, request, email);
     const deviceKey = deviceId ? `${deviceId}:${accountKey(email)}` : null;
-    const deviceGate = deviceKey ? await enterFailureLimit("knownDevice", deviceKey, db) : null;
-    const knownDevice = deviceGate?.ok === true;
+    const deviceGate = deviceKey ? await enterFailureLimit("knownDevice", deviceKey, db) : OPEN_GATE;
+    const knownDevice = deviceKey !== null && deviceGate.ok;
+    const device: OpenGate = deviceGate.ok ? deviceGate : OPEN_GATE;
     const gate = knownDevice ? OPEN_GATE : await enterFailureLimit("signIn", address, db);
-    if (!gate.ok) {
-      if (deviceGate?.ok) deviceGate.leave();
-      throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
-    }
-    const brake = knownDevice ? OPEN_GATE : await serviceWideBrake(db);
-    if (!brake.ok) {
+    if (!gate.ok) throw new SignInError(429, "auth:errors.tooManyTries", undefined, gate.retryAfterSeconds);
+    const braked = knownDevice ? OPEN_GATE : await serviceWideBrake(db);
+    if (!braked.ok) {
       // The brake slows devices it does not know rather than shutting them all out: one try a minute per network.
       const lane = await slowLane(address, db);
       if (!lane.ok) {
@@ -72,8 +77,7 @@ function doorStrategy(door: Door) {
         throw new SignInError(429, "auth:errors.tooManyTries", undefined, lane.retryAfterSeconds);
       }
     }
-    const brakeLeave = brake.ok ? brake.leave : () => undefined;
-    const deviceLeave = deviceGate?.ok ? deviceGate.leave : () => undefined;
+    const brake: OpenGate = braked.ok ? braked : OPEN_GATE;
     const ourTurn = await takeAccountTurn(email);
     try {
       if (!knownDevice) {
@@ -125,8 +129,8 @@ function doorStrategy(door: Door) {
     } finally {
       ourTurn();
       gate.leave();
-      brakeLeave();
-      deviceLeave();
+      brake.leave();
+      device.leave();
     }
   });
 }

@@ -14,13 +14,14 @@ export async function busyAnswer(request: Request, retryAfterSeconds: number): P
   const seconds = Math.max(1, Math.round(retryAfterSeconds));
   const headers = { "Cache-Control": "no-store", "Retry-After": String(seconds) };
   const text = t("errors.busyText", { seconds });
-  const { pathname } = new URL(request.url);
+  const url = new URL(request.url);
+  const { pathname } = url;
   if (pathname === "/api" || pathname.startsWith("/api/"))
     return Response.json(
       { success: false, message: getFixedT("en", "common")("errors.busyText", { seconds }) },
       { status: 503, headers },
     );
-  if (pathname.endsWith(".data") || new URL(request.url).searchParams.has("_data"))
+  if (pathname.endsWith(".data") || url.searchParams.has("_data"))
     return new Response(text, { status: 503, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
   const html = plainPage(language, {
     title: t("errors.busyTitle"),

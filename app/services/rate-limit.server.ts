@@ -153,10 +153,12 @@ export async function refundRateLimit(name: RateLimitName, keys: RateLimitKeys, 
 /** Tries under way in this process, per limit and network. */
 const triesUnderWay = new Map<string, number>();
 
-export type FailureGate = { ok: true; leave: () => void } | { ok: false; retryAfterSeconds: number };
+/** A gate that let a try through: `leave` once the try is decided. */
+export type OpenGate = { ok: true; leave: () => void };
+export type FailureGate = OpenGate | { ok: false; retryAfterSeconds: number };
 
 /** A gate that lets a try through and counts nothing (a known device). */
-export const OPEN_GATE: FailureGate = { ok: true, leave: () => undefined };
+export const OPEN_GATE: OpenGate = { ok: true, leave: () => undefined };
 
 /**
  * Enter a try that a failure limit watches: refused (nothing written) when the
