@@ -13,7 +13,9 @@ export async function busyAnswer(request: Request, retryAfterSeconds: number): P
   const t = getFixedT(language, "common");
   const seconds = Math.max(1, Math.round(retryAfterSeconds));
   const headers = { "Cache-Control": "no-store", "Retry-After": String(seconds) };
-  const text = t("errors.busyText", { seconds });
+  // A page asked by a browser comes back by itself; a form's answer does not (it would send the form again).
+  const comesBack = request.method === "GET";
+  const text = t(comesBack ? "errors.busyText" : "errors.busyTextLater", { seconds });
   const url = new URL(request.url);
   const { pathname } = url;
   if (pathname === "/api" || pathname.startsWith("/api/"))
@@ -27,8 +29,7 @@ export async function busyAnswer(request: Request, retryAfterSeconds: number): P
     title: t("errors.busyTitle"),
     text,
     link: { href: pathname, label: t("errors.busyAgain") },
-    // A page asked by a browser comes back by itself; a form's answer does not (it would send the form again).
-    refreshSeconds: request.method === "GET" ? seconds : undefined,
+    refreshSeconds: comesBack ? seconds : undefined,
   });
   return new Response(html, { status: 503, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
 }

@@ -112,6 +112,8 @@ describe("the busy answer", () => {
     expect(api.status).toBe(503);
     expect(await api.json()).toMatchObject({ success: false });
     const form = await busyAnswer(new Request("http://kallo.test/login", { method: "POST" }), 4);
-    expect(await form.text()).not.toContain("http-equiv");
+    const formPage = await form.text();
+    expect(formPage).not.toContain("http-equiv");
+    expect(formPage).toContain("Please try again in 4 seconds");
   });
 });

@@ -71,6 +71,7 @@ const common = {
     badRequestText: "What was sent is not a form this page can read. Go back to the page and send it again.",
     busyTitle: "Kallo is busy",
     busyText: "Many people are watching right now. This page tries again by itself in {{seconds}} seconds.",
+    busyTextLater: "Many people are watching right now. Please try again in {{seconds}} seconds.",
     busyAgain: "Try again now",
     diskFullTitle: "Changes cannot be saved right now",
     diskFullText:

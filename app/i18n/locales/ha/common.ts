@@ -73,6 +73,7 @@ const common: DeepStrings<typeof en> = {
     badRequestText: "Abin da aka aika ba fom ne da wannan shafi zai iya karantawa ba. Koma shafin ka sake aikawa.",
     busyTitle: "Kallo na da cunkoso",
     busyText: "Mutane da yawa suna kallo yanzu. Wannan shafi zai sake gwadawa da kansa bayan daƙiƙa {{seconds}}.",
+    busyTextLater: "Mutane da yawa suna kallo yanzu. Da fatan a sake gwadawa bayan daƙiƙa {{seconds}}.",
     busyAgain: "Sake gwadawa yanzu",
     diskFullTitle: "Ba za a iya adana canje-canje yanzu ba",
     diskFullText:
