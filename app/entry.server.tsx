@@ -13,6 +13,7 @@ import { stopPeriodic } from "~/services/periodic.server";
 import { closeDb } from "~/db/client.server";
 import { startUploadSweep } from "~/services/resumable-uploads.server";
 import { startHousekeeping } from "~/jobs/housekeeping.server";
+import { startSmsNotices } from "~/jobs/sms-notices.server";
 import { startDiskWatch } from "~/jobs/disk-watch.server";
 import { getLanguage } from "~/i18n/language.server";
 import { TranslationSourceContext } from "~/i18n/page-translations";
@@ -90,6 +91,7 @@ function startBackgroundWork(): void {
     ["billing sweep", startBillingSweep],
     ["upload sweep", startUploadSweep],
     ["housekeeping", startHousekeeping],
+    ["SMS notices", startSmsNotices],
   ];
   for (const [name, start] of parts) {
     const attempt = () => {

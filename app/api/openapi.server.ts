@@ -91,6 +91,23 @@ const REQUEST_BODIES: Record<string, unknown> = {
   "POST /cp/login": formBody(signInSchema),
   "POST /user/register": formBody(registrationSchema),
   "POST /cp/register": formBody(providerRegistrationSchema),
+  "POST /user/phone/code": formBody(
+    z.object({
+      phoneNumber: z.string().describe("0803 123 4567, +234 803 123 4567 or 2348031234567"),
+      purpose: z.enum(["signin", "reset"]).default("signin"),
+    }),
+  ),
+  "POST /user/phone/add": formBody(z.object({ phoneNumber: z.string() })),
+  "POST /user/phone/resend": formBody(z.object({ codeId: z.string() })),
+  "POST /user/phone/verify": formBody(
+    z.object({
+      codeId: z.string(),
+      code: z.string().describe("the six digits sent by SMS"),
+      password: z.string().optional().describe("a reset's new password"),
+      password2: z.string().optional(),
+    }),
+  ),
+  "PUT /user/sms-notices": formBody(z.object({ on: z.boolean() })),
   "PUT /user/profile/edit/{userId}": formBody(profileSchema),
   "PUT /user/profile/password/{userId}": formBody(changePasswordSchema),
   "PUT /cp/profile/edit/{providerId}": formBody(providerProfileSchema),
@@ -256,7 +273,16 @@ const RESPONSES: Record<string, unknown> = {
 const SUMMARIES: Record<string, string> = {
   "POST /user/login": "Sign in a viewer or administrator; returns a token and sets the session cookie",
   "POST /cp/login": "Sign in a content provider; returns a token and sets the session cookie",
-  "POST /user/register": "Register a viewer",
+  "POST /user/register":
+    "Register a viewer. Without an email, a code goes by SMS to phoneNumber and the answer is 202 with a codeId: the account is made by POST /user/phone/verify",
+  "POST /user/phone/code":
+    "Send a code by SMS to sign in (purpose signin) or to set a new password (purpose reset). 202 with a codeId whether or not the number has an account; 429 with Retry-After past the caps per number and per network",
+  "POST /user/phone/add": "Send a code to a number to add it to the signed-in account as a way in",
+  "POST /user/phone/resend": "Send a new code for a codeId (the old code stops working); one a minute",
+  "POST /user/phone/verify":
+    "Give a code back (5 tries, 10 minutes): a sign-up or sign-in answers as /user/login does; a reset (with password and password2) sets the password and ends every session",
+  "PUT /user/sms-notices":
+    "Notices by SMS (pass ending, new episodes, a title's review) on or off for the signed-in account",
   "POST /cp/register": "Register an approved content provider",
   "GET /cp/allusers": "List providers (100 a page, ?page=, total in X-Total-Count)",
   "GET /cp/user/allusers": "List viewers (100 a page, ?page=, total in X-Total-Count)",

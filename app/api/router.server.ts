@@ -1,3 +1,4 @@
+import { phoneHandlers } from "./handlers/phone.server";
 import { getApiCaller, type ApiCaller } from "~/auth/api-tokens.server";
 import { isDiskFullError } from "~/db/database-room.server";
 import { diskFullJson } from "~/routes-support/disk-full.server";
@@ -33,6 +34,7 @@ const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const API_ROUTES: readonly ApiRoute[] = [
   ...accountHandlers,
+  ...phoneHandlers,
   ...adminHandlers,
   ...profileHandlers,
   ...movieHandlers,

@@ -2,7 +2,7 @@ import { data, redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { getDb } from "~/db/client.server";
-import { authenticateAtDoor, type Account, type Door } from "~/services/accounts.server";
+import { authenticateAtDoor, signInKey, signInNameOf, type Account, type Door } from "~/services/accounts.server";
 import { arrivedAt, clientAddress } from "~/utils/client.server";
 import {
   enterFailureLimit,
@@ -53,7 +53,8 @@ function doorStrategy(door: Door) {
     if (!parsed.success) throw new SignInError(400, "auth:errors.incorrectCredentials", parsed.fieldErrors);
 
     const db = getDb();
-    const { email } = parsed.data;
+    // One key for one person however the number is written (0803…, +234 803…): the limits and the turn below.
+    const email = signInKey(parsed.data.email);
     // A device that signed in to this account before (a signed cookie) is not held by failures that other devices
     // made: not by its address's (a café with one guesser), not by the service's (stuffing from many addresses).
     // Per network: failures only (a crowd behind one address signs in freely). Per account: a growing delay after
@@ -193,14 +194,17 @@ export type SignInFailure = {
  * it (no sign-in delay for it later). A sign-in and a registration both start
  * one.
  */
-export async function signedInHeaders(request: Request, account: Pick<Account, "id" | "email">): Promise<Headers> {
+export async function signedInHeaders(
+  request: Request,
+  account: Pick<Account, "id" | "email" | "verifiedPhone">,
+): Promise<Headers> {
   const headers = new Headers({
     "Set-Cookie": await startSession(account.id, {
       userAgent: request.headers.get("User-Agent"),
       ipAddress: clientAddress(request),
     }),
   });
-  const known = await rememberDevice(getDb(), request, account.email);
+  const known = await rememberDevice(getDb(), request, signInNameOf(account));
   if (known) headers.append("Set-Cookie", known);
   return headers;
 }

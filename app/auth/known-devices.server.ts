@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
-import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts } from "~/db/schema";
+import { passwordHashBySignInName, signInKey } from "~/services/accounts.server";
 import { accountKey } from "~/services/sign-in-delay.server";
 import { getEnv } from "~/utils/env.server";
 
@@ -45,17 +44,7 @@ async function readKnown(request: Request): Promise<KnownValue | null> {
 /** The account and the password it has now, as one short mark (a new password, a new mark). */
 function standing(email: string, passwordHash: string): string {
   const tag = createHash("sha256").update(`known-device:${passwordHash}`).digest("hex").slice(0, 16);
-  return `${accountKey(email)}.${tag}`;
-}
-
-function passwordHashOf(db: DB, email: string): string | null {
-  return (
-    db
-      .select({ passwordHash: accounts.passwordHash })
-      .from(accounts)
-      .where(eq(accounts.email, email.trim().toLowerCase()))
-      .get()?.passwordHash ?? null
-  );
+  return `${accountKey(signInKey(email))}.${tag}`;
 }
 
 /**
@@ -65,17 +54,17 @@ function passwordHashOf(db: DB, email: string): string | null {
 export async function knownDeviceId(db: DB, request: Request, email: string): Promise<string | null> {
   const known = await readKnown(request);
   if (!known) return null;
-  const hash = passwordHashOf(db, email);
+  const hash = passwordHashBySignInName(db, email);
   return hash && known.accounts.includes(standing(email, hash)) ? known.device : null;
 }
 
 /** The Set-Cookie value that remembers, on this browser, a good sign-in to this account with its password now. */
 export async function rememberDevice(db: DB, request: Request, email: string): Promise<string | null> {
-  const hash = passwordHashOf(db, email);
+  const hash = passwordHashBySignInName(db, email);
   if (!hash) return null;
   const known = await readKnown(request);
   const mark = standing(email, hash);
-  const key = accountKey(email);
+  const key = accountKey(signInKey(email));
   const others = (known?.accounts ?? []).filter((item) => !item.startsWith(`${key}.`));
   return knownDeviceCookie().serialize({
     device: known?.device ?? randomBytes(12).toString("base64url"),

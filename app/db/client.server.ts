@@ -76,9 +76,24 @@ export function migrationsFolder(): string {
   return path.resolve(process.cwd(), "drizzle");
 }
 
-/** Take the migrations of `folder` (the running build's by default) the database has not taken. */
+/**
+ * Take the migrations of `folder` (the running build's by default) the database has not taken.
+ * Foreign keys are off meanwhile, as SQLite's way to change a table asks: the migrations run in one
+ * transaction, where `PRAGMA foreign_keys` does nothing, and a table rebuilt by copy-and-drop would
+ * otherwise take every row that points at it with it (ON DELETE CASCADE). They are checked after.
+ */
 export function migrateDatabase(db: DB, folder = migrationsFolder()): void {
-  migrate(db, { migrationsFolder: folder });
+  db.$client.pragma("foreign_keys = OFF");
+  try {
+    migrate(db, { migrationsFolder: folder });
+    const broken = db.$client.pragma("foreign_key_check") as { table: string; parent: string }[];
+    if (broken.length > 0)
+      throw new Error(
+        `After the migrations, ${broken.length} row(s) point at rows that do not exist (first: ${broken[0].table} → ${broken[0].parent})`,
+      );
+  } finally {
+    db.$client.pragma("foreign_keys = ON");
+  }
 }
 
 // One connection per process; kept on globalThis so development reloads reuse it.

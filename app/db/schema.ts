@@ -20,9 +20,16 @@ export const accounts = sqliteTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
-    /** Stored lower-cased, so the unique index makes emails case-insensitive. */
-    email: text("email").notNull(),
+    /** Stored lower-cased, so the unique index makes emails case-insensitive. Null: an account made with a phone number. */
+    email: text("email"),
+    /** The contact number as the person wrote it (the old forms ask for one). */
     phoneNumber: text("phone_number").notNull(),
+    /** A number proven by a code sent to it, in E.164 (+2348031234567): a way in, one account per number. */
+    verifiedPhone: text("verified_phone"),
+    /** Notices (pass ending, new episode, a title's review) also by SMS to the verified number. */
+    smsNotices: integer("sms_notices", { mode: "boolean" }).notNull().default(false),
+    /** The language the person last chose, for what reaches them away from the site (SMS). */
+    language: text("language"),
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ROLES }).notNull().default("viewer"),
     providerName: text("provider_name"),
@@ -40,7 +47,11 @@ export const accounts = sqliteTable(
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
   },
-  (t) => [uniqueIndex("accounts_email_unique").on(t.email), index("accounts_role_created_idx").on(t.role, t.createdAt)],
+  (t) => [
+    uniqueIndex("accounts_email_unique").on(t.email),
+    uniqueIndex("accounts_verified_phone_unique").on(t.verifiedPhone),
+    index("accounts_role_created_idx").on(t.role, t.createdAt),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -816,3 +827,78 @@ export const kalloVersions = sqliteTable("kallo_versions", {
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`),
 });
+
+export const PHONE_CODE_PURPOSES = ["sign_up", "sign_in", "reset", "add_phone"] as const;
+export type PhoneCodePurpose = (typeof PHONE_CODE_PURPOSES)[number];
+
+/**
+ * A six-digit code sent by SMS to prove a number: only its keyed hash is
+ * kept; it works for ten minutes and five tries. A sign-up waits here (name,
+ * password hash) until its code is given, so no unproven account holds a
+ * number. The id is the code page's address: random, and says nothing of the
+ * number or whether it has an account.
+ */
+export const phoneCodes = sqliteTable(
+  "phone_codes",
+  {
+    id: text("id").primaryKey(),
+    phone: text("phone").notNull(),
+    purpose: text("purpose", { enum: PHONE_CODE_PURPOSES }).notNull(),
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    /** A sign-up's details until the code proves the number. */
+    pending: text("pending", { mode: "json" }).$type<{
+      name: string;
+      email: string | null;
+      passwordHash: string;
+      language: string;
+    }>(),
+    tries: integer("tries").notNull().default(0),
+    /** Where the person goes after the code (same-site path). */
+    redirectTo: text("redirect_to"),
+    /** The asking network (rate-limit key): codes per network are capped. */
+    network: text("network").notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("phone_codes_phone_idx").on(t.phone, t.createdAt),
+    index("phone_codes_network_idx").on(t.network, t.createdAt),
+  ],
+);
+
+export const SMS_STATUSES = ["queued", "sent", "failed"] as const;
+
+/**
+ * Every SMS asked for, sent or refused: the caps (per number, per network,
+ * service-wide, the day's spend) count these rows, and the administrator's
+ * dashboard sums them by day. Cost in the currency's minor unit.
+ */
+export const smsMessages = sqliteTable(
+  "sms_messages",
+  {
+    id: text("id").primaryKey(),
+    to: text("to").notNull(),
+    /** code (a sign-in or sign-up code), notice (a notification), warning (someone used this number). */
+    kind: text("kind", { enum: ["code", "notice", "warning"] }).notNull(),
+    accountId: text("account_id").references(() => accounts.id, { onDelete: "set null" }),
+    notificationId: text("notification_id").references(() => notifications.id, { onDelete: "set null" }),
+    /** The asking network (its rate-limit key); null for notices. */
+    network: text("network"),
+    provider: text("provider").notNull(),
+    status: text("status", { enum: SMS_STATUSES }).notNull().default("queued"),
+    /** Why a gateway refused: no_balance, invalid_number, dnd, opted_out, gateway. */
+    error: text("error"),
+    costMinor: integer("cost_minor").notNull().default(0),
+    providerMessageId: text("provider_message_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("sms_messages_to_idx").on(t.to, t.createdAt),
+    index("sms_messages_network_idx").on(t.network, t.createdAt),
+    index("sms_messages_created_idx").on(t.createdAt),
+    uniqueIndex("sms_messages_notification_unique").on(t.notificationId),
+  ],
+);

@@ -3,6 +3,7 @@ import { sweepTemporaryFiles } from "~/media/tmp-sweep.server";
 import { storagePaths } from "~/media/storage.server";
 import { startPeriodic } from "~/services/periodic.server";
 import { forgetOldSignInFailures } from "~/services/sign-in-delay.server";
+import { deleteOldPhoneCodes } from "~/services/phone/codes.server";
 import { removeRetiredVersions } from "~/services/film-replacements.server";
 
 const HOUSEKEEPING_INTERVAL_MS = 15 * 60 * 1000;
@@ -21,6 +22,7 @@ export function housekeeping(): void {
       );
     }
     forgetOldSignInFailures(getDb());
+    deleteOldPhoneCodes(getDb());
     const retired = removeRetiredVersions(getDb());
     if (retired > 0)
       console.log(`[housekeeping] removed the files of ${retired} replaced film version${retired === 1 ? "" : "s"}`);

@@ -56,6 +56,8 @@ export function storagePaths(root = storageRoot()) {
     tmp: path.join(root, "tmp"),
     uploads: path.join(root, "uploads"),
     mail: path.join(root, "mail"),
+    /** SMS written to files when no gateway is set (SMS_PROVIDER), one a message. */
+    sms: path.join(root, "sms"),
   };
 }
 

@@ -95,7 +95,10 @@ export async function accountsAction(request: Request, role: Role, listPath: str
             { type: "error", key: outcome.error },
           ],
         };
-  } else if (intent === "reset") {
+  } else if (intent === "reset" && !target.email) {
+    // No email to send a link to: the person resets with a code to their number at /reset.
+    result = { ok: false, intent, accountId, toasts: [{ type: "error", key: "admin:accounts.resetByPhone" }] };
+  } else if (intent === "reset" && target.email) {
     const { language } = await getRequestT(request, "admin");
     await requestPasswordReset(db, target.email, {
       baseUrl: siteAddress(),

@@ -7,6 +7,12 @@ import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema }
 import { formFailure, pickValues } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/read-form.server";
+import { redirect } from "@remix-run/node";
+import { formatPhoneNumber } from "~/services/phone/numbers.server";
+import { getRequestT } from "~/i18n/translate.server";
+import { startPhoneCode } from "~/services/phone/codes.server";
+import { readNumberForCode, setSmsNotices } from "~/services/phone/phone-accounts.server";
+import { codePagePath, codeRefusalAnswer, requestNetwork } from "./phone-code.server";
 
 /**
  * The two forms of a profile page (viewer /editprofile, provider
@@ -14,6 +20,17 @@ import { readForm } from "~/utils/read-form.server";
  * the same way.
  */
 export const PROFILE_FIELDS = ["name", "email", "phoneNumber", "providerName"] as const;
+
+/** What a profile page shows of the account (both pages alike). */
+export function profileView(user: SignedInAccount) {
+  return {
+    name: user.name,
+    email: user.email,
+    phoneNumber: user.phoneNumber,
+    verifiedPhone: user.verifiedPhone ? formatPhoneNumber(user.verifiedPhone) : null,
+    smsNotices: user.smsNotices,
+  };
+}
 
 export async function handleProfileForms(
   request: Request,
@@ -49,6 +66,37 @@ async function saveProfileForms(
   const intent = form.get("intent");
   const address = clientAddress(request);
   const db = getDb();
+
+  if (intent === "addPhone") {
+    const written = String(form.get("verifyPhone") ?? "").slice(0, 40);
+    const values = { intent: "addPhone", verifyPhone: written };
+    const number = readNumberForCode(written);
+    if (!number.ok) return formFailure(400, { fieldErrors: { verifyPhone: [number.message] }, values });
+    const { language } = await getRequestT(request, "auth");
+    const started = await startPhoneCode(db, {
+      phone: number.e164,
+      purpose: "add_phone",
+      accountId: user.id,
+      language,
+      network: requestNetwork(request),
+    });
+    if (!started.ok) {
+      const answer = codeRefusalAnswer(started);
+      return formFailure(answer.status, { ...answer.failure, values });
+    }
+    return redirect(codePagePath(started.id), { status: 303 });
+  }
+
+  if (intent === "smsNotices") {
+    const on = form.get("smsNotices") === "on";
+    if (on && !user.verifiedPhone) return formFailure(400, { formError: "auth:phone.noticesNeedNumber" });
+    setSmsNotices(db, user.id, on);
+    return redirectWithToast(
+      options.passwordPath,
+      { type: "success", key: on ? "auth:phone.profile.noticesTurnedOn" : "auth:phone.profile.noticesTurnedOff" },
+      { status: 303 },
+    );
+  }
 
   if (intent === "password") {
     const parsed = parseForm(changePasswordSchema, form);

@@ -17,6 +17,8 @@ import { diskParts } from "~/routes-support/dashboard-csv.server";
 import { adminDashboard } from "~/services/admin-dashboard.server";
 import { DASHBOARD_WINDOWS, parseDashboardWindow } from "~/components/charts/windows";
 import { getEnv } from "~/utils/env.server";
+import { smsByDay, smsSpendToday } from "~/services/phone/sms.server";
+import { DataTable } from "~/components/ui/data-table";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
 export const handle: TranslationHandle = { i18n: ["dashboards"] };
@@ -48,6 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     disk: { parts: diskParts(board.disk), freeBytes: board.disk.freeBytes },
     signUpsTotal: board.signUps.reduce((total, point) => total + point.value, 0),
     hoursTotal: Math.round(board.hoursPerDay.reduce((total, point) => total + point.value, 0) * 100) / 100,
+    sms: { days: smsByDay(getDb()), today: smsSpendToday(getDb()), currency: getEnv().currency },
   };
 }
 
@@ -67,6 +70,18 @@ export default function AdminDashboard() {
         <h1 className="text-3xl font-bold">{t("admin.title")}</h1>
         <p className="mt-2 max-w-3xl text-slate-300">{t("admin.intro")}</p>
       </div>
+      {data.sms.today.near ? (
+        <p
+          role="alert"
+          data-testid="sms-spend-alert"
+          className="rounded border border-amber-400/40 bg-amber-950/60 px-4 py-3 text-amber-50"
+        >
+          {t("admin.sms.nearCap", {
+            spent: formatMoney(data.sms.today.spentMinor, data.sms.currency, language),
+            cap: formatMoney(data.sms.today.capMinor, data.sms.currency, language),
+          })}
+        </p>
+      ) : null}
       <WindowForm days={data.days} windows={DASHBOARD_WINDOWS} />
       <div className="grid gap-4 lg:grid-cols-2">
         {revenue.map((series) =>
@@ -185,6 +200,36 @@ export default function AdminDashboard() {
           />
         </ChartFrame>
       </div>
+      <section aria-labelledby="sms-title">
+        <h2 id="sms-title" className="text-2xl font-bold">
+          {t("admin.sms.title")}
+        </h2>
+        <p className="mt-1 text-sm text-slate-300">
+          {t("admin.sms.today", {
+            spent: formatMoney(data.sms.today.spentMinor, data.sms.currency, language),
+            cap: formatMoney(data.sms.today.capMinor, data.sms.currency, language),
+          })}
+        </p>
+        <DataTable
+          testId="sms-per-day"
+          rows={data.sms.days}
+          rowKey={(row) => row.date}
+          rowAttributes={(row) => ({ "data-sms-date": row.date })}
+          empty={t("admin.sms.none")}
+          dense
+          columns={[
+            { key: "date", header: t("admin.sms.date"), cell: (row) => row.date },
+            { key: "sent", header: t("admin.sms.sent"), cell: (row) => whole.format(row.sent), align: "right" },
+            { key: "failed", header: t("admin.sms.failed"), cell: (row) => whole.format(row.failed), align: "right" },
+            {
+              key: "cost",
+              header: t("admin.sms.cost"),
+              cell: (row) => formatMoney(row.costMinor, data.sms.currency, language),
+              align: "right",
+            },
+          ]}
+        />
+      </section>
     </section>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
-import { handleProfileForms } from "~/routes-support/profile-actions.server";
+import { handleProfileForms, profileView } from "~/routes-support/profile-actions.server";
 import { requireViewer } from "~/auth/guards.server";
 import { ProfilePage } from "~/components/auth/profile-forms";
 import { getRequestT } from "~/i18n/translate.server";
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");
   return {
     metaTitle: t("profile.editMetaTitle"),
-    profile: { name: user.name, email: user.email, phoneNumber: user.phoneNumber },
+    profile: profileView(user),
   };
 }
 

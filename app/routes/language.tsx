@@ -4,6 +4,9 @@ import { isLanguage } from "~/i18n/config";
 import { languageCookie } from "~/i18n/language.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { readForm } from "~/utils/read-form.server";
+import { getOptionalUser } from "~/auth/guards.server";
+import { getDb } from "~/db/client.server";
+import { setAccountLanguage } from "~/services/accounts.server";
 
 /** POST-only: remembers the chosen language in a cookie and returns to the page. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -11,6 +14,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const language = form.get("language");
   const back = safeRedirectPath(form.get("redirectTo"), "/");
   if (!isLanguage(language)) return redirect(back, { status: 303 });
+  // A signed-in person's choice is kept with the account too: what reaches them by SMS speaks it.
+  const user = await getOptionalUser(request);
+  if (user) setAccountLanguage(getDb(), user.id, language);
   return redirect(back, { status: 303, headers: { "Set-Cookie": await languageCookie.serialize(language) } });
 }
 

@@ -9,6 +9,8 @@ import { landingPath, signInAtDoor } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/guards.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { passRetryAfter } from "~/routes-support/form-response.server";
+import { sendCodeToWrittenNumber } from "~/routes-support/phone-code.server";
+import { readForm } from "~/utils/read-form.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -29,7 +31,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { metaTitle: t("login.metaTitle") };
 }
 
-export function action({ request }: ActionFunctionArgs) {
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request.clone());
+  // "Send me a code": no password, a code by SMS to the number written.
+  if (form.get("intent") === "code") return sendCodeToWrittenNumber(request, form, "sign_in");
   return signInAtDoor(request, "member");
 }
 

@@ -13,7 +13,13 @@ import { getRequestT } from "~/i18n/translate.server";
 import { getPassStatus, premiumOffers } from "~/services/billing.server";
 import { listPlansOnOffer, localPlanName } from "~/services/plans.server";
 import { PlanAllowances } from "~/components/plans/plan-parts";
-import { cardGateway, findOwnPendingPayment, listOwnPayments, startPassPurchase } from "~/services/payments.server";
+import {
+  cardGateway,
+  findOwnPendingPayment,
+  listOwnPayments,
+  readReceiptEmail,
+  startPassPurchase,
+} from "~/services/payments.server";
 import { periodOfDays } from "~/services/passes.server";
 import { clientAddress } from "~/utils/client.server";
 import { consumeRateLimit } from "~/services/rate-limit.server";
@@ -59,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     channels: cardGateway()?.channels ?? [],
     /** Whom to ask for a voucher when passes are not sold online. */
     customerCare: getEnv().customerCare,
+    /** An account made with a phone number has no email; the card gateway sends its receipt to one asked here. */
+    needsReceiptEmail: !viewer.email,
     status: {
       planCode: status.plan.code,
       planName: localPlanName(status.plan, language),
@@ -133,8 +141,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const address = clientAddress(request);
 
   if (intent === "buy") {
+    const receiptEmail = viewer.email ?? readReceiptEmail(form);
+    if (!receiptEmail) return fail(400, { formError: "billing:buy.receiptEmailNeeded", section: "buy" });
     const result = await startPassPurchase(db, cardGateway(), {
-      account: { id: viewer.id, email: viewer.email },
+      account: { id: viewer.id, email: receiptEmail },
       planId: String(form.get("planId") ?? "").slice(0, 64),
       period: String(form.get("period") ?? "").slice(0, 10),
       callbackUrl: callbackUrl(request),
@@ -186,6 +196,7 @@ export default function Payment() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   useErrorToasts(actionData);
+  const { needsReceiptEmail } = data;
   const { status, plans, premiumPlans, order, history, language, cardPayments, chosenPlan, channels, customerCare } =
     data;
   const when = dateFormatter(language, "dateTime");
@@ -350,6 +361,9 @@ export default function Payment() {
                     ))}
                   </div>
                 </fieldset>
+                {cardPayments && needsReceiptEmail ? (
+                  <Field label={t("buy.receiptEmail")} name="receiptEmail" type="email" autoComplete="email" required />
+                ) : null}
                 {cardPayments ? (
                   <SubmitButton intent="buy" pendingText={t("buy.paying")}>
                     {t("buy.pay", { plan: plan.name })}

@@ -3,7 +3,7 @@ import { metaTitleMeta } from "~/utils/meta";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "~/i18n/use-translation";
 import { requireProvider } from "~/auth/guards.server";
-import { handleProfileForms } from "~/routes-support/profile-actions.server";
+import { handleProfileForms, profileView } from "~/routes-support/profile-actions.server";
 import { ProfilePage } from "~/components/auth/profile-forms";
 import { Field } from "~/components/ui/form";
 import { getRequestT } from "~/i18n/translate.server";
@@ -18,13 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { t } = await getRequestT(request, "auth");
   return {
     metaTitle: t("provider.profileMetaTitle"),
-    profile: {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      phoneNumber: user.phoneNumber,
-      providerName: user.providerName ?? "",
-    },
+    profile: { ...profileView(user), id: user.id, providerName: user.providerName ?? "" },
   };
 }
 

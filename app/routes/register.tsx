@@ -14,6 +14,8 @@ import { Honeypot } from "~/components/ui/honeypot";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { registerViewer } from "~/services/accounts.server";
+import { startPhoneSignUp } from "~/services/phone/phone-accounts.server";
+import { codePagePath, codeRefusalAnswer, requestNetwork } from "~/routes-support/phone-code.server";
 import { registrationSchema } from "~/services/validation";
 import { checkPublicForm, formFailure, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import { safeRedirectPath } from "~/utils/redirect";
@@ -45,7 +47,20 @@ export async function action({ request }: ActionFunctionArgs) {
   });
   if (!checked.ok) return checked.response;
   const { data: details, values, address } = checked;
-  const result = await registerViewer(getDb(), details, { ipAddress: address });
+  if (!details.email) {
+    // No email: the phone number is the way in, proven by a code; the account is made when the code comes back.
+    const { language } = await getRequestT(request, "auth");
+    const started = await startPhoneSignUp(getDb(), details, {
+      language,
+      network: requestNetwork(request),
+      redirectTo: safeRedirectPath(form.get("redirectTo"), "") || null,
+    });
+    if (started.ok) return redirect(codePagePath(started.id), { status: 303 });
+    if (started.fieldErrors) return formFailure(400, { fieldErrors: started.fieldErrors, values });
+    const answer = codeRefusalAnswer(started);
+    return formFailure(answer.status, { ...answer.failure, values });
+  }
+  const result = await registerViewer(getDb(), { ...details, email: details.email }, { ipAddress: address });
   if (!result.ok) return formFailure(400, { fieldErrors: result.fieldErrors, values });
 
   // The new viewer is signed in at once and goes on where they were going (else to the films).
@@ -70,7 +85,8 @@ export default function Register() {
         <FormError errors={actionData} />
         <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
         <Honeypot />
-        <AccountFields fields={["name", "phoneNumber", "email"]} values={values} errors={errors} />
+        <AccountFields fields={["name", "phoneNumber", "email"]} optional={["email"]} values={values} errors={errors} />
+        <p className="-mt-2 text-sm text-slate-400">{t("register.phoneHint")}</p>
         <NewPasswordFields errors={errors} />
         <SubmitButton pendingText={t("register.pending")}>{t("register.submit")}</SubmitButton>
         <p className="text-sm text-slate-300">

@@ -13,6 +13,8 @@ import { resetRequestSchema } from "~/services/validation";
 import { checkPublicForm, type FormFailure, passRetryAfter } from "~/routes-support/form-response.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
+import { sendCodeToWrittenNumber } from "~/routes-support/phone-code.server";
+import { looksLikePhoneNumber } from "~/services/phone/phone-shape";
 
 export const handle: TranslationHandle = { i18n: ["auth"] };
 
@@ -27,13 +29,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Ask for a reset link. The answer is the same whether or not an account uses the email. */
 export async function action({ request }: ActionFunctionArgs) {
-  const checked = await checkPublicForm(request, await readForm(request), {
+  const form = await readForm(request);
+  const checked = await checkPublicForm(request, form, {
     limit: "passwordReset",
     schema: resetRequestSchema,
     fields: ["email"] as const,
   });
   if (!checked.ok) return checked.response;
   const { data: wanted, address } = checked;
+  // A phone number: a code by SMS, typed with the new password on the code page.
+  if (looksLikePhoneNumber(wanted.email)) return sendCodeToWrittenNumber(request, form, "reset");
   const { language } = await getRequestT(request, "auth");
   // Answered at once, the same for every email: the lookup and the mail happen in the job queue.
   queuePasswordResetMail(wanted.email, { language, ipAddress: address });
@@ -63,7 +68,7 @@ export default function ResetRequest() {
       <Form method="post" className="grid gap-4" noValidate>
         <FormError errors={failure} />
         <Honeypot />
-        <AccountFields fields={["email"]} values={failure?.values} errors={failure?.fieldErrors} />
+        <AccountFields fields={["signInName"]} values={failure?.values} errors={failure?.fieldErrors} />
         <SubmitButton pendingText={t("reset.pending")}>{t("reset.submit")}</SubmitButton>
         <Link to="/login" className="text-sm text-brand-300 hover:underline">
           {t("reset.backToLogin")}

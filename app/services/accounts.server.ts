@@ -2,7 +2,9 @@ import { and, count, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { accounts, passwordResets, sessions, type Role } from "~/db/schema";
+import { getEnv } from "~/utils/env.server";
 import { createId } from "~/utils/ids.server";
+import { looksLikePhoneNumber, readPhoneNumber } from "./phone/numbers.server";
 import { recordAudit } from "./audit.server";
 import { hashPassword, verifyPassword, type HashWait } from "./passwords.server";
 import { consumeRateLimit, recordFailure, refundRateLimit } from "./rate-limit.server";
@@ -24,8 +26,12 @@ import type {
 export type Account = {
   id: string;
   name: string;
-  email: string;
+  /** Null for an account made with a phone number. */
+  email: string | null;
   phoneNumber: string;
+  /** The number proven by a code (E.164): a way in. */
+  verifiedPhone: string | null;
+  smsNotices: boolean;
   role: Role;
   providerName: string | null;
   providerStatus: "pending" | "approved" | "rejected" | null;
@@ -41,6 +47,8 @@ export type Door = "member" | "provider";
 export const DOOR_ROLES: Record<Door, readonly Role[]> = { member: ["viewer", "admin"], provider: ["provider"] };
 
 export const EMAIL_TAKEN = "auth:validation.emailTaken";
+/** An account keeps a way in: no email without a verified number. */
+export const EMAIL_NEEDED = "auth:validation.emailNeededWithoutPhone";
 export const CURRENT_PASSWORD_WRONG = "auth:validation.currentPasswordWrong";
 export const CURRENT_PASSWORD_TOO_MANY = "auth:validation.currentPasswordTooMany";
 
@@ -49,6 +57,8 @@ const publicColumns = {
   name: accounts.name,
   email: accounts.email,
   phoneNumber: accounts.phoneNumber,
+  verifiedPhone: accounts.verifiedPhone,
+  smsNotices: accounts.smsNotices,
   role: accounts.role,
   providerName: accounts.providerName,
   providerStatus: accounts.providerStatus,
@@ -79,12 +89,53 @@ export function findAccountByEmail(db: DB, email: string): Account | undefined {
   return db.select(publicColumns).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get();
 }
 
+/**
+ * What a person signs in with, read once: an email (lower-cased) or a phone number (E.164). Every
+ * sign-in limit and the known-device note are keyed by this reading.
+ */
+export type SignInName = { kind: "email"; value: string } | { kind: "phone"; value: string };
+
+/** The name this account signs in with on this device's note: its email, else its number. */
+export function signInNameOf(account: Pick<Account, "email" | "verifiedPhone" | "id">): string {
+  return account.email ?? account.verifiedPhone ?? account.id;
+}
+
+/**
+ * Read the sign-in field (named `email` on every form, for the old clients): a phone number in any common
+ * form of an allowed country, else an email. Null for a number no account can have.
+ */
+export function readSignInName(written: string): SignInName | null {
+  const trimmed = written.trim();
+  if (!looksLikePhoneNumber(trimmed)) return { kind: "email", value: trimmed.toLowerCase() };
+  const phone = readPhoneNumber(trimmed, getEnv().sms.countries);
+  return phone.ok ? { kind: "phone", value: phone.e164 } : null;
+}
+
+/** The key of the sign-in limits for a written name: the same person typing 0803… or +234803… is one key. */
+export function signInKey(written: string): string {
+  return readSignInName(written)?.value ?? written.trim().toLowerCase();
+}
+
+function whereSignInName(name: SignInName) {
+  return name.kind === "email" ? eq(accounts.email, name.value) : eq(accounts.verifiedPhone, name.value);
+}
+
+/** The password hash of the account a written sign-in name reaches (the known-device note is tied to it). */
+export function passwordHashBySignInName(db: DB, written: string): string | null {
+  const name = readSignInName(written);
+  if (!name) return null;
+  return (
+    db.select({ passwordHash: accounts.passwordHash }).from(accounts).where(whereSignInName(name)).get()
+      ?.passwordHash ?? null
+  );
+}
+
 function emailTaken(db: DB, email: string, exceptId?: string): boolean {
   const found = db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email)).get();
   return Boolean(found && found.id !== exceptId);
 }
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   return (
     error instanceof Error &&
     "code" in error &&
@@ -145,7 +196,8 @@ async function insertAccount(
   return { ok: true, value: getAccountById(db, id)! };
 }
 
-export function registerViewer(db: DB, input: RegistrationInput, context: Context = {}) {
+/** A registration with an email (one without goes by a code to its phone: phone/codes.server.ts). */
+export function registerViewer(db: DB, input: RegistrationInput & { email: string }, context: Context = {}) {
   return insertAccount(
     db,
     { name: input.name, email: input.email, phoneNumber: input.phoneNumber, password: input.password, role: "viewer" },
@@ -198,12 +250,14 @@ export async function authenticateAtDoor(
   input: { email: string; password: string; door: Door },
   context: Context & HashWait = {},
 ): Promise<SignInResult> {
-  const email = input.email.trim().toLowerCase();
-  const row = db
-    .select({ ...publicColumns, passwordHash: accounts.passwordHash })
-    .from(accounts)
-    .where(eq(accounts.email, email))
-    .get();
+  const name = readSignInName(input.email);
+  const row = name
+    ? db
+        .select({ ...publicColumns, passwordHash: accounts.passwordHash })
+        .from(accounts)
+        .where(whereSignInName(name))
+        .get()
+    : undefined;
   // Made once (a failed making is tried again by the next sign-in).
   decoyHash ??= hashPassword("decoy-password-never-used").catch((error: unknown) => {
     decoyHash = undefined;
@@ -249,9 +303,11 @@ export function updateProfile(
   input: ProfileInput | ProviderProfileInput,
   context: Context = {},
 ): WriteResult<Account> {
-  if (emailTaken(db, input.email, accountId)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  if (input.email && emailTaken(db, input.email, accountId))
+    return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
   const before = getAccountById(db, accountId);
   if (!before) throw new Error(`No account ${accountId}`);
+  if (!input.email && !before.verifiedPhone) return { ok: false, fieldErrors: { email: [EMAIL_NEEDED] } };
   try {
     db.transaction((tx) => {
       tx.update(accounts)
@@ -387,4 +443,9 @@ export function listAccounts(
     .offset((page - 1) * pageSize)
     .all();
   return { rows, total, page, pageSize };
+}
+
+/** The language a person chose last (what reaches them away from the site, by SMS, speaks it). */
+export function setAccountLanguage(db: DB, accountId: string, language: string): void {
+  db.update(accounts).set({ language }).where(eq(accounts.id, accountId)).run();
 }

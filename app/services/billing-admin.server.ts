@@ -52,7 +52,8 @@ function passState(startsAt: Date, endsAt: Date, now: Date): PassState {
 export type PaymentRow = {
   id: string;
   name: string;
-  email: string;
+  /** Null for an account made with a phone number. */
+  email: string | null;
   phoneNumber: string;
   status: "pending" | "success" | "failed";
   date: Date;
@@ -105,7 +106,8 @@ export function listPaymentRows(db: DB, query: TableQuery) {
 export type PassRow = {
   id: string;
   name: string;
-  email: string;
+  /** Null for an account made with a phone number. */
+  email: string | null;
   startsAt: Date;
   endsAt: Date;
   plan: string;

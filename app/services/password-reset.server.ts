@@ -43,7 +43,7 @@ export async function requestPasswordReset(
   options: ResetRequestOptions,
 ): Promise<{ token: string } | null> {
   const account = findAccountByEmail(db, email);
-  if (!account) return null;
+  if (!account?.email) return null;
   const now = options.now ?? new Date();
   const token = randomBytes(32).toString("base64url");
   db.transaction((tx) => {
@@ -75,7 +75,7 @@ export async function requestPasswordReset(
       "[reset] PUBLIC_URL is not set: the reset mail names the link's path only (a link is never built from a request's Host)",
     );
   const mail = {
-    to: account.email,
+    to: account.email!,
     subject: t("reset.mailSubject"),
     text: t("reset.mailText", { name: account.name, link }),
   };

@@ -1,3 +1,4 @@
+import { parseForm, receiptEmailSchema } from "./validation";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { payments, plans, redeemCodes } from "~/db/schema";
@@ -325,4 +326,10 @@ export function listOwnPayments(db: DB, accountId: string, page = 1, pageSize = 
       paidAt: row.paidAt === null ? null : new Date(Number(row.paidAt)),
     }));
   return { rows, total, page: Math.max(1, page), pageSize };
+}
+
+/** The receipt address an account without an email gives at the card payment (the gateway needs one). */
+export function readReceiptEmail(form: FormData): string | null {
+  const parsed = parseForm(receiptEmailSchema, form);
+  return parsed.success ? parsed.data.receiptEmail : null;
 }

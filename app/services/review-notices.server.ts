@@ -61,9 +61,11 @@ export function tellProvider(
       movieId: input.movieId ?? null,
     })
     .run();
-  enqueueJob(tx as DB, NOTICE_MAIL_JOB, {
-    payload: reviewMail(provider.email, messageKey, values, input.link) satisfies NoticeMailPayload,
-  });
+  // A provider without an email hears by notice (and SMS, where chosen) only.
+  if (provider.email)
+    enqueueJob(tx as DB, NOTICE_MAIL_JOB, {
+      payload: reviewMail(provider.email, messageKey, values, input.link) satisfies NoticeMailPayload,
+    });
 }
 
 /** The mail of a verdict: the notice's words in English, then in Hausa, and where to act on it. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HONEYPOT_FIELD } from "~/utils/honeypot";
 import { oneLine } from "~/utils/stored-text";
+import { looksLikePhoneNumber } from "./phone/phone-shape";
 
 /**
  * The account forms' rules, shared by the pages and the /api router. Every
@@ -21,6 +22,8 @@ const MESSAGE = {
   password2Required: "auth:validation.password2Required",
   passwordsDontMatch: "auth:validation.passwordsDontMatch",
   currentPasswordRequired: "auth:validation.currentPasswordRequired",
+  signInNameRequired: "auth:validation.signInNameRequired",
+  signInNameInvalid: "auth:validation.signInNameInvalid",
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -38,6 +41,23 @@ const trimmed = (requiredMessage: string) =>
 export const emailField = trimmed(MESSAGE.emailRequired)
   .pipe(z.string().max(254, MESSAGE.emailInvalid).email(MESSAGE.emailInvalid))
   .transform((email) => email.toLowerCase());
+
+/** Registration: an email is optional (a phone number and its code are a way in); empty reads as null. */
+export const optionalEmailField = z.preprocess(
+  (value) => (typeof value === "string" && oneLine(value).trim() !== "" ? value : null),
+  emailField.nullable(),
+);
+
+/** What a person signs in with (the field is named `email` on every form, for the old clients): an email or a phone number. */
+export const signInNameField = trimmed(MESSAGE.signInNameRequired).pipe(
+  z
+    .string()
+    .max(254, MESSAGE.signInNameInvalid)
+    .refine(
+      (value) => looksLikePhoneNumber(value) || z.string().email().safeParse(value).success,
+      MESSAGE.signInNameInvalid,
+    ),
+);
 
 export const nameField = trimmed(MESSAGE.nameRequired).pipe(z.string().max(100, MESSAGE.nameTooLong));
 export const providerNameField = trimmed(MESSAGE.providerNameRequired).pipe(z.string().max(100, MESSAGE.nameTooLong));
@@ -67,7 +87,7 @@ export const registrationSchema = z
   .object({
     name: nameField,
     phoneNumber: phoneNumberField,
-    email: emailField,
+    email: optionalEmailField,
     password: newPasswordField,
     password2: confirmationField,
   })
@@ -88,14 +108,15 @@ export type ProviderRegistrationInput = z.infer<typeof providerRegistrationSchem
 
 /** Sign-in at either door: only presence is checked, so no rule hints at which part was wrong. */
 export const signInSchema = z.object({
-  email: emailField,
+  email: signInNameField,
   password: text(MESSAGE.passwordRequired).pipe(z.string().max(PASSWORD_MAX_LENGTH * 4, MESSAGE.passwordTooLong)),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
+/** The profile: the email may be left empty by an account with a verified number (updateProfile checks). */
 export const profileSchema = z.object({
   name: nameField,
-  email: emailField,
+  email: optionalEmailField,
   phoneNumber: phoneNumberField,
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
@@ -112,7 +133,10 @@ export const changePasswordSchema = z
   .superRefine(passwordsMatch);
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-export const resetRequestSchema = z.object({ email: emailField });
+/** The card gateway's receipt address, asked of an account that has no email. */
+export const receiptEmailSchema = z.object({ receiptEmail: emailField });
+
+export const resetRequestSchema = z.object({ email: signInNameField });
 
 export const newPasswordSchema = z
   .object({ password: newPasswordField, password2: confirmationField })

@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { parseLadder, parseLadderCodecs, type LadderCodec } from "./ladder-setting";
 import { allowList } from "./address-list";
-import { CURRENCY_CODES, DEFAULT_CURRENCY, isCurrency, type Currency } from "./money";
+import { CURRENCY_CODES, DEFAULT_CURRENCY, isCurrency, minorUnitDigits, type Currency } from "./money";
 import { DEFAULT_PAYSTACK_CHANNELS, PAYSTACK_CHANNELS, type PaystackChannel } from "~/utils/payment-channels";
 
 /**
@@ -109,6 +109,39 @@ const envSchema = z
       .trim()
       .url("PAYSTACK_BASE_URL must be a URL such as https://api.paystack.co")
       .default("https://api.paystack.co"),
+    SMS_PROVIDER: optionalString.pipe(
+      z.enum(["africastalking", "termii"], { message: "SMS_PROVIDER must be africastalking or termii" }).optional(),
+    ),
+    AT_USERNAME: optionalString,
+    AT_API_KEY: optionalString,
+    AT_SENDER_ID: optionalString,
+    AT_API_URL: optionalString.pipe(z.string().url("AT_API_URL must be a URL").optional()),
+    TERMII_API_KEY: optionalString,
+    TERMII_SENDER_ID: optionalString,
+    TERMII_BASE_URL: z
+      .string()
+      .trim()
+      .url("TERMII_BASE_URL must be your Termii account's base URL, such as https://api.ng.termii.com")
+      .default("https://api.ng.termii.com"),
+    TERMII_CHANNEL: z.enum(["generic", "dnd"], { message: "TERMII_CHANNEL must be generic or dnd" }).default("generic"),
+    SMS_COUNTRIES: z
+      .string()
+      .trim()
+      .default("NG")
+      .transform((value) => [...new Set(value.split(",").map((code) => code.trim().toUpperCase()))])
+      .refine(
+        (codes) => codes.length > 0 && codes.every((code) => /^[A-Z]{2}$/.test(code)),
+        "SMS_COUNTRIES must be a comma-separated list of two-letter country codes (NG, GH, KE)",
+      ),
+    SMS_PRICE: z.coerce.number().min(0).max(1000).default(4),
+    SMS_DAILY_SPEND_CAP: z.coerce.number().min(0).max(100_000_000).default(5000),
+    SMS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(500),
+    SMS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+    SMS_CODES_PER_NETWORK_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+    SMS_CODES_PER_NETWORK_DAY: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    SMS_CALLBACK_KEY: optionalString.pipe(
+      z.string().min(16, "SMS_CALLBACK_KEY must be at least 16 characters").optional(),
+    ),
     CURRENCY: z
       .string()
       .trim()
@@ -164,6 +197,8 @@ const envSchema = z
     const ladderCodecs = parseLadderCodecs(env.LADDER_CODECS);
     if (!ladderCodecs.ok)
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["LADDER_CODECS"], message: ladderCodecs.message });
+    for (const problem of smsSettingProblems(env))
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.setting], message: problem.message });
     if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
@@ -172,6 +207,48 @@ const envSchema = z
       });
     }
   });
+
+const GATEWAY_SETTINGS = {
+  africastalking: ["AT_USERNAME", "AT_API_KEY"],
+  termii: ["TERMII_API_KEY", "TERMII_SENDER_ID"],
+} as const;
+
+/** A half-set SMS gateway is named at start: a gateway without its keys, or keys without SMS_PROVIDER. */
+function smsSettingProblems(env: Record<string, unknown>): { setting: string; message: string }[] {
+  const provider = env.SMS_PROVIDER as keyof typeof GATEWAY_SETTINGS | undefined;
+  const problems: { setting: string; message: string }[] = [];
+  if (provider) {
+    for (const name of GATEWAY_SETTINGS[provider])
+      if (!env[name]) problems.push({ setting: name, message: `${name} is required when SMS_PROVIDER=${provider}` });
+    return problems;
+  }
+  for (const [gateway, names] of Object.entries(GATEWAY_SETTINGS))
+    for (const name of [...names, ...(gateway === "africastalking" ? ["AT_SENDER_ID"] : [])])
+      if (env[name])
+        problems.push({
+          setting: "SMS_PROVIDER",
+          message: `${name} is set but SMS_PROVIDER is not: set SMS_PROVIDER=${gateway} to send through it, or remove ${name}`,
+        });
+  return problems.slice(0, 1);
+}
+
+export type SmsSettings = {
+  /** file: each message is written under STORAGE_DIR/sms/ and logged (no gateway set). */
+  provider: "file" | "africastalking" | "termii";
+  africasTalking?: { username: string; apiKey: string; senderId?: string; apiUrl?: string };
+  termii?: { apiKey: string; senderId: string; baseUrl: string; channel: "generic" | "dnd" };
+  /** Countries (ISO 3166 codes) whose numbers get codes; the first reads numbers written without a country code. */
+  countries: string[];
+  /** What one message is reckoned to cost (minor units) before a gateway says. */
+  priceMinor: number;
+  dailySpendCapMinor: number;
+  perHour: number;
+  perDay: number;
+  codesPerNetworkHour: number;
+  codesPerNetworkDay: number;
+  /** The key in the gateway's opt-out callback address (/sms/opt-out?key=…). */
+  callbackKey?: string;
+};
 
 export type Env = {
   nodeEnv: "development" | "production" | "test";
@@ -245,6 +322,7 @@ export type Env = {
   workerHeader: boolean;
   /** The operator's currency: every price, payment and earning, in its minor unit. */
   currency: Currency;
+  sms: SmsSettings;
   /** Card payments: Paystack when a secret key is set, otherwise none (vouchers still work). */
   /** Card payments: Paystack, with the ways of paying its checkout offers (PAYSTACK_CHANNELS). */
   paystack?: { secretKey: string; baseUrl: string; channels: readonly PaystackChannel[] };
@@ -409,6 +487,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
           }
         : undefined,
     currency: raw.CURRENCY as Currency,
+    sms: smsSettings(raw),
     paystack: raw.PAYSTACK_SECRET_KEY
       ? {
           secretKey: raw.PAYSTACK_SECRET_KEY,
@@ -434,4 +513,37 @@ export function runWithoutSessionSecret(): void {
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+function smsSettings(raw: z.infer<typeof envSchema>): SmsSettings {
+  const minor = (major: number) => Math.round(major * 10 ** minorUnitDigits(raw.CURRENCY));
+  return {
+    provider: raw.SMS_PROVIDER ?? "file",
+    africasTalking:
+      raw.SMS_PROVIDER === "africastalking"
+        ? {
+            username: raw.AT_USERNAME!,
+            apiKey: raw.AT_API_KEY!,
+            senderId: raw.AT_SENDER_ID,
+            apiUrl: raw.AT_API_URL?.replace(/\/+$/, ""),
+          }
+        : undefined,
+    termii:
+      raw.SMS_PROVIDER === "termii"
+        ? {
+            apiKey: raw.TERMII_API_KEY!,
+            senderId: raw.TERMII_SENDER_ID!,
+            baseUrl: raw.TERMII_BASE_URL.replace(/\/+$/, ""),
+            channel: raw.TERMII_CHANNEL,
+          }
+        : undefined,
+    countries: raw.SMS_COUNTRIES,
+    priceMinor: minor(raw.SMS_PRICE),
+    dailySpendCapMinor: minor(raw.SMS_DAILY_SPEND_CAP),
+    perHour: raw.SMS_PER_HOUR,
+    perDay: raw.SMS_PER_DAY,
+    codesPerNetworkHour: raw.SMS_CODES_PER_NETWORK_HOUR,
+    codesPerNetworkDay: raw.SMS_CODES_PER_NETWORK_DAY,
+    callbackKey: raw.SMS_CALLBACK_KEY,
+  };
 }

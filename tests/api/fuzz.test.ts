@@ -267,7 +267,7 @@ describe("fuzzing the writable /api paths", () => {
             expect(parsed.success, JSON.stringify(seen)).toBe(true);
             // The honeypot counts as filled when it holds more than white space (isHoneypotFilled).
             expect(String(seen.website ?? "").trim()).toBe("");
-            const stored = world.db.select().from(accounts).where(eq(accounts.email, parsed.data!.email)).get();
+            const stored = world.db.select().from(accounts).where(eq(accounts.email, parsed.data!.email!)).get();
             expect(stored).toMatchObject({
               phoneNumber: parsed.data!.phoneNumber,
               role: token ? "provider" : "viewer",

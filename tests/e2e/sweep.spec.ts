@@ -5,6 +5,7 @@ import {
   movies,
   notifications,
   passwordResets,
+  phoneCodes,
   savedMovies,
   seasons,
   series,
@@ -197,6 +198,25 @@ async function prepare(browser: Browser): Promise<{ people: People; ids: SweepId
     })
     .run();
 
+  // Code pages as a phone sign-up and a reset by SMS leave them (their codes never sent: the pages only look).
+  const codePage = (purpose: "sign_up" | "reset") => {
+    const id = createId(24);
+    db.insert(phoneCodes)
+      .values({
+        id,
+        phone: "+2348030000001",
+        purpose,
+        codeHash: randomBytes(32).toString("hex"),
+        network: "10.0.0.1",
+        sentAt: new Date(now),
+        expiresAt: new Date(now + 600_000),
+      })
+      .run();
+    return id;
+  };
+  const signUpCode = codePage("sign_up");
+  const resetCode = codePage("reset");
+
   // One sign-in per person; the blocked account signs in, then is blocked (its cookie stays in the browser).
   const people = { signedOut: { account: null } } as People;
   for (const [role, account] of [
@@ -228,6 +248,8 @@ async function prepare(browser: Browser): Promise<{ people: People; ids: SweepId
       providerFilm,
       providerSeries,
       resetToken,
+      signUpCode,
+      resetCode,
     },
   };
 }

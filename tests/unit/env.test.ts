@@ -15,6 +15,37 @@ describe("the environment module", () => {
     expect(env.mediaJobs).toBe(1);
   });
 
+  it("refuses a half-set SMS gateway, naming the setting, and writes SMS to files without one", () => {
+    const problems = (source: Record<string, string>) => {
+      try {
+        parseEnv(source);
+        return "";
+      } catch (error) {
+        return (error as EnvError).problems.join("\n");
+      }
+    };
+    expect(problems({ SMS_PROVIDER: "africastalking", AT_USERNAME: "kallo" })).toMatch(
+      /AT_API_KEY is required when SMS_PROVIDER=africastalking/,
+    );
+    expect(problems({ SMS_PROVIDER: "termii", TERMII_API_KEY: "key" })).toMatch(/TERMII_SENDER_ID is required/);
+    expect(problems({ AT_API_KEY: "key" })).toMatch(/SMS_PROVIDER: AT_API_KEY is set but SMS_PROVIDER is not/);
+    expect(problems({ SMS_PROVIDER: "twilio" })).toMatch(/SMS_PROVIDER must be africastalking or termii/);
+    expect(problems({ SMS_COUNTRIES: "Nigeria" })).toMatch(/SMS_COUNTRIES/);
+    const fileOnly = parseEnv({});
+    expect(fileOnly.sms).toMatchObject({
+      provider: "file",
+      countries: ["NG"],
+      priceMinor: 400,
+      dailySpendCapMinor: 500_000,
+    });
+    expect(parseEnv({ SMS_PROVIDER: "termii", TERMII_API_KEY: "k", TERMII_SENDER_ID: "Kallo" }).sms.termii).toEqual({
+      apiKey: "k",
+      senderId: "Kallo",
+      baseUrl: "https://api.ng.termii.com",
+      channel: "generic",
+    });
+  });
+
   it("puts the database inside STORAGE_DIR unless DATABASE_PATH says otherwise", () => {
     expect(parseEnv({ STORAGE_DIR: "/srv/kallo" }).databasePath).toBe("/srv/kallo/data.db");
     expect(parseEnv({ STORAGE_DIR: "/srv/kallo", DATABASE_PATH: "/db/k.db" }).databasePath).toBe("/db/k.db");

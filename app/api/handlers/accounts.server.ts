@@ -3,10 +3,20 @@ import { authenticator, SignInError } from "~/auth/authenticator.server";
 import { startSession } from "~/auth/session.server";
 import { rememberDevice } from "~/auth/known-devices.server";
 import { getDb } from "~/db/client.server";
-import { createProvider, EMAIL_TAKEN, registerViewer, type Account, type Door } from "~/services/accounts.server";
+import {
+  createProvider,
+  EMAIL_TAKEN,
+  registerViewer,
+  signInNameOf,
+  type Account,
+  type Door,
+} from "~/services/accounts.server";
 import { CLIENT_ADDRESS_HEADER, CLIENT_PROTOCOL_HEADER, clientAddress } from "~/utils/client.server";
 import { parseForm, providerRegistrationSchema, registrationSchema, type FieldErrors } from "~/services/validation";
 import { checkPublicFormInput } from "~/routes-support/form-response.server";
+import { startPhoneSignUp } from "~/services/phone/phone-accounts.server";
+import { networkOf } from "~/services/rate-limit.server";
+import { codeRefusalResponse } from "./code-refusal.server";
 import type { ApiRoute, HandlerContext } from "../types";
 import { ApiError, apiJson, englishText, fieldMessages, readFields, toFormData } from "../http.server";
 
@@ -44,6 +54,11 @@ async function signIn(request: Request, door: Door): Promise<Response> {
     const blocked = error.messageKey === "auth:errors.blocked" || error.messageKey === "auth:errors.pending";
     return apiJson({ success: false, message, isBlocked: blocked }, { status: error.status, headers });
   }
+  return signedInAnswer(request, account, door);
+}
+
+/** A signed-in caller's answer at a door: the token, the role's flags and the details; the session and known-device cookies. */
+export async function signedInAnswer(request: Request, account: Account, door: Door): Promise<Response> {
   const cookie = await startSession(account.id, {
     userAgent: request.headers.get("User-Agent"),
     ipAddress: clientAddress(request),
@@ -68,7 +83,7 @@ async function signIn(request: Request, door: Door): Promise<Response> {
           userDetails: { ...userDetails(account), providerName: account.providerName },
         };
   const headers = new Headers({ "Set-Cookie": cookie });
-  const known = await rememberDevice(getDb(), request, account.email);
+  const known = await rememberDevice(getDb(), request, signInNameOf(account));
   if (known) headers.append("Set-Cookie", known);
   return apiJson(body, { headers });
 }
@@ -100,7 +115,22 @@ async function registerUser({ request }: HandlerContext): Promise<Response> {
       headers,
     );
   }
-  const result = await registerViewer(getDb(), checked.data, { ipAddress: checked.address });
+  const details = checked.data;
+  if (!details.email) {
+    // No email: a code goes to the number; POST /api/user/phone/verify with it makes the account.
+    const started = await startPhoneSignUp(getDb(), details, {
+      language: "en",
+      network: networkOf(checked.address),
+    });
+    if (started.ok)
+      return apiJson(
+        { success: true, message: englishText("auth:phone.codeSentApi"), codeId: started.id },
+        { status: 202 },
+      );
+    if (started.fieldErrors) return registrationRefused(started.fieldErrors, (body) => body);
+    return codeRefusalResponse(started);
+  }
+  const result = await registerViewer(getDb(), { ...details, email: details.email }, { ipAddress: checked.address });
   if (!result.ok) return registrationRefused(result.fieldErrors, (body) => body);
   return apiJson({ success: true, message: englishText("auth:register.success") }, { status: 201 });
 }

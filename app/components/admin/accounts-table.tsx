@@ -10,7 +10,7 @@ import { dateFormatter, type DateFormat } from "~/utils/dates";
 export type AccountRow = {
   id: string;
   name: string;
-  email: string;
+  email: string | null;
   phoneNumber: string;
   blocked: boolean;
   createdAt: string;
@@ -134,7 +134,7 @@ function AccountRowView({ row, self, dateFormat }: { row: AccountRow; self: bool
   return (
     <tr data-account-id={row.id} data-blocked={blocked ? "true" : "false"}>
       <td className="px-3 py-3 font-medium">{row.name}</td>
-      <td className="px-3 py-3">{row.email}</td>
+      <td className="px-3 py-3">{row.email ?? "—"}</td>
       <td className="px-3 py-3">{row.phoneNumber}</td>
       <td className="px-3 py-3" data-status>
         {blocked ? (

@@ -55,7 +55,7 @@ export function SignInForm({ footer }: { footer?: ReactNode }) {
       {actionData?.blocked ? <BlockedNotice contact={actionData.blocked} /> : <FormError errors={actionData} />}
       <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
       <Honeypot />
-      <AccountFields fields={["email"]} values={actionData?.values} errors={actionData?.fieldErrors} />
+      <AccountFields fields={["signInName"]} values={actionData?.values} errors={actionData?.fieldErrors} />
       <Field
         label={t("fields.password")}
         name="password"
@@ -64,7 +64,17 @@ export function SignInForm({ footer }: { footer?: ReactNode }) {
         required
         errors={actionData?.fieldErrors?.password}
       />
-      <SubmitButton pendingText={t("login.pending")}>{t("login.submit")}</SubmitButton>
+      <SubmitButton intent="password" pendingText={t("login.pending")}>
+        {t("login.submit")}
+      </SubmitButton>
+      {/* Without a password: a code by SMS to the number written above. */}
+      <SubmitButton
+        intent="code"
+        pendingText={t("phone.pending")}
+        className="rounded border border-white/20 px-5 py-2.5 font-semibold text-slate-100 hover:bg-white/10 aria-disabled:opacity-70"
+      >
+        {t("login.sendCode")}
+      </SubmitButton>
       {footer}
     </Form>
   );

@@ -135,13 +135,18 @@ export function FieldErrorList({ id, name, errors }: { id: string; name: string;
   );
 }
 
+/** How long to wait, for a message to say in seconds or in minutes. */
+function waitValues(seconds: number) {
+  return { seconds, minutes: Math.max(1, Math.ceil(seconds / 60)) };
+}
+
 /** A message about the whole form (wrong credentials, blocked account, too many tries). */
 export function FormError({ errors }: { errors?: FormErrors | null }) {
   const { t } = useTranslation();
   if (!errors?.formError) return null;
   return (
     <p role="alert" className="rounded border border-red-400/40 bg-red-950 px-3 py-2 text-sm text-red-50">
-      {t(errors.formError, { seconds: errors.retryAfterSeconds ?? 60 })}
+      {t(errors.formError, waitValues(errors.retryAfterSeconds ?? 60))}
     </p>
   );
 }
@@ -194,7 +199,7 @@ export function useErrorToasts(errors: FormErrors | null | undefined) {
       showToast({
         type: "error",
         key,
-        values: errors.retryAfterSeconds ? { seconds: errors.retryAfterSeconds } : undefined,
+        values: errors.retryAfterSeconds ? waitValues(errors.retryAfterSeconds) : undefined,
       });
     }
   }, [errors]);

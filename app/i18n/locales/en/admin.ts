@@ -31,6 +31,8 @@ const admin = {
     blockError: "Error blocking user",
     unblockError: "Error unblocking user",
     resetSent: "A password reset link has been sent",
+    resetByPhone:
+      "This account has no email: its owner resets the password with a code by SMS at /reset, with the phone number.",
     errors: {
       reasonRequired: "Say why you block this account",
       reasonTooLong: "The reason can be at most 500 characters",

@@ -44,6 +44,8 @@ const billing = {
     },
     choosePeriod: "How long",
     pay: "Pay for {{plan}}",
+    receiptEmail: "Email for the receipt",
+    receiptEmailNeeded: "Card payments need an email for the receipt: write one beside the plan.",
     paying: "Starting the payment…",
     nothingOnSale: "No pass is on sale at the moment. You can still redeem a voucher below.",
     currentBadge: "Your plan",

@@ -59,6 +59,17 @@ const dashboards = {
     disk: "Disk",
     diskLabel: "What the disk holds and has free",
     diskFigure: "{{free}} GB free",
+    sms: {
+      title: "SMS",
+      today: "Today (Lagos): {{spent}} of the day's cap of {{cap}}.",
+      nearCap:
+        "SMS spend today is {{spent}} of the {{cap}} cap (SMS_DAILY_SPEND_CAP). At the cap, codes and notices stop until tomorrow.",
+      none: "No SMS in the last 14 days.",
+      date: "Day (Lagos)",
+      sent: "Sent",
+      failed: "Failed",
+      cost: "Cost",
+    },
     diskParts: {
       films: "Films",
       renditions: "Adaptive ladders",

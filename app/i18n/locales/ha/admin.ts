@@ -34,6 +34,8 @@ const admin: DeepStrings<typeof en> = {
     blockError: "Kuskure wajen toshe mai amfani",
     unblockError: "Kuskure wajen buɗe mai amfani",
     resetSent: "An aika hanyar sake saita kalmar sirri",
+    resetByPhone:
+      "Wannan asusu ba shi da imel: mai shi yana sake saita kalmar sirri da lamba ta SMS a /reset, da lambar wayarsa.",
     errors: {
       reasonRequired: "Faɗi dalilin da ya sa kake toshe wannan asusun",
       reasonTooLong: "Dalili ba zai wuce haruffa 500 ba",

@@ -6,6 +6,8 @@ const auth: DeepStrings<typeof en> = {
     name: "Suna",
     phoneNumber: "Lambar waya",
     email: "Imel",
+    emailOptional: "Imel (ba dole ba)",
+    signInName: "Imel ko lambar waya",
     businessEmail: "Imel na kasuwanci",
     password: "Kalmar sirri",
     password2: "Tabbatar da kalmar sirri",
@@ -24,6 +26,11 @@ const auth: DeepStrings<typeof en> = {
     emailTaken: "An riga an yi amfani da wannan imel",
     phoneRequired: "Ana buƙatar lambar waya",
     phoneInvalid: "Lambar waya ba daidai ba ce",
+    phoneCountry: "Ana aika lambobin SMS ne kawai zuwa lambobin ƙasashen da Kallo ke aiki",
+    phoneNotMobile: "Wannan lambar ba ta karɓar SMS: ka ba da lambar wayar hannu",
+    signInNameRequired: "Ana buƙatar imel ko lambar waya",
+    signInNameInvalid: "Rubuta adireshin imel ko lambar waya",
+    emailNeededWithoutPhone: "Ana buƙatar imel: ka tabbatar da lambar waya tukuna don shiga ba tare da imel ba",
     passwordRequired: "Ana buƙatar kalmar sirri",
     passwordTooShort: "Kalmar sirri dole ta kai aƙalla haruffa 8",
     passwordTooLong: "Kalmar sirri kada ta wuce haruffa 128",
@@ -55,6 +62,7 @@ const auth: DeepStrings<typeof en> = {
     forgot: "Kun manta kalmar sirrinku?",
     providerHint: "Masu shirya fim suna shiga ta",
     providerLink: "shafin Masu Shirya Fim",
+    sendCode: "Aiko mini da lamba a maimakon haka",
   },
   register: {
     title: "Buɗe asusunku",
@@ -66,6 +74,8 @@ const auth: DeepStrings<typeof en> = {
     loginLink: "Shiga",
     success: "An yi rijista cikin nasara. Yanzu kuna iya shiga.",
     welcome: "Barka da zuwa Kallo, {{name}}. Kun shiga asusunku.",
+    phoneHint:
+      "Ba ku da imel? Ku bar shi babu komai: za mu aika lamba ta SMS zuwa wayarku, kuma da lambar wayar za ku riƙa shiga.",
   },
   cp: {
     title: "Masu shirya fim",
@@ -87,7 +97,8 @@ const auth: DeepStrings<typeof en> = {
   reset: {
     title: "Sake saita kalmar sirrinku",
     metaTitle: "Sake saita kalmar sirri — Kallo",
-    intro: "Shigar da imel ɗin asusunku, za mu aiko muku da hanyar zaɓar sabuwar kalmar sirri.",
+    intro:
+      "Rubuta imel ko lambar wayar asusunku. Imel zai karɓi hanyar zaɓar sabuwar kalmar sirri; lambar waya za ta karɓi lamba ta SMS.",
     submit: "Aika hanyar sake saitawa",
     pending: "Ana aikawa…",
     sent: "Idan akwai asusu mai wannan imel, hanyar sake saita kalmar sirrinsa tana kan hanya. Hanyar tana aiki sau ɗaya kuma tana ƙarewa bayan awa ɗaya.",
@@ -103,6 +114,68 @@ const auth: DeepStrings<typeof en> = {
     mailPathOnly: "shafin {{path}} na shafin Kallo da kuke amfani da shi (ƙara shi a adireshin shafin)",
     mailText:
       "Sannu {{name}},\n\nWani (muna fatan ku ne) ya nemi a sake saita kalmar sirrin asusunku na Kallo. Buɗe wannan hanyar don zaɓar sabuwar kalmar sirri:\n\n{{link}}\n\nHanyar tana aiki sau ɗaya kuma tana ƙarewa bayan awa ɗaya. Idan ba ku nema ba, ku yi watsi da wannan saƙo; kalmar sirrinku ba za ta canja ba.\n\nKallo",
+  },
+  phone: {
+    metaTitle: "Shigar da lambarku — Kallo",
+    title: {
+      sign_up: "Tabbatar da lambar wayarku",
+      sign_in: "Shiga da lamba",
+      reset: "Zaɓi sabuwar kalmar sirri",
+      add_phone: "Tabbatar da lambar wayarku",
+    },
+    intro:
+      "Idan ana iya amfani da wannan lambar a nan, lamba mai haruffa 6 tana zuwa ta SMS zuwa {{number}}. Tana aiki na minti 10.",
+    codeLabel: "Lamba mai haruffa 6",
+    submit: {
+      sign_up: "Tabbatar kuma yi rijista",
+      sign_in: "Shiga",
+      reset: "Adana sabuwar kalmar sirri",
+      add_phone: "Tabbatar da lamba",
+    },
+    pending: "Ana dubawa…",
+    resending: "Ana aikawa…",
+    resend: "Aiko sabuwar lamba",
+    resendWait: "Lambar ba ta zo ba tukuna? Za ku iya neman sabuwa bayan daƙiƙa {{seconds}}.",
+    noCode: "Lambar ba ta zo ba? Duba lambar wayar ku nemi sabuwa.",
+    resent: "Sabuwar lamba tana zuwa.",
+    tooSoon: "Da fatan ku jira minti ɗaya kafin ku nemi sabuwar lamba.",
+    expired: "Wannan lambar ta ƙare ko an riga an yi amfani da ita. Ku nemi sabuwa.",
+    codeShape: "Rubuta haruffa 6 na lambar.",
+    wrong: "Wannan lambar ba daidai ba ce. Duba SMS ɗin ku sake gwadawa.",
+    wrongLast: "Wannan lambar ba daidai ba ce. Sauran gwaji ɗaya.",
+    taken: "Wannan lambar tana da asusun Kallo tuni. Ku shiga da ita, ko ku sake saita kalmar sirrinta.",
+    blocked: "An toshe wannan asusu. Ku tuntuɓi Mai Gudanarwa.",
+    added: "An tabbatar da lambarku. Za ku iya shiga da ita.",
+    codeNeedsNumber: "Ana aika lambobi ta SMS: rubuta lambar wayarku a sama.",
+    codeSentApi: "Idan ana iya amfani da lambar a nan, lamba tana zuwa ta SMS.",
+    noticesNeedNumber: "Ku tabbatar da lambar waya tukuna don karɓar sanarwa ta SMS.",
+    smsCode: "Kallo: lambarku ita ce {{code}}. Tana aiki na minti {{minutes}}. Kada ku ba kowa ita.",
+    smsTaken:
+      "Kallo: wani ya yi ƙoƙarin amfani da wannan lambar don sabon asusu. Kuna da asusu tuni: ku shiga da wannan lambar, ko ku sake saita kalmar sirrinku.",
+    refused: {
+      capNumber: "Lambobi sun yi yawa ga wannan lambar waya. Ku sake gwadawa bayan minti {{minutes}}.",
+      capNetwork: "An nemi lambobi da yawa daga hanyar sadarwarku. Ku sake gwadawa bayan minti {{minutes}}.",
+      invalid_number: "Wannan lambar ba ta karɓar SMS. Ku duba ta ku sake gwadawa.",
+      dnd: "Jerin Kar-a-Dame na kamfanin wayarku ya hana lambar. Ku bari saƙonnin Kallo ta kamfanin wayarku, ko ku yi amfani da imel.",
+      opted_out:
+        "Wannan lambar ta nemi Kallo ya daina aika SMS. Ku yi amfani da imel, ko ku aika START zuwa mai aikawa na Kallo tukuna.",
+      unavailable: "Kallo ba zai iya aika lambobi ta SMS yanzu ba. Ku sake gwadawa daga baya, ko ku yi amfani da imel.",
+    },
+    profile: {
+      title: "Shiga da wayarku",
+      addIntro:
+        "Ku tabbatar da lambarku da lamba ta SMS: sannan za ku iya shiga da ita, sake saita kalmar sirri ta SMS kuma ku karɓi sanarwa ta SMS.",
+      number: "Lambar wayar hannu",
+      sendCode: "Aiko lamba",
+      verified: "Kuna shiga da {{number}}.",
+      noticesOn:
+        "Sanarwa ta SMS a kunne take: fas da zai ƙare gobe, sababbin kashi-kashi na shirye-shiryen da kuke kallo. Ba tsakanin 21:00 da 08:00 ba.",
+      noticesOff: "Sanarwa ta SMS a kashe take.",
+      turnOn: "Aiko mini da sanarwa ta SMS",
+      turnOff: "Daina sanarwa ta SMS",
+      noticesTurnedOn: "Sanarwa ta SMS a kunne take.",
+      noticesTurnedOff: "Sanarwa ta SMS a kashe take.",
+    },
   },
   profile: {
     title: "Bayanan kai",

@@ -46,6 +46,8 @@ const billing: DeepStrings<typeof en> = {
     },
     choosePeriod: "Tsawon lokaci",
     pay: "Biya {{plan}}",
+    receiptEmail: "Imel don rasit",
+    receiptEmailNeeded: "Biyan kati yana buƙatar imel don rasit: rubuta ɗaya kusa da tsarin.",
     paying: "Ana fara biyan kuɗi…",
     nothingOnSale: "Babu fasin da ake sayarwa a yanzu. Har yanzu za ka iya amfani da baucan a ƙasa.",
     currentBadge: "Tsarinka",

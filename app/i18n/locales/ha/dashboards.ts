@@ -61,6 +61,17 @@ const dashboards: DeepStrings<typeof en> = {
     disk: "Faifai",
     diskLabel: "Abin da ke kan faifai da sararin da ya rage",
     diskFigure: "GB {{free}} a sarari",
+    sms: {
+      title: "SMS",
+      today: "Yau (Lagos): {{spent}} daga iyakar rana ta {{cap}}.",
+      nearCap:
+        "Kuɗin SMS na yau {{spent}} ne daga iyakar {{cap}} (SMS_DAILY_SPEND_CAP). Idan aka kai iyakar, lambobi da sanarwa za su tsaya har gobe.",
+      none: "Babu SMS a cikin kwanaki 14 da suka wuce.",
+      date: "Rana (Lagos)",
+      sent: "An aika",
+      failed: "Ya kasa",
+      cost: "Kuɗi",
+    },
     diskParts: {
       films: "Fina-finai",
       renditions: "Matakan inganci",

@@ -1,0 +1,200 @@
+import { eq } from "drizzle-orm";
+import type { DB } from "~/db/client.server";
+import { accounts, phoneCodes } from "~/db/schema";
+import { createId } from "~/utils/ids.server";
+import { getAccountById, isUniqueViolation, setPassword, type Account } from "../accounts.server";
+import { recordAudit } from "../audit.server";
+import type { Language } from "~/i18n/config";
+import { getEnv } from "~/utils/env.server";
+import { hashPassword } from "../passwords.server";
+import { checkPhoneCode, startPhoneCode, type CodeRefusal, type RedeemedCode } from "./codes.server";
+import { readPhoneNumber } from "./numbers.server";
+
+/**
+ * What a right code does, by what it was asked for: a sign-up becomes an
+ * account (signed in), a sign-in signs in, a reset sets the password, an
+ * added number becomes the account's way in. One account per number: the
+ * unique index has the last word.
+ */
+export type Redemption =
+  | { ok: true; purpose: "sign_up" | "sign_in" | "reset"; account: Account; redirectTo: string | null }
+  | { ok: true; purpose: "add_phone"; account: Account; redirectTo: string | null }
+  | { ok: false; reason: "wrong"; triesLeft: number }
+  | { ok: false; reason: "expired" | "taken" | "blocked" | "passwordNeeded" };
+
+type Context = { ipAddress?: string | null; now?: Date };
+
+export async function redeemPhoneCode(
+  db: DB,
+  id: string,
+  typed: string,
+  input: { newPassword?: string; signedInAccountId?: string | null },
+  context: Context = {},
+): Promise<Redemption> {
+  const now = context.now ?? new Date();
+  // A reset takes its new password with the code: the code is not spent on a form that cannot finish.
+  const purpose = db
+    .select({ purpose: phoneCodes.purpose, accountId: phoneCodes.accountId })
+    .from(phoneCodes)
+    .where(eq(phoneCodes.id, id))
+    .get();
+  if (purpose?.purpose === "reset" && !input.newPassword) return { ok: false, reason: "passwordNeeded" };
+  // A number is added to the account that asked, by that account only.
+  if (purpose?.purpose === "add_phone" && purpose.accountId !== input.signedInAccountId)
+    return { ok: false, reason: "expired" };
+  const checked = checkPhoneCode(db, id, typed, now);
+  if (!checked.ok) return checked;
+  const row = checked.row;
+  switch (row.purpose) {
+    case "sign_up":
+      return createPhoneAccount(db, row, context);
+    case "add_phone":
+      return addVerifiedPhone(db, row, context);
+    case "sign_in":
+    case "reset": {
+      const account = row.accountId ? getAccountById(db, row.accountId) : undefined;
+      if (!account || account.verifiedPhone !== row.phone) return { ok: false, reason: "expired" };
+      if (account.blocked) return { ok: false, reason: "blocked" };
+      if (row.purpose === "reset") {
+        await setPassword(db, account.id, input.newPassword!, {
+          action: "account.password_reset",
+          actorId: account.id,
+          ipAddress: context.ipAddress,
+        });
+      } else {
+        recordAudit(db, {
+          actorId: account.id,
+          action: "auth.sign_in",
+          targetType: "account",
+          targetId: account.id,
+          details: { door: "code" },
+          ipAddress: context.ipAddress,
+        });
+      }
+      return { ok: true, purpose: row.purpose, account, redirectTo: row.redirectTo };
+    }
+  }
+}
+
+function createPhoneAccount(db: DB, row: RedeemedCode, context: Context): Redemption {
+  const pending = row.pending;
+  if (!pending) return { ok: false, reason: "expired" };
+  const id = createId();
+  try {
+    db.transaction((tx) => {
+      tx.insert(accounts)
+        .values({
+          id,
+          name: pending.name,
+          email: pending.email,
+          phoneNumber: row.phone,
+          verifiedPhone: row.phone,
+          // A person who signs up by phone chose the phone: notices come by SMS until the switch says otherwise.
+          smsNotices: true,
+          language: pending.language,
+          passwordHash: pending.passwordHash,
+          role: "viewer",
+        })
+        .run();
+      recordAudit(tx, {
+        actorId: id,
+        action: "account.register",
+        targetType: "account",
+        targetId: id,
+        details: { by: "phone" },
+        ipAddress: context.ipAddress,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: "taken" };
+    throw error;
+  }
+  return { ok: true, purpose: "sign_up", account: getAccountById(db, id)!, redirectTo: row.redirectTo };
+}
+
+function addVerifiedPhone(db: DB, row: RedeemedCode, context: Context): Redemption {
+  if (!row.accountId) return { ok: false, reason: "expired" };
+  try {
+    db.transaction((tx) => {
+      tx.update(accounts)
+        .set({ verifiedPhone: row.phone, updatedAt: new Date() })
+        .where(eq(accounts.id, row.accountId!))
+        .run();
+      recordAudit(tx, {
+        actorId: row.accountId,
+        action: "account.profile_update",
+        targetType: "account",
+        targetId: row.accountId!,
+        details: { changed: ["verifiedPhone"] },
+        ipAddress: context.ipAddress,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: "taken" };
+    throw error;
+  }
+  return { ok: true, purpose: "add_phone", account: getAccountById(db, row.accountId)!, redirectTo: row.redirectTo };
+}
+
+/** The profile's switch: notices by SMS on or off (STOP at the gateway turns it off too). */
+export function setSmsNotices(db: DB, accountId: string, on: boolean): void {
+  db.update(accounts).set({ smsNotices: on, updatedAt: new Date() }).where(eq(accounts.id, accountId)).run();
+}
+
+/** Remove the account's number as a way in (never the only one: a phone-only account keeps it). */
+export function removeVerifiedPhone(db: DB, accountId: string): boolean {
+  const account = getAccountById(db, accountId);
+  if (!account?.email) return false;
+  db.update(accounts)
+    .set({ verifiedPhone: null, smsNotices: false, updatedAt: new Date() })
+    .where(eq(accounts.id, accountId))
+    .run();
+  return true;
+}
+
+export type PhoneReadingError =
+  "auth:validation.phoneInvalid" | "auth:validation.phoneCountry" | "auth:validation.phoneNotMobile";
+
+/** A written number read for a code, or the message that says why it cannot get one. */
+export function readNumberForCode(
+  written: string,
+): { ok: true; e164: string } | { ok: false; message: PhoneReadingError } {
+  const reading = readPhoneNumber(written, getEnv().sms.countries);
+  if (reading.ok) return { ok: true, e164: reading.e164 };
+  return {
+    ok: false,
+    message:
+      reading.reason === "country"
+        ? "auth:validation.phoneCountry"
+        : reading.reason === "notMobile"
+          ? "auth:validation.phoneNotMobile"
+          : "auth:validation.phoneInvalid",
+  };
+}
+
+/**
+ * A sign-up without an email: the details wait with a code sent to the number; the account is made when
+ * the code comes back (redeemPhoneCode).
+ */
+export async function startPhoneSignUp(
+  db: DB,
+  input: { name: string; phoneNumber: string; password: string },
+  context: { language: Language; network: string; redirectTo?: string | null },
+): Promise<
+  | { ok: true; id: string }
+  | { ok: false; fieldErrors: Record<string, string[]> }
+  | ({ ok: false; fieldErrors?: undefined } & CodeRefusal)
+> {
+  const number = readNumberForCode(input.phoneNumber);
+  if (!number.ok) return { ok: false, fieldErrors: { phoneNumber: [number.message] } };
+  const passwordHash = await hashPassword(input.password);
+  const started = await startPhoneCode(db, {
+    phone: number.e164,
+    purpose: "sign_up",
+    pending: { name: input.name, email: null, passwordHash, language: context.language },
+    redirectTo: context.redirectTo ?? null,
+    language: context.language,
+    network: context.network,
+  });
+  return started;
+}
