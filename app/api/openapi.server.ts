@@ -49,13 +49,18 @@ export function zodToJsonSchema(schema: z.ZodTypeAny): JsonSchema {
     }
     case z.ZodFirstPartyTypeKind.ZodNumber:
       return { type: "number" };
+    case z.ZodFirstPartyTypeKind.ZodBoolean:
+      return { type: "boolean" };
+    case z.ZodFirstPartyTypeKind.ZodEnum:
+      return { type: "string", enum: def.values as string[] };
     case z.ZodFirstPartyTypeKind.ZodObject: {
       const shape = (schema as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];
       for (const [name, field] of Object.entries(shape)) {
         properties[name] = zodToJsonSchema(field);
-        if (!field.isOptional() && !(field._def.typeName === z.ZodFirstPartyTypeKind.ZodDefault)) required.push(name);
+        // Required when leaving it out is refused (an email that may be empty reads a missing one as null).
+        if (!field.safeParse(undefined).success) required.push(name);
       }
       return { type: "object", properties, required };
     }

@@ -122,6 +122,14 @@ describe("upgrading each earlier week's database to today's schema", () => {
       for (const table of ["accounts", "sessions", "plans", "plan_periods", "passes", "payments", "redeem_codes"])
         expect(before.get(table)?.size ?? 0, `fixture rows in ${table}`).toBeGreaterThan(0);
 
+      // Accounts come over as they were, with no number proven yet and no notices by SMS (0022 rebuilt the table).
+      const upgradedAccounts = db.$client
+        .prepare("SELECT email, verified_phone AS verifiedPhone, sms_notices AS smsNotices FROM accounts")
+        .all() as { email: string | null; verifiedPhone: string | null; smsNotices: number }[];
+      expect(upgradedAccounts.length).toBe(before.get("accounts")!.size);
+      for (const account of upgradedAccounts)
+        expect(account, String(account.email)).toMatchObject({ verifiedPhone: null, smsNotices: 0 });
+
       // The demo's people still sign in with their passwords.
       for (const [email, password] of Object.entries(DEMO_PASSWORDS)) {
         const hash = db.$client.prepare("SELECT password_hash AS hash FROM accounts WHERE email = ?").get(email) as
@@ -135,9 +143,14 @@ describe("upgrading each earlier week's database to today's schema", () => {
         planId: string;
         currency: string | null;
       }[];
+      const pricedBefore = [...(before.get("plan_periods")?.values() ?? [])].some((row) => row.currency);
       if (planCurrency) {
         for (const price of prices)
           expect(price.currency).toBe(planCurrency.find((plan) => plan.id === price.planId)!.currency);
+      } else if (pricedBefore) {
+        // Made after 0020: each price kept the currency it had (the row comparison above holds them).
+        expect(prices.every((price) => price.currency !== null)).toBe(true);
+        expect(recordMissingCurrency(db, "NGN")).toBe(0);
       } else {
         // Made after 0018 dropped it: prices have been charged in CURRENCY since; the start records that once.
         expect(prices.every((price) => price.currency === null)).toBe(true);
