@@ -507,7 +507,8 @@ export function sameOriginWrites(options: { publicUrl?: string }): express.Reque
   return (req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return next();
     const api = req.path.startsWith("/api/") || req.path === "/api";
-    const serverToServer = req.path.startsWith("/payments/paystack/webhook");
+    // Gateways' callbacks (Paystack's signed webhook, the SMS gateway's opt-outs with their key) come from servers.
+    const serverToServer = req.path.startsWith("/payments/paystack/webhook") || req.path === "/sms/opt-out";
     const origin = req.headers.origin;
     const arrivedFor = forwardedHost(req) ?? req.headers.host;
     if (origin !== undefined && hostOfOrigin(origin) !== arrivedFor) {

@@ -27,6 +27,7 @@ beforeAll(async () => {
       AT_API_KEY: AT_KEY,
       AT_SENDER_ID: "KALLO",
       AT_API_URL: at.url,
+      SMS_CALLBACK_KEY: "opt-out-key-0123456789",
     }),
     startApiWorld("sms-termii", {
       SMS_PROVIDER: "termii",
@@ -84,6 +85,18 @@ describe("Africa's Talking (its official SDK)", () => {
     // What the gateway said it cost is what the day counts.
     const row = atWorld.db.select().from(smsMessages).where(eq(smsMessages.to, "+2348035550101")).get();
     expect(row).toMatchObject({ status: "sent", provider: "africastalking", costMinor: 220 });
+
+    // STOP sent to the sender: the gateway's opt-out callback (with its key) switches the notices off.
+    const optOut = (key: string) =>
+      fetch(`${atWorld.url}/sms/opt-out?key=${key}`, {
+        method: "POST",
+        body: new URLSearchParams({ senderId: "KALLO", phoneNumber: "+2348035550101" }),
+      });
+    expect((await optOut("wrong-key-0123456789ab")).status).toBe(403);
+    expect(await (await optOut("opt-out-key-0123456789")).json()).toEqual({ success: true, stopped: true });
+    expect(
+      atWorld.db.select().from(accounts).where(eq(accounts.verifiedPhone, "+2348035550101")).get()?.smsNotices,
+    ).toBe(false);
 
     // The number and the password sign in, written any common way.
     for (const written of ["+234 803 555 0101", "2348035550101"]) {

@@ -198,3 +198,16 @@ export async function startPhoneSignUp(
   });
   return started;
 }
+
+/** A number that sent STOP to the gateway: its account gets no more notices by SMS. Whether an account had it. */
+export function optOutOfSmsNotices(db: DB, written: string): boolean {
+  const number = readNumberForCode(written);
+  if (!number.ok) return false;
+  return (
+    db
+      .update(accounts)
+      .set({ smsNotices: false, updatedAt: new Date() })
+      .where(eq(accounts.verifiedPhone, number.e164))
+      .run().changes > 0
+  );
+}
