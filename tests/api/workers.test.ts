@@ -1,3 +1,4 @@
+import { DEADLINE_MS } from "../../scripts/admission";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -523,9 +524,17 @@ describe("two workers serve as one", () => {
         return connection.send("/login", { timeoutMs: 120_000 }).finally(() => connection.close());
       }),
     );
-    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const waited = Date.now() - started;
+    // Each is answered by a replacement: the page itself, or — when the replacements took longer to start
+    // than a page may wait (a box busy with other work) — the busy page, at once, never a refusal.
+    for (const answer of answers) {
+      if (answer.status === 503) {
+        expect(waited).toBeGreaterThan(DEADLINE_MS.page - 3_000);
+        expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
+      } else expect(answer.status).toBe(200);
+    }
     expect(answers.every((answer) => !before.has(answer.pid))).toBe(true);
-    expect(Date.now() - started).toBeLessThan(120_000);
+    expect(waited).toBeLessThan(120_000);
     await workerPids();
   }, 180_000);
 

@@ -38,7 +38,7 @@ import {
 
 /**
  * The page sweep: every page, for every kind of person who may see it, in
- * English and in Hausa, on a 360×740 phone and a 1280×800 screen, against the
+ * English and in Hausa on a 360×740 phone and in Hausa on a 1280×800 screen, against the
  * production build — with JavaScript, then without (on the phone). It fails on what a person
  * would see go wrong: a page error, a console error or React warning (a
  * hydration mismatch included), an answer of 500 or more or a 4xx the page did
@@ -54,6 +54,11 @@ import {
  */
 
 const LANGUAGES = ["en", "ha"] as const;
+/**
+ * The phone in both languages; the desktop in Hausa only: the same markup as English with longer words,
+ * so a layout that holds Hausa at 1280 px holds English, and a missing English text shows on the phone.
+ */
+const languagesOf = (screen: (typeof SCREENS)[number]) => (screen.name === "phone" ? LANGUAGES : (["ha"] as const));
 const SCREENS = [
   { name: "phone", width: 360, height: 740 },
   { name: "desktop", width: 1280, height: 800 },
@@ -363,7 +368,7 @@ async function sweepAs(
     }
   }
 
-  for (const language of LANGUAGES) {
+  for (const language of languagesOf(screen)) {
     const combination = { role, language, screen };
     const context = await browser.newContext({
       baseURL: process.env.E2E_BASE_URL,
@@ -426,12 +431,12 @@ for (const javaScriptEnabled of [true, false]) {
     for (const role of SWEEP_ROLES) {
       const pages = SWEEP_PAGES.filter((entry) => entry.roles.includes(role)).length;
       sweepTest(
-        `the sweep: every page ${role} may see (${pages}), in English and Hausa, on a ${screen.name} (${screen.width} px) — ${mode}`,
+        `the sweep: every page ${role} may see (${pages}), in ${screen.name === "phone" ? "English and Hausa" : "Hausa"}, on a ${screen.name} (${screen.width} px) — ${mode}`,
         async ({ browser, world }) => {
           test.setTimeout(15 * 60_000);
           const { problems, visited, seconds } = await sweepAs(browser, world, role, javaScriptEnabled, screen);
           console.log(
-            `[sweep ${mode}] ${role}: ${pages} routes × ${LANGUAGES.length} languages at ${screen.width} px = ${visited} page visits in ${seconds} s, ${problems.length} problems`,
+            `[sweep ${mode}] ${role}: ${pages} routes × ${languagesOf(screen).length} languages at ${screen.width} px = ${visited} page visits in ${seconds} s, ${problems.length} problems`,
           );
           expect(problems, `${problems.length} problems on ${visited} page visits`).toEqual([]);
         },
