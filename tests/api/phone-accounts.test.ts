@@ -180,4 +180,14 @@ describe("Termii (its HTTP API)", () => {
     const foreign = await call(termiiWorld, "/user/phone/code", { phoneNumber: "+44 7700 900123" });
     expect(foreign.status).toBe(400);
   });
+
+  it("adds a number and switches notices only for a signed-in caller", async () => {
+    expect((await call(termiiWorld, "/user/phone/add", { phoneNumber: "09035550210" })).status).toBe(401);
+    const anonymous = await fetch(`${termiiWorld.url}/api/user/sms-notices`, {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": nextAddress() },
+      body: JSON.stringify({ on: true }),
+    });
+    expect(anonymous.status).toBe(401);
+  });
 });
