@@ -7,7 +7,7 @@ import { CODE_TTL_MS, checkPhoneCode, startPhoneCode, type CodeRequest } from "~
 import { isQuietHours, startOfLagosDay } from "~/services/phone/lagos-time";
 import { sendDueSmsNotices } from "~/services/phone/notices.server";
 import { maskPhoneNumber, readPhoneNumber } from "~/services/phone/numbers.server";
-import { redeemPhoneCode } from "~/services/phone/phone-accounts.server";
+import { redeemPhoneCode, startPhoneSignUp } from "~/services/phone/phone-accounts.server";
 import { hashPassword } from "~/services/passwords.server";
 import { smsByDay, smsSpendToday } from "~/services/phone/sms.server";
 import { createTestDatabase } from "./helpers/test-db";
@@ -218,6 +218,14 @@ describe("the caps on SMS", () => {
     ]);
     expect((await ask({ phone: "+2348031234999", network: "10.8.8.8" }, gateway)).ok).toBe(true);
     expect(sent.length).toBe(0); // sign-in codes for numbers nobody has: none of these cost anything
+
+    // A sign-up from the capped network is refused before its password is hashed or anything is sent.
+    const refused = await startPhoneSignUp(
+      testDb.db,
+      { name: "Pump", phoneNumber: "0803 123 4777", password: "pump-password" },
+      { language: "en", network: "10.9.9.9", now: MORNING },
+    );
+    expect(refused).toMatchObject({ ok: false, reason: "capNetwork" });
   });
 
   it("stops at the day's spend cap and the service's hourly cap; a refusal from the gateway is recorded and said", async () => {

@@ -40,7 +40,7 @@ function newCode(): string {
 }
 
 /** Whether this number or network has asked for its share: counted over every asking, sent or not. */
-function capRefusal(db: DB, phone: string, network: string, now: Date): CodeRefusal | null {
+export function capRefusal(db: DB, phone: string, network: string, now: Date): CodeRefusal | null {
   const { codesPerNetworkHour, codesPerNetworkDay } = getEnv().sms;
   const asked = (column: typeof phoneCodes.phone | typeof phoneCodes.network, value: string, windowMs: number) => {
     const since = new Date(now.getTime() - windowMs);

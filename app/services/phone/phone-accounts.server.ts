@@ -7,7 +7,7 @@ import { recordAudit } from "../audit.server";
 import type { Language } from "~/i18n/config";
 import { getEnv } from "~/utils/env.server";
 import { hashPassword } from "../passwords.server";
-import { checkPhoneCode, startPhoneCode, type CodeRefusal, type RedeemedCode } from "./codes.server";
+import { capRefusal, checkPhoneCode, startPhoneCode, type CodeRefusal, type RedeemedCode } from "./codes.server";
 import { readPhoneNumber } from "./numbers.server";
 
 /**
@@ -179,7 +179,7 @@ export function readNumberForCode(
 export async function startPhoneSignUp(
   db: DB,
   input: { name: string; phoneNumber: string; password: string },
-  context: { language: Language; network: string; redirectTo?: string | null },
+  context: { language: Language; network: string; redirectTo?: string | null; now?: Date },
 ): Promise<
   | { ok: true; id: string }
   | { ok: false; fieldErrors: Record<string, string[]> }
@@ -187,15 +187,22 @@ export async function startPhoneSignUp(
 > {
   const number = readNumberForCode(input.phoneNumber);
   if (!number.ok) return { ok: false, fieldErrors: { phoneNumber: [number.message] } };
+  // A capped asking costs no password hash.
+  const capped = capRefusal(db, number.e164, context.network, context.now ?? new Date());
+  if (capped) return { ok: false, ...capped };
   const passwordHash = await hashPassword(input.password);
-  const started = await startPhoneCode(db, {
-    phone: number.e164,
-    purpose: "sign_up",
-    pending: { name: input.name, email: null, passwordHash, language: context.language },
-    redirectTo: context.redirectTo ?? null,
-    language: context.language,
-    network: context.network,
-  });
+  const started = await startPhoneCode(
+    db,
+    {
+      phone: number.e164,
+      purpose: "sign_up",
+      pending: { name: input.name, email: null, passwordHash, language: context.language },
+      redirectTo: context.redirectTo ?? null,
+      language: context.language,
+      network: context.network,
+    },
+    { now: context.now },
+  );
   return started;
 }
 
