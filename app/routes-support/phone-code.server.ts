@@ -1,6 +1,7 @@
 import { redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
+import type { PhoneCodePurpose } from "~/db/schema";
 import type { CodeRefusal } from "~/services/phone/codes.server";
 import { startPhoneCode } from "~/services/phone/codes.server";
 import { readNumberForCode } from "~/services/phone/phone-accounts.server";
@@ -56,19 +57,44 @@ export async function sendCodeToWrittenNumber(request: Request, form: FormData, 
   if (isHoneypotFilled(form)) return formFailure(400, { formError: SPAM, values });
   if (!looksLikePhoneNumber(written))
     return formFailure(400, { fieldErrors: { email: ["auth:phone.codeNeedsNumber"] }, values });
-  const number = readNumberForCode(written);
-  if (!number.ok) return formFailure(400, { fieldErrors: { email: [number.message] }, values });
+  return sendCodeToNumber(request, {
+    written,
+    field: "email",
+    values,
+    purpose,
+    redirectTo: purpose === "sign_in" ? safeRedirectPath(form.get("redirectTo"), "") || null : null,
+  });
+}
+
+/**
+ * A form's written number gets a code (where it can work) and the person goes to the code page; a number
+ * that cannot get one is said beside `field`, a refusal (caps, gateway) above the form.
+ */
+export async function sendCodeToNumber(
+  request: Request,
+  input: {
+    written: string;
+    field: string;
+    values: Record<string, string>;
+    purpose: PhoneCodePurpose;
+    accountId?: string;
+    redirectTo?: string | null;
+  },
+) {
+  const number = readNumberForCode(input.written);
+  if (!number.ok) return formFailure(400, { fieldErrors: { [input.field]: [number.message] }, values: input.values });
   const { language } = await getRequestT(request, "auth");
   const started = await startPhoneCode(getDb(), {
     phone: number.e164,
-    purpose,
-    redirectTo: purpose === "sign_in" ? safeRedirectPath(form.get("redirectTo"), "") || null : null,
+    purpose: input.purpose,
+    accountId: input.accountId ?? null,
+    redirectTo: input.redirectTo ?? null,
     language,
     network: requestNetwork(request),
   });
   if (!started.ok) {
     const answer = codeRefusalAnswer(started);
-    return formFailure(answer.status, { ...answer.failure, values });
+    return formFailure(answer.status, { ...answer.failure, values: input.values });
   }
   return redirect(codePagePath(started.id), { status: 303 });
 }

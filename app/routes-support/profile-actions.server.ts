@@ -7,12 +7,9 @@ import { changePasswordSchema, parseForm, profileSchema, providerProfileSchema }
 import { formFailure, pickValues } from "~/routes-support/form-response.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/read-form.server";
-import { redirect } from "@remix-run/node";
 import { formatPhoneNumber } from "~/services/phone/numbers.server";
-import { getRequestT } from "~/i18n/translate.server";
-import { startPhoneCode } from "~/services/phone/codes.server";
-import { readNumberForCode, setSmsNotices } from "~/services/phone/phone-accounts.server";
-import { codePagePath, codeRefusalAnswer, requestNetwork } from "./phone-code.server";
+import { setSmsNotices } from "~/services/phone/phone-accounts.server";
+import { sendCodeToNumber } from "./phone-code.server";
 
 /**
  * The two forms of a profile page (viewer /editprofile, provider
@@ -69,28 +66,18 @@ async function saveProfileForms(
 
   if (intent === "addPhone") {
     const written = String(form.get("verifyPhone") ?? "").slice(0, 40);
-    const values = { intent: "addPhone", verifyPhone: written };
-    const number = readNumberForCode(written);
-    if (!number.ok) return formFailure(400, { fieldErrors: { verifyPhone: [number.message] }, values });
-    const { language } = await getRequestT(request, "auth");
-    const started = await startPhoneCode(db, {
-      phone: number.e164,
+    return sendCodeToNumber(request, {
+      written,
+      field: "verifyPhone",
+      values: { intent: "addPhone", verifyPhone: written },
       purpose: "add_phone",
       accountId: user.id,
-      language,
-      network: requestNetwork(request),
     });
-    if (!started.ok) {
-      const answer = codeRefusalAnswer(started);
-      return formFailure(answer.status, { ...answer.failure, values });
-    }
-    return redirect(codePagePath(started.id), { status: 303 });
   }
 
   if (intent === "smsNotices") {
     const on = form.get("smsNotices") === "on";
-    if (on && !user.verifiedPhone) return formFailure(400, { formError: "auth:phone.noticesNeedNumber" });
-    setSmsNotices(db, user.id, on);
+    if (!setSmsNotices(db, user, on)) return formFailure(400, { formError: "auth:phone.noticesNeedNumber" });
     return redirectWithToast(
       options.passwordPath,
       { type: "success", key: on ? "auth:phone.profile.noticesTurnedOn" : "auth:phone.profile.noticesTurnedOff" },

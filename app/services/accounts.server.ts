@@ -163,37 +163,57 @@ async function insertAccount(
       await recordFailure("register", audit.context.ipAddress, db);
     return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
   }
-  const passwordHash = await hashPassword(values.password);
+  const written = writeAccount(
+    db,
+    {
+      name: values.name,
+      email: values.email,
+      phoneNumber: values.phoneNumber,
+      passwordHash: await hashPassword(values.password),
+      role: values.role,
+      providerName: values.providerName ?? null,
+      providerStatus: values.providerStatus ?? null,
+      blocked: values.blocked ?? false,
+    },
+    { action: audit.action, ...audit.context },
+  );
+  // Two registrations racing for one email: the unique index decides.
+  if (!written.ok) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+  return { ok: true, value: written.account };
+}
+
+/**
+ * A new account's row and its audit entry, in one transaction. `taken` when a unique index (an email, a
+ * verified number) already names someone else: the last word on two sign-ups racing for one.
+ */
+export function writeAccount(
+  db: DB,
+  row: Omit<typeof accounts.$inferInsert, "id">,
+  audit: {
+    action: "account.register" | "account.provider_apply" | "account.provider_create";
+    details?: Record<string, unknown>;
+  } & Context,
+): { ok: true; account: Account } | { ok: false; reason: "taken" } {
   const id = createId();
   try {
     db.transaction((tx) => {
       tx.insert(accounts)
-        .values({
-          id,
-          name: values.name,
-          email: values.email,
-          phoneNumber: values.phoneNumber,
-          passwordHash,
-          role: values.role,
-          providerName: values.providerName ?? null,
-          providerStatus: values.providerStatus ?? null,
-          blocked: values.blocked ?? false,
-        })
+        .values({ ...row, id })
         .run();
       recordAudit(tx, {
-        actorId: audit.context.actorId ?? id,
+        actorId: audit.actorId ?? id,
         action: audit.action,
         targetType: "account",
         targetId: id,
-        ipAddress: audit.context.ipAddress,
+        details: audit.details,
+        ipAddress: audit.ipAddress,
       });
     });
   } catch (error) {
-    // Two registrations racing for one email: the unique index decides.
-    if (isUniqueViolation(error)) return { ok: false, fieldErrors: { email: [EMAIL_TAKEN] } };
+    if (isUniqueViolation(error)) return { ok: false, reason: "taken" };
     throw error;
   }
-  return { ok: true, value: getAccountById(db, id)! };
+  return { ok: true, account: getAccountById(db, id)! };
 }
 
 /** A registration with an email (one without goes by a code to its phone: phone/codes.server.ts). */

@@ -16,8 +16,11 @@ import { signedInAnswer } from "./accounts.server";
  */
 const PURPOSES = { signin: "sign_in", reset: "reset" } as const;
 
-async function askCode({ request, caller }: HandlerContext, purpose: "sign_in" | "reset" | "add_phone") {
-  const fields = await readFields(request);
+async function askCode(
+  { request, caller }: HandlerContext,
+  purpose: "sign_in" | "reset" | "add_phone",
+  fields: Record<string, string>,
+) {
   const number = readNumberForCode(String(fields.phoneNumber ?? ""));
   if (!number.ok) return apiFailure(400, { phoneNumber: englishText(number.message) });
   const started = await startPhoneCode(getDb(), {
@@ -35,10 +38,10 @@ async function askCode({ request, caller }: HandlerContext, purpose: "sign_in" |
 }
 
 async function askSignInCode(context: HandlerContext) {
-  const fields = await readFields(context.request.clone());
+  const fields = await readFields(context.request);
   const purpose = PURPOSES[String(fields.purpose ?? "signin") as keyof typeof PURPOSES];
   if (!purpose) return apiFailure(400, { purpose: "purpose must be signin or reset" });
-  return askCode(context, purpose);
+  return askCode(context, purpose, fields);
 }
 
 async function resend({ request }: HandlerContext) {
@@ -101,8 +104,7 @@ async function smsNotices({ request, caller }: HandlerContext) {
   const on = ["true", "1", "on"].includes(String(fields.on ?? "").toLowerCase());
   const off = ["false", "0", "off"].includes(String(fields.on ?? "").toLowerCase());
   if (!on && !off) return apiFailure(400, { on: "on must be true or false" });
-  if (on && !caller!.account.verifiedPhone) return apiFailure(409, englishText("auth:phone.noticesNeedNumber"));
-  setSmsNotices(getDb(), caller!.account.id, on);
+  if (!setSmsNotices(getDb(), caller!.account, on)) return apiFailure(409, englishText("auth:phone.noticesNeedNumber"));
   return apiJson({ success: true, smsNotices: on });
 }
 
@@ -110,6 +112,11 @@ export const phoneHandlers: ApiRoute[] = [
   { method: "POST", path: "/user/phone/code", access: "anyone", handle: askSignInCode },
   { method: "POST", path: "/user/phone/resend", access: "anyone", handle: resend },
   { method: "POST", path: "/user/phone/verify", access: "anyone", handle: verify },
-  { method: "POST", path: "/user/phone/add", access: "signedIn", handle: (context) => askCode(context, "add_phone") },
+  {
+    method: "POST",
+    path: "/user/phone/add",
+    access: "signedIn",
+    handle: async (context) => askCode(context, "add_phone", await readFields(context.request)),
+  },
   { method: "PUT", path: "/user/sms-notices", access: "signedIn", handle: smsNotices },
 ];

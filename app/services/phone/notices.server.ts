@@ -88,11 +88,8 @@ function noticeText(
   language: Language,
   notice: { messageKey: string; messageValues: Record<string, string | number>; link: string | null },
 ): string {
-  const [namespace, key] = notice.messageKey.includes(":")
-    ? notice.messageKey.split(":", 2)
-    : ["auth", notice.messageKey];
-  const t = getFixedT(language, namespace as Parameters<typeof getFixedT>[1]);
-  const words = t(key, shownNotificationValues(notice.messageValues, language));
+  // Notices name their namespace in the key ("billing:notifications.passEnding"): the translator reads it.
+  const words = getFixedT(language)(notice.messageKey, shownNotificationValues(notice.messageValues, language));
   const site = siteAddress();
   const where = site && notice.link ? ` ${site.replace(/\/+$/, "")}${notice.link}` : "";
   return `Kallo: ${words}${where}`;

@@ -1,8 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { accounts, phoneCodes } from "~/db/schema";
-import { createId } from "~/utils/ids.server";
-import { getAccountById, isUniqueViolation, setPassword, type Account } from "../accounts.server";
+import { getAccountById, isUniqueViolation, setPassword, writeAccount, type Account } from "../accounts.server";
 import { recordAudit } from "../audit.server";
 import type { Language } from "~/i18n/config";
 import { getEnv } from "~/utils/env.server";
@@ -79,37 +78,23 @@ export async function redeemPhoneCode(
 function createPhoneAccount(db: DB, row: RedeemedCode, context: Context): Redemption {
   const pending = row.pending;
   if (!pending) return { ok: false, reason: "expired" };
-  const id = createId();
-  try {
-    db.transaction((tx) => {
-      tx.insert(accounts)
-        .values({
-          id,
-          name: pending.name,
-          email: pending.email,
-          phoneNumber: row.phone,
-          verifiedPhone: row.phone,
-          // A person who signs up by phone chose the phone: notices come by SMS until the switch says otherwise.
-          smsNotices: true,
-          language: pending.language,
-          passwordHash: pending.passwordHash,
-          role: "viewer",
-        })
-        .run();
-      recordAudit(tx, {
-        actorId: id,
-        action: "account.register",
-        targetType: "account",
-        targetId: id,
-        details: { by: "phone" },
-        ipAddress: context.ipAddress,
-      });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, reason: "taken" };
-    throw error;
-  }
-  return { ok: true, purpose: "sign_up", account: getAccountById(db, id)!, redirectTo: row.redirectTo };
+  const written = writeAccount(
+    db,
+    {
+      name: pending.name,
+      email: pending.email,
+      phoneNumber: row.phone,
+      verifiedPhone: row.phone,
+      // A person who signs up by phone chose the phone: notices come by SMS until the switch says otherwise.
+      smsNotices: true,
+      language: pending.language,
+      passwordHash: pending.passwordHash,
+      role: "viewer",
+    },
+    { action: "account.register", details: { by: "phone" }, ipAddress: context.ipAddress },
+  );
+  if (!written.ok) return written;
+  return { ok: true, purpose: "sign_up", account: written.account, redirectTo: row.redirectTo };
 }
 
 function addVerifiedPhone(db: DB, row: RedeemedCode, context: Context): Redemption {
@@ -136,9 +121,14 @@ function addVerifiedPhone(db: DB, row: RedeemedCode, context: Context): Redempti
   return { ok: true, purpose: "add_phone", account: getAccountById(db, row.accountId)!, redirectTo: row.redirectTo };
 }
 
-/** The profile's switch: notices by SMS on or off (STOP at the gateway turns it off too). */
-export function setSmsNotices(db: DB, accountId: string, on: boolean): void {
-  db.update(accounts).set({ smsNotices: on, updatedAt: new Date() }).where(eq(accounts.id, accountId)).run();
+/**
+ * The profile's switch: notices by SMS on or off (STOP at the gateway turns it off too). On needs a
+ * verified number: false, and nothing changed, without one.
+ */
+export function setSmsNotices(db: DB, account: Pick<Account, "id" | "verifiedPhone">, on: boolean): boolean {
+  if (on && !account.verifiedPhone) return false;
+  db.update(accounts).set({ smsNotices: on, updatedAt: new Date() }).where(eq(accounts.id, account.id)).run();
+  return true;
 }
 
 /** Remove the account's number as a way in (never the only one: a phone-only account keeps it). */
