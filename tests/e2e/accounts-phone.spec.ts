@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { accounts } from "../../app/db/schema";
 import { createViewer, readLatestSms, readLatestSmsCode } from "./fixtures/accounts";
 import { e2eDb } from "./fixtures/db";
-import { expect, test, testClientAddress } from "./fixtures/test";
+import { describeBothWays, expect, test, testClientAddress } from "./fixtures/test";
 
 /**
  * A phone number as the way in (no SMS gateway in the tests: each message is
@@ -62,7 +62,43 @@ test.describe("a phone number is a way in", () => {
     await context.close();
   });
 
-  test("a person with a number signs in with a code instead of a password, and resets the password by SMS — with JavaScript", async ({
+  test("an email account adds its number on the profile and switches notices by SMS — without JavaScript", async ({
+    browser,
+  }) => {
+    const viewer = await createViewer("add-phone");
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() },
+    });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByLabel("Email or phone number").fill(viewer.email);
+    await page.getByLabel("Password", { exact: true }).fill(viewer.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.goto("/editprofile");
+    const number = freshNumber();
+    await page.getByLabel("Mobile number").fill(number.written);
+    await page.getByRole("button", { name: "Send a code" }).click();
+    await expect(page.getByRole("heading", { name: "Confirm your number" })).toBeVisible();
+    await page.getByLabel("6-digit code").fill(await readLatestSmsCode(number.e164));
+    await page.getByRole("button", { name: "Confirm number" }).click();
+    await expect(page).toHaveURL(/\/editprofile$/);
+    await expect(page.getByTestId("verified-phone")).toContainText("+234 803");
+    await page.getByRole("button", { name: "Send me notices by SMS" }).click();
+    await expect(page.getByText(/Notices by SMS are on/).first()).toBeVisible();
+    expect(e2eDb().select().from(accounts).where(eq(accounts.id, viewer.id)).get()).toMatchObject({
+      verifiedPhone: number.e164,
+      smsNotices: true,
+      email: viewer.email,
+    });
+    await page.getByRole("button", { name: "Stop notices by SMS" }).click();
+    await expect(page.getByRole("button", { name: "Send me notices by SMS" })).toBeVisible();
+    await context.close();
+  });
+});
+
+describeBothWays("signing in and resetting by SMS", ({ mode }) => {
+  test(`a person with a number signs in with a code instead of a password, and resets the password by SMS — ${mode}`, async ({
     page,
   }) => {
     const number = freshNumber();
@@ -105,39 +141,5 @@ test.describe("a phone number is a way in", () => {
     await page.getByLabel("Password", { exact: true }).fill("musa-new-password");
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/movies$/);
-  });
-
-  test("an email account adds its number on the profile and switches notices by SMS — without JavaScript", async ({
-    browser,
-  }) => {
-    const viewer = await createViewer("add-phone");
-    const context = await browser.newContext({
-      javaScriptEnabled: false,
-      extraHTTPHeaders: { "X-Forwarded-For": testClientAddress() },
-    });
-    const page = await context.newPage();
-    await page.goto("/login");
-    await page.getByLabel("Email or phone number").fill(viewer.email);
-    await page.getByLabel("Password", { exact: true }).fill(viewer.password);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.goto("/editprofile");
-    const number = freshNumber();
-    await page.getByLabel("Mobile number").fill(number.written);
-    await page.getByRole("button", { name: "Send a code" }).click();
-    await expect(page.getByRole("heading", { name: "Confirm your number" })).toBeVisible();
-    await page.getByLabel("6-digit code").fill(await readLatestSmsCode(number.e164));
-    await page.getByRole("button", { name: "Confirm number" }).click();
-    await expect(page).toHaveURL(/\/editprofile$/);
-    await expect(page.getByTestId("verified-phone")).toContainText("+234 803");
-    await page.getByRole("button", { name: "Send me notices by SMS" }).click();
-    await expect(page.getByText(/Notices by SMS are on/).first()).toBeVisible();
-    expect(e2eDb().select().from(accounts).where(eq(accounts.id, viewer.id)).get()).toMatchObject({
-      verifiedPhone: number.e164,
-      smsNotices: true,
-      email: viewer.email,
-    });
-    await page.getByRole("button", { name: "Stop notices by SMS" }).click();
-    await expect(page.getByRole("button", { name: "Send me notices by SMS" })).toBeVisible();
-    await context.close();
   });
 });
