@@ -13,6 +13,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { ErrorPage } from "~/components/layout/error-page";
+import { CHILDREN_REFUSAL } from "~/utils/refusals";
 import { Footer } from "~/components/layout/footer";
 import { runningVersion } from "~/utils/version.server";
 import { TopBar } from "~/components/layout/top-bar";
@@ -50,7 +51,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getOptionalUser(request),
   ]);
   // Only what the top bar needs about the signed-in person reaches every page.
-  const user = account ? { id: account.id, name: account.name, role: account.role } : null;
+  const user = account
+    ? {
+        id: account.id,
+        name: account.name,
+        role: account.role,
+        // Who is watching on this device: its name in the account menu, and a children's profile's narrower menu.
+        profile: { name: account.profile.name || account.name, children: account.profile.children },
+      }
+    : null;
   // The service worker's copy of a page for this device offline (public/sw.js): rendered without a
   // session, but opened by whoever uses the device, so its top bar is neither signed in nor signed out.
   const deviceCopy = request.headers.get("X-Kallo-Shell") === "1";
@@ -146,6 +155,8 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return <ErrorPage kind="notFound" status={404} />;
+    // A children's profile at a title (or series) rated above PG: said so, with the way to another profile.
+    if (error.status === 403 && error.data === CHILDREN_REFUSAL) return <ErrorPage kind="children" status={403} />;
     if (error.status === 403) return <ErrorPage kind="forbidden" status={403} />;
     if (error.status === 400) return <ErrorPage kind="badRequest" status={400} />;
     if (error.status === 503) return <ErrorPage kind="diskFull" status={503} />;

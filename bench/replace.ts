@@ -86,7 +86,7 @@ async function measure(label: string, seconds: number, size: string) {
   storeNewTitle(db, {
     movieId,
     providerId: "benchprovider01",
-    details: { name: label, Description: "", cast: "", Category: "benchcategory01" },
+    details: { name: label, Description: "", cast: "", Category: "benchcategory01", ageRating: null },
     movie: { path: first, originalName: "first.mp4", size: fs.statSync(first).size },
     root,
     place: fs.renameSync,

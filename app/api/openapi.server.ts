@@ -113,6 +113,14 @@ const REQUEST_BODIES: Record<string, unknown> = {
     }),
   ),
   "PUT /user/sms-notices": formBody(z.object({ on: z.boolean() })),
+  "POST /user/profiles/{profileId}/token": formBody(
+    z.object({
+      pin: z
+        .string()
+        .regex(/^\d{4}$/)
+        .optional(),
+    }),
+  ),
   "PUT /user/profile/edit/{userId}": formBody(profileSchema),
   "PUT /user/profile/password/{userId}": formBody(changePasswordSchema),
   "PUT /cp/profile/edit/{providerId}": formBody(providerProfileSchema),
@@ -288,6 +296,9 @@ const SUMMARIES: Record<string, string> = {
     "Give a code back (5 tries, 10 minutes): a sign-up or sign-in answers as /user/login does; a reset (with password and password2) sets the password and ends every session",
   "PUT /user/sms-notices":
     "Notices by SMS (pass ending, new episodes, a title's review) on or off for the signed-in account",
+  "GET /user/profiles": "The account's profiles, and which one this token watches as",
+  "POST /user/profiles/{profileId}/token":
+    "A token that watches as this profile (lists, history, streams, downloads); `pin` when leaving a children's profile or opening a locked one",
   "POST /cp/register": "Register an approved content provider",
   "GET /cp/allusers": "List providers (100 a page, ?page=, total in X-Total-Count)",
   "GET /cp/user/allusers": "List viewers (100 a page, ?page=, total in X-Total-Count)",

@@ -8,6 +8,7 @@ import { movieHandlers } from "./handlers/movies.server";
 import { profileHandlers } from "./handlers/profiles.server";
 import { titleEditHandlers } from "./handlers/title-edits.server";
 import { viewingHandlers } from "./handlers/viewings.server";
+import { viewerProfileHandlers } from "./handlers/viewer-profiles.server";
 import {
   ApiError,
   apiErrorResponse,
@@ -35,6 +36,7 @@ const ID_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 export const API_ROUTES: readonly ApiRoute[] = [
   ...accountHandlers,
   ...phoneHandlers,
+  ...viewerProfileHandlers,
   ...adminHandlers,
   ...profileHandlers,
   ...movieHandlers,

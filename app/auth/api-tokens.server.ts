@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { getDb } from "~/db/client.server";
-import { getAccountById, type Account } from "~/services/accounts.server";
+import type { Account } from "~/services/accounts.server";
 import { getEnv } from "~/utils/env.server";
-import { getOptionalUser } from "./guards.server";
+import { asProfile, getOptionalUser, type SignedInAccount } from "./guards.server";
+import { accountAndProfile } from "~/services/profiles.server";
 import { getDeviceId } from "./session.server";
 
 /**
@@ -17,7 +18,8 @@ import { getDeviceId } from "./session.server";
 export const API_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 const ALGORITHM = "HS256";
 
-type TokenClaims = { userId: string; isUser: boolean; isAdmin: boolean; isCp: boolean; ver: number };
+/** `pid`: the profile the token watches as (absent: the account's first). */
+type TokenClaims = { userId: string; isUser: boolean; isAdmin: boolean; isCp: boolean; ver: number; pid?: string };
 
 let cachedKey: { secret: string; key: Uint8Array } | undefined;
 function signingKey(): Uint8Array {
@@ -33,9 +35,15 @@ export function roleFlags(role: Account["role"]) {
 export async function createApiToken(
   account: Pick<Account, "id" | "role" | "tokenVersion">,
   now = Date.now(),
+  profileId?: string,
 ): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
-  const claims: TokenClaims = { userId: account.id, ...roleFlags(account.role), ver: account.tokenVersion };
+  const claims: TokenClaims = {
+    userId: account.id,
+    ...roleFlags(account.role),
+    ver: account.tokenVersion,
+    ...(profileId ? { pid: profileId } : {}),
+  };
   return (
     new SignJWT(claims)
       .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
@@ -49,7 +57,7 @@ export async function createApiToken(
 }
 
 /** The account a token speaks for, or null: bad signature, expired, blocked, or issued before the last block or password change. */
-export async function accountFromApiToken(token: string): Promise<Account | null> {
+export async function accountFromApiToken(token: string): Promise<SignedInAccount | null> {
   if (!token || token.length > 4096) return null;
   let claims: Partial<TokenClaims>;
   try {
@@ -59,9 +67,10 @@ export async function accountFromApiToken(token: string): Promise<Account | null
     return null;
   }
   if (typeof claims.userId !== "string" || typeof claims.ver !== "number") return null;
-  const account = getAccountById(getDb(), claims.userId);
-  if (!account || account.blocked || account.tokenVersion !== claims.ver) return null;
-  return account;
+  // A token made for a profile since deleted is the account's first profile's, as a session's would be.
+  const found = accountAndProfile(getDb(), claims.userId, typeof claims.pid === "string" ? claims.pid : null);
+  if (!found || found.account.blocked || found.account.tokenVersion !== claims.ver) return null;
+  return asProfile(found.account, found.profile, null);
 }
 
 /**
@@ -69,7 +78,7 @@ export async function accountFromApiToken(token: string): Promise<Account | null
  * page session for the cookie, the token itself for a Bearer caller (each
  * /api login is one device).
  */
-export type ApiCaller = { account: Account; via: "bearer" | "cookie"; deviceId: string | null };
+export type ApiCaller = { account: SignedInAccount; via: "bearer" | "cookie"; deviceId: string | null };
 
 /**
  * Who is calling an /api path: the Bearer token when an Authorization header

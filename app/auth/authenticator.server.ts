@@ -20,6 +20,7 @@ import { getEnv } from "~/utils/env.server";
 import { safeRedirectPath } from "~/utils/redirect";
 import { startSession } from "./session.server";
 import { readForm } from "~/utils/read-form.server";
+import { afterSignInPath } from "~/services/profiles.server";
 
 /**
  * remix-auth 4 with the form strategy, once per door: "member" (/login, viewers
@@ -219,7 +220,11 @@ export async function signInAtDoor(request: Request, door: Door) {
   const email = String(form.get("email") ?? "").slice(0, 254);
   try {
     const account = await authenticator.authenticate(door, request);
-    const target = safeRedirectPath(form.get("redirectTo"), landingPath(account.role));
+    const target = afterSignInPath(
+      getDb(),
+      account,
+      safeRedirectPath(form.get("redirectTo"), landingPath(account.role)),
+    );
     return redirect(target, { status: 303, headers: await signedInHeaders(request, account) });
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;

@@ -1,7 +1,8 @@
 import { data, redirect } from "@remix-run/node";
 import { getDb } from "~/db/client.server";
-import { getAccountById, type Account } from "~/services/accounts.server";
+import type { Account } from "~/services/accounts.server";
 import { getSession } from "./session.server";
+import { accountAndProfile, type Profile } from "~/services/profiles.server";
 import { usesViewerPages } from "~/services/roles";
 import { lingerOn } from "~/utils/request-body.server";
 import { shareWhilePending } from "~/utils/share-while-pending";
@@ -12,7 +13,17 @@ import { shareWhilePending } from "~/utils/share-while-pending";
  * (with `redirectTo` to come back) when signed out, a 403 when the role is
  * wrong. An administrator may use viewer pages; a provider may not.
  */
-export type SignedInAccount = Account;
+export type SignedInAccount = Account & {
+  /** Who is watching on this device (services/profiles.server.ts); its data-saver choice is the account's `dataSaver` here. */
+  profile: Profile;
+  /** The session row's id (cookie sign-ins), to choose another profile on this device. */
+  sessionId: string | null;
+};
+
+/** The account as this device's profile sees it: the profile's data-saver choice is the one that counts. */
+export function asProfile(account: Account, profile: Profile, sessionId: string | null): SignedInAccount {
+  return { ...account, dataSaver: profile.dataSaver, profile, sessionId };
+}
 
 const accountsBeingRead = new Map<string, Promise<SignedInAccount | null>>();
 
@@ -32,10 +43,10 @@ async function readOptionalUser(request: Request): Promise<SignedInAccount | nul
   const session = await getSession(request);
   const accountId = session.get("accountId");
   if (!accountId) return null;
-  const account = getAccountById(getDb(), accountId);
+  const found = accountAndProfile(getDb(), accountId, session.get("profileId"));
   // Blocking deletes sessions; this also covers a row that slipped through.
-  if (!account || account.blocked) return null;
-  return account;
+  if (!found || found.account.blocked) return null;
+  return asProfile(found.account, found.profile, session.id || null);
 }
 
 function doorFor(request: Request, door: "/login" | "/cp"): never {

@@ -18,7 +18,8 @@ export { SESSION_COOKIE_NAME };
  */
 export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 30;
 
-export type SessionData = { accountId: string; userAgent?: string; ipAddress?: string };
+/** `profileId` is read from the row (chosen with profiles.server.ts chooseProfile), never written through the cookie. */
+export type SessionData = { accountId: string; userAgent?: string; ipAddress?: string; profileId?: string | null };
 export type AccountSession = Session<SessionData>;
 
 export function deleteExpiredSessions(db: DB, now = new Date()): number {
@@ -28,7 +29,7 @@ export function deleteExpiredSessions(db: DB, now = new Date()): number {
 // Read on every signed-in request: prepared once.
 const sessionById = preparedQuery((db) =>
   db
-    .select({ accountId: sessions.accountId, expiresAt: sessions.expiresAt })
+    .select({ accountId: sessions.accountId, expiresAt: sessions.expiresAt, profileId: sessions.profileId })
     .from(sessions)
     .where(eq(sessions.id, sql.placeholder("id")))
     .prepare(),
@@ -71,7 +72,7 @@ export function createDatabaseSessionStorage(database: () => DB, options: { secu
         db.delete(sessions).where(eq(sessions.id, id)).run();
         return null;
       }
-      return { accountId: row.accountId };
+      return { accountId: row.accountId, profileId: row.profileId };
     },
     async updateData(id, data, expires) {
       const db = database();

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { AGE_RATINGS, PROFILE_AVATARS } from "./age-ratings";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -42,6 +43,11 @@ export const accounts = sqliteTable(
     autoplayOnDataSaver: integer("autoplay_on_data_saver", { mode: "boolean" }).notNull().default(false),
     /** Raised on block, password change and reset: old API tokens stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** The profiles' PIN (scrypt, as passwords): to leave a children's profile or open a locked one. */
+    profilePinHash: text("profile_pin_hash"),
+    /** Wrong PINs in a row; at PIN_TRIES the PIN waits until `pinLockedUntil`. */
+    pinFailures: integer("pin_failures").notNull().default(0),
+    pinLockedUntil: integer("pin_locked_until", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
@@ -54,6 +60,33 @@ export const accounts = sqliteTable(
   ],
 );
 
+/**
+ * Who is watching on an account: up to five, each with its own history,
+ * Continue watching, lists and downloads. An account's first profile has the
+ * account's own id (so everything kept before profiles existed is its).
+ * A children's profile sees only G and PG titles; leaving it, or opening a
+ * locked profile, asks the account's PIN (`accounts.profile_pin_hash`).
+ */
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    avatar: text("avatar", { enum: PROFILE_AVATARS }).notNull().default("sun"),
+    /** The language the site speaks when this profile is chosen (null: as the browser). */
+    language: text("language"),
+    /** Data saver for this profile: null follows the browser (as accounts.data_saver did). */
+    dataSaver: integer("data_saver", { mode: "boolean" }),
+    children: integer("children", { mode: "boolean" }).notNull().default(false),
+    locked: integer("locked", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("profiles_account_idx").on(t.accountId, t.createdAt)],
+);
+
 export const sessions = sqliteTable(
   "sessions",
   {
@@ -64,6 +97,8 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     userAgent: text("user_agent"),
     ipAddress: text("ip_address"),
+    /** The profile chosen on this device (null: not yet chosen; the account's first is used). */
+    profileId: text("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_account_idx").on(t.accountId), index("sessions_expires_idx").on(t.expiresAt)],
@@ -133,6 +168,8 @@ export const series = sqliteTable(
     access: text("access", { enum: ["free", "premium"] })
       .notNull()
       .default("free"),
+    /** The series' age rating, which its episodes carry (null: unrated). */
+    ageRating: text("age_rating", { enum: AGE_RATINGS }),
     /** Sent back to the provider (not approved, with a reason) until they resubmit it. */
     returnedAt: integer("returned_at", { mode: "timestamp_ms" }),
     returnReason: text("return_reason", { enum: RETURN_REASONS }),
@@ -185,6 +222,8 @@ export const movies = sqliteTable(
     access: text("access", { enum: ["free", "premium"] })
       .notNull()
       .default("free"),
+    /** A film's age rating (null: unrated). An episode carries its series' rating instead. */
+    ageRating: text("age_rating", { enum: AGE_RATINGS }),
     /** Server-chosen names inside the title's own folder under STORAGE_DIR/media. */
     videoFile: text("video_file"),
     posterFile: text("poster_file"),
@@ -261,6 +300,8 @@ export const comments = sqliteTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The profile that wrote it, whose name is shown (null: the profile is gone; the account's name). */
+    profileId: text("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     body: text("body").notNull(),
     createdAt: createdAt(),
   },
@@ -277,6 +318,8 @@ export const ratings = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     stars: integer("stars").notNull(),
+    /** The profile that rated last (one rating per account). */
+    profileId: text("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
@@ -295,6 +338,8 @@ export const watchEvents = sqliteTable(
     movieId: text("movie_id")
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
+    /** Whose viewing: its profile's history and Continue watching (null: the profile was deleted; the row still counts). */
+    profileId: text("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
     positionSeconds: integer("position_seconds").notNull().default(0),
@@ -314,6 +359,8 @@ export const watchEvents = sqliteTable(
     // Where this viewer stopped in this title: one short walk, however long their history.
     index("watch_events_account_movie_idx").on(t.accountId, t.movieId, t.updatedAt),
     index("watch_events_movie_idx").on(t.movieId, t.startedAt),
+    index("watch_events_profile_idx").on(t.profileId, t.updatedAt),
+    index("watch_events_profile_movie_idx").on(t.profileId, t.movieId, t.updatedAt),
   ],
 );
 
@@ -328,12 +375,15 @@ export const continueWatchingDismissals = sqliteTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
+    profileId: text("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     movieId: text("movie_id")
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
     dismissedAt: integer("dismissed_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.movieId] })],
+  (t) => [primaryKey({ columns: [t.profileId, t.movieId] })],
 );
 
 export const SAVED_LISTS = ["watch_later", "saved"] as const;
@@ -344,6 +394,9 @@ export const savedMovies = sqliteTable(
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
+    profileId: text("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
     movieId: text("movie_id")
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
@@ -351,10 +404,10 @@ export const savedMovies = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.list, t.movieId] }),
+    primaryKey({ columns: [t.profileId, t.list, t.movieId] }),
     index("saved_movies_movie_idx").on(t.movieId, t.list),
     // The viewer's own list pages, most recently added first.
-    index("saved_movies_account_idx").on(t.accountId, t.list, t.createdAt),
+    index("saved_movies_profile_idx").on(t.profileId, t.list, t.createdAt),
   ],
 );
 
@@ -682,6 +735,7 @@ export const resumableUploads = sqliteTable(
     description: text("description").notNull().default(""),
     cast: text("cast").notNull().default(""),
     categoryId: text("category_id").notNull(),
+    ageRating: text("age_rating", { enum: AGE_RATINGS }),
     /** An episode's place, checked at creation and again when the title is made. */
     seasonId: text("season_id"),
     episodeNumber: integer("episode_number"),
@@ -725,13 +779,18 @@ export const downloadLicences = sqliteTable(
     movieId: text("movie_id")
       .notNull()
       .references(() => movies.id, { onDelete: "cascade" }),
+    /** The profile that downloaded it: its downloads page shows it (null: the profile was deleted). */
+    profileId: text("profile_id").references(() => profiles.id, { onDelete: "set null" }),
     rung: integer("rung").notNull(),
     deviceId: text("device_id").notNull(),
     createdAt: createdAt(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("download_licences_account_idx").on(t.accountId, t.deletedAt, t.expiresAt)],
+  (t) => [
+    index("download_licences_account_idx").on(t.accountId, t.deletedAt, t.expiresAt),
+    index("download_licences_profile_idx").on(t.profileId, t.deletedAt, t.expiresAt),
+  ],
 );
 
 /**

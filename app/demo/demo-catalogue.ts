@@ -4,6 +4,7 @@
  * with the fixed id that makes a second seed find it again. Plain data; the
  * seeding that writes it is seed-demo.server.ts.
  */
+import type { AgeRating } from "~/db/age-ratings";
 import type { Role } from "~/db/schema";
 import type { TileColors } from "~/demo/demo-media.server";
 
@@ -88,6 +89,8 @@ export type DemoTitle = {
   /** The film's picture: a lavfi source drawing 640×360 frames at 25 fps. */
   visual: string;
   toneHz: number;
+  /** A film's age rating (none: unrated, as a title waiting for the administrator's is; an episode has its series'). */
+  ageRating?: AgeRating;
   /** An episode: its season (a DEMO_SERIES season id) and number, and the line under its title card. */
   seasonId?: string;
   episodeNumber?: number;
@@ -97,6 +100,7 @@ export type DemoTitle = {
 export const DEMO_TITLES: readonly DemoTitle[] = [
   {
     id: "demomovie01",
+    ageRating: "15",
     name: "Jarumin Kauye",
     categorySlug: "action",
     description:
@@ -113,6 +117,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie02",
+    ageRating: "15",
     name: "Sarkin Yaki",
     categorySlug: "action",
     description:
@@ -129,6 +134,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie03",
+    ageRating: "12A",
     name: "Gudun Hijira",
     categorySlug: "action",
     description:
@@ -145,6 +151,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie04",
+    ageRating: "12",
     name: "Soyayya Da Kudi",
     categorySlug: "romantic",
     description:
@@ -162,6 +169,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie05",
+    ageRating: "12A",
     name: "Zuciyar Masoyi",
     categorySlug: "romantic",
     description:
@@ -178,6 +186,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie06",
+    ageRating: "PG",
     name: "Dan Kasuwa",
     categorySlug: "comedy",
     description:
@@ -194,6 +203,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie07",
+    ageRating: "G",
     name: "Mai Gadi",
     categorySlug: "comedy",
     description:
@@ -210,6 +220,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie08",
+    ageRating: "18",
     name: "Inuwar Dare",
     categorySlug: "horror",
     description:
@@ -226,6 +237,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie09",
+    ageRating: "PG",
     name: "Hanyar Sahara",
     categorySlug: "adventure",
     description:
@@ -258,6 +270,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie11",
+    ageRating: "G",
     name: "Unguwar Mu",
     categorySlug: "tv-show",
     description:
@@ -274,6 +287,7 @@ export const DEMO_TITLES: readonly DemoTitle[] = [
   },
   {
     id: "demomovie12",
+    ageRating: "G",
     name: "Wakokin Arewa",
     categorySlug: "others",
     description:
@@ -307,6 +321,7 @@ export const DEMO_SERIES = {
   description:
     "A compound of rented rooms in Kano, one landlord and six households who cannot agree on anything. Rent day, weddings and a broken water pump: a warm comedy-drama series.",
   cast: "Maryam Usman, Garba Dogo, Hauwa Musa, Yusuf Auwal",
+  ageRating: "PG",
   seasons: [
     { id: "demoseason01", number: 1 },
     { id: "demoseason02", number: 2 },

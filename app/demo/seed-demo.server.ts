@@ -164,6 +164,7 @@ function ensureSeriesRows(db: DB, context: { categoryId: string; providerId: str
         providerId: context.providerId,
         approved: true,
         access: "free",
+        ageRating: DEMO_SERIES.ageRating,
       })
       .onConflictDoNothing()
       .run();
@@ -366,6 +367,7 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
         featured: title.featured,
         approved: true,
         access: title.access,
+        ageRating: title.ageRating ?? null,
         videoFile: publicVideoName(title.id),
         posterFile: publicPosterName(title.id),
         sizeBytes,
@@ -405,6 +407,7 @@ async function ensureTitle(db: DB, root: string, title: DemoTitle, context: Titl
         .values({
           id: `${title.id}w${viewing}`,
           accountId: context.viewerId,
+          profileId: context.viewerId,
           movieId: title.id,
           startedAt,
           updatedAt: new Date(startedAt.getTime() + position * 1000),

@@ -7,6 +7,7 @@ import enBilling from "./locales/en/billing";
 import enBrowse from "./locales/en/browse";
 import enCommon from "./locales/en/common";
 import enDashboards from "./locales/en/dashboards";
+import enProfiles from "./locales/en/profiles";
 import enDownloads from "./locales/en/downloads";
 import enSeries from "./locales/en/series";
 import enSubtitles from "./locales/en/subtitles";
@@ -21,6 +22,7 @@ import haBilling from "./locales/ha/billing";
 import haBrowse from "./locales/ha/browse";
 import haCommon from "./locales/ha/common";
 import haDashboards from "./locales/ha/dashboards";
+import haProfiles from "./locales/ha/profiles";
 import haDownloads from "./locales/ha/downloads";
 import haSeries from "./locales/ha/series";
 import haSubtitles from "./locales/ha/subtitles";
@@ -53,6 +55,7 @@ export const resources = {
     subtitles: enSubtitles,
     series: enSeries,
     dashboards: enDashboards,
+    profiles: enProfiles,
   },
   ha: {
     common: haCommon,
@@ -69,6 +72,7 @@ export const resources = {
     subtitles: haSubtitles,
     series: haSeries,
     dashboards: haDashboards,
+    profiles: haProfiles,
   },
 } satisfies Record<Language, Record<Namespace, Catalogue>>;
 

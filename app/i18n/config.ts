@@ -24,6 +24,7 @@ export const NAMESPACES = [
   "subtitles",
   "series",
   "dashboards",
+  "profiles",
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 export const DEFAULT_NAMESPACE: Namespace = "common";

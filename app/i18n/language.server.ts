@@ -1,5 +1,5 @@
 import { createCookie } from "@remix-run/node";
-import { DEFAULT_LANGUAGE, LANGUAGES, isLanguage, type Language } from "./config";
+import { DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, isLanguage, type Language } from "./config";
 
 export const languageCookie = createCookie("kallo_lang", {
   path: "/",
@@ -35,4 +35,4 @@ export async function getLanguage(request: Request): Promise<Language> {
   return languageFromAcceptLanguage(request.headers.get("Accept-Language")) ?? DEFAULT_LANGUAGE;
 }
 
-export { LANGUAGES };
+export { LANGUAGES, LANGUAGE_NAMES, isLanguage };

@@ -34,7 +34,11 @@ export async function isDataSaverOn(request: Request, account: { dataSaver: bool
  * Keep a choice: on the account when signed in (and the cookie, so the choice
  * also holds after signing out on this browser). Returns the Set-Cookie value.
  */
-export async function chooseDataSaver(db: DB, account: { id: string } | null, on: boolean): Promise<string> {
+export async function chooseDataSaver(
+  db: DB,
+  account: { profile: { id: string } } | null,
+  on: boolean,
+): Promise<string> {
   if (account) rememberDataSaver(db, account, on);
   return dataSaverCookie.serialize(on ? "on" : "off");
 }

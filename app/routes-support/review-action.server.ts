@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import { publishingChange, type PublishingChange } from "~/services/publishing";
 import { checkReturn, type ReturnInput } from "~/services/title-lifecycle.server";
 import { redirectWithToast } from "~/utils/toast.server";
+import { readRatingChoice, type RatingChoice } from "~/services/age-ratings.server";
 
 /** A send-back refused (no reason, a note too long): its messages and what was typed, beside the row's form. */
 export type SendBackFailure<IdField extends "movieId" | "seriesId"> = Record<IdField, string> & {
@@ -12,7 +13,7 @@ export type SendBackFailure<IdField extends "movieId" | "seriesId"> = Record<IdF
 /**
  * An administrator's review of one row of their titles' or series' table:
  * "sendBack" with a reason and their own words, or a publishing change
- * (approve, feature, Free or Premium), each by its service, then back to the
+ * (approve, feature, Free or Premium) or an age rating, each by its service, then back to the
  * table with a toast. Null for another intent (the page's own).
  */
 export function reviewRowAction<IdField extends "movieId" | "seriesId">(
@@ -23,6 +24,8 @@ export function reviewRowAction<IdField extends "movieId" | "seriesId">(
     back: string;
     sendBack: (reason: ReturnInput) => boolean;
     change: (change: PublishingChange) => boolean;
+    /** Set its age rating (a film or a series: an episode carries its series'). */
+    rate?: (rating: RatingChoice) => boolean;
     /** The toast of a change made (by intent), and of a row that is gone. */
     changedKey: (intent: string) => string;
     missingKey: string;
@@ -44,6 +47,19 @@ export function reviewRowAction<IdField extends "movieId" | "seriesId">(
       row.sendBack(checked.value)
         ? { type: "success", key: "admin:review.sentBackToast" }
         : { type: "error", key: row.missingKey },
+      { status: 303 },
+    );
+  }
+  if (intent === "rate" && row.rate) {
+    const rating = readRatingChoice(form.get("ageRating"));
+    if (rating === undefined)
+      return data(
+        { [row.idField]: row.id, fieldErrors: { ageRating: ["studio:errors.ageRatingInvalid"] } },
+        { status: 400 },
+      );
+    return redirectWithToast(
+      row.back,
+      row.rate(rating) ? { type: "success", key: "admin:review.ratedToast" } : { type: "error", key: row.missingKey },
       { status: 303 },
     );
   }

@@ -16,6 +16,6 @@ export async function loadSavedListPage(request: Request, list: SavedList) {
   return {
     metaTitle: t(META_TITLE[list]),
     language,
-    list: listSavedMovies(getDb(), viewer.id, list, { page: pageParam(request) }),
+    list: listSavedMovies(getDb(), viewer, list, { page: pageParam(request) }),
   };
 }

@@ -59,6 +59,7 @@ export async function loadTitleEditPage(db: DB, movieId: string, actor: Account)
       description: title.description,
       cast: title.cast,
       categoryId: title.categoryId,
+      ageRating: title.ageRating,
       status: title.status,
       approved: title.approved,
       published: isPublishedRow(title),

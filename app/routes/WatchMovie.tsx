@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { byProfile } from "~/services/profiles.server";
 import { metaTitleMeta } from "~/utils/meta";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -28,6 +29,8 @@ import { consumeRateLimit } from "~/services/rate-limit.server";
 import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.server";
 import { chosenTrack, listSubtitles } from "~/services/subtitles.server";
 import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
+import { isPublishedForGrownUps } from "~/services/catalogue.server";
+import { refuseToChildren } from "~/routes-support/children-refusal.server";
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { posterFormatFor } from "~/media/poster-sizes";
 import { downlinkHintKbps } from "~/media/data-cost";
@@ -85,7 +88,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const watch = getWatchPage(getDb(), movieIdOf(request), viewer, {
     posterFormat: posterFormatFor(request.headers.get("Accept")),
   });
-  if (!watch) throw data(null, { status: 404 });
+  if (!watch) {
+    // A direct link to a title above PG, from a children's profile: refused, and said why.
+    if (viewer.profile.children && isPublishedForGrownUps(getDb(), { movieId: movieIdOf(request) })) refuseToChildren();
+    throw data(null, { status: 404 });
+  }
   const { t, language } = await getRequestT(request, "watch");
   // The player, or why not: a Premium title the plan in force does not include, or every screen of the plan in use.
   const access = decideWatchAccess(
@@ -163,7 +170,7 @@ export async function action({ request }: ActionFunctionArgs) {
           { status: 429 },
         );
       }
-      const result = addComment(db, { movieId, accountId: viewer.id, body: form.get("body") });
+      const result = addComment(db, { movieId, ...byProfile(viewer), body: form.get("body") });
       if (!result.ok && "fieldErrors" in result)
         return data<ActionErrors>({ section: "comments", fieldErrors: result.fieldErrors }, { status: 400 });
       if (!result.ok) return unavailable();
@@ -180,7 +187,7 @@ export async function action({ request }: ActionFunctionArgs) {
       );
     }
     case "rate": {
-      const outcome = rateMovie(db, { movieId, accountId: viewer.id, stars: form.get("stars") });
+      const outcome = rateMovie(db, { movieId, ...byProfile(viewer), stars: form.get("stars") });
       if (outcome === "invalid")
         return data<ActionErrors>(
           { section: "rating", fieldErrors: { stars: ["watch:errors.ratingInvalid"] } },
@@ -192,7 +199,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "addWatchLater":
     case "addSaved": {
       const list = intent === "addSaved" ? "saved" : "watch_later";
-      if (!addToSavedList(db, viewer.id, movieId, list)) return unavailable();
+      if (!addToSavedList(db, viewer, movieId, list)) return unavailable();
       return redirectWithToast(
         back("lists"),
         { type: "success", key: list === "saved" ? "watch:lists.savedAdded" : "watch:lists.watchLaterAdded" },
@@ -202,7 +209,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "removeWatchLater":
     case "removeSaved": {
       const list = intent === "removeSaved" ? "saved" : "watch_later";
-      removeFromSavedList(db, viewer.id, movieId, list);
+      removeFromSavedList(db, viewer, movieId, list);
       return redirectWithToast(
         back("lists"),
         { type: "success", key: list === "saved" ? "watch:lists.savedRemoved" : "watch:lists.watchLaterRemoved" },

@@ -25,10 +25,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ t, language }, user] = await Promise.all([getRequestT(request, "pages"), getOptionalUser(request)]);
-  const catalogue = loadLandingCatalogue();
+  const catalogue = loadLandingCatalogue(undefined, Boolean(user?.profile.children));
   return {
     // A signed-in viewer's page starts where they left off.
-    continueWatching: user && usesViewerPages(user.role) ? listContinueWatching(getDb(), user.id) : [],
+    continueWatching: user && usesViewerPages(user.role) ? listContinueWatching(getDb(), user) : [],
     title: t("home.title"),
     description: t("home.description"),
     hero: catalogue.featured.slice(0, 5),

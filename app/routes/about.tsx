@@ -4,6 +4,7 @@ import { AboutKallo } from "~/components/about-kallo";
 import { HomeShelf } from "~/components/catalogue/movie-row";
 import { PlansSection } from "~/components/plans/plans-section";
 import { getRequestT } from "~/i18n/translate.server";
+import { getOptionalUser } from "~/auth/guards.server";
 import { listFeaturedMovies, listTrendingMovies } from "~/services/catalogue-lists.server";
 import { listPlansOnOffer } from "~/services/plans.server";
 import { getDb } from "~/db/client.server";
@@ -16,11 +17,12 @@ export const handle: TranslationHandle = { i18n: ["pages", "plans"] };
 export const meta: MetaFunction<typeof loader> = ({ data }) => titleMeta(data);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t, language } = await getRequestT(request, "pages");
+  const [{ t, language }, user] = await Promise.all([getRequestT(request, "pages"), getOptionalUser(request)]);
+  const children = Boolean(user?.profile.children);
   return {
     title: t("about.title"),
-    featured: listFeaturedMovies(12),
-    trending: listTrendingMovies(12),
+    featured: listFeaturedMovies(12, undefined, children),
+    trending: listTrendingMovies(12, undefined, undefined, children),
     plans: listPlansOnOffer(getDb(), language, getEnv().currency),
   };
 }

@@ -22,6 +22,7 @@ import {
   setAutoApprove,
 } from "~/services/admin-movies.server";
 import { changeTitle, deleteTitleAudited, sendBackTitle } from "~/services/title-lifecycle.server";
+import { rateTitle } from "~/services/age-ratings.server";
 import { reviewRowAction, type SendBackFailure } from "~/routes-support/review-action.server";
 import { clientAddress } from "~/utils/client.server";
 import { storageRoot } from "~/media/storage.server";
@@ -117,6 +118,7 @@ export async function action({ request }: ActionFunctionArgs) {
     back,
     sendBack: (reason) => sendBackTitle(db, movieId, reason, actor),
     change: (change) => changeTitle(db, movieId, change, actor),
+    rate: (rating) => rateTitle(db, movieId, rating, actor),
     changedKey: (done) => `admin:movies.changed.${done}`,
     missingKey: "admin:movies.missing",
   });

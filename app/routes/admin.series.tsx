@@ -13,13 +13,14 @@ import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { changeSeries, listAllSeries, sendBackSeries } from "~/services/series-review.server";
 import { reviewRowAction, type SendBackFailure } from "~/routes-support/review-action.server";
+import { rateSeries } from "~/services/age-ratings.server";
 import { clientAddress } from "~/utils/client.server";
 import { pageParam } from "~/utils/paging";
 import { safeRedirectPath } from "~/utils/redirect";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
 
-export const handle: TranslationHandle = { i18n: ["admin", "series"] };
+export const handle: TranslationHandle = { i18n: ["admin", "series", "studio"] };
 
 export const meta = metaTitleMeta;
 
@@ -53,6 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
         back,
         sendBack: (reason) => sendBackSeries(getDb(), seriesId, reason, actor),
         change: (change) => changeSeries(getDb(), seriesId, change, actor),
+        rate: (rating) => rateSeries(getDb(), seriesId, rating, actor),
         changedKey: (done) => `series:admin.changed.${done}`,
         missingKey: "series:errors.seriesMissing",
       })

@@ -17,7 +17,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo"), "/movies");
   const movieId = String(form.get("movieId") ?? "").slice(0, 64);
-  if (!dismissFromContinueWatching(getDb(), viewer.id, movieId))
+  if (!dismissFromContinueWatching(getDb(), viewer, movieId))
     throw data(null, { status: 404, statusText: "Nothing to remove" });
   return redirectWithToast(back, { type: "success", key: "pages:continue.removed" }, { status: 303 });
 }

@@ -21,6 +21,7 @@ import {
   type StorageFacts,
 } from "~/components/downloads/offline-store";
 import { getRequestT } from "~/i18n/translate.server";
+import { getOptionalUser } from "~/auth/guards.server";
 import { dateFormatter } from "~/utils/dates";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
@@ -32,11 +33,40 @@ export const meta = metaTitleMeta;
  * /downloads — what this device keeps for offline viewing. Everything on it
  * comes from the device (Cache Storage), not the server, so the page is the
  * same for everyone: the service worker keeps a copy rendered without a
- * session and opens it with no network at all.
+ * session and opens it with no network at all. Each profile sees only its own
+ * downloads: the page learns the profile when it opens online and the device
+ * remembers it for the offline copy (a children's profile never lists a film
+ * another profile kept).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { t } = await getRequestT(request, "downloads");
-  return { metaTitle: t("metaTitle") };
+  const [{ t }, user] = await Promise.all([getRequestT(request, "downloads"), getOptionalUser(request)]);
+  return {
+    metaTitle: t("metaTitle"),
+    profile: user ? { id: user.profile.id, accountId: user.id } : null,
+  };
+}
+
+const PROFILE_KEY = "kallo-downloads-profile";
+type ShownProfile = { id: string; accountId: string };
+
+/** The profile whose downloads are shown: the page's (remembered on the device), else the one remembered. */
+function shownProfile(fromPage: ShownProfile | null): ShownProfile | null {
+  try {
+    if (fromPage) {
+      localStorage.setItem(PROFILE_KEY, JSON.stringify(fromPage));
+      return fromPage;
+    }
+    const kept = localStorage.getItem(PROFILE_KEY);
+    return kept ? (JSON.parse(kept) as ShownProfile) : null;
+  } catch {
+    return fromPage;
+  }
+}
+
+/** A download is its profile's; one made before profiles is the account's first profile's (which has the account's id). */
+function belongsTo(record: DownloadRecord, profile: ShownProfile | null): boolean {
+  if (!profile) return true;
+  return (record.profileId ?? profile.accountId) === profile.id;
 }
 
 const MB = 1_000_000;
@@ -85,7 +115,7 @@ async function syncWithServer(records: DownloadRecord[]): Promise<boolean | null
 
 export default function Downloads() {
   const { t, i18n } = useTranslation("downloads");
-  useLoaderData<typeof loader>();
+  const { profile } = useLoaderData<typeof loader>();
   const [records, setRecords] = useState<DownloadRecord[] | null>(null);
   const [facts, setFacts] = useState<StorageFacts | null>(null);
   const [missing, setMissing] = useState<string[]>([]);
@@ -96,11 +126,12 @@ export default function Downloads() {
   const controllers = useRef<Record<string, AbortController>>({});
 
   const refresh = useCallback(async () => {
-    const list = await listRecords();
+    const who = shownProfile(profile);
+    const list = (await listRecords()).filter((record) => belongsTo(record, who));
     setRecords(list);
     setFacts(await storageFacts());
     return list;
-  }, []);
+  }, [profile]);
 
   useEffect(() => {
     const running = controllers.current;

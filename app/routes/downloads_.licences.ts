@@ -53,6 +53,7 @@ export async function action({ request }: ActionFunctionArgs) {
     {
       licence: result.licence,
       publicKey: result.publicKey,
+      profileId: caller!.account.profile.id,
       title: {
         id: parsed.data.movieId,
         name: movie.name,

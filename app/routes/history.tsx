@@ -51,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     period,
     q,
     confirmClear: url.searchParams.get("confirm") === "clear",
-    ...listHistory(getDb(), viewer.id, { period, q, page, pageSize: PAGE_SIZE }),
+    ...listHistory(getDb(), viewer, { period, q, page, pageSize: PAGE_SIZE }),
   };
 }
 
@@ -65,13 +65,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const intent = form.get("intent");
   const back = safeRedirectPath(form.get("redirectTo"), "/history");
   if (intent === "remove") {
-    const removed = removeFromHistory(getDb(), viewer.id, String(form.get("movieId") ?? ""));
+    const removed = removeFromHistory(getDb(), viewer, String(form.get("movieId") ?? ""));
     if (removed === 0)
       return redirectWithToast(back, { type: "error", key: "browse:history.notInHistory" }, { status: 303 });
     return redirectWithToast(back, { type: "success", key: "browse:history.removed" }, { status: 303 });
   }
   if (intent === "delete") {
-    clearHistory(getDb(), viewer.id);
+    clearHistory(getDb(), viewer);
     return redirectWithToast("/history", { type: "success", key: "browse:history.cleared" }, { status: 303 });
   }
   throw data(null, { status: 400, statusText: "Unknown action" });

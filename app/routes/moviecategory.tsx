@@ -30,16 +30,17 @@ const PAGE_SIZE = 24;
 
 /** Category tiles, the Movie Category and Sort by menus, and search — all GET, so all of it works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireViewer(request);
+  const viewer = await requireViewer(request);
+  const children = viewer.profile.children;
   const url = new URL(request.url);
   const q = normaliseSearchText(url.searchParams.get("q"));
   const categorySlug = url.searchParams.get("category")?.slice(0, 80) || null;
   const sort = parseBrowseSort(url.searchParams.get("sort"));
   const page = pageParam(url);
   const { t } = await getRequestT(request, "browse");
-  const result = browseCatalogue({ q, categorySlug, sort, page, pageSize: PAGE_SIZE });
+  const result = browseCatalogue({ q, categorySlug, sort, page, pageSize: PAGE_SIZE, children });
   // Episodes are not cards of their own: a search lists those whose own words match (first page, any category).
-  const episodes = q && result.page === 1 && !categorySlug ? searchEpisodes(getDb(), toFtsQuery(q), 12) : [];
+  const episodes = q && result.page === 1 && !categorySlug ? searchEpisodes(getDb(), toFtsQuery(q), 12, children) : [];
   return {
     metaTitle: t("category.metaTitle"),
     q,

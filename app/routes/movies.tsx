@@ -32,10 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     metaTitle: t("movies.metaTitle"),
     // First on the first page only: paging and sorting are about the catalogue.
-    continueWatching: page === 1 && !sort && !filter ? listContinueWatching(getDb(), viewer.id) : [],
+    continueWatching: page === 1 && !sort && !filter ? listContinueWatching(getDb(), viewer) : [],
     sort,
     filter,
-    ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE }),
+    ...listCatalogue({ sort, filter, page, pageSize: PAGE_SIZE, children: viewer.profile.children }),
   };
 }
 

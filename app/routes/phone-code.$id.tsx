@@ -8,6 +8,7 @@ import { AuthCard } from "~/components/auth/sign-in-form";
 import { Link } from "~/components/ui/link";
 import { Field, FormError, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
+import { afterSignInPath } from "~/services/profiles.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { getRequestT } from "~/i18n/translate.server";
 import { useTranslation } from "~/i18n/use-translation";
@@ -109,10 +110,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
         { status: 303, headers: await signedInHeaders(request, account) },
       );
     case "sign_in":
-      return redirect(safeRedirectPath(redeemed.redirectTo, landingPath(account.role)), {
-        status: 303,
-        headers: await signedInHeaders(request, account),
-      });
+      return redirect(
+        afterSignInPath(getDb(), account, safeRedirectPath(redeemed.redirectTo, landingPath(account.role))),
+        {
+          status: 303,
+          headers: await signedInHeaders(request, account),
+        },
+      );
     case "reset":
       return redirectWithToast("/login", { type: "success", key: "auth:reset.done" }, { status: 303 });
     case "add_phone":

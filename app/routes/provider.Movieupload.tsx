@@ -136,6 +136,7 @@ export default function MovieUpload() {
         Description: String(form.get("Description") ?? ""),
         Category: String(form.get("Category") ?? ""),
         cast: String(form.get("cast") ?? ""),
+        ageRating: String(form.get("ageRating") ?? ""),
         // An episode: its season and number travel as tus metadata under the form's names.
         ...(form.get("seasonId") ? { seasonId: String(form.get("seasonId")) } : {}),
         ...(form.get("seasonId") && form.get("episodeNumber")
@@ -210,7 +211,7 @@ export default function MovieUpload() {
           required
           maxLength={200}
         />
-        <DetailsFields categories={categoryOptions} errors={fieldErrors} />
+        <DetailsFields categories={categoryOptions} errors={fieldErrors} withRating={!seasonId} />
         <Field
           type="file"
           name="poster"

@@ -320,6 +320,7 @@ export default function ProviderSeriesDetail() {
             description: page.series.description,
             cast: page.series.cast,
             categoryId: page.series.categoryId,
+            ageRating: page.series.ageRating,
           }}
           errors={errors}
           submitLabel={t("studio.save")}

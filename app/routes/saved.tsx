@@ -27,7 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireViewer(request);
   const form = await readForm(request);
   if (form.get("intent") !== "remove") throw data(null, { status: 400, statusText: "Unknown action" });
-  removeFromSavedList(getDb(), viewer.id, String(form.get("movieId") ?? ""), "saved");
+  removeFromSavedList(getDb(), viewer, String(form.get("movieId") ?? ""), "saved");
   return redirectWithToast(
     safeRedirectPath(form.get("redirectTo"), "/saved"),
     { type: "success", key: "browse:lists.removed" },

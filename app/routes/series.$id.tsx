@@ -14,6 +14,8 @@ import { SubmitButton } from "~/components/ui/form";
 import { getDb } from "~/db/client.server";
 import { getRequestT } from "~/i18n/translate.server";
 import { chooseSeason, dropSeriesFromList, getSeriesPage, keepSeriesOnList } from "~/services/series-viewing.server";
+import { isPublishedForGrownUps } from "~/services/catalogue.server";
+import { refuseToChildren } from "~/routes-support/children-refusal.server";
 import { redirectWithToast } from "~/utils/toast.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 import { readForm } from "~/utils/read-form.server";
@@ -32,7 +34,10 @@ export const meta = metaTitleMeta;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const viewer = await requireViewer(request);
   const page = getSeriesPage(getDb(), params.id ?? "", viewer);
-  if (!page) throw data(null, { status: 404 });
+  if (!page) {
+    if (viewer.profile.children && isPublishedForGrownUps(getDb(), { seriesId: params.id ?? "" })) refuseToChildren();
+    throw data(null, { status: 404 });
+  }
   const { t } = await getRequestT(request, "series");
   const { seasons, ...rest } = page;
   // Only the season shown travels: the others are a tab (a link) away.

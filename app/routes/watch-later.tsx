@@ -41,12 +41,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const db = getDb();
   if (form.get("intent") === "remove") {
     if (seriesId) dropSeriesFromList(db, user, seriesId, "watch_later");
-    else removeFromSavedList(db, user.id, movieId, "watch_later");
+    else removeFromSavedList(db, user, movieId, "watch_later");
     return redirectWithToast(back, { type: "success", key: "common:watchLater.removed" }, { status: 303 });
   }
   const added = seriesId
     ? keepSeriesOnList(db, user, seriesId, "watch_later")
-    : addToSavedList(db, user.id, movieId, "watch_later");
+    : addToSavedList(db, user, movieId, "watch_later");
   if (!added) {
     return redirectWithToast(back, { type: "error", key: "common:watchLater.unknown" }, { status: 303 });
   }

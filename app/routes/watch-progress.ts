@@ -1,4 +1,5 @@
 import { fieldErrorsOf } from "~/services/validation";
+import { byProfile } from "~/services/profiles.server";
 import { jsonError } from "~/utils/json-error";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { getOptionalUser } from "~/auth/guards.server";
@@ -44,7 +45,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (!lease.ok)
       return jsonError(403, screensMessage(lease.screens), { details: { reason: "screens", screens: lease.screens } });
   }
-  const result = recordProgress(db, { accountId: user.id, ...parsed.data });
+  const result = recordProgress(db, { ...byProfile(user), ...parsed.data });
   if (stopping) releasePlaybackLease(db, user.id, deviceId);
   if (!result.ok) return jsonError(404, "Video not found");
   return Response.json({ ok: true, positionSeconds: result.positionSeconds, newViewing: result.newViewing });

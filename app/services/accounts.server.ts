@@ -52,7 +52,7 @@ export const EMAIL_NEEDED = "auth:validation.emailNeededWithoutPhone";
 export const CURRENT_PASSWORD_WRONG = "auth:validation.currentPasswordWrong";
 export const CURRENT_PASSWORD_TOO_MANY = "auth:validation.currentPasswordTooMany";
 
-const publicColumns = {
+export const accountColumns = {
   id: accounts.id,
   name: accounts.name,
   email: accounts.email,
@@ -75,7 +75,7 @@ export type WriteResult<T> = { ok: true; value: T } | { ok: false; fieldErrors: 
 // Every signed-in page asks this (the guards): prepared once.
 const accountById = preparedQuery((db) =>
   db
-    .select(publicColumns)
+    .select(accountColumns)
     .from(accounts)
     .where(eq(accounts.id, sql.placeholder("id")))
     .prepare(),
@@ -86,7 +86,7 @@ export function getAccountById(db: DB, id: string): Account | undefined {
 }
 
 export function findAccountByEmail(db: DB, email: string): Account | undefined {
-  return db.select(publicColumns).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get();
+  return db.select(accountColumns).from(accounts).where(eq(accounts.email, email.trim().toLowerCase())).get();
 }
 
 /**
@@ -273,7 +273,7 @@ export async function authenticateAtDoor(
   const name = readSignInName(input.email);
   const row = name
     ? db
-        .select({ ...publicColumns, passwordHash: accounts.passwordHash })
+        .select({ ...accountColumns, passwordHash: accounts.passwordHash })
         .from(accounts)
         .where(whereSignInName(name))
         .get()
@@ -455,7 +455,7 @@ export function listAccounts(
   const where = and(...conditions);
   const total = db.select({ value: count() }).from(accounts).where(where).get()?.value ?? 0;
   const rows = db
-    .select(publicColumns)
+    .select(accountColumns)
     .from(accounts)
     .where(where)
     .orderBy(desc(accounts.createdAt), accounts.id)

@@ -69,7 +69,12 @@ export type AuditAction =
   | "voucher.redeem"
   | "setting.update"
   | "prices.currency_recorded"
-  | "prices.convert";
+  | "prices.convert"
+  | "profile.create"
+  | "profile.delete"
+  | "profile.pin_set"
+  | "movie.age_rating"
+  | "series.age_rating";
 
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "account.register",
@@ -133,12 +138,17 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   "setting.update",
   "prices.currency_recorded",
   "prices.convert",
+  "profile.create",
+  "profile.delete",
+  "profile.pin_set",
+  "movie.age_rating",
+  "series.age_rating",
 ];
 
 export type AuditEntry = {
   actorId: string | null;
   action: AuditAction;
-  targetType?: "account" | "movie" | "series" | "category" | "plan" | "payment" | "voucher";
+  targetType?: "account" | "profile" | "movie" | "series" | "category" | "plan" | "payment" | "voucher";
   targetId?: string | null;
   details?: Record<string, unknown>;
   ipAddress?: string | null;

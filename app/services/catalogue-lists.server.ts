@@ -5,7 +5,7 @@
  * cards, the published rule and the entry queries they are made of:
  * catalogue.server.ts.
  */
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { categories, movies, seasons, series, watchEvents } from "~/db/schema";
@@ -17,6 +17,7 @@ import {
   TRENDING_WINDOW_MS,
   clampLimit,
   countEntries,
+  isChildSafeTitle,
   isPublished,
   listCardsForEntries,
   listHeroesForEntries,
@@ -33,13 +34,16 @@ function entryCards(
 }
 
 /** Titles and series an administrator has featured, newest first (movies_featured_idx), with what the hero shows. */
-export function listFeaturedMovies(limit = 10, db: DB = getDb()): CatalogueMovie[] {
-  return listHeroesForEntries(db, queryEntries(db, { featuredOnly: true }, { order: "new", limit: clampLimit(limit) }));
+export function listFeaturedMovies(limit = 10, db: DB = getDb(), children = false): CatalogueMovie[] {
+  return listHeroesForEntries(
+    db,
+    queryEntries(db, { featuredOnly: true, childrenOnly: children }, { order: "new", limit: clampLimit(limit) }),
+  );
 }
 
 /** The newest published films and series (movies_catalogue_idx). */
-export function listNewMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
-  return entryCards(db, {}, { order: "new", limit: clampLimit(limit) });
+export function listNewMovies(limit = 10, db: DB = getDb(), children = false): CatalogueCard[] {
+  return entryCards(db, { childrenOnly: children }, { order: "new", limit: clampLimit(limit) });
 }
 
 const categoryBySlug = preparedQuery((db) =>
@@ -51,10 +55,14 @@ const categoryBySlug = preparedQuery((db) =>
 );
 
 /** The newest published films and series of one category, by its slug (categories_slug_unique, movies_category_idx). */
-export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb()): CatalogueCard[] {
+export function listMoviesInCategory(slug: string, limit = 10, db: DB = getDb(), children = false): CatalogueCard[] {
   const category = categoryBySlug(db).get({ slug });
   if (!category) return [];
-  return entryCards(db, { categoryId: category.id }, { order: "new", limit: clampLimit(limit) });
+  return entryCards(
+    db,
+    { categoryId: category.id, childrenOnly: children },
+    { order: "new", limit: clampLimit(limit) },
+  );
 }
 
 type TrendingEntry = CatalogueEntry & { uploadedAt: number };
@@ -100,8 +108,15 @@ export function trendingRanking(db: DB, now: Date = new Date()): TrendingEntry[]
  * the row is filled with the most viewed of all time, so the row is never
  * empty while titles exist.
  */
-export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new Date()): CatalogueCard[] {
+export function listTrendingMovies(
+  limit = 10,
+  db: DB = getDb(),
+  now: Date = new Date(),
+  children = false,
+): CatalogueCard[] {
   const max = clampLimit(limit);
+  // A children's row: the child-safe entries most played this week (the shared ranking is everyone's).
+  if (children) return entryCards(db, { childrenOnly: true }, { order: "plays", limit: max, now });
   const trending = listCardsForEntries(db, trendingRanking(db, now).slice(0, max));
   if (trending.length >= max) return trending;
 
@@ -120,8 +135,8 @@ export function listTrendingMovies(limit = 10, db: DB = getDb(), now: Date = new
  * prior, so well-rated titles come first, badly rated ones last, and among the
  * unrated the most watched lead. A series is scored on all its episodes' stars.
  */
-export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard[] {
-  return entryCards(db, {}, { order: "suggested", limit: clampLimit(limit) });
+export function listSuggestedMovies(limit = 10, db: DB = getDb(), children = false): CatalogueCard[] {
+  return entryCards(db, { childrenOnly: children }, { order: "suggested", limit: clampLimit(limit) });
 }
 
 /**
@@ -130,16 +145,16 @@ export function listSuggestedMovies(limit = 10, db: DB = getDb()): CatalogueCard
  * featured's when it is featured), so the page's data, which names an object
  * it has already sent by reference, carries each card once.
  */
-export function loadLandingCatalogue(db: DB = getDb()) {
-  const featured = listFeaturedMovies(8, db);
+export function loadLandingCatalogue(db: DB = getDb(), children = false) {
+  const featured = listFeaturedMovies(8, db, children);
   const share = sharedCards(featured);
   return {
     featured,
-    suggested: share(listSuggestedMovies(8, db)),
+    suggested: share(listSuggestedMovies(8, db, children)),
     // The Action row only where the install has that category (an operator may have none).
-    action: categoryBySlug(db).get({ slug: "action" }) ? share(listMoviesInCategory("action", 8, db)) : null,
-    trending: share(listTrendingMovies(12, db)),
-    newest: share(listNewMovies(12, db)),
+    action: categoryBySlug(db).get({ slug: "action" }) ? share(listMoviesInCategory("action", 8, db, children)) : null,
+    trending: share(listTrendingMovies(12, db, new Date(), children)),
+    newest: share(listNewMovies(12, db, children)),
   };
 }
 
@@ -189,14 +204,21 @@ export type CataloguePage = {
  * cards; a trending page is a slice of the kept trendingRanking and its cards.
  */
 export function listCatalogue(
-  options: { sort?: CatalogueSort | null; filter?: CatalogueFilter | null; page?: number; pageSize?: number },
+  options: {
+    sort?: CatalogueSort | null;
+    filter?: CatalogueFilter | null;
+    page?: number;
+    pageSize?: number;
+    /** A children's profile: G and PG only (its trending page: the child-safe entries most played this week). */
+    children?: boolean;
+  },
   db: DB = getDb(),
   now: Date = new Date(),
 ): CataloguePage {
   const pageSize = clampLimit(options.pageSize ?? 24);
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
 
-  if (options.filter === "trending") {
+  if (options.filter === "trending" && !options.children) {
     let ranking = trendingRanking(db, now);
     if (options.sort) {
       const direction = options.sort === "old" ? 1 : -1;
@@ -214,12 +236,13 @@ export function listCatalogue(
   const filter: EntryFilter = {
     featuredOnly: options.filter === "featured",
     since: options.filter === "new" ? new Date(now.getTime() - NEW_WINDOW_MS) : null,
+    childrenOnly: options.children,
   };
   const total = countEntries(db, filter);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
   const movies = entryCards(db, filter, {
-    order: options.sort === "old" ? "old" : "new",
+    order: options.sort === "old" ? "old" : options.filter === "trending" && !options.sort ? "plays" : "new",
     limit: pageSize,
     offset: (page - 1) * pageSize,
     now,
@@ -245,8 +268,9 @@ export type PublishedTitle = {
  */
 export function listPublishedTitles(
   db: DB,
-  options: { page: number; pageSize: number },
+  options: { page: number; pageSize: number; children?: boolean },
 ): { rows: PublishedTitle[]; total: number } {
+  const shown = options.children ? (and(isPublished(), isChildSafeTitle()) as SQL) : isPublished();
   const pageSize = clampLimit(options.pageSize);
   const page = Math.max(1, Math.floor(options.page) || 1);
   const rows = db
@@ -263,7 +287,7 @@ export function listPublishedTitles(
     .from(movies)
     .leftJoin(seasons, eq(seasons.id, movies.seasonId))
     .leftJoin(series, eq(series.id, seasons.seriesId))
-    .where(isPublished())
+    .where(shown)
     .orderBy(desc(movies.uploadedAt), desc(movies.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize)
@@ -276,7 +300,7 @@ export function listPublishedTitles(
     db
       .select({ value: sql<number>`count(*)` })
       .from(movies)
-      .where(isPublished())
+      .where(shown)
       .get()?.value ?? 0;
   return { rows, total: Number(total) };
 }

@@ -5,6 +5,7 @@ import { catalogueVersion, categories, movies, ratings, seasons, series, watchEv
 import { qualified } from "~/db/sql";
 import type { PosterOwner } from "~/media/poster-sizes";
 import { episodeContextColumns, titleDisplayName } from "./episode-names";
+import { CHILDREN_RATINGS } from "~/db/age-ratings";
 
 /**
  * The public catalogue: the lists the landing page, /movies and the API show.
@@ -84,6 +85,34 @@ export function isPublishedRow(row: { status: string; approved: boolean }): bool
  */
 export function isSeriesPublished(): SQL {
   return sql`(${series.approved} = 1 AND EXISTS (SELECT 1 FROM ${seasons} CROSS JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)} AND ${isPublished()}))`;
+}
+
+/** The children's ratings as an SQL list, for an `IN (…)`. */
+export const CHILDREN_LIST = sql.raw(CHILDREN_RATINGS.map((rating) => `'${rating}'`).join(", "));
+
+/**
+ * What a children's profile may see (G or PG, never unrated): a film by its
+ * own rating, an episode by its series'. The one home of the rule for every
+ * list, page, stream and download (with `viewableBy`).
+ */
+export function isChildSafeTitle(): SQL {
+  return sql`(CASE WHEN ${qualified(movies.seasonId)} IS NULL THEN ${qualified(movies.ageRating)} ELSE (SELECT ${series.ageRating} FROM ${seasons} INNER JOIN ${series} ON ${series.id} = ${seasons.seriesId} WHERE ${seasons.id} = ${qualified(movies.seasonId)}) END) IN (${CHILDREN_LIST})`;
+}
+
+export function isChildSafeSeries(): SQL {
+  return sql`${qualified(series.ageRating)} IN (${CHILDREN_LIST})`;
+}
+
+/** Who is looking, as far as the catalogue cares: a children's profile sees only child-safe titles. */
+export type CatalogueViewer = { profile: { children: boolean } } | null;
+
+export function forChildren(viewer: CatalogueViewer | undefined): boolean {
+  return Boolean(viewer?.profile.children);
+}
+
+/** Published, and for a children's profile child-safe: what a viewer may open. */
+export function viewableBy(viewer: CatalogueViewer | undefined): SQL {
+  return forChildren(viewer) ? (and(isPublished(), isChildSafeTitle()) as SQL) : isPublished();
 }
 
 /** Only films (titles outside any season) are cards of their own; an episode is reached through its series. */
@@ -369,6 +398,8 @@ export type EntryFilter = {
   since?: Date | null;
   /** A safe FTS5 query (search.server.ts toFtsQuery): films by movies_fts, series by series_fts. */
   ftsQuery?: string | null;
+  /** A children's profile: G and PG films and series only. */
+  childrenOnly?: boolean;
 };
 
 /**
@@ -394,7 +425,14 @@ const FILM_RANK = sql.raw("bm25(movies_fts, 0.0, 10.0, 2.0, 4.0)");
 const SERIES_RANK = sql.raw("bm25(series_fts, 0.0, 10.0, 2.0, 4.0)");
 
 /** Which parts of an EntryFilter are in use: an entry statement is prepared once per shape and order. */
-type EntryShape = { featuredOnly: boolean; category: boolean; provider: boolean; since: boolean; search: boolean };
+type EntryShape = {
+  featuredOnly: boolean;
+  category: boolean;
+  provider: boolean;
+  since: boolean;
+  search: boolean;
+  children: boolean;
+};
 
 function shapeOf(filter: EntryFilter): EntryShape {
   return {
@@ -403,6 +441,7 @@ function shapeOf(filter: EntryFilter): EntryShape {
     provider: Boolean(filter.providerId),
     since: Boolean(filter.since),
     search: Boolean(filter.ftsQuery),
+    children: Boolean(filter.childrenOnly),
   };
 }
 
@@ -446,6 +485,10 @@ function entryArms(shape: EntryShape, order: EntryOrder | null): { films: SQL; s
     show.push(sql`${series.providerId} = ${sql.placeholder("providerId")}`);
   }
   if (shape.since) film.push(sql`${movies.uploadedAt} >= ${sql.placeholder("since")}`);
+  if (shape.children) {
+    film.push(sql`${movies.ageRating} IN (${CHILDREN_LIST})`);
+    show.push(sql`${series.ageRating} IN (${CHILDREN_LIST})`);
+  }
   if (shape.search) {
     film.push(sql`movies_fts MATCH ${sql.placeholder("match")}`);
     show.push(sql`series_fts MATCH ${sql.placeholder("match")}`);
@@ -631,3 +674,25 @@ export const titleDetailColumns = {
   categoryId: movies.categoryId,
   providerId: movies.providerId,
 };
+
+/**
+ * Whether a title a children's profile could not open is published all the
+ * same (so the refusal says "not for children's profiles", not "not found").
+ */
+export function isPublishedForGrownUps(db: DB, target: { movieId: string } | { seriesId: string }): boolean {
+  if ("movieId" in target)
+    return Boolean(
+      db
+        .select({ id: movies.id })
+        .from(movies)
+        .where(and(eq(movies.id, target.movieId), isPublished()))
+        .get(),
+    );
+  return Boolean(
+    db
+      .select({ id: series.id })
+      .from(series)
+      .where(and(eq(series.id, target.seriesId), isSeriesPublished()))
+      .get(),
+  );
+}

@@ -3,7 +3,8 @@ import type { DB } from "~/db/client.server";
 import { preparedSql } from "~/db/prepared.server";
 import { continueWatchingDismissals, movies, seasons, series, watchEvents } from "~/db/schema";
 import type { PosterOwner } from "~/media/poster-sizes";
-import { isPublished, watchPageHref } from "./catalogue.server";
+import { isChildSafeTitle, isPublished, watchPageHref } from "./catalogue.server";
+import type { Viewer } from "./profiles.server";
 import { episodeCode } from "./episode-names";
 import { continueTarget, type EpisodeProgress } from "./series.server";
 import { isFinished, resumePosition } from "./watching.server";
@@ -53,7 +54,7 @@ type ViewingRow = {
 /**
  * The viewer's latest visible viewing of each published title, newest first,
  * with what the row shows of it and when they last took it out of the row.
- * Reads watch_events_account_idx backwards; titles, seasons and series by key.
+ * Reads watch_events_profile_idx backwards; titles, seasons and series by key.
  */
 const latestViewings = preparedSql<ViewingRow>(
   () =>
@@ -66,7 +67,7 @@ const latestViewings = preparedSql<ViewingRow>(
           SELECT ${watchEvents.movieId} AS movie_id, max(${watchEvents.updatedAt}) AS last_watched,
                  ${watchEvents.positionSeconds} AS position
             FROM ${watchEvents}
-           WHERE ${watchEvents.accountId} = ${sql.placeholder("accountId")} AND ${watchEvents.hiddenAt} IS NULL
+           WHERE ${watchEvents.profileId} = ${sql.placeholder("profileId")} AND ${watchEvents.hiddenAt} IS NULL
            GROUP BY ${watchEvents.movieId}
            ORDER BY last_watched DESC
            LIMIT ${sql.placeholder("limit")}
@@ -75,9 +76,9 @@ const latestViewings = preparedSql<ViewingRow>(
         LEFT JOIN ${seasons} ON ${seasons.id} = ${movies.seasonId}
         LEFT JOIN ${series} ON ${series.id} = ${seasons.seriesId}
         LEFT JOIN ${continueWatchingDismissals}
-          ON ${continueWatchingDismissals.accountId} = ${sql.placeholder("accountId")}
+          ON ${continueWatchingDismissals.profileId} = ${sql.placeholder("profileId")}
          AND ${continueWatchingDismissals.movieId} = latest.movie_id
-        WHERE ${isPublished()}
+        WHERE ${isPublished()} AND (${sql.placeholder("children")} = 0 OR ${isChildSafeTitle()})
         ORDER BY latest.last_watched DESC, latest.movie_id DESC`,
 );
 
@@ -104,8 +105,12 @@ function posterOf(row: { movieId: string; posterFile: string | null }): PosterOw
 }
 
 /** This viewer's row, at most `limit` entries; empty when there is nothing to continue. */
-export function listContinueWatching(db: DB, accountId: string, limit = CONTINUE_WATCHING_MAX): ContinueWatchingItem[] {
-  const rows = latestViewings(db).all({ accountId, limit: VIEWINGS_READ });
+export function listContinueWatching(db: DB, viewer: Viewer, limit = CONTINUE_WATCHING_MAX): ContinueWatchingItem[] {
+  const rows = latestViewings(db).all({
+    profileId: viewer.profile.id,
+    children: viewer.profile.children ? 1 : 0,
+    limit: VIEWINGS_READ,
+  });
   const items: ContinueWatchingItem[] = [];
   const seriesSeen = new Set<string>();
   for (const row of rows) {
@@ -162,24 +167,19 @@ export function listContinueWatching(db: DB, accountId: string, limit = CONTINUE
 }
 
 /** Take a title out of this viewer's row (until they watch it again). False when they have no viewing of it. */
-export function dismissFromContinueWatching(
-  db: DB,
-  accountId: string,
-  movieId: string,
-  now: Date = new Date(),
-): boolean {
+export function dismissFromContinueWatching(db: DB, viewer: Viewer, movieId: string, now: Date = new Date()): boolean {
   if (!movieId) return false;
   const viewed = db
     .select({ id: watchEvents.id })
     .from(watchEvents)
-    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movieId)))
+    .where(and(eq(watchEvents.profileId, viewer.profile.id), eq(watchEvents.movieId, movieId)))
     .limit(1)
     .get();
   if (!viewed) return false;
   db.insert(continueWatchingDismissals)
-    .values({ accountId, movieId, dismissedAt: now })
+    .values({ accountId: viewer.id, profileId: viewer.profile.id, movieId, dismissedAt: now })
     .onConflictDoUpdate({
-      target: [continueWatchingDismissals.accountId, continueWatchingDismissals.movieId],
+      target: [continueWatchingDismissals.profileId, continueWatchingDismissals.movieId],
       set: { dismissedAt: now },
     })
     .run();

@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
-import { accounts } from "~/db/schema";
+import { setProfileDataSaver } from "./profiles.server";
 import { DATA_SAVER_MAX_RUNG } from "~/media/ladder";
 
 /**
  * Data saver: playback at 240p at most. A signed-in viewer's choice is kept
- * on the account, a signed-out visitor's on the browser (a cookie:
+ * with the profile watching, a signed-out visitor's on the browser (a cookie:
  * routes-support/preferences.server.ts); until someone chooses, it follows
  * the browser's `Save-Data: on` (the phone's own data-saving mode).
  */
@@ -25,7 +24,7 @@ export function dataSaverOn(account: { dataSaver: boolean | null } | null, brows
   return browser.savesData;
 }
 
-/** Keep a signed-in viewer's choice on the account. */
-export function rememberDataSaver(db: DB, account: { id: string }, on: boolean): void {
-  db.update(accounts).set({ dataSaver: on }).where(eq(accounts.id, account.id)).run();
+/** Keep a signed-in viewer's choice with the profile watching (each profile has its own). */
+export function rememberDataSaver(db: DB, account: { profile: { id: string } }, on: boolean): void {
+  setProfileDataSaver(db, account.profile.id, on);
 }

@@ -132,7 +132,7 @@ export type IssueResult = { ok: true; licence: SignedLicence; sizeBytes: number;
  */
 export function issueLicence(
   db: DB,
-  account: Account | null,
+  account: (Account & { profile?: { id: string; children: boolean } }) | null,
   input: { movieId: string; rung: number; codec?: LadderCodec; deviceId: string; replaces?: string | null },
   now = new Date(),
 ): IssueResult {
@@ -200,6 +200,7 @@ export function issueLicence(
       .values({
         id: terms.id,
         accountId: account.id,
+        profileId: account.profile?.id ?? null,
         movieId: input.movieId,
         rung: input.rung,
         deviceId: input.deviceId,

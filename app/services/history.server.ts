@@ -1,7 +1,8 @@
+import type { Viewer } from "./profiles.server";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, watchEvents } from "~/db/schema";
-import { isPublished, cardsOfRows, type CatalogueCard } from "./catalogue.server";
+import { viewableBy, cardsOfRows, type CatalogueCard } from "./catalogue.server";
 import { normaliseSearchText, toFtsQuery } from "./search.server";
 import { isFinished } from "./watching.server";
 
@@ -29,19 +30,23 @@ export type HistoryPage = { items: HistoryItem[]; total: number; page: number; p
 /**
  * One page of this viewer's history: published titles only, each at its
  * latest visible viewing (SQLite returns the bare column `position_seconds`
- * from the row that holds the max), read through watch_events_account_idx.
+ * from the row that holds the max), read through watch_events_profile_idx.
  * `q` narrows to titles whose title, description or cast match (the same
  * full-text index as /moviecategory).
  */
 export function listHistory(
   db: DB,
-  accountId: string,
+  viewer: Viewer,
   options: { period?: HistoryPeriod | null; q?: string | null; page?: number; pageSize?: number } = {},
   now: Date = new Date(),
 ): HistoryPage {
   const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-  const conditions: SQL[] = [eq(watchEvents.accountId, accountId), isNull(watchEvents.hiddenAt), isPublished()];
+  const conditions: SQL[] = [
+    eq(watchEvents.profileId, viewer.profile.id),
+    isNull(watchEvents.hiddenAt),
+    viewableBy(viewer),
+  ];
   if (options.period)
     conditions.push(sql`${watchEvents.updatedAt} >= ${now.getTime() - HISTORY_PERIODS[options.period]}`);
   const text = normaliseSearchText(options.q);
@@ -87,20 +92,22 @@ export function listHistory(
 }
 
 /** Take one title out of this viewer's history. The number of viewings hidden (0 when there was nothing to remove). */
-export function removeFromHistory(db: DB, accountId: string, movieId: string, now: Date = new Date()): number {
+export function removeFromHistory(db: DB, viewer: Viewer, movieId: string, now: Date = new Date()): number {
   if (!movieId) return 0;
   return db
     .update(watchEvents)
     .set({ hiddenAt: now })
-    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movieId), isNull(watchEvents.hiddenAt)))
+    .where(
+      and(eq(watchEvents.profileId, viewer.profile.id), eq(watchEvents.movieId, movieId), isNull(watchEvents.hiddenAt)),
+    )
     .run().changes;
 }
 
 /** Clear this viewer's whole history. */
-export function clearHistory(db: DB, accountId: string, now: Date = new Date()): number {
+export function clearHistory(db: DB, viewer: Viewer, now: Date = new Date()): number {
   return db
     .update(watchEvents)
     .set({ hiddenAt: now })
-    .where(and(eq(watchEvents.accountId, accountId), isNull(watchEvents.hiddenAt)))
+    .where(and(eq(watchEvents.profileId, viewer.profile.id), isNull(watchEvents.hiddenAt)))
     .run().changes;
 }

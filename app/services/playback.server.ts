@@ -21,7 +21,7 @@ import {
   streamUrl,
   versionedStreamFile,
 } from "~/media/storage.server";
-import { isPublishedRow } from "./catalogue.server";
+import { isChildSafeTitle, isPublishedRow } from "./catalogue.server";
 import { allowsPremium, getPassStatus, NO_PLAN_LIMITS, type PlanLimits } from "./passes.server";
 import {
   allowedOfFamily,
@@ -36,7 +36,7 @@ export type PlaybackRefusal = {
   allowed: false;
   status: 401 | 403 | 404;
   message: string;
-  reason?: "pass_required" | "screens" | "quality";
+  reason?: "pass_required" | "screens" | "quality" | "children";
   screens?: number;
 };
 /** `mediaVersion`: which version of the film plays now (movies.media_version). */
@@ -51,7 +51,11 @@ export function screensMessage(screens: number): string {
   return `Your plan allows ${screens} ${screens === 1 ? "screen" : "screens"} at a time and another device is playing. Stop playback on the other device (on the title's page) to watch here.`;
 }
 
-type Account = { id: string; role: Role };
+/** `profile`: the profile watching, when known (a children's one streams only child-safe titles). */
+type Account = { id: string; role: Role; profile?: { children: boolean } };
+
+export const CHILDREN_REFUSED_MESSAGE =
+  "This title is not rated for children's profiles (only G and PG titles are). Switch profile to watch it.";
 
 /**
  * Who may stream a title's video: signed-in viewers and administrators a
@@ -86,11 +90,15 @@ export function decideMoviePlayback(
       providerId: movies.providerId,
       access: movies.access,
       mediaVersion: movies.mediaVersion,
+      childSafe: sql<number>`${isChildSafeTitle()}`,
     })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get();
   if (!movie || movie.status !== "ready") return { allowed: false, status: 404, message: "Video not found" };
+  // Before any role's rule: an administrator's children's profile is a child's too.
+  if (account.profile?.children && !movie.childSafe)
+    return { allowed: false, status: 403, message: CHILDREN_REFUSED_MESSAGE, reason: "children" };
   const allowed = { allowed: true, movieId: movie.id, mediaVersion: movie.mediaVersion } as const;
   if (account.role === "admin") return allowed;
   if (account.role === "provider") {

@@ -124,7 +124,13 @@ export function finishUpload(db: DB, id: string, ipAddress: string, root = stora
   const made = storeNewTitle(db, {
     movieId: row.movieId,
     providerId: row.providerId,
-    details: { name: row.name, Description: row.description, cast: row.cast, Category: row.categoryId },
+    details: {
+      name: row.name,
+      Description: row.description,
+      cast: row.cast,
+      Category: row.categoryId,
+      ageRating: row.ageRating,
+    },
     movie: { path: files.data, originalName: row.filename, size: row.sizeBytes },
     poster: posterWaiting(id, root),
     episode,
@@ -255,6 +261,7 @@ export function checkCreation(
     Description: text("Description"),
     Category: episode?.categoryId ?? text("Category"),
     cast: text("cast"),
+    ageRating: text("ageRating"),
   });
   if (!parsed.success) Object.assign(fieldErrors, fieldErrorsOf(parsed.error));
   else if (!categoryExists(db, parsed.data.Category)) fieldErrors.Category = ["studio:errors.categoryUnknown"];
@@ -331,12 +338,24 @@ function checkReplacementCreation(
   if (size === 0) refuse(400, "studio:errors.movieEmpty");
   checkDeclaredSize(db, provider.id, size);
   const title = db
-    .select({ name: movies.name, description: movies.description, cast: movies.cast, categoryId: movies.categoryId })
+    .select({
+      name: movies.name,
+      description: movies.description,
+      cast: movies.cast,
+      categoryId: movies.categoryId,
+      ageRating: movies.ageRating,
+    })
     .from(movies)
     .where(eq(movies.id, movieId))
     .get()!;
   return {
-    details: { name: title.name, Description: title.description, cast: title.cast, Category: title.categoryId },
+    details: {
+      name: title.name,
+      Description: title.description,
+      cast: title.cast,
+      Category: title.categoryId,
+      ageRating: title.ageRating,
+    },
     filename,
     size,
     episode: null,
@@ -357,6 +376,7 @@ export function recordUploadCreation(db: DB, id: string, provider: { id: string 
       description: creation.details.Description,
       cast: creation.details.cast,
       categoryId: creation.details.Category,
+      ageRating: creation.details.ageRating,
       seasonId: creation.episode?.seasonId ?? null,
       episodeNumber: creation.episode?.episodeNumber ?? null,
       replacesMovieId: creation.replacesMovieId,

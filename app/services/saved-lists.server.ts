@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { movies, savedMovies, SAVED_LISTS } from "~/db/schema";
-import { isPublished, cardsOfRows, type CatalogueCard } from "./catalogue.server";
+import { cardsOfRows, viewableBy, type CatalogueCard } from "./catalogue.server";
+import type { Viewer } from "./profiles.server";
 
 /** A viewer's saved and watch-later lists: what is on them (one page), and putting titles on and off. */
 
@@ -12,20 +13,25 @@ export function isSavedList(value: unknown): value is SavedList {
 }
 
 /** Put a published title on one of the viewer's lists (idempotent). False when there is no such published title. */
-export function addToSavedList(db: DB, accountId: string, movieId: string, list: SavedList): boolean {
+export function addToSavedList(db: DB, viewer: Viewer, movieId: string, list: SavedList): boolean {
   const movie = db
     .select({ id: movies.id })
     .from(movies)
-    .where(and(eq(movies.id, movieId), isPublished()))
+    .where(and(eq(movies.id, movieId), viewableBy(viewer)))
     .get();
   if (!movie) return false;
-  db.insert(savedMovies).values({ accountId, movieId, list }).onConflictDoNothing().run();
+  db.insert(savedMovies)
+    .values({ accountId: viewer.id, profileId: viewer.profile.id, movieId, list })
+    .onConflictDoNothing()
+    .run();
   return true;
 }
 
-export function removeFromSavedList(db: DB, accountId: string, movieId: string, list: SavedList): void {
+export function removeFromSavedList(db: DB, viewer: Viewer, movieId: string, list: SavedList): void {
   db.delete(savedMovies)
-    .where(and(eq(savedMovies.accountId, accountId), eq(savedMovies.movieId, movieId), eq(savedMovies.list, list)))
+    .where(
+      and(eq(savedMovies.profileId, viewer.profile.id), eq(savedMovies.movieId, movieId), eq(savedMovies.list, list)),
+    )
     .run();
 }
 
@@ -37,16 +43,16 @@ export type SavedListPage = {
   pageSize: number;
 };
 
-/** One page of a viewer's watch-later or saved list, last added first (saved_movies_account_idx); published titles only. */
+/** One page of a profile's watch-later or saved list, last added first (saved_movies_profile_idx); titles it may open only. */
 export function listSavedMovies(
   db: DB,
-  accountId: string,
+  viewer: Viewer,
   list: SavedList,
   options: { page?: number; pageSize?: number } = {},
 ): SavedListPage {
   const pageSize = Math.min(100, Math.max(1, Math.floor(options.pageSize ?? 20)));
   const requestedPage = Math.max(1, Math.floor(Number.isFinite(options.page) ? options.page! : 1));
-  const where = and(eq(savedMovies.accountId, accountId), eq(savedMovies.list, list), isPublished());
+  const where = and(eq(savedMovies.profileId, viewer.profile.id), eq(savedMovies.list, list), viewableBy(viewer));
   const total = Number(
     db
       .select({ total: sql<number>`count(*)` })

@@ -8,6 +8,7 @@ import { storagePaths } from "~/media/storage.server";
 import { SEARCH_MAX_LENGTH } from "~/utils/form-limits";
 import { episodeCode } from "./episode-names";
 import {
+  CHILDREN_LIST,
   countEntries,
   isPublished,
   listCardsForEntries,
@@ -158,6 +159,8 @@ export function browseCatalogue(
     sort?: BrowseSort | null;
     page?: number;
     pageSize?: number;
+    /** A children's profile: G and PG only. */
+    children?: boolean;
   },
   db: DB = getDb(),
   now: Date = new Date(),
@@ -179,7 +182,7 @@ export function browseCatalogue(
   if (text && !ftsQuery) return empty(true);
   if (options.categorySlug && !category) return empty(false);
 
-  const filter: EntryFilter = { categoryId: category?.id ?? null, ftsQuery };
+  const filter: EntryFilter = { categoryId: category?.id ?? null, ftsQuery, childrenOnly: options.children };
   const total = countEntries(db, filter);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const page = Math.min(requestedPage, pageCount);
@@ -227,15 +230,16 @@ const episodeMatches = preparedSql<{
         INNER JOIN ${seasons} ON ${seasons.id} = ${movies.seasonId}
         INNER JOIN ${series} ON ${series.id} = ${seasons.seriesId}
         WHERE movies_fts MATCH ${sql.placeholder("match")} AND ${isPublished()}
+          AND (${sql.placeholder("children")} = 0 OR ${series.ageRating} IN (${CHILDREN_LIST}))
         ORDER BY ${EPISODE_RANK}, ${movies.id}
         LIMIT ${sql.placeholder("limit")}`,
 );
 
 /** Episodes matching a search (a safe FTS5 query from toFtsQuery), best first. */
-export function searchEpisodes(db: DB, ftsQuery: string | null, limit = 12): EpisodeMatch[] {
+export function searchEpisodes(db: DB, ftsQuery: string | null, limit = 12, children = false): EpisodeMatch[] {
   if (!ftsQuery) return [];
   return episodeMatches(db)
-    .all({ match: ftsQuery, limit: Math.min(50, Math.max(1, Math.floor(limit))) })
+    .all({ match: ftsQuery, limit: Math.min(50, Math.max(1, Math.floor(limit))), children: children ? 1 : 0 })
     .map((row) => ({
       id: row.id,
       name: row.name,
@@ -268,13 +272,14 @@ export function suggestTitles(
   text: string | null | undefined,
   db: DB = getDb(),
   now: Date = new Date(),
+  children = false,
 ): SearchSuggestion[] {
   const typed = normaliseSearchText(text);
   if ([...typed.replace(/[^\p{L}\p{N}]/gu, "")].length < 2) return [];
   const ftsQuery = toFtsQuery(typed);
   if (!ftsQuery) return [];
   // Up to three episodes, and as many films and series as leave room.
-  const episodes: SearchSuggestion[] = searchEpisodes(db, ftsQuery, 3).map((episode) => ({
+  const episodes: SearchSuggestion[] = searchEpisodes(db, ftsQuery, 3, children).map((episode) => ({
     kind: "episode",
     id: episode.id,
     name: episode.name,
@@ -283,7 +288,7 @@ export function suggestTitles(
   }));
   const entries = queryEntries(
     db,
-    { ftsQuery },
+    { ftsQuery, childrenOnly: children },
     { order: "rank", limit: SUGGESTIONS_MAX - episodes.length, offset: 0, now },
   );
   const titles: SearchSuggestion[] = listCardsForEntries(db, entries).map((card) => ({

@@ -29,6 +29,7 @@ export function listAllSeries(db: DB, options: { page?: number; pageSize?: numbe
       ...reviewedSeries,
       featured: series.featured,
       access: series.access,
+      ageRating: series.ageRating,
       posterFile: series.posterFile,
       providerName: accounts.providerName,
       episodes: sql<number>`(SELECT count(*) FROM ${seasons} INNER JOIN ${movies} ON ${movies.seasonId} = ${seasons.id} WHERE ${seasons.seriesId} = ${qualified(series.id)})`,

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Viewer } from "./profiles.server";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { accounts, categories, movies, savedMovies, seasons, series, watchEvents } from "~/db/schema";
 import type { PosterOwner } from "~/media/poster-sizes";
 import {
   isPublished,
+  isChildSafeSeries,
   isSeriesPublished,
   seriesRatingSummaries,
   watchPageHref,
@@ -61,14 +63,14 @@ function publishedEpisodes(db: DB, seriesId: string) {
     .map((row) => ({ ...row, episodeNumber: row.episodeNumber ?? 0 }));
 }
 
-/** This viewer's latest visible viewing of each of these titles (watch_events_account_movie_idx). */
-function progressOf(db: DB, accountId: string, movieIds: string[]): Map<string, EpisodeProgress> {
+/** This profile's latest visible viewing of each of these titles (watch_events_profile_movie_idx). */
+function progressOf(db: DB, profileId: string, movieIds: string[]): Map<string, EpisodeProgress> {
   const progress = new Map<string, EpisodeProgress>();
   if (movieIds.length === 0) return progress;
   const rows = db.all<{ movieId: string; lastWatched: number; position: number }>(
     sql`SELECT ${watchEvents.movieId} AS movieId, max(${watchEvents.updatedAt}) AS lastWatched, ${watchEvents.positionSeconds} AS position
         FROM ${watchEvents}
-        WHERE ${watchEvents.accountId} = ${accountId} AND ${watchEvents.hiddenAt} IS NULL AND ${inArray(watchEvents.movieId, movieIds)}
+        WHERE ${watchEvents.profileId} = ${profileId} AND ${watchEvents.hiddenAt} IS NULL AND ${inArray(watchEvents.movieId, movieIds)}
         GROUP BY ${watchEvents.movieId}`,
   );
   for (const row of rows)
@@ -91,7 +93,7 @@ export type SeriesPage = {
 };
 
 /** Everything /series/<id> shows, or null when there is no such published series. */
-export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }): SeriesPage | null {
+export function getSeriesPage(db: DB, seriesId: string, viewer: Viewer): SeriesPage | null {
   if (!seriesId) return null;
   const row = db
     .select({
@@ -107,13 +109,13 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
     .from(series)
     .innerJoin(categories, eq(categories.id, series.categoryId))
     .innerJoin(accounts, eq(accounts.id, series.providerId))
-    .where(and(eq(series.id, seriesId), isSeriesPublished()))
+    .where(and(eq(series.id, seriesId), isSeriesPublished(), ...(viewer.profile.children ? [isChildSafeSeries()] : [])))
     .get();
   if (!row) return null;
   const rows = publishedEpisodes(db, seriesId);
   const progress = progressOf(
     db,
-    viewer.id,
+    viewer.profile.id,
     rows.map((episode) => episode.id),
   );
   const episodes: SeriesEpisode[] = rows.map((episode) => {
@@ -161,7 +163,7 @@ export function getSeriesPage(db: DB, seriesId: string, viewer: { id: string }):
     continueWith: continueTarget(episodes, progress),
     lists: listStateOf(
       db,
-      viewer.id,
+      viewer.profile.id,
       episodes.map((episode) => episode.id),
     ),
   };
@@ -182,13 +184,13 @@ export function chooseSeason(
   return find(requested) ?? find(page.continueWith?.episode.seasonNumber) ?? page.seasons[0] ?? null;
 }
 
-function listStateOf(db: DB, accountId: string, movieIds: string[]) {
+function listStateOf(db: DB, profileId: string, movieIds: string[]) {
   if (movieIds.length === 0) return { watchLater: false, saved: false };
   const lists = new Set(
     db
       .selectDistinct({ list: savedMovies.list })
       .from(savedMovies)
-      .where(and(eq(savedMovies.accountId, accountId), inArray(savedMovies.movieId, movieIds)))
+      .where(and(eq(savedMovies.profileId, profileId), inArray(savedMovies.movieId, movieIds)))
       .all()
       .map((row) => row.list),
   );
@@ -201,21 +203,21 @@ function listStateOf(db: DB, accountId: string, movieIds: string[]) {
  * "Series — S1E3 Title" and opens it where they stopped. False when the series
  * is not published.
  */
-export function keepSeriesOnList(db: DB, viewer: { id: string }, seriesId: string, list: SavedList): boolean {
+export function keepSeriesOnList(db: DB, viewer: Viewer, seriesId: string, list: SavedList): boolean {
   const page = getSeriesPage(db, seriesId, viewer);
   if (!page?.continueWith) return false;
-  return addToSavedList(db, viewer.id, page.continueWith.episode.id, list);
+  return addToSavedList(db, viewer, page.continueWith.episode.id, list);
 }
 
 /** Take every episode of the series off one of the viewer's lists. */
-export function dropSeriesFromList(db: DB, viewer: { id: string }, seriesId: string, list: SavedList): void {
+export function dropSeriesFromList(db: DB, viewer: Viewer, seriesId: string, list: SavedList): void {
   const ids = db
     .select({ id: movies.id })
     .from(movies)
     .innerJoin(seasons, eq(seasons.id, movies.seasonId))
     .where(eq(seasons.seriesId, seriesId))
     .all();
-  for (const { id } of ids) removeFromSavedList(db, viewer.id, id, list);
+  for (const { id } of ids) removeFromSavedList(db, viewer, id, list);
 }
 
 export type EpisodeContext = {

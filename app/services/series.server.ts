@@ -113,7 +113,9 @@ export const seriesDetailsSchema = titleDetailsSchema.extend({
   name: requiredText("series:errors.nameRequired", { max: SERIES_NAME_MAX, tooLong: "series:errors.nameTooLong" }),
 });
 export type SeriesDetails = z.infer<typeof seriesDetailsSchema>;
-export type SeriesFieldErrors = Partial<Record<"name" | "Description" | "cast" | "Category" | "poster", string[]>>;
+export type SeriesFieldErrors = Partial<
+  Record<"name" | "Description" | "cast" | "Category" | "ageRating" | "poster", string[]>
+>;
 
 export type SeriesResult =
   | { ok: true; seriesId: string }
@@ -167,6 +169,7 @@ export async function createSeries(
           description: checked.details.Description,
           cast: checked.details.cast,
           categoryId: checked.details.Category,
+          ageRating: checked.details.ageRating,
           providerId: provider.id,
           posterFile: options.poster ? "poster" : null,
           approved: getSetting(tx as unknown as DB, "autoApproveMovies"),
@@ -249,6 +252,7 @@ export async function updateSeries(
         description: checked.details.Description,
         cast: checked.details.cast,
         categoryId: checked.details.Category,
+        ageRating: checked.details.ageRating,
         ...(options.poster ? { posterFile: "poster" } : {}),
         updatedAt: now,
       })
@@ -550,6 +554,7 @@ export function getStudioSeries(db: DB, actor: Actor, seriesId: string) {
       description: row.description,
       cast: row.cast,
       categoryId: row.categoryId,
+      ageRating: row.ageRating,
       approved: row.approved,
       returnReason: row.returnReason,
       returnNote: row.returnNote,

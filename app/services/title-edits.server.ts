@@ -31,7 +31,7 @@ export { TITLE_NAME_MAX };
 /** An edit's details: the same rules as an upload's. */
 export const titleEditSchema = titleDetailsSchema;
 
-export type TitleEditField = "name" | "Description" | "Category" | "cast" | "poster";
+export type TitleEditField = "name" | "Description" | "Category" | "cast" | "ageRating" | "poster";
 export type TitleEditFieldErrors = Partial<Record<TitleEditField, string[]>>;
 
 export type TitleEditResult =
@@ -47,6 +47,7 @@ export type EditableTitle = Pick<
   | "description"
   | "cast"
   | "categoryId"
+  | "ageRating"
   | "providerId"
   | "status"
   | "approved"
@@ -61,6 +62,7 @@ export function editableTitle(db: DB, movieId: string, actor: Actor): EditableTi
   const row = db
     .select({
       ...titleDetailColumns,
+      ageRating: movies.ageRating,
       status: movies.status,
       approved: movies.approved,
       seasonId: movies.seasonId,
@@ -106,6 +108,8 @@ export async function editTitle(
     cast: given("cast") ? input.cast : title.cast,
     // An episode's category is its series' (series.server.ts changes both together).
     Category: title.seasonId === null && given("Category") ? input.Category : title.categoryId,
+    // An episode carries its series' rating (set on the series).
+    ageRating: title.seasonId === null && given("ageRating") ? input.ageRating : title.ageRating,
   });
   if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) };
   const details = parsed.data;
@@ -120,7 +124,13 @@ export async function editTitle(
     }
   }
 
-  const before = { name: title.name, Description: title.description, cast: title.cast, Category: title.categoryId };
+  const before = {
+    name: title.name,
+    Description: title.description,
+    cast: title.cast,
+    Category: title.categoryId,
+    ageRating: title.ageRating,
+  };
   const changedFields = (Object.keys(before) as Array<keyof typeof before>).filter(
     (key) => before[key] !== details[key],
   );
@@ -133,6 +143,7 @@ export async function editTitle(
         description: details.Description,
         cast: details.cast,
         categoryId: details.Category,
+        ageRating: details.ageRating,
         ...(options.poster
           ? { posterFile: publicPosterName(movieId), posterVersion: sql`${movies.posterVersion} + 1` }
           : {}),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { oneLine, withoutControls } from "~/utils/stored-text";
+import { AGE_RATINGS } from "~/db/age-ratings";
 
 /**
  * The details of a title or a series as the studio's forms and the old
@@ -32,9 +33,21 @@ export const titleTextFields = {
   cast: longText(1000, "studio:errors.castTooLong"),
 };
 
-/** A title's details (an upload's text parts, an edit): its name, description, cast and category. */
+/** An age rating (db/age-ratings.ts), or none: an empty choice is "unrated" (null). */
+export const ageRatingField = z.preprocess(
+  (value) => (value === "" || value === undefined ? null : value),
+  z
+    .enum(AGE_RATINGS, {
+      invalid_type_error: "studio:errors.ageRatingInvalid",
+      message: "studio:errors.ageRatingInvalid",
+    })
+    .nullable(),
+);
+
+/** A title's details (an upload's text parts, an edit): its name, description, cast, category and age rating. */
 export const titleDetailsSchema = z.object({
   name: requiredText("studio:errors.titleRequired", { max: TITLE_NAME_MAX, tooLong: "studio:errors.titleTooLong" }),
   ...titleTextFields,
   Category: requiredText("studio:errors.categoryRequired"),
+  ageRating: ageRatingField,
 });

@@ -28,7 +28,7 @@ type Actor = { actorId: string; ipAddress?: string | null };
 
 export type SubmittedTitle = Pick<
   typeof movies.$inferSelect,
-  "id" | "name" | "description" | "cast" | "categoryId" | "providerId" | "sizeBytes"
+  "id" | "name" | "description" | "cast" | "categoryId" | "ageRating" | "providerId" | "sizeBytes"
 > & {
   payload: ProcessMoviePayload;
   /** An episode: its place in a season, and the series' access and approval it starts with. */
@@ -48,6 +48,7 @@ export function submitTitle(tx: DB, title: SubmittedTitle): void {
       description: title.description,
       cast: title.cast,
       categoryId: title.categoryId,
+      ageRating: title.ageRating,
       providerId: title.providerId,
       status: "processing",
       approved: title.episode ? title.episode.approved : getSetting(tx, "autoApproveMovies"),

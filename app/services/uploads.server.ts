@@ -21,7 +21,8 @@ import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlac
  * row, its files and its processing job appear together only after every
  * check has passed, or not at all.
  *
- * - "form": parts `name`, `Description`, `Category`, `cast`, files `movie` and `poster`.
+ * - "form": parts `name`, `Description`, `Category`, `cast`, `ageRating` (G … RE, or empty: unrated),
+ *   files `movie` and `poster`.
  * - Either layout may carry `seasonId` (and `episodeNumber`): the title is then an episode of one
  *   of the caller's own series (another provider's season is refused), with its series' category.
  * - "legacy": the old web client's layout: text parts, then two parts named `file`
@@ -30,7 +31,10 @@ import { isPlacementRefusal, parseEpisodeRequest, placeEpisode, type EpisodePlac
 export type UploadLayout = "form" | "legacy";
 
 export type UploadFieldErrors = Partial<
-  Record<"name" | "Description" | "Category" | "cast" | "movie" | "poster" | "seasonId" | "episodeNumber", string[]>
+  Record<
+    "name" | "Description" | "Category" | "cast" | "ageRating" | "movie" | "poster" | "seasonId" | "episodeNumber",
+    string[]
+  >
 >;
 
 export type MovieUploadResult =
@@ -189,6 +193,8 @@ export function storeNewTitle(
         description: details.Description,
         cast: details.cast,
         categoryId: input.episode?.categoryId ?? details.Category,
+        // An episode carries its series' rating, not one of its own.
+        ageRating: input.episode ? null : details.ageRating,
         providerId: input.providerId,
         sizeBytes: input.movie.size,
         payload,

@@ -5,13 +5,26 @@ import { requiredText } from "./title-fields";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
 import { qualified } from "~/db/sql";
-import { accounts, categories, comments, movies, ratings, seasons, watchEvents, type Role } from "~/db/schema";
+import {
+  accounts,
+  categories,
+  comments,
+  movies,
+  profiles,
+  ratings,
+  seasons,
+  watchEvents,
+  type Role,
+} from "~/db/schema";
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { sizedPosterUrl, type SizedPosterFormat } from "~/media/poster-sizes";
 import { createId } from "~/utils/ids.server";
+import type { Viewer } from "./profiles.server";
 import {
+  isChildSafeTitle,
   isPublished,
   listCardsForEntries,
+  viewableBy,
   queryEntries,
   roundedStars,
   titleDetailColumns,
@@ -52,12 +65,18 @@ export function resumePosition(positionSeconds: number | null | undefined, durat
 
 type Actor = { id: string; role: Role };
 
-function findPublishedMovie(db: DB, movieId: string) {
+/** Who acts on the watch page: the account (its role, its comments) and the profile watching. */
+export type WatchViewer = Actor & Viewer;
+
+/** Whose a viewing, a comment or a rating is: the account and its profile (a children's one may only reach child-safe titles). */
+type ByProfile = { accountId: string; profileId: string; children?: boolean };
+
+function findPublishedMovie(db: DB, movieId: string, children = false) {
   if (!movieId) return undefined;
   return db
     .select({ id: movies.id, durationSeconds: movies.durationSeconds })
     .from(movies)
-    .where(and(eq(movies.id, movieId), isPublished()))
+    .where(and(eq(movies.id, movieId), viewableBy({ profile: { children } })))
     .get();
 }
 
@@ -111,17 +130,23 @@ const watchPageTitle = preparedQuery((db) =>
       >`(SELECT r.stars FROM ratings AS r WHERE r.movie_id = ${qualified(movies.id)} AND r.account_id = ${sql.placeholder("viewerId")})`,
       lists: sql<
         string | null
-      >`(SELECT group_concat(s.list) FROM saved_movies AS s WHERE s.account_id = ${sql.placeholder("viewerId")} AND s.movie_id = ${qualified(movies.id)})`,
+      >`(SELECT group_concat(s.list) FROM saved_movies AS s WHERE s.profile_id = ${sql.placeholder("profileId")} AND s.movie_id = ${qualified(movies.id)})`,
       // A viewing the viewer removed from their history no longer says where to resume.
       lastPosition: sql<number | null>`(SELECT w.position_seconds FROM watch_events AS w
-        WHERE w.account_id = ${sql.placeholder("viewerId")} AND w.movie_id = ${qualified(movies.id)} AND w.hidden_at IS NULL
+        WHERE w.profile_id = ${sql.placeholder("profileId")} AND w.movie_id = ${qualified(movies.id)} AND w.hidden_at IS NULL
         ORDER BY w.updated_at DESC LIMIT 1)`,
     })
     .from(movies)
     .innerJoin(categories, eq(categories.id, movies.categoryId))
     .innerJoin(accounts, eq(accounts.id, movies.providerId))
     .leftJoin(seasons, eq(seasons.id, movies.seasonId))
-    .where(and(eq(movies.id, sql.placeholder("movieId")), isPublished()))
+    .where(
+      and(
+        eq(movies.id, sql.placeholder("movieId")),
+        isPublished(),
+        sql`(${sql.placeholder("children")} = 0 OR ${isChildSafeTitle()})`,
+      ),
+    )
     .prepare(),
 );
 
@@ -131,11 +156,13 @@ const watchPageComments = preparedQuery((db) =>
       id: comments.id,
       body: comments.body,
       accountId: comments.accountId,
-      authorName: accounts.name,
+      // The profile that wrote it; the account's name once that profile is gone.
+      authorName: sql<string>`coalesce(${profiles.name}, ${accounts.name})`,
       createdAt: comments.createdAt,
     })
     .from(comments)
     .innerJoin(accounts, eq(accounts.id, comments.accountId))
+    .leftJoin(profiles, eq(profiles.id, comments.profileId))
     .where(eq(comments.movieId, sql.placeholder("movieId")))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(COMMENTS_LIMIT)
@@ -150,11 +177,17 @@ const watchPageComments = preparedQuery((db) =>
 export function getWatchPage(
   db: DB,
   movieId: string,
-  viewer: Actor,
+  viewer: WatchViewer,
   options: { posterFormat?: SizedPosterFormat } = {},
 ): WatchPage | null {
   if (!movieId) return null;
-  const movie = watchPageTitle(db).get({ movieId, viewerId: viewer.id });
+  const children = viewer.profile.children;
+  const movie = watchPageTitle(db).get({
+    movieId,
+    viewerId: viewer.id,
+    profileId: viewer.profile.id,
+    children: children ? 1 : 0,
+  });
   if (!movie) return null;
   const commentRows = watchPageComments(db).all({ movieId: movie.id });
   const lists = movie.lists?.split(",") ?? [];
@@ -164,7 +197,7 @@ export function getWatchPage(
   const others = (filter: EntryFilter) =>
     listCardsForEntries(
       db,
-      queryEntries(db, filter, { order: "new", limit: SIDE_LIST_LIMIT + 1 })
+      queryEntries(db, { ...filter, childrenOnly: children }, { order: "new", limit: SIDE_LIST_LIMIT + 1 })
         .filter((entry) => entry.id !== (entry.kind === "film" ? movie.id : movie.seriesId))
         .slice(0, SIDE_LIST_LIMIT),
     );
@@ -219,15 +252,22 @@ export type CommentResult =
 
 export function addComment(
   db: DB,
-  input: { movieId: string; accountId: string; body: unknown },
+  input: ByProfile & { movieId: string; body: unknown },
   now: Date = new Date(),
 ): CommentResult {
   const parsed = commentSchema.safeParse({ body: typeof input.body === "string" ? input.body : undefined });
   if (!parsed.success) return { ok: false, fieldErrors: fieldErrorsOf(parsed.error) };
-  if (!findPublishedMovie(db, input.movieId)) return { ok: false, notFound: true };
+  if (!findPublishedMovie(db, input.movieId, input.children)) return { ok: false, notFound: true };
   const id = createId();
   db.insert(comments)
-    .values({ id, movieId: input.movieId, accountId: input.accountId, body: parsed.data.body, createdAt: now })
+    .values({
+      id,
+      movieId: input.movieId,
+      accountId: input.accountId,
+      profileId: input.profileId,
+      body: parsed.data.body,
+      createdAt: now,
+    })
     .run();
   return { ok: true, id };
 }
@@ -247,15 +287,25 @@ export const starsSchema = z.coerce.number().int().min(1).max(5);
 /** One rating per viewer and title; rating again changes it. */
 export function rateMovie(
   db: DB,
-  input: { movieId: string; accountId: string; stars: unknown },
+  input: ByProfile & { movieId: string; stars: unknown },
   now: Date = new Date(),
 ): "rated" | "invalid" | "notFound" {
   const stars = starsSchema.safeParse(input.stars);
   if (!stars.success || input.stars === "" || input.stars === null || input.stars === undefined) return "invalid";
-  if (!findPublishedMovie(db, input.movieId)) return "notFound";
+  if (!findPublishedMovie(db, input.movieId, input.children)) return "notFound";
   db.insert(ratings)
-    .values({ movieId: input.movieId, accountId: input.accountId, stars: stars.data, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [ratings.movieId, ratings.accountId], set: { stars: stars.data, updatedAt: now } })
+    .values({
+      movieId: input.movieId,
+      accountId: input.accountId,
+      profileId: input.profileId,
+      stars: stars.data,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [ratings.movieId, ratings.accountId],
+      set: { stars: stars.data, profileId: input.profileId, updatedAt: now },
+    })
     .run();
   return "rated";
 }
@@ -280,11 +330,11 @@ export type ProgressResult =
  */
 export function recordProgress(
   db: DB,
-  input: { accountId: string; movieId: string; positionSeconds: number },
+  input: ByProfile & { movieId: string; positionSeconds: number },
   now: Date = new Date(),
 ): ProgressResult {
   return db.transaction((tx) => {
-    const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
+    const movie = findPublishedMovie(tx as unknown as DB, input.movieId, input.children);
     if (!movie) return { ok: false, notFound: true } as const;
     const position = Math.max(
       0,
@@ -292,7 +342,7 @@ export function recordProgress(
         movie.durationSeconds > 0 ? Math.min(input.positionSeconds, movie.durationSeconds) : input.positionSeconds,
       ),
     );
-    const last = currentViewing(tx as unknown as DB, input.accountId, movie, now, position);
+    const last = currentViewing(tx as unknown as DB, input.profileId, movie, now, position);
     if (last) {
       tx.update(watchEvents)
         .set({ positionSeconds: position, updatedAt: now, viewCounted: true })
@@ -310,6 +360,7 @@ export function recordProgress(
       .values({
         id,
         accountId: input.accountId,
+        profileId: input.profileId,
         movieId: movie.id,
         startedAt: now,
         updatedAt: now,
@@ -332,7 +383,7 @@ export function recordProgress(
  */
 function currentViewing(
   db: DB,
-  accountId: string,
+  profileId: string,
   movie: { id: string; durationSeconds: number },
   now: Date,
   position?: number,
@@ -346,7 +397,7 @@ function currentViewing(
     })
     .from(watchEvents)
     // A viewing removed from the history is never continued: playing again starts a new, visible one.
-    .where(and(eq(watchEvents.accountId, accountId), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
+    .where(and(eq(watchEvents.profileId, profileId), eq(watchEvents.movieId, movie.id), isNull(watchEvents.hiddenAt)))
     .orderBy(desc(watchEvents.updatedAt))
     .limit(1)
     .get();
@@ -370,13 +421,13 @@ export type ViewingResult =
  */
 export function markViewing(
   db: DB,
-  input: { accountId: string; movieId: string; countView: boolean },
+  input: ByProfile & { movieId: string; countView: boolean },
   now: Date = new Date(),
 ): ViewingResult {
   return db.transaction((tx) => {
-    const movie = findPublishedMovie(tx as unknown as DB, input.movieId);
+    const movie = findPublishedMovie(tx as unknown as DB, input.movieId, input.children);
     if (!movie) return { ok: false, notFound: true } as const;
-    const current = currentViewing(tx as unknown as DB, input.accountId, movie, now);
+    const current = currentViewing(tx as unknown as DB, input.profileId, movie, now);
     let eventId: string;
     let counted = false;
     if (current) {
@@ -393,6 +444,7 @@ export function markViewing(
         .values({
           id: eventId,
           accountId: input.accountId,
+          profileId: input.profileId,
           movieId: movie.id,
           startedAt: now,
           updatedAt: now,

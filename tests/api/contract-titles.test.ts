@@ -2,6 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { movies as moviesTable, plans, watchEvents } from "~/db/schema";
 import { grantPass } from "~/services/passes.server";
+import { createProfile, setPin } from "~/services/profiles.server";
 import { call, isErrorEnvelope, login, movieRow, rowCount, seedAccount, seedMovie, uniqueId } from "./helpers";
 import type { ApiWorld, Credentials } from "./helpers";
 import { expectGuarded, startContractWorld } from "./contract-world";
@@ -468,5 +469,62 @@ describe("the router itself", () => {
     expect(register.required).toEqual(["name", "phoneNumber", "password", "password2"]);
     expect(register.properties.password.minLength).toBe(8);
     expect(register.properties.email.format).toBe("email");
+  });
+});
+
+describe("profiles for apps: a token that watches as one profile", () => {
+  it("a children's profile's token lists and streams only G and PG titles; leaving it asks the PIN; others are refused", async () => {
+    const [childSafe, adult] = await Promise.all([
+      seedMovie(world, provider.account.id, { withFiles: true }),
+      seedMovie(world, provider.account.id, { withFiles: true }),
+    ]);
+    world.db.update(moviesTable).set({ ageRating: "G" }).where(eq(moviesTable.id, childSafe.id)).run();
+    world.db.update(moviesTable).set({ ageRating: "18" }).where(eq(moviesTable.id, adult.id)).run();
+    await setPin(world.db, viewer.account.id, "2580");
+    const made = createProfile(world.db, viewer.account.id, {
+      name: "Yara",
+      avatar: "fish",
+      language: null,
+      dataSaver: null,
+      children: true,
+      locked: false,
+    });
+    if (!made.ok) throw new Error(made.reason);
+
+    await expectGuarded(world, "GET", "/api/user/profiles", [provider]);
+    await expectGuarded(world, "POST", `/api/user/profiles/${made.profile.id}/token`, [provider], {});
+    const listed = await call(world, "/api/user/profiles", { token: viewer.token });
+    expect(listed.body).toMatchObject({
+      current: viewer.account.id,
+      profiles: [{ id: viewer.account.id }, { id: made.profile.id, children: true }],
+    });
+    // Another account's profile is not this token's to take.
+    expect(
+      (await call(world, `/api/user/profiles/${made.profile.id}/token`, { json: {}, token: otherViewer.token })).status,
+    ).toBe(404);
+
+    const entered = await call(world, `/api/user/profiles/${made.profile.id}/token`, { json: {}, token: viewer.token });
+    expect(entered.status).toBe(200);
+    const childToken: string = entered.body.token;
+    const ids = async (token: string) =>
+      ((await call(world, "/api/movies/all", { token })).body as { _id: string }[]).map((row) => row._id);
+    expect(await ids(childToken)).toContain(childSafe.id);
+    expect(await ids(childToken)).not.toContain(adult.id);
+    expect(await ids(viewer.token)).toEqual(expect.arrayContaining([childSafe.id, adult.id]));
+    const stream = await call(world, `/api/files/${adult.id}.mp4`, { token: childToken });
+    expect(stream.status).toBe(403);
+    expect(stream.body.reason).toBe("children");
+    expect(
+      (await call(world, `/api/files/${childSafe.id}.mp4`, { token: childToken, headers: { Range: "bytes=0-9" } }))
+        .status,
+    ).toBe(206);
+
+    // Leaving the children's profile: the PIN, counted.
+    const back = `/api/user/profiles/${viewer.account.id}/token`;
+    const wrong = await call(world, back, { json: { pin: "0000" }, token: childToken });
+    expect([wrong.status, wrong.body.triesLeft]).toEqual([403, 4]);
+    const right = await call(world, back, { json: { pin: "2580" }, token: childToken });
+    expect(right.status).toBe(200);
+    expect(await ids(right.body.token)).toContain(adult.id);
   });
 });

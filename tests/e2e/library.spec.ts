@@ -152,10 +152,14 @@ describeBothWays("the viewer's library", ({ javaScriptEnabled, mode }) => {
     const now = Date.now();
     recordProgress(
       e2eDb(),
-      { accountId: viewer.id, movieId: older, positionSeconds: 1 },
+      { accountId: viewer.id, profileId: viewer.id, movieId: older, positionSeconds: 1 },
       new Date(now - 400 * 24 * 3600 * 1000),
     );
-    recordProgress(e2eDb(), { accountId: viewer.id, movieId: recent, positionSeconds: 3 }, new Date(now - 60_000));
+    recordProgress(
+      e2eDb(),
+      { accountId: viewer.id, profileId: viewer.id, movieId: recent, positionSeconds: 3 },
+      new Date(now - 60_000),
+    );
 
     await signIn(page, viewer);
     // Reached from the avatar menu.
@@ -275,8 +279,13 @@ describeBothWays("the viewer's library", ({ javaScriptEnabled, mode }) => {
       categoryId: other.id,
       providerId: provider.id,
     });
-    recordProgress(e2eDb(), { accountId: viewer.id, movieId: watched, positionSeconds: 2 });
-    recordProgress(e2eDb(), { accountId: bystander.id, movieId: elsewhere, positionSeconds: 2 });
+    recordProgress(e2eDb(), { accountId: viewer.id, profileId: viewer.id, movieId: watched, positionSeconds: 2 });
+    recordProgress(e2eDb(), {
+      accountId: bystander.id,
+      profileId: bystander.id,
+      movieId: elsewhere,
+      positionSeconds: 2,
+    });
     const name = `Brand new ${uniqueWord("n")}`;
     const fresh = createTitle({ name, categoryId: category.id, providerId: provider.id, approved: false });
 
@@ -397,7 +406,7 @@ test("removing from someone else's history changes nothing", async ({ page }) =>
   const provider = await createApprovedProvider("owner");
   const category = createCategory("Mallaka");
   const movieId = createTitle({ name: `Owned ${uniqueWord("o")}`, categoryId: category.id, providerId: provider.id });
-  recordProgress(e2eDb(), { accountId: owner.id, movieId, positionSeconds: 2 });
+  recordProgress(e2eDb(), { accountId: owner.id, profileId: owner.id, movieId, positionSeconds: 2 });
   await signIn(page, other);
   const response = await page.request.post("/history", { form: { intent: "remove", movieId }, maxRedirects: 0 });
   expect(response.status()).toBe(303);
@@ -436,7 +445,7 @@ test("the library pages have no serious accessibility problems", async ({ page }
     providerId: provider.id,
     withMedia: true,
   });
-  recordProgress(e2eDb(), { accountId: viewer.id, movieId, positionSeconds: 2 });
+  recordProgress(e2eDb(), { accountId: viewer.id, profileId: viewer.id, movieId, positionSeconds: 2 });
   await signIn(page, viewer);
   for (const path of [
     "/moviecategory",

@@ -159,8 +159,8 @@ async function prepare(browser: Browser): Promise<{ people: People; ids: SweepId
       .run();
     db.insert(savedMovies)
       .values([
-        { accountId: account.id, movieId: film, list: "watch_later" },
-        { accountId: account.id, movieId: film, list: "saved" },
+        { accountId: account.id, profileId: account.id, movieId: film, list: "watch_later" },
+        { accountId: account.id, profileId: account.id, movieId: film, list: "saved" },
       ])
       .run();
     db.insert(comments)

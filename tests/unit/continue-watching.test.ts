@@ -4,7 +4,7 @@ import type { DB } from "~/db/client.server";
 import { accounts, categories, movies, seasons, series, watchEvents } from "~/db/schema";
 import { dismissFromContinueWatching, listContinueWatching } from "~/services/continue-watching.server";
 import { removeFromHistory } from "~/services/history.server";
-import { createTestDatabase, insertTitle } from "./helpers/test-db";
+import { createTestDatabase, insertTitle, firstProfileOf } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
@@ -41,7 +41,11 @@ function watched(movieId: string, positionSeconds: number, accountId = "viewer00
 }
 
 const row = () =>
-  listContinueWatching(db, "viewer000001").map((item) => [item.title, item.movieId, item.positionSeconds]);
+  listContinueWatching(db, firstProfileOf("viewer000001")).map((item) => [
+    item.title,
+    item.movieId,
+    item.positionSeconds,
+  ]);
 
 beforeEach(() => {
   ({ db, close } = createTestDatabase());
@@ -85,7 +89,7 @@ describe("the Continue watching row", () => {
       ["Gidan Haya · S1E2", "episode0102", 75],
       ["Kano Nights", "filmkano001", 120],
     ]);
-    const [episode] = listContinueWatching(db, "viewer000001");
+    const [episode] = listContinueWatching(db, firstProfileOf("viewer000001"));
     expect(episode).toMatchObject({
       episodeName: "Ranar Kuɗin Haya",
       href: "/WatchMovie?id=episode0102",
@@ -119,23 +123,29 @@ describe("the Continue watching row", () => {
     watched("filmkano001", 120);
     watched("filmkano001", 130, "viewer000002");
     watched("episode0102", 75);
-    expect(dismissFromContinueWatching(db, "viewer000001", "filmkano001", new Date(now + clock + 1))).toBe(true);
+    expect(
+      dismissFromContinueWatching(db, firstProfileOf("viewer000001"), "filmkano001", new Date(now + clock + 1)),
+    ).toBe(true);
     expect(row()).toEqual([["Gidan Haya · S1E2", "episode0102", 75]]);
-    expect(listContinueWatching(db, "viewer000002").map((item) => item.movieId)).toEqual(["filmkano001"]);
-    expect(dismissFromContinueWatching(db, "viewer000001", "episode0102", new Date(now + clock + 2))).toBe(true);
+    expect(listContinueWatching(db, firstProfileOf("viewer000002")).map((item) => item.movieId)).toEqual([
+      "filmkano001",
+    ]);
+    expect(
+      dismissFromContinueWatching(db, firstProfileOf("viewer000001"), "episode0102", new Date(now + clock + 2)),
+    ).toBe(true);
     expect(row()).toEqual([]);
     watched("filmkano001", 140);
     expect(row()).toEqual([["Kano Nights", "filmkano001", 140]]);
     // Nothing to remove for a title never watched.
-    expect(dismissFromContinueWatching(db, "viewer000001", "filmzaria01")).toBe(false);
-    expect(dismissFromContinueWatching(db, "viewer000001", "")).toBe(false);
+    expect(dismissFromContinueWatching(db, firstProfileOf("viewer000001"), "filmzaria01")).toBe(false);
+    expect(dismissFromContinueWatching(db, firstProfileOf("viewer000001"), "")).toBe(false);
   });
 
   it("never shows a title no longer published nor one removed from history", () => {
     watched("filmkano001", 120);
     watched("filmzaria01", 60);
     db.update(movies).set({ approved: false }).where(eq(movies.id, "filmkano001")).run();
-    removeFromHistory(db, "viewer000001", "filmzaria01", new Date(now + clock + 1));
+    removeFromHistory(db, firstProfileOf("viewer000001"), "filmzaria01", new Date(now + clock + 1));
     expect(row()).toEqual([]);
   });
 
@@ -144,8 +154,8 @@ describe("the Continue watching row", () => {
       addTitle(`film${String(index).padStart(8, "0")}`);
       watched(`film${String(index).padStart(8, "0")}`, 10);
     }
-    expect(listContinueWatching(db, "viewer000001", 12)).toHaveLength(12);
-    expect(listContinueWatching(db, "viewer000001", 3).map((item) => item.movieId)).toEqual([
+    expect(listContinueWatching(db, firstProfileOf("viewer000001"), 12)).toHaveLength(12);
+    expect(listContinueWatching(db, firstProfileOf("viewer000001"), 3).map((item) => item.movieId)).toEqual([
       "film00000014",
       "film00000013",
       "film00000012",

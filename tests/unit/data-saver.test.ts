@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { accounts } from "~/db/schema";
+import { accounts, profiles } from "~/db/schema";
 import { DATA_SAVER_MAX_RUNG } from "~/services/data-saver.server";
 import { browserAsksToSaveData, chooseDataSaver, isDataSaverOn } from "~/routes-support/preferences.server";
 import { seedBilling } from "./helpers/billing-fixtures";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, firstProfileOf } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;
 beforeEach(() => {
@@ -23,8 +23,9 @@ function request(headers: { saveData?: string; cookie?: string } = {}): Request 
   return new Request("http://localhost/watch/freemovie01", { headers: init });
 }
 
+/** The choice kept with an account's first profile (which has the account's id). */
 const dataSaverOf = (id: string) =>
-  testDb.db.select({ dataSaver: accounts.dataSaver }).from(accounts).where(eq(accounts.id, id)).get()?.dataSaver;
+  testDb.db.select({ dataSaver: profiles.dataSaver }).from(profiles).where(eq(profiles.id, id)).get()?.dataSaver;
 
 describe("data saver", () => {
   it("caps playback at 240p", () => {
@@ -64,9 +65,9 @@ describe("data saver", () => {
     expect(await isDataSaverOn(request({ cookie: on }), { dataSaver: null })).toBe(true);
   });
 
-  it("stores a signed-in viewer's choice on the account and answers with the cookie", async () => {
+  it("stores a signed-in viewer's choice with the profile watching and answers with the cookie", async () => {
     expect(dataSaverOf("viewer1")).toBeNull();
-    const setCookie = await chooseDataSaver(testDb.db, { id: "viewer1" }, true);
+    const setCookie = await chooseDataSaver(testDb.db, firstProfileOf("viewer1"), true);
     expect(dataSaverOf("viewer1")).toBe(true);
     expect(dataSaverOf("viewer2")).toBeNull();
     expect(setCookie).toMatch(/^kallo_data_saver=/);
@@ -77,7 +78,7 @@ describe("data saver", () => {
     // The cookie holds the same choice, so it lasts after signing out on this browser.
     expect(await isDataSaverOn(request({ cookie: cookiePair(setCookie) }), null)).toBe(true);
 
-    const offCookie = await chooseDataSaver(testDb.db, { id: "viewer1" }, false);
+    const offCookie = await chooseDataSaver(testDb.db, firstProfileOf("viewer1"), false);
     expect(dataSaverOf("viewer1")).toBe(false);
     expect(await isDataSaverOn(request({ cookie: cookiePair(offCookie), saveData: "on" }), null)).toBe(false);
   });

@@ -11,7 +11,7 @@ import {
   NEW_TITLE_KIND,
   notifyNewTitle,
 } from "~/services/notifications.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, firstProfileOf } from "./helpers/test-db";
 
 let testDb: ReturnType<typeof createTestDatabase>;
 let mine: string;
@@ -145,7 +145,7 @@ describe("telling viewers about a new title in a category they watch", () => {
   });
 
   it("counts only viewings the viewer keeps in their history", () => {
-    clearHistory(testDb.db, mine, at);
+    clearHistory(testDb.db, firstProfileOf(mine), at);
     testDb.db.update(movies).set({ approved: true }).where(eq(movies.id, "newdrama001")).run();
     expect(notifyNewTitle(testDb.db, "newdrama001", at)).toBe(0);
   });

@@ -98,7 +98,9 @@ beforeAll(async () => {
         })),
       )
       .run();
-    db.insert(savedMovies).values({ accountId: "viewer000001", movieId, list: "watch_later" }).run();
+    db.insert(savedMovies)
+      .values({ accountId: "viewer000001", profileId: "viewer000001", movieId, list: "watch_later" })
+      .run();
     db.insert(watchEvents)
       .values({
         id: `${movieId}w`,

@@ -100,11 +100,11 @@ describe("what a provider sees about their titles", () => {
   it("counts the viewers who keep each title on watch later or saved", () => {
     db.insert(savedMovies)
       .values([
-        { accountId: "viewer000001", movieId: "movieofa0001", list: "watch_later" },
-        { accountId: "viewer000002", movieId: "movieofa0001", list: "watch_later" },
-        { accountId: "viewer000001", movieId: "movieofa0002", list: "watch_later" },
-        { accountId: "viewer000001", movieId: "movieofa0002", list: "saved" },
-        { accountId: "viewer000001", movieId: "movieofb0001", list: "watch_later" },
+        { accountId: "viewer000001", profileId: "viewer000001", movieId: "movieofa0001", list: "watch_later" },
+        { accountId: "viewer000002", profileId: "viewer000002", movieId: "movieofa0001", list: "watch_later" },
+        { accountId: "viewer000001", profileId: "viewer000001", movieId: "movieofa0002", list: "watch_later" },
+        { accountId: "viewer000001", profileId: "viewer000001", movieId: "movieofa0002", list: "saved" },
+        { accountId: "viewer000001", profileId: "viewer000001", movieId: "movieofb0001", list: "watch_later" },
       ])
       .run();
     expect(keptCountsForPage(db, "providera001", "watch_later").map((row) => [row.movieName, row.viewers])).toEqual([

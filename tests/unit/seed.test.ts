@@ -20,6 +20,7 @@ import {
 import { DEMO_ACCOUNTS, DEMO_SUBTITLED_TITLE } from "~/demo/demo-catalogue";
 import { seedDemo, type SeedDemoSummary } from "~/demo/seed-demo.server";
 import { probeMedia } from "~/media/ffmpeg.server";
+import { firstProfileOf } from "./helpers/test-db";
 import { moviePosterPaths } from "~/media/posters.server";
 import {
   moviePosterPath,
@@ -210,7 +211,7 @@ describe("the demo seed", () => {
     for (const poster of moviePosterPaths(show.id, storageDir))
       expect(fs.statSync(poster.path).size).toBeGreaterThan(1000);
     expect(db.select().from(seasons).where(eq(seasons.seriesId, show.id)).all()).toHaveLength(2);
-    const page = getSeriesPage(db, show.id, { id: "nobodyatall1" })!;
+    const page = getSeriesPage(db, show.id, firstProfileOf("nobodyatall1"))!;
     expect(page.seasons.map((season) => [season.number, season.episodes.map((episode) => episode.code)])).toEqual([
       [1, ["S1E1", "S1E2"]],
       [2, ["S2E1"]],

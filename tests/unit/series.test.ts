@@ -22,7 +22,7 @@ import {
 } from "~/services/series.server";
 import { changeSeries } from "~/services/series-review.server";
 import { chooseSeason, getEpisodeContext, getSeriesPage, keepSeriesOnList } from "~/services/series-viewing.server";
-import { createTestDatabase } from "./helpers/test-db";
+import { createTestDatabase, firstProfileOf } from "./helpers/test-db";
 
 /**
  * Series: "next episode" and "continue" across seasons (pure rules), and the
@@ -141,7 +141,7 @@ describe("series in the database", () => {
   let root: string;
   const provider = { id: "provider0001", role: "provider" as const };
   const other = { id: "provider0002", role: "provider" as const };
-  const viewer = { id: "viewer000001" };
+  const viewer = firstProfileOf("viewer000001");
   const now = new Date("2026-11-20T12:00:00Z");
   const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3600 * 1000);
 
@@ -383,7 +383,7 @@ describe("series in the database", () => {
     expect(chooseSeason(inSeasonTwo, null)?.number).toBe(2);
     expect(chooseSeason(inSeasonTwo, 1)?.number).toBe(1);
     expect(chooseSeason({ seasons: [], continueWith: null }, 1)).toBeNull();
-    expect(getSeriesPage(db, seriesId, { id: "viewer000002" })!.continueWith).toMatchObject({
+    expect(getSeriesPage(db, seriesId, firstProfileOf("viewer000002"))!.continueWith).toMatchObject({
       episode: { id: "episode00001" },
       reason: "start",
     });
@@ -397,7 +397,7 @@ describe("series in the database", () => {
 
     // Watch later from the series page keeps the episode Continue opens, named with its series.
     expect(keepSeriesOnList(db, viewer, seriesId, "watch_later")).toBe(true);
-    expect(listSavedMovies(db, viewer.id, "watch_later").items.map((item) => [item.id, item.name])).toEqual([
+    expect(listSavedMovies(db, viewer, "watch_later").items.map((item) => [item.id, item.name])).toEqual([
       ["episode00002", expect.stringMatching(/ — S1E2 Episode episode00002$/)],
     ]);
     expect(getSeriesPage(db, seriesId, viewer)!.lists).toEqual({ watchLater: true, saved: false });

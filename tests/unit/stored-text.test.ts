@@ -21,6 +21,7 @@ describe("text people send is stored without control characters", () => {
       Description: "Kashi na farko.\nKashi na biyu.",
       cast: "Ali\tNuhu",
       Category: "drama",
+      ageRating: null,
     });
     expect(titleDetailsSchema.safeParse({ name: "\u0000\r\n", Category: "drama" }).success).toBe(false);
   });

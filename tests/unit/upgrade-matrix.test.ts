@@ -130,6 +130,14 @@ describe("upgrading each earlier week's database to today's schema", () => {
       for (const account of upgradedAccounts)
         expect(account, String(account.email)).toMatchObject({ verifiedPhone: null, smsNotices: 0 });
 
+      // Every account's history, lists and progress are its first profile's, which has the account's id (0023).
+      const count = (query: string) => (db.$client.prepare(query).get() as { n: number }).n;
+      expect(count("SELECT count(*) AS n FROM accounts WHERE id NOT IN (SELECT id FROM profiles)")).toBe(0);
+      expect(count("SELECT count(*) AS n FROM profiles")).toBe(before.get("accounts")!.size);
+      for (const table of ["watch_events", "saved_movies", "continue_watching_dismissals", "download_licences"])
+        expect(count(`SELECT count(*) AS n FROM ${table} WHERE profile_id IS NOT account_id`), table).toBe(0);
+      expect(count("SELECT count(*) AS n FROM watch_events"), "viewings in the fixture").toBeGreaterThan(0);
+
       // The demo's people still sign in with their passwords.
       for (const [email, password] of Object.entries(DEMO_PASSWORDS)) {
         const hash = db.$client.prepare("SELECT password_hash AS hash FROM accounts WHERE email = ?").get(email) as

@@ -12,15 +12,15 @@ import {
   resumePosition,
   VIEWING_IDLE_MS,
 } from "~/services/watching.server";
-import { createTestDatabase, insertTitle } from "./helpers/test-db";
+import { createTestDatabase, insertTitle, byFirstProfile, firstProfileOf } from "./helpers/test-db";
 
 let db: DB;
 let close: () => void;
 const start = new Date("2026-11-20T12:00:00Z");
 const later = (ms: number) => new Date(start.getTime() + ms);
-const viewer = { id: "viewer000001", role: "viewer" as const };
-const other = { id: "viewer000002", role: "viewer" as const };
-const admin = { id: "admin0000001", role: "admin" as const };
+const viewer = { ...firstProfileOf("viewer000001"), role: "viewer" as const };
+const other = { ...firstProfileOf("viewer000002"), role: "viewer" as const };
+const admin = { ...firstProfileOf("admin0000001"), role: "admin" as const };
 
 function addMovie(id: string, values: Partial<typeof movies.$inferInsert> = {}) {
   insertTitle(db, id, { categoryId: "catactionaaa", durationSeconds: 600, uploadedAt: start }, values);
@@ -59,10 +59,10 @@ afterEach(() => close());
 describe("viewings and the view count", () => {
   it("counts one view per viewing, however many progress reports it sends", () => {
     expect(
-      recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 0 }, start),
+      recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 0 }, start),
     ).toMatchObject({ ok: true, newViewing: true });
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 10 }, later(10_000));
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 120 }, later(20_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 10 }, later(10_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 120 }, later(20_000));
     expect(viewsOf("film0000001")).toBe(1);
     const events = eventsOf("film0000001");
     expect(events).toHaveLength(1);
@@ -70,16 +70,16 @@ describe("viewings and the view count", () => {
   });
 
   it("starts a new viewing after 30 idle minutes", () => {
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 100 }, start);
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 100 }, start);
     recordProgress(
       db,
-      { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 },
+      { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 110 },
       later(VIEWING_IDLE_MS - 1),
     );
     expect(viewsOf("film0000001")).toBe(1);
     const result = recordProgress(
       db,
-      { accountId: viewer.id, movieId: "film0000001", positionSeconds: 110 },
+      { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 110 },
       later(2 * VIEWING_IDLE_MS),
     );
     expect(result).toMatchObject({ ok: true, newViewing: true });
@@ -88,24 +88,28 @@ describe("viewings and the view count", () => {
   });
 
   it("starts a new viewing after a finished one, even straight away", () => {
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 595 }, start);
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 3 }, later(5_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 595 }, start);
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 3 }, later(5_000));
     expect(viewsOf("film0000001")).toBe(2);
   });
 
   it("counts the end reported twice (the player's pause, then its end) as one viewing and one view", () => {
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 3 }, start);
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 600 }, later(5_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 3 }, start);
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 600 }, later(5_000));
     expect(
-      recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 600 }, later(5_050)),
+      recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 600 }, later(5_050)),
     ).toMatchObject({ ok: true, newViewing: false });
     expect(viewsOf("film0000001")).toBe(1);
     expect(eventsOf("film0000001")).toHaveLength(1);
   });
 
   it("keeps each viewer's viewings apart and clamps the position to the title's length", () => {
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 50 }, start);
-    const result = recordProgress(db, { accountId: other.id, movieId: "film0000001", positionSeconds: 99_999 }, start);
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 50 }, start);
+    const result = recordProgress(
+      db,
+      { ...byFirstProfile(other.id), movieId: "film0000001", positionSeconds: 99_999 },
+      start,
+    );
     expect(result).toMatchObject({ ok: true, newViewing: true, positionSeconds: 600 });
     expect(viewsOf("film0000001")).toBe(2);
   });
@@ -113,15 +117,21 @@ describe("viewings and the view count", () => {
   it("refuses titles that are not published", () => {
     addMovie("hidden00001", { approved: false });
     addMovie("process0001", { status: "processing" });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "hidden00001", positionSeconds: 5 }, start)).toEqual({
+    expect(
+      recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "hidden00001", positionSeconds: 5 }, start),
+    ).toEqual({
       ok: false,
       notFound: true,
     });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "process0001", positionSeconds: 5 }, start)).toEqual({
+    expect(
+      recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "process0001", positionSeconds: 5 }, start),
+    ).toEqual({
       ok: false,
       notFound: true,
     });
-    expect(recordProgress(db, { accountId: viewer.id, movieId: "nosuchfilm1", positionSeconds: 5 }, start)).toEqual({
+    expect(
+      recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "nosuchfilm1", positionSeconds: 5 }, start),
+    ).toEqual({
       ok: false,
       notFound: true,
     });
@@ -136,7 +146,7 @@ describe("viewings and the view count", () => {
     // Short films: "near the end" is a tenth of the film, not 10 s.
     expect(resumePosition(4, 8)).toBe(4);
     expect(resumePosition(8, 8)).toBe(0);
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 42 }, start);
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 42 }, start);
     expect(getWatchPage(db, "film0000001", viewer)?.resumeSeconds).toBe(42);
     expect(getWatchPage(db, "film0000001", other)?.resumeSeconds).toBe(0);
   });
@@ -163,21 +173,25 @@ describe("the watch page", () => {
 
 describe("comments", () => {
   it("validates 1–1000 characters and stores the text as written", () => {
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "   " })).toMatchObject({
+    expect(addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: "   " })).toMatchObject({
       ok: false,
       fieldErrors: { body: ["watch:errors.commentRequired"] },
     });
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "x".repeat(1001) })).toMatchObject({
+    expect(
+      addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: "x".repeat(1001) }),
+    ).toMatchObject({
       ok: false,
       fieldErrors: { body: ["watch:errors.commentTooLong"] },
     });
-    expect(addComment(db, { movieId: "film0000001", accountId: viewer.id, body: null })).toMatchObject({ ok: false });
-    expect(addComment(db, { movieId: "nosuchfilm1", accountId: viewer.id, body: "hi" })).toEqual({
+    expect(addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: null })).toMatchObject({
+      ok: false,
+    });
+    expect(addComment(db, { movieId: "nosuchfilm1", ...byFirstProfile(viewer.id), body: "hi" })).toEqual({
       ok: false,
       notFound: true,
     });
     expect(
-      addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "<b>Madalla</b>" }, start),
+      addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: "<b>Madalla</b>" }, start),
     ).toMatchObject({ ok: true });
     expect(
       db
@@ -189,8 +203,8 @@ describe("comments", () => {
   });
 
   it("shows the newest first, with names", () => {
-    addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "first" }, start);
-    addComment(db, { movieId: "film0000001", accountId: other.id, body: "second" }, later(1000));
+    addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: "first" }, start);
+    addComment(db, { movieId: "film0000001", ...byFirstProfile(other.id), body: "second" }, later(1000));
     const page = getWatchPage(db, "film0000001", viewer)!;
     expect(page.comments.map((c) => [c.body, c.authorName, c.canDelete])).toEqual([
       ["second", "Musa", false],
@@ -200,8 +214,8 @@ describe("comments", () => {
   });
 
   it("lets the author and administrators delete, nobody else", () => {
-    const mine = addComment(db, { movieId: "film0000001", accountId: viewer.id, body: "mine" });
-    const theirs = addComment(db, { movieId: "film0000001", accountId: other.id, body: "theirs" });
+    const mine = addComment(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), body: "mine" });
+    const theirs = addComment(db, { movieId: "film0000001", ...byFirstProfile(other.id), body: "theirs" });
     if (!mine.ok || !theirs.ok) throw new Error("setup");
     expect(deleteComment(db, theirs.id, viewer)).toBe("forbidden");
     expect(deleteComment(db, mine.id, viewer)).toBe("deleted");
@@ -213,13 +227,13 @@ describe("comments", () => {
 
 describe("ratings", () => {
   it("keeps one rating per viewer, changeable, and only 1–5", () => {
-    expect(rateMovie(db, { movieId: "film0000001", accountId: viewer.id, stars: "4" })).toBe("rated");
-    expect(rateMovie(db, { movieId: "film0000001", accountId: viewer.id, stars: "2" })).toBe("rated");
-    expect(rateMovie(db, { movieId: "film0000001", accountId: other.id, stars: 5 })).toBe("rated");
+    expect(rateMovie(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), stars: "4" })).toBe("rated");
+    expect(rateMovie(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), stars: "2" })).toBe("rated");
+    expect(rateMovie(db, { movieId: "film0000001", ...byFirstProfile(other.id), stars: 5 })).toBe("rated");
     for (const stars of ["0", "6", "3.5", "", null, "abc"]) {
-      expect(rateMovie(db, { movieId: "film0000001", accountId: viewer.id, stars })).toBe("invalid");
+      expect(rateMovie(db, { movieId: "film0000001", ...byFirstProfile(viewer.id), stars })).toBe("invalid");
     }
-    expect(rateMovie(db, { movieId: "nosuchfilm1", accountId: viewer.id, stars: "3" })).toBe("notFound");
+    expect(rateMovie(db, { movieId: "nosuchfilm1", ...byFirstProfile(viewer.id), stars: "3" })).toBe("notFound");
     expect(db.select().from(ratings).all()).toHaveLength(2);
     const page = getWatchPage(db, "film0000001", viewer)!;
     expect(page).toMatchObject({ averageRating: 3.5, ratingCount: 2, myRating: 2 });
@@ -228,40 +242,50 @@ describe("ratings", () => {
 
 describe("viewings reported without a position (the old clients' views and watched calls)", () => {
   it("counts one view per viewing and never moves the resume position", () => {
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 200 }, start);
-    const again = markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(60_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 200 }, start);
+    const again = markViewing(
+      db,
+      { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: true },
+      later(60_000),
+    );
     expect(again).toMatchObject({ ok: true, viewCounted: false, views: 1 });
     expect(eventsOf("film0000001")).toHaveLength(1);
     expect(eventsOf("film0000001")[0].positionSeconds).toBe(200);
   });
 
   it("records history without a view, and the first counting call of that viewing counts it once", () => {
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: false }, start)).toMatchObject({
+    expect(
+      markViewing(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: false }, start),
+    ).toMatchObject({
       ok: true,
       viewCounted: false,
       views: 0,
     });
     expect(eventsOf("film0000001")).toHaveLength(1);
     expect(
-      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(1_000)),
+      markViewing(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: true }, later(1_000)),
     ).toMatchObject({ viewCounted: true, views: 1 });
     expect(
-      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(2_000)),
+      markViewing(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: true }, later(2_000)),
     ).toMatchObject({ viewCounted: false, views: 1 });
     // A progress report in the same viewing does not count it again either.
-    recordProgress(db, { accountId: viewer.id, movieId: "film0000001", positionSeconds: 30 }, later(3_000));
+    recordProgress(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", positionSeconds: 30 }, later(3_000));
     expect(viewsOf("film0000001")).toBe(1);
     expect(eventsOf("film0000001")).toHaveLength(1);
   });
 
   it("starts a new viewing (and view) after the idle time, and refuses unpublished titles", () => {
-    markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, start);
+    markViewing(db, { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: true }, start);
     expect(
-      markViewing(db, { accountId: viewer.id, movieId: "film0000001", countView: true }, later(VIEWING_IDLE_MS + 1)),
+      markViewing(
+        db,
+        { ...byFirstProfile(viewer.id), movieId: "film0000001", countView: true },
+        later(VIEWING_IDLE_MS + 1),
+      ),
     ).toMatchObject({ viewCounted: true, views: 2 });
     expect(eventsOf("film0000001")).toHaveLength(2);
     addMovie("film0000002", { approved: false });
-    expect(markViewing(db, { accountId: viewer.id, movieId: "film0000002", countView: true }, start)).toEqual({
+    expect(markViewing(db, { ...byFirstProfile(viewer.id), movieId: "film0000002", countView: true }, start)).toEqual({
       ok: false,
       notFound: true,
     });

@@ -1,3 +1,4 @@
+import { getApiCaller } from "~/auth/api-tokens.server";
 import { getDb } from "~/db/client.server";
 import { publicPosterName, publicVideoName } from "~/media/storage.server";
 import { getAccountById } from "~/services/accounts.server";
@@ -34,9 +35,13 @@ export function titleRecord(row: TitleRow) {
   };
 }
 
-function listPublished({ request }: HandlerContext) {
+async function listPublished({ request }: HandlerContext) {
   const page = pageParam(request);
-  const { rows, total } = listPublishedTitles(getDb(), { page, pageSize: LIST_PAGE_SIZE });
+  // Open to anyone; a token or a page session of a children's profile lists only what that profile may watch.
+  const caller =
+    request.headers.has("Authorization") || request.headers.has("Cookie") ? await getApiCaller(request) : null;
+  const children = Boolean(caller?.account.profile.children);
+  const { rows, total } = listPublishedTitles(getDb(), { page, pageSize: LIST_PAGE_SIZE, children });
   return apiJson(rows.map(titleRecord), { headers: { "X-Total-Count": String(total), "X-Page": String(page) } });
 }
 

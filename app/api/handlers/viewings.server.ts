@@ -1,4 +1,5 @@
 import { fieldErrorsOf } from "~/services/validation";
+import { byProfile } from "~/services/profiles.server";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { markViewing } from "~/services/watching.server";
@@ -20,7 +21,7 @@ export const watchedSchema = z.object({
 
 /** Counts a view, once per viewing: a second call during the same viewing changes nothing. */
 function countView({ params, caller }: HandlerContext) {
-  const result = markViewing(getDb(), { accountId: caller!.account.id, movieId: params.movieId, countView: true });
+  const result = markViewing(getDb(), { ...byProfile(caller!.account), movieId: params.movieId, countView: true });
   if (!result.ok) throw new ApiError(404, VIDEO_NOT_FOUND);
   return apiJson({ success: true, counted: result.viewCounted, views: result.views });
 }
@@ -33,7 +34,7 @@ async function recordWatched({ request, caller }: HandlerContext) {
   if (parsed.data.userId !== undefined && parsed.data.userId !== caller!.account.id)
     throw new ApiError(403, NOT_ALLOWED);
   const result = markViewing(getDb(), {
-    accountId: caller!.account.id,
+    ...byProfile(caller!.account),
     movieId: parsed.data.movieId,
     countView: false,
   });

@@ -4,6 +4,8 @@ import type { ReturnReason } from "~/db/return-reasons";
 import { publishingToggles } from "~/services/publishing";
 import { RowAction } from "./row-action";
 import { SendBackForm } from "./send-back-form";
+import { Form } from "@remix-run/react";
+import { AGE_RATINGS } from "~/db/age-ratings";
 
 /**
  * What the administrator's tables of titles and of series show alike for a
@@ -19,6 +21,10 @@ export type ReviewedRow = {
   access: "free" | "premium";
   returnReason: ReturnReason | null;
   returnNote: string | null;
+  /** Its age rating (an episode's: its series'); null: unrated, never shown to a children's profile. */
+  ageRating: string | null;
+  /** An episode: rated with its series, not here. */
+  ratedBySeries?: boolean;
 };
 
 export function reviewRowAttributes(idAttribute: "data-movie-id" | "data-series-id", row: ReviewedRow) {
@@ -27,6 +33,7 @@ export function reviewRowAttributes(idAttribute: "data-movie-id" | "data-series-
     "data-approved": row.approved ? "true" : "false",
     "data-featured": row.featured ? "true" : "false",
     "data-access": row.access,
+    "data-age-rating": row.ageRating ?? "unrated",
   };
 }
 
@@ -42,6 +49,10 @@ export function ReviewState({ row, children }: { row: ReviewedRow; children?: Re
             ? t("review.sentBackLabel")
             : t("movies.waitingLabel")}
         {row.featured ? ` · ${t("movies.featuredLabel")}` : ""} · {t(`movies.access.${row.access}`)}
+      </span>
+      <span className={`block text-xs ${row.ageRating ? "" : "font-semibold text-amber-200"}`}>
+        {row.ageRating ? t(`studio:ageRatings.${row.ageRating}`) : t("review.unrated")}
+        {row.ratedBySeries ? ` (${t("review.ratedBySeries")})` : ""}
       </span>
       {row.returnReason ? (
         <span className="block text-xs text-amber-200" data-return-reason={row.returnReason}>
@@ -89,6 +100,7 @@ export function ReviewActions({
         />
       ))}
       {children}
+      {row.ratedBySeries ? null : <RatingForm idField={idField} row={row} back={back} />}
       {row.returnReason ? null : (
         <SendBackForm
           idField={idField}
@@ -100,5 +112,41 @@ export function ReviewActions({
         />
       )}
     </div>
+  );
+}
+
+/** The row's age rating, changed in place (a plain POST: works without JavaScript). */
+function RatingForm({ idField, row, back }: { idField: "movieId" | "seriesId"; row: ReviewedRow; back: string }) {
+  const { t } = useTranslation("admin");
+  const id = `rating-${row.id}`;
+  return (
+    <Form method="post" className="flex items-center gap-1" data-section="age-rating">
+      <input type="hidden" name={idField} value={row.id} />
+      <input type="hidden" name="back" value={back} />
+      <label htmlFor={id} className="sr-only">
+        {t("review.ratingNamed", { name: row.name })}
+      </label>
+      <select
+        id={id}
+        name="ageRating"
+        defaultValue={row.ageRating ?? ""}
+        className="rounded border border-white/15 bg-ink-900 px-1.5 py-1 text-xs text-slate-50"
+      >
+        <option value="">{t("review.unrated")}</option>
+        {AGE_RATINGS.map((rating) => (
+          <option key={rating} value={rating}>
+            {rating}
+          </option>
+        ))}
+      </select>
+      <button
+        type="submit"
+        name="intent"
+        value="rate"
+        className="rounded border border-white/20 px-2 py-1 text-xs hover:bg-white/5"
+      >
+        {t("review.rate")}
+      </button>
+    </Form>
   );
 }

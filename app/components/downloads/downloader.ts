@@ -37,6 +37,7 @@ type LicenceAnswer = {
   title: DownloadRecord["title"];
   media: DownloadRecord["media"];
   subtitles?: Array<{ language: string; label: string; url: string }>;
+  profileId?: string;
 };
 
 /** A download's family: its file is the AV1 + Opus rung (`240p-av1.mp4`) or H.264's. */
@@ -144,6 +145,7 @@ export async function prepareDownload(
     positionSeconds: existing?.positionSeconds ?? 0,
     pendingProgress: existing?.pendingProgress ?? [],
     revoked: false,
+    profileId: answer.profileId ?? null,
     subtitles: await storeSubtitles(movieId, answer.subtitles ?? []),
     subtitleLanguage:
       options.subtitleLanguage === undefined ? (existing?.subtitleLanguage ?? null) : options.subtitleLanguage,

@@ -42,6 +42,8 @@ export type DownloadRecord = {
   /** The subtitles stored beside the film (absent in downloads made before subtitles existed), and the one shown. */
   subtitles?: Array<{ language: string; label: string }>;
   subtitleLanguage?: string | null;
+  /** The profile that downloaded it: only that profile's downloads page shows it (absent: made before profiles, the account's first). */
+  profileId?: string | null;
 };
 
 export const mediaUrl = (movieId: string) => `/offline-media/${movieId}/video.mp4`;

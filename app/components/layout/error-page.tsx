@@ -7,6 +7,7 @@ const KINDS = {
   server: { title: "errors.serverTitle", text: "errors.serverText" },
   badRequest: { title: "errors.badRequestTitle", text: "errors.badRequestText" },
   diskFull: { title: "errors.diskFullTitle", text: "errors.diskFullText" },
+  children: { title: "errors.childrenTitle", text: "errors.childrenText" },
 } as const;
 
 export function ErrorPage({ kind, status }: { kind: keyof typeof KINDS; status: number }) {
@@ -20,6 +21,11 @@ export function ErrorPage({ kind, status }: { kind: keyof typeof KINDS; status: 
       <h1 className="mt-4 text-3xl font-bold">{t(copy.title)}</h1>
       <p className="mt-3 text-slate-300">{t(copy.text)}</p>
       {kind === "server" ? <p className="mt-1 text-slate-400">{t("errors.tryAgain")}</p> : null}
+      {kind === "children" ? (
+        <Link to="/profiles" className="mt-6 text-brand-300 underline">
+          {t("nav.switchProfile")}
+        </Link>
+      ) : null}
       <Link to="/" className="mt-8 rounded bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700">
         {t("errors.goHome")}
       </Link>

@@ -5,7 +5,7 @@ import { useTranslation } from "~/i18n/use-translation";
 import type { Role } from "~/db/schema";
 import { SearchBox, SearchIcon } from "./search-box";
 
-export type TopBarUser = { id: string; name: string; role: Role };
+export type TopBarUser = { id: string; name: string; role: Role; profile?: { name: string; children: boolean } };
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded px-2 py-2 text-center text-sm font-medium whitespace-nowrap sm:px-3 ${isActive ? "text-brand-300" : "text-slate-200 hover:text-white"}`;
@@ -172,25 +172,35 @@ function Bell({ unread }: { unread: number }) {
 function AccountMenu({ user }: { user: TopBarUser }) {
   const { t } = useTranslation();
   const menuRef = useClosedOnNavigation();
+  const shownName = user.profile?.name ?? user.name;
   const initials =
-    user.name
+    shownName
       .split(/\s+/)
       .filter(Boolean)
       .slice(0, 2)
       .map((part) => part[0]!.toUpperCase())
       .join("") || "?";
   // Providers keep their profile under /provider; viewers and administrators use the viewer pages.
+  // A children's profile keeps to its own lists: the account's pages are the grown-ups'.
   const menu =
     user.role === "provider"
       ? [{ to: "/provider/profile", label: t("nav.profile") }]
-      : [
-          { to: "/profile", label: t("nav.profile") },
-          { to: "/editprofile", label: t("nav.editProfile") },
-          { to: "/history", label: t("nav.history") },
-          { to: "/watch-later", label: t("nav.watchLater") },
-          { to: "/saved", label: t("nav.saved") },
-          { to: "/payment", label: t("nav.payment") },
-        ];
+      : user.profile?.children
+        ? [
+            { to: "/profiles", label: t("nav.switchProfile") },
+            { to: "/history", label: t("nav.history") },
+            { to: "/watch-later", label: t("nav.watchLater") },
+            { to: "/saved", label: t("nav.saved") },
+          ]
+        : [
+            { to: "/profiles", label: t("nav.switchProfile") },
+            { to: "/profile", label: t("nav.profile") },
+            { to: "/editprofile", label: t("nav.editProfile") },
+            { to: "/history", label: t("nav.history") },
+            { to: "/watch-later", label: t("nav.watchLater") },
+            { to: "/saved", label: t("nav.saved") },
+            { to: "/payment", label: t("nav.payment") },
+          ];
   return (
     <details className="relative shrink-0" ref={menuRef}>
       <summary
@@ -200,7 +210,9 @@ function AccountMenu({ user }: { user: TopBarUser }) {
         <span aria-hidden="true">{initials}</span>
       </summary>
       <div className="absolute right-0 mt-2 w-56 max-w-[calc(100vw-1.5rem)] rounded-lg border border-white/10 bg-ink-900 p-2 shadow-xl">
-        <p className="truncate px-3 py-2 text-xs text-slate-400">{user.name}</p>
+        <p className="truncate px-3 py-2 text-xs text-slate-400" data-testid="profile-in-use">
+          {shownName}
+        </p>
         <ul>
           {menu.map((item) => (
             <li key={item.to}>

@@ -3,7 +3,13 @@ import { useTranslation } from "~/i18n/use-translation";
 import { Field, FormError, SubmitButton, type FormErrors } from "~/components/ui/form";
 import { DetailsFields } from "~/components/studio/details-fields";
 
-export type SeriesFormValues = { name: string; description: string; cast: string; categoryId: string };
+export type SeriesFormValues = {
+  name: string;
+  description: string;
+  cast: string;
+  categoryId: string;
+  ageRating: string | null;
+};
 
 /**
  * A series' details: title, description, category, cast and poster — the

@@ -8,6 +8,7 @@ export type TitleDetailsValues = {
   description: string;
   cast: string;
   categoryId: string;
+  ageRating: string | null;
   poster: string | null;
 };
 
@@ -57,6 +58,7 @@ export function TitleDetailsForm({
         values={values}
         categories={categories}
         errors={fieldErrors}
+        withRating={!seriesName}
         categoryNote={
           seriesName ? (
             <p className="text-sm text-slate-300">

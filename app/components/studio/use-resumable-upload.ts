@@ -35,6 +35,8 @@ export type StartOptions = {
     Description: string;
     Category: string;
     cast: string;
+    /** G … RE, or empty: unrated (a film only; an episode carries its series'). */
+    ageRating?: string;
     /** An episode's season and number (one of the provider's own seasons). */
     seasonId?: string;
     episodeNumber?: string;

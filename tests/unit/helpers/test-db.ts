@@ -47,3 +47,13 @@ export function insertAccounts(
 /** The catalogue tests' "now", and a date that many days before it. */
 export const catalogueNow = new Date("2026-11-20T12:00:00Z");
 export const daysAgo = (days: number) => new Date(catalogueNow.getTime() - days * 24 * 3600 * 1000);
+
+/** An account's first profile (it has the account's id), as the per-person services take a viewer. */
+export function firstProfileOf(accountId: string, children = false) {
+  return { id: accountId, profile: { id: accountId, children } };
+}
+
+/** What a viewing, comment or rating is written for: an account's first profile. */
+export function byFirstProfile(accountId: string) {
+  return { accountId, profileId: accountId };
+}

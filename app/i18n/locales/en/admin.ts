@@ -89,6 +89,7 @@ const admin = {
     allProviders: "All providers",
     filter: "Filter",
     filters: {
+      unrated: "Not rated yet",
       processing: "Processing",
       ready: "Ready",
       failed: "Failed",
@@ -276,6 +277,11 @@ const admin = {
     notPending: "That application is no longer waiting.",
   },
   review: {
+    unrated: "Not rated",
+    ratedBySeries: "the series' rating",
+    ratingNamed: "Age rating of {{name}}",
+    rate: "Set rating",
+    ratedToast: "Age rating saved",
     sendBack: "Send back…",
     sendBackNamed: "Send {{name}} back",
     reason: "Reason",

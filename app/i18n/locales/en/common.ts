@@ -4,6 +4,7 @@ const common = {
   tagline: "Hausa and African films and TV",
   skipToContent: "Skip to content",
   nav: {
+    switchProfile: "Switch profile",
     main: "Main",
     home: "Home",
     contentCreator: "Content Creator",
@@ -73,6 +74,9 @@ const common = {
     busyText: "Many people are watching right now. This page tries again by itself in {{seconds}} seconds.",
     busyTextLater: "Many people are watching right now. Please try again in {{seconds}} seconds.",
     busyAgain: "Try again now",
+    childrenTitle: "Not for children's profiles",
+    childrenText:
+      "Only titles rated G or PG play on a children's profile. Switch profile (with the PIN) to watch this one.",
     diskFullTitle: "Changes cannot be saved right now",
     diskFullText:
       "Kallo's disk is full, so what you sent was not saved. Pages and films still work. Please try again in a few minutes.",

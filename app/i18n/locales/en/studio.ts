@@ -1,6 +1,10 @@
 /** The provider studio: upload, movie list, statistics. */
 const studio = {
   upload: {
+    ageRating: "Age rating",
+    ageRatingHint:
+      "Nigeria's film board classes. Children's profiles show only G and PG titles; an unrated title is never shown to them.",
+    ageRatingNone: "Not rated yet",
     sendingDetail: "{{sent}} of {{total}} MB · {{speed}} · about {{left}} left",
     speedKb: "{{value}} kB/s",
     speedMb: "{{value}} MB/s",
@@ -122,6 +126,7 @@ const studio = {
     empty: "Upload a movie to see its views here.",
   },
   errors: {
+    ageRatingInvalid: "Choose an age rating from the list",
     uploadSpaceBusy:
       "The server's upload space is taken by uploads under way. Try again in a few minutes, or send a smaller file.",
     uploadShareFull:
@@ -233,6 +238,15 @@ const studio = {
     resubmitNamed: "Resubmit {{name}} for approval",
     resubmitted: "Sent for approval again",
     notSentBack: "That title is not waiting for changes.",
+  },
+  ageRatings: {
+    G: "G — General: for everyone",
+    PG: "PG — Parental Guidance",
+    "12": "12 — 12 and over",
+    "12A": "12A — under 12 only with an adult",
+    "15": "15 — 15 and over",
+    "18": "18 — adults only",
+    RE: "RE — Restricted Exhibition",
   },
 } as const;
 

@@ -103,6 +103,7 @@ const admin: DeepStrings<typeof en> = {
     allProviders: "Duk masu bayarwa",
     filter: "Tace",
     filters: {
+      unrated: "Ba a tantance ba tukuna",
       processing: "Ana sarrafawa",
       ready: "A shirye",
       failed: "Ya gaza",
@@ -293,6 +294,11 @@ const admin: DeepStrings<typeof en> = {
     notPending: "Wannan buƙatar ba ta jira kuma.",
   },
   review: {
+    unrated: "Ba a tantance ba",
+    ratedBySeries: "rukunin jerin shirin",
+    ratingNamed: "Rukunin shekaru na {{name}}",
+    rate: "Saita rukuni",
+    ratedToast: "An ajiye rukunin shekaru",
     sendBack: "Mayar…",
     sendBackNamed: "Mayar da {{name}}",
     reason: "Dalili",

@@ -6,6 +6,7 @@ const common: DeepStrings<typeof en> = {
   tagline: "Fina-finan Hausa da na Afirka",
   skipToContent: "Tsallaka zuwa abin da ke ciki",
   nav: {
+    switchProfile: "Sauya mai kallo",
     main: "Babban menu",
     home: "Gida",
     contentCreator: "Mai Shirya Fim",
@@ -75,6 +76,9 @@ const common: DeepStrings<typeof en> = {
     busyText: "Mutane da yawa suna kallo yanzu. Wannan shafi zai sake gwadawa da kansa bayan daƙiƙa {{seconds}}.",
     busyTextLater: "Mutane da yawa suna kallo yanzu. Da fatan a sake gwadawa bayan daƙiƙa {{seconds}}.",
     busyAgain: "Sake gwadawa yanzu",
+    childrenTitle: "Ba na masu kallo na yara ba ne",
+    childrenText:
+      "Fina-finai masu rukunin G ko PG kaɗai ake kunnawa ga mai kallo na yara. Sauya mai kallo (da PIN) don kallon wannan.",
     diskFullTitle: "Ba za a iya adana canje-canje yanzu ba",
     diskFullText:
       "Faifan ajiyar Kallo ya cika, don haka ba a adana abin da kuka aika ba. Shafuka da fina-finai suna aiki har yanzu. Da fatan za a sake gwadawa bayan 'yan mintuna.",

@@ -3,6 +3,10 @@ import type { DeepStrings } from "../types";
 
 const studio: DeepStrings<typeof en> = {
   upload: {
+    ageRating: "Rukunin shekaru",
+    ageRatingHint:
+      "Rukunan hukumar tace fina-finai ta Najeriya. Masu kallo na yara suna ganin fina-finan G da PG kaɗai; ba a taɓa nuna musu wanda ba a tantance ba.",
+    ageRatingNone: "Ba a tantance ba tukuna",
     sendingDetail: "MB {{sent}} cikin {{total}} · {{speed}} · saura kusan {{left}}",
     speedKb: "kB {{value}}/s",
     speedMb: "MB {{value}}/s",
@@ -123,6 +127,7 @@ const studio: DeepStrings<typeof en> = {
     empty: "Ɗora fim don ganin kallonsa a nan.",
   },
   errors: {
+    ageRatingInvalid: "Zaɓi rukunin shekaru daga jerin",
     uploadSpaceBusy:
       "Lodin da ake yi yanzu sun ɗauki sararin lodin sabar. Sake gwadawa bayan 'yan mintuna, ko aika ƙaramin fayil.",
     uploadShareFull:
@@ -234,6 +239,15 @@ const studio: DeepStrings<typeof en> = {
     resubmitNamed: "Sake aika {{name}} don amincewa",
     resubmitted: "An sake aikawa don amincewa",
     notSentBack: "Wannan fim ba ya jiran gyara.",
+  },
+  ageRatings: {
+    G: "G — Kowa da kowa",
+    PG: "PG — Da jagorancin iyaye",
+    "12": "12 — Daga shekara 12",
+    "12A": "12A — Ƙasa da 12 sai tare da babba",
+    "15": "15 — Daga shekara 15",
+    "18": "18 — Manya kaɗai",
+    RE: "RE — Nuni na musamman (an taƙaita)",
   },
 };
 
