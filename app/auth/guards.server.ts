@@ -6,6 +6,7 @@ import { accountAndProfile, type Profile } from "~/services/profiles.server";
 import { usesViewerPages } from "~/services/roles";
 import { lingerOn } from "~/utils/request-body.server";
 import { shareWhilePending } from "~/utils/share-while-pending";
+import { CHILDREN_REFUSAL } from "~/utils/refusals";
 
 /**
  * Role checks in one place, used by every loader and action. Each guard
@@ -58,6 +59,14 @@ function doorFor(request: Request, door: "/login" | "/cp"): never {
   throw redirect(`${door}?${new URLSearchParams({ redirectTo: back })}`);
 }
 
+/**
+ * A children's profile where it may not go (a title above PG, the account's own pages): 403, with
+ * the body the error page reads to say so and offer another profile.
+ */
+export function refuseToChildren(): never {
+  throw data(CHILDREN_REFUSAL, { status: 403 });
+}
+
 function forbidden(): never {
   throw data(null, { status: 403, statusText: "Forbidden" });
 }
@@ -78,13 +87,15 @@ export async function requireUser(
  */
 export async function requireViewer(
   request: Request,
-  options: { beforeRefusing?: (user: SignedInAccount) => void } = {},
+  options: { beforeRefusing?: (user: SignedInAccount) => void; grownUp?: boolean } = {},
 ): Promise<SignedInAccount> {
   const user = await requireUser(request, { door: "/login" });
   if (!usesViewerPages(user.role)) {
     options.beforeRefusing?.(user);
     forbidden();
   }
+  // The account's own pages (its details, its payments) are the grown-ups': never from a children's profile.
+  if (options.grownUp && user.profile.children) refuseToChildren();
   return user;
 }
 

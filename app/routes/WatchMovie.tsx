@@ -7,7 +7,7 @@ import { Link } from "~/components/ui/link";
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { useTranslation } from "~/i18n/use-translation";
-import { requireViewer } from "~/auth/guards.server";
+import { refuseToChildren, requireViewer } from "~/auth/guards.server";
 import { findOwnTitleForPreview } from "~/services/title-preview.server";
 import { getDeviceId } from "~/auth/session.server";
 import { NeedsPassPanel, ScreensPanel } from "~/components/billing/playback-panels";
@@ -30,7 +30,6 @@ import { addToSavedList, removeFromSavedList } from "~/services/saved-lists.serv
 import { chosenTrack, listSubtitles } from "~/services/subtitles.server";
 import { addComment, deleteComment, getWatchPage, rateMovie } from "~/services/watching.server";
 import { isPublishedForGrownUps } from "~/services/catalogue.server";
-import { refuseToChildren } from "~/routes-support/children-refusal.server";
 import { COMMENT_MAX_LENGTH } from "~/utils/form-limits";
 import { posterFormatFor } from "~/media/poster-sizes";
 import { downlinkHintKbps } from "~/media/data-cost";

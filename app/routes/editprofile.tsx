@@ -13,7 +13,7 @@ export const handle: TranslationHandle = { i18n: ["auth"] };
 export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireViewer(request);
+  const user = await requireViewer(request, { grownUp: true });
   const { t } = await getRequestT(request, "auth");
   return {
     metaTitle: t("profile.editMetaTitle"),
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireViewer(request);
+  const user = await requireViewer(request, { grownUp: true });
   return handleProfileForms(request, user, { successPath: "/profile", passwordPath: "/editprofile" });
 }
 

@@ -46,7 +46,7 @@ function eitherOf(items: readonly string[], or: string): string {
 
 /** The viewer's plans-and-payments page: current plan, buy a pass, redeem a voucher, payment history. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const viewer = await requireViewer(request);
+  const viewer = await requireViewer(request, { grownUp: true });
   const url = new URL(request.url);
   const db = getDb();
   const page = pageParam(url);
@@ -134,7 +134,7 @@ function callbackUrl(request: Request): string {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const viewer = await requireViewer(request);
+  const viewer = await requireViewer(request, { grownUp: true });
   const form = await readForm(request);
   const intent = String(form.get("intent") ?? "");
   const db = getDb();

@@ -13,7 +13,7 @@ export const handle: TranslationHandle = { i18n: ["auth", "watch"] };
 export const meta = metaTitleMeta;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireViewer(request);
+  const user = await requireViewer(request, { grownUp: true });
   const { t } = await getRequestT(request, "auth");
   return {
     metaTitle: t("profile.metaTitle"),

@@ -69,6 +69,8 @@ test("a parent sets the PIN, adds a children's profile, and the child sees only 
   await expect(page.getByRole("heading", { name: "Ba na masu kallo na yara ba ne" })).toBeVisible();
   expect((await page.request.get(`/api/files/${titles.adult}.mp4`)).status()).toBe(403);
   expect((await page.goto(`/WatchMovie?id=${titles.g}`))?.status()).toBe(200);
+  // The account's own pages are the grown-ups'.
+  for (const path of ["/editprofile", "/payment"]) expect((await page.goto(path))?.status(), path).toBe(403);
 
   // Leaving the children's profile asks the PIN: a wrong one is refused, the right one lets the parent back.
   await page.goto("/profiles");
