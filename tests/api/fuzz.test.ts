@@ -256,7 +256,8 @@ describe("fuzzing the writable /api paths", () => {
     for (const { pathname, schema, fields, token } of cases) {
       let accepted = 0;
       await fc.assert(
-        fc.asyncProperty(bodyOf([...fields], plausibleAccount, 0.15), async (body) => {
+        // Three in ten nearly valid: at RUNS payloads the accepting branch is reached a dozen times or more.
+        fc.asyncProperty(bodyOf([...fields], plausibleAccount, 0.3), async (body) => {
           const before = rows(accounts);
           const result = await send("POST", pathname, body, token);
           expectSound(result, pathname);
