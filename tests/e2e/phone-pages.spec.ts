@@ -126,6 +126,7 @@ for (const javaScriptEnabled of [true, false]) {
         "Waiting for approval",
         "Sent back",
         "Approved",
+        "Not rated yet",
       ]);
       await status.selectOption("approved");
       await page.getByRole("button", { name: "Filter" }).click();
