@@ -887,7 +887,7 @@ export const kalloVersions = sqliteTable("kallo_versions", {
     .default(sql`(unixepoch('subsec') * 1000)`),
 });
 
-export const PHONE_CODE_PURPOSES = ["sign_up", "sign_in", "reset", "add_phone"] as const;
+export const PHONE_CODE_PURPOSES = ["sign_up", "sign_in", "reset", "add_phone", "pin_reset"] as const;
 export type PhoneCodePurpose = (typeof PHONE_CODE_PURPOSES)[number];
 
 /**

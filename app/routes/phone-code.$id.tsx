@@ -82,7 +82,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     db,
     id,
     code,
-    { newPassword, signedInAccountId: user?.id ?? null },
+    { newPassword, newPin: String(form.get("pin") ?? "").trim(), signedInAccountId: user?.id ?? null },
     { ipAddress: clientAddress(request) },
   );
   if (!redeemed.ok) {
@@ -97,6 +97,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
         return formFailure(403, { formError: "auth:phone.blocked" });
       case "passwordNeeded":
         return formFailure(400, { fieldErrors: { password: ["auth:validation.passwordRequired"] } });
+      case "pinNeeded":
+        return formFailure(400, { fieldErrors: { pin: ["auth:phone.pinShape"] } });
       default:
         return formFailure(400, { formError: "auth:phone.expired" });
     }
@@ -119,6 +121,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
       );
     case "reset":
       return redirectWithToast("/login", { type: "success", key: "auth:reset.done" }, { status: 303 });
+    case "pin_reset":
+      return redirectWithToast("/profiles", { type: "success", key: "auth:phone.pinSaved" }, { status: 303 });
     case "add_phone":
       return redirectWithToast(
         account.role === "provider" ? "/provider/profile" : "/editprofile",
@@ -154,6 +158,19 @@ export default function PhoneCode() {
             errors={failure?.fieldErrors?.code}
           />
           {purpose === "reset" ? <NewPasswordFields errors={failure?.fieldErrors} label="newPassword" /> : null}
+          {purpose === "pin_reset" ? (
+            <Field
+              label={t("phone.newPin")}
+              name="pin"
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              pattern="[0-9]{4}"
+              maxLength={4}
+              required
+              errors={failure?.fieldErrors?.pin}
+            />
+          ) : null}
           <SubmitButton intent="verify" pendingText={t("phone.pending")}>
             {t(`phone.submit.${purpose}`)}
           </SubmitButton>

@@ -30,13 +30,16 @@ import {
   type ProfileInput,
 } from "~/services/profiles.server";
 import { clientAddress } from "~/utils/client.server";
+import { maskPhoneNumber } from "~/services/phone/numbers.server";
+import { sendCodeToNumber } from "~/routes-support/phone-code.server";
 import { oneLine } from "~/utils/stored-text";
 import { safeRedirectPath } from "~/utils/redirect";
 import { redirectWithToast } from "~/utils/toast.server";
 import { readForm } from "~/utils/read-form.server";
 import type { TranslationHandle } from "~/i18n/page-translations";
 
-export const handle: TranslationHandle = { i18n: ["profiles"] };
+// "auth": the messages of a code sent by SMS (a forgotten PIN) and of too many password tries.
+export const handle: TranslationHandle = { i18n: ["profiles", "auth"] };
 
 export const meta = metaTitleMeta;
 
@@ -69,6 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     max: PROFILES_MAX,
     nameMax: PROFILE_NAME_MAX,
     languages: LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language] })),
+    // A forgotten PIN may also be replaced with a code sent to the account's own number.
+    pinByCode: user.verifiedPhone ? maskPhoneNumber(user.verifiedPhone) : null,
   };
 }
 
@@ -190,6 +195,16 @@ export async function action({ request }: ActionFunctionArgs) {
       return failure(result.reason === "notFound" ? 404 : 400, { formError: REFUSALS[result.reason], form: profileId });
     return redirectWithToast("/profiles", { type: "success", key: "profiles:deleted" }, { status: 303 });
   }
+  if (intent === "pinCode") {
+    if (!user.verifiedPhone) return failure(400, { formError: "auth:phone.codeNeedsNumber", form: "pin" });
+    return sendCodeToNumber(request, {
+      written: user.verifiedPhone,
+      field: "pin",
+      values: {},
+      purpose: "pin_reset",
+      accountId: user.id,
+    });
+  }
   if (intent === "pin") {
     const result = await setPinWithPassword(
       db,
@@ -228,6 +243,11 @@ export default function Profiles() {
     <section className="mx-auto w-full max-w-4xl px-4 py-10">
       <h1 className="text-3xl font-bold">{loaded.who ? t("who") : t("title")}</h1>
       <p className="mt-2 text-sm text-slate-300">{t("intro", { max: loaded.max })}</p>
+      {failed && !failed.form && !failed.pinFor ? (
+        <div className="mt-4">
+          <FormError errors={failed} />
+        </div>
+      ) : null}
       <ul className="mt-6 grid grid-cols-2 gap-4 sm:grid-cols-3" data-testid="profile-choices">
         {loaded.profiles.map((profile) => (
           <li key={profile.id}>
@@ -402,7 +422,7 @@ function ProfileFields({ profile, errors }: { profile?: Profile; errors?: Record
 
 function ManageProfiles({ failed }: { failed?: ActionFailure }) {
   const { t } = useTranslation("profiles");
-  const { profiles, hasPin, max, editing } = useLoaderData<typeof loader>();
+  const { profiles, hasPin, max, editing, pinByCode } = useLoaderData<typeof loader>();
   const mine = (form: string) => (failed?.form === form ? failed : undefined);
   return (
     <div className="mt-10 grid gap-8">
@@ -480,6 +500,18 @@ function ManageProfiles({ failed }: { failed?: ActionFailure }) {
           {t("pin.save")}
         </SubmitButton>
       </Form>
+      {pinByCode ? (
+        <Form method="post" className="-mt-4 flex flex-wrap items-center gap-3 text-sm" data-testid="pin-by-code">
+          <span className="text-slate-300">{t("pin.byCode", { number: pinByCode })}</span>
+          <SubmitButton
+            intent="pinCode"
+            pendingText={t("pin.sendCode")}
+            className="rounded border border-white/20 px-3 py-1.5 font-semibold hover:bg-white/10 aria-disabled:opacity-70"
+          >
+            {t("pin.sendCode")}
+          </SubmitButton>
+        </Form>
+      ) : null}
     </div>
   );
 }

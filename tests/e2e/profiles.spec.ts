@@ -1,5 +1,15 @@
 import type { Page } from "@playwright/test";
-import { createApprovedProvider, createViewer, signedInContext, type TestAccount } from "./fixtures/accounts";
+import { eq } from "drizzle-orm";
+import { accounts } from "../../app/db/schema";
+import { checkPin } from "../../app/services/profiles.server";
+import {
+  createApprovedProvider,
+  createViewer,
+  readLatestSmsCode,
+  signedInContext,
+  type TestAccount,
+} from "./fixtures/accounts";
+import { e2eDb } from "./fixtures/db";
 import { expect, test, testClientAddress } from "./fixtures/test";
 import { createCategory, createTitle, uniqueWord } from "./fixtures/titles";
 
@@ -100,5 +110,26 @@ test("with two profiles, a fresh sign-in asks who is watching, and the account m
   await page.getByLabel("Account menu").click();
   await expect(page.getByTestId("profile-in-use")).toHaveText(viewer.name);
   await expect(page.getByRole("link", { name: "Switch profile" })).toBeVisible();
+  await context.close();
+});
+
+test("a forgotten PIN is replaced with a code sent by SMS to the account's number — without JavaScript", async ({
+  browser,
+}) => {
+  const parent = await createViewer("pin-by-sms");
+  const e164 = `+2348032${String(Date.now() % 1_000_000).padStart(6, "0")}`;
+  e2eDb().update(accounts).set({ verifiedPhone: e164 }).where(eq(accounts.id, parent.id)).run();
+  const { context, page } = await signedInContext(browser, parent, { javaScriptEnabled: false });
+  await page.goto("/profiles");
+  await expect(page.getByTestId("pin-by-code")).toContainText("+234 803 •••");
+  await page.getByRole("button", { name: "Send me a code" }).click();
+  await expect(page).toHaveURL(/\/phone-code\/[A-Za-z0-9]{24}$/);
+  await expect(page.getByRole("heading", { name: "Choose a new PIN" })).toBeVisible();
+  await page.getByLabel("6-digit code").fill(await readLatestSmsCode(e164));
+  await page.getByLabel("New PIN (4 digits)").fill("9753");
+  await page.getByRole("button", { name: "Save new PIN" }).click();
+  await expect(page).toHaveURL(/\/profiles$/);
+  await expect(page.getByText("PIN set", { exact: true })).toBeVisible();
+  expect(await checkPin(e2eDb(), parent.id, "9753")).toEqual({ ok: true });
   await context.close();
 });

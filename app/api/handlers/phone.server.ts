@@ -72,7 +72,7 @@ async function verify({ request, caller }: HandlerContext) {
     db,
     codeId,
     code,
-    { newPassword, signedInAccountId: caller?.account.id ?? null },
+    { newPassword, newPin: fields.pin, signedInAccountId: caller?.account.id ?? null },
     { ipAddress: clientAddress(request) },
   );
   if (!redeemed.ok) {
@@ -82,6 +82,7 @@ async function verify({ request, caller }: HandlerContext) {
       taken: [409, "auth:phone.taken"],
       blocked: [403, "auth:phone.blocked"],
       passwordNeeded: [400, "auth:validation.passwordRequired"],
+      pinNeeded: [400, "profiles:errors.pinFormat"],
     } as const;
     const [status, key] = messages[redeemed.reason];
     return apiJson(
@@ -95,7 +96,12 @@ async function verify({ request, caller }: HandlerContext) {
   }
   if (redeemed.purpose === "sign_up" || redeemed.purpose === "sign_in")
     return signedInAnswer(request, redeemed.account, redeemed.account.role === "provider" ? "provider" : "member");
-  const message = redeemed.purpose === "reset" ? "auth:reset.done" : "auth:phone.added";
+  const message =
+    redeemed.purpose === "reset"
+      ? "auth:reset.done"
+      : redeemed.purpose === "pin_reset"
+        ? "profiles:pin.saved"
+        : "auth:phone.added";
   return apiJson({ success: true, message: englishText(message) });
 }
 

@@ -6,6 +6,7 @@ import { recordAudit } from "../audit.server";
 import type { Language } from "~/i18n/config";
 import { getEnv } from "~/utils/env.server";
 import { hashPassword } from "../passwords.server";
+import { isPin, setPin } from "../profiles.server";
 import { capRefusal, checkPhoneCode, startPhoneCode, type CodeRefusal, type RedeemedCode } from "./codes.server";
 import { readPhoneNumber } from "./numbers.server";
 
@@ -17,9 +18,9 @@ import { readPhoneNumber } from "./numbers.server";
  */
 export type Redemption =
   | { ok: true; purpose: "sign_up" | "sign_in" | "reset"; account: Account; redirectTo: string | null }
-  | { ok: true; purpose: "add_phone"; account: Account; redirectTo: string | null }
+  | { ok: true; purpose: "add_phone" | "pin_reset"; account: Account; redirectTo: string | null }
   | { ok: false; reason: "wrong"; triesLeft: number }
-  | { ok: false; reason: "expired" | "taken" | "blocked" | "passwordNeeded" };
+  | { ok: false; reason: "expired" | "taken" | "blocked" | "passwordNeeded" | "pinNeeded" };
 
 type Context = { ipAddress?: string | null; now?: Date };
 
@@ -27,7 +28,7 @@ export async function redeemPhoneCode(
   db: DB,
   id: string,
   typed: string,
-  input: { newPassword?: string; signedInAccountId?: string | null },
+  input: { newPassword?: string; newPin?: string; signedInAccountId?: string | null },
   context: Context = {},
 ): Promise<Redemption> {
   const now = context.now ?? new Date();
@@ -38,8 +39,12 @@ export async function redeemPhoneCode(
     .where(eq(phoneCodes.id, id))
     .get();
   if (purpose?.purpose === "reset" && !input.newPassword) return { ok: false, reason: "passwordNeeded" };
-  // A number is added to the account that asked, by that account only.
-  if (purpose?.purpose === "add_phone" && purpose.accountId !== input.signedInAccountId)
+  if (purpose?.purpose === "pin_reset" && !isPin(input.newPin)) return { ok: false, reason: "pinNeeded" };
+  // A number is added, and a PIN replaced, for the account that asked, by that account only.
+  if (
+    (purpose?.purpose === "add_phone" || purpose?.purpose === "pin_reset") &&
+    purpose.accountId !== input.signedInAccountId
+  )
     return { ok: false, reason: "expired" };
   const checked = checkPhoneCode(db, id, typed, now);
   if (!checked.ok) return checked;
@@ -49,6 +54,13 @@ export async function redeemPhoneCode(
       return createPhoneAccount(db, row, context);
     case "add_phone":
       return addVerifiedPhone(db, row, context);
+    case "pin_reset": {
+      // The profiles' PIN, forgotten: the code sent to the account's own number stands for its password.
+      const account = row.accountId ? getAccountById(db, row.accountId) : undefined;
+      if (!account || account.verifiedPhone !== row.phone) return { ok: false, reason: "expired" };
+      await setPin(db, account.id, input.newPin!);
+      return { ok: true, purpose: "pin_reset", account, redirectTo: row.redirectTo };
+    }
     case "sign_in":
     case "reset": {
       const account = row.accountId ? getAccountById(db, row.accountId) : undefined;

@@ -48,6 +48,8 @@ export default {
     choose: "New PIN (4 digits)",
     password: "Your account's password",
     passwordHint: "Forgot the PIN? Set a new one here with the password.",
+    byCode: "Or get a code by SMS at {{number}} instead of the password",
+    sendCode: "Send me a code",
     save: "Set the PIN",
     saved: "PIN set",
     enter: "PIN",

@@ -49,6 +49,8 @@ export default {
     choose: "Sabon PIN (lambobi 4)",
     password: "Kalmar sirrin asusunka",
     passwordHint: "Ka manta PIN? Saita sabo a nan da kalmar sirri.",
+    byCode: "Ko karɓi lamba ta SMS a {{number}} maimakon kalmar sirri",
+    sendCode: "Aiko mini da lamba",
     save: "Saita PIN",
     saved: "An saita PIN",
     enter: "PIN",
