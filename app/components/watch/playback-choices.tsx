@@ -1,5 +1,5 @@
 import { Form, useLocation } from "@remix-run/react";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useId, useMemo } from "react";
 import { useTranslation } from "~/i18n/use-translation";
 import type { PlayerQuality } from "~/services/playback.server";
 import { useHydrated } from "~/components/ui/use-hydrated";
@@ -63,14 +63,16 @@ function span(low: number, high: number): string {
  * before, when it knows more than the server did.
  */
 function useAutoCost(choices: Choices, av1: boolean): CostEstimate | null {
-  const [estimate, setEstimate] = useState(choices.autoCost);
-  useEffect(() => {
+  // Worked out in the same render as the family it is for (never one render late: the AV1 note never sits
+  // beside H.264's figures); the device's own readings only once hydrated, as the server cannot know them.
+  const hydrated = useHydrated();
+  return useMemo(() => {
+    if (!hydrated) return choices.autoCost;
     // Auto climbs within the family it plays: the AV1 rungs alone when it plays AV1.
     const family = av1 && choices.av1 ? choices.av1.rungs : choices.rungs;
     const seen = estimateAutoCost(family, { linkKbps: reportedLinkKbps(), playedRungs: playedRungs() });
-    setEstimate(seen && !(seen.basis === "assumed" && choices.autoCost?.basis === "link") ? seen : choices.autoCost);
-  }, [choices.rungs, choices.av1, choices.autoCost, av1]);
-  return estimate;
+    return seen && !(seen.basis === "assumed" && choices.autoCost?.basis === "link") ? seen : choices.autoCost;
+  }, [hydrated, choices.rungs, choices.av1, choices.autoCost, av1]);
 }
 
 /**
