@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { PinField } from "~/components/profiles/pin-field";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { landingPath, signedInHeaders } from "~/auth/authenticator.server";
@@ -158,19 +159,7 @@ export default function PhoneCode() {
             errors={failure?.fieldErrors?.code}
           />
           {purpose === "reset" ? <NewPasswordFields errors={failure?.fieldErrors} label="newPassword" /> : null}
-          {purpose === "pin_reset" ? (
-            <Field
-              label={t("phone.newPin")}
-              name="pin"
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              pattern="[0-9]{4}"
-              maxLength={4}
-              required
-              errors={failure?.fieldErrors?.pin}
-            />
-          ) : null}
+          {purpose === "pin_reset" ? <PinField label={t("phone.newPin")} errors={failure?.fieldErrors?.pin} /> : null}
           <SubmitButton intent="verify" pendingText={t("phone.pending")}>
             {t(`phone.submit.${purpose}`)}
           </SubmitButton>

@@ -10,6 +10,7 @@ import { getRequestT } from "~/i18n/translate.server";
 import { isLanguage, languageCookie, LANGUAGE_NAMES, LANGUAGES } from "~/i18n/language.server";
 import { PROFILE_AVATARS } from "~/db/age-ratings";
 import { ProfileAvatar } from "~/components/profiles/avatar";
+import { PinField } from "~/components/profiles/pin-field";
 import { Field, FormError, SelectField, SubmitButton, useErrorToasts } from "~/components/ui/form";
 import { Link } from "~/components/ui/link";
 import {
@@ -332,22 +333,6 @@ function PinPrompt({
         </Link>
       </div>
     </Form>
-  );
-}
-
-/** Four digits, hidden as typed, with the phone's number pad. */
-function PinField(props: { label: string; errors?: string[]; hint?: string; autoFocus?: boolean }) {
-  return (
-    <Field
-      name="pin"
-      type="password"
-      inputMode="numeric"
-      autoComplete="off"
-      pattern="[0-9]{4}"
-      maxLength={4}
-      required
-      {...props}
-    />
   );
 }
 

@@ -97,29 +97,25 @@ export function accountAndProfile(
   const row = accountWithProfile(db).get({ id: accountId, chosen: chosenId ?? "" });
   if (!row) return undefined;
   const { profile, ...account } = row;
-  return { account, profile: profile ?? profileInUse(db, accountId, chosenId) };
+  // The statement already chose (the device's profile, else the first): nothing left to look for.
+  return { account, profile: profile ?? profileless(accountId) };
 }
 
 /**
- * The profile a device uses: the one it chose, while it still exists, else the
- * account's first. An account always has one (the trigger makes it; the last is
- * never deleted); a missing row reads as the account's own id.
+ * What a device watches as when the account has no profile row at all (never, while the trigger makes
+ * one with every account and the last is never deleted): the account's own id, as its first would have.
  */
-export function profileInUse(db: DB, accountId: string, chosenId: string | null | undefined): Profile {
-  const all = listProfiles(db, accountId);
-  return (
-    all.find((profile) => profile.id === chosenId) ??
-    all[0] ?? {
-      id: accountId,
-      accountId,
-      name: "",
-      avatar: "sun",
-      language: null,
-      dataSaver: null,
-      children: false,
-      locked: false,
-    }
-  );
+function profileless(accountId: string): Profile {
+  return {
+    id: accountId,
+    accountId,
+    name: "",
+    avatar: "sun",
+    language: null,
+    dataSaver: null,
+    children: false,
+    locked: false,
+  };
 }
 
 export function getProfile(db: DB, accountId: string, profileId: string): Profile | undefined {
