@@ -9,9 +9,17 @@
  * from before the command starts until two seconds after it ends. Prints
  * the answers by kind: refused connections, connections cut, 5xx, 404s of a
  * page's own script, and how long the longest answer took.
+ *
+ * With `--upload <film> --provider <email>:<password> --category <id>` a provider's phone also
+ * sends that film by tus at `--upload-kbps` (default 400) all the while, as the
+ * upload page does (8 MiB requests, asking where it stands after a cut): printed
+ * is whether it finished, what interrupted it and what it sent twice.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { pacedUpload, type PacedUploadResult } from "../tests/fixtures/paced-upload";
 
 const args = process.argv.slice(2);
 const split = args.indexOf("--");
@@ -24,8 +32,14 @@ const option = (name: string, fallback: string) => {
 const base = new URL(option("--url", "http://localhost:3000"));
 const clients = Number(option("--clients", "8"));
 const film = option("--film", "");
-if (command.length === 0) {
-  console.error("Usage: npm run bench:upgrade -- [--url U] [--clients N] [--film /stream/…] -- <command …>");
+const uploadFile = option("--upload", "");
+const provider = option("--provider", "");
+const category = option("--category", "");
+const uploadKbps = Number(option("--upload-kbps", "400"));
+if (command.length === 0 || (uploadFile && (!provider.includes(":") || !category))) {
+  console.error(
+    "Usage: npm run bench:upgrade -- [--url U] [--clients N] [--film /stream/…] [--upload <film> --provider <email>:<password> --category <id> [--upload-kbps K]] -- <command …>",
+  );
   process.exit(2);
 }
 
@@ -86,7 +100,41 @@ async function client() {
   }
 }
 
+/** A provider's phone sending a film all the while (tus, as the upload page does). */
+async function upload(): Promise<PacedUploadResult & { title: string }> {
+  const [email, ...rest] = provider.split(":");
+  const signedIn = await fetch(new URL("/api/cp/login", base), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password: rest.join(":") }),
+  });
+  if (!signedIn.ok) throw new Error(`the provider's sign-in answered ${signedIn.status}`);
+  const { token } = (await signedIn.json()) as { token: string };
+  const bytes = fs.readFileSync(uploadFile);
+  const title = `Sent during an upgrade ${new Date().toISOString()}`;
+  const b64 = (value: string) => Buffer.from(value).toString("base64");
+  const created = await fetch(new URL("/provider/uploads/tus", base), {
+    method: "POST",
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      Authorization: `Bearer ${token}`,
+      "Upload-Length": String(bytes.length),
+      "Upload-Metadata": `name ${b64(title)},Category ${b64(category)},filename ${b64(path.basename(uploadFile))}`,
+    },
+  });
+  if (created.status !== 201) throw new Error(`creating the upload answered ${created.status}`);
+  const result = await pacedUpload({
+    location: new URL(created.headers.get("location")!, base).href,
+    headers: { Authorization: `Bearer ${token}` },
+    bytes,
+    bytesPerSecond: (uploadKbps * 1000) / 8,
+    timeoutMs: 30 * 60_000,
+  });
+  return { ...result, title };
+}
+
 const loops = Array.from({ length: clients }, () => client());
+const uploading = uploadFile ? upload() : null;
 await new Promise((resolve) => setTimeout(resolve, 2_000));
 const started = performance.now();
 const exit = await new Promise<number>((resolve) => {
@@ -95,6 +143,8 @@ const exit = await new Promise<number>((resolve) => {
 });
 const took = performance.now() - started;
 await new Promise((resolve) => setTimeout(resolve, 2_000));
+// The clients ask until the upload ends too.
+const sent = await uploading?.catch((error: Error) => error);
 running = false;
 await Promise.all(loops);
 agent.destroy();
@@ -104,3 +154,8 @@ console.log(`\n[bench:upgrade] \`${command.join(" ")}\` exited ${exit} after ${(
 console.log(
   `[bench:upgrade] ${total} requests from ${clients} clients: ${counts.ok} answered, ${counts.refused} refused, ${counts.cut} cut, ${counts.server5xx} × 5xx, ${counts.script404} × 404 for the page's script, ${counts.other} other; slowest answer ${Math.round(slowest)} ms`,
 );
+if (sent instanceof Error) console.log(`[bench:upgrade] the upload failed: ${sent.message}`);
+else if (sent)
+  console.log(
+    `[bench:upgrade] upload of ${fs.statSync(uploadFile).size} bytes at ${uploadKbps} kbps: ${sent.finished ? "finished" : "NOT finished"} in ${sent.seconds.toFixed(1)} s as "${sent.title}"; ${sent.interruptions.length} interruptions (${sent.interruptions.join(", ") || "none"}), ${sent.shortAnswers} early answers, ${sent.resentBytes} bytes sent twice\n  ${sent.answers.join("\n  ")}`,
+  );

@@ -10,6 +10,7 @@ import { movieVideoPath, storagePaths } from "~/media/storage.server";
 import { MOVIE_JOB } from "~/services/movie-processing.server";
 import { LADDER_JOB } from "~/services/renditions.server";
 import { makeVideoFixture } from "../fixtures/media";
+import { pacedUpload } from "../fixtures/paced-upload";
 import {
   call,
   login,
@@ -177,6 +178,63 @@ function processRuns(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+const runFile = () => path.join(world.root, ".kallo-server.json");
+
+/** Ask the primary to reload (what `npm run reload` and `npm run upgrade` do): its answer from the run file. */
+async function askPrimary(request: Record<string, string>): Promise<{ state: string; message: string }> {
+  const id = `test-${Date.now()}-${Math.random()}`;
+  fs.writeFileSync(path.join(world.root, ".kallo-server.control.json"), JSON.stringify({ id, ...request }));
+  world.server.process.kill("SIGHUP");
+  const answer = () =>
+    (
+      JSON.parse(fs.readFileSync(runFile(), "utf8")) as {
+        lastControl?: { id: string; state: string; message: string };
+      }
+    ).lastControl;
+  await expect.poll(() => (answer()?.id === id ? answer() : null), { timeout: 120_000, interval: 200 }).not.toBeNull();
+  return answer()!;
+}
+
+/**
+ * Clients asking for `paths` in turn, one request after another each, until stopped: two on kept-alive
+ * connections (as browsers do), one opening a connection per request. A 5xx, a refusal or a cut is a failure.
+ */
+function keepAsking(paths: string[], address: string) {
+  let asking = true;
+  const failures: string[] = [];
+  let answered = 0;
+  const client = async (keepAlive: boolean) => {
+    const agent = new http.Agent({ keepAlive, maxSockets: 1 });
+    for (let turn = 0; asking; turn++) {
+      const pathname = paths[turn % paths.length]!;
+      await new Promise<void>((resolve) => {
+        http
+          .get(`${world.url}${pathname}`, { agent, headers: { "X-Forwarded-For": address } }, (response) => {
+            response.resume();
+            response.on("end", () => {
+              if ((response.statusCode ?? 0) >= 500) failures.push(`${pathname}: status ${response.statusCode}`);
+              else answered += 1;
+              resolve();
+            });
+          })
+          .on("error", (error: NodeJS.ErrnoException) => {
+            failures.push(`${pathname}: ${error.code ?? error.message}`);
+            resolve();
+          });
+      });
+    }
+    agent.destroy();
+  };
+  const clients = [client(true), client(true), client(false)];
+  return {
+    stop: async () => {
+      asking = false;
+      await Promise.all(clients);
+      return { answered, failures };
+    },
+  };
 }
 
 const json = (value: unknown) => ({
@@ -397,30 +455,8 @@ describe("two workers serve as one", () => {
   });
 
   it("moves both workers to a build one at a time on SIGHUP, refusing no request; refuses a build the database is not migrated for", async () => {
-    const runFile = path.join(world.root, ".kallo-server.json");
     const primary = world.server.process;
-    const ask = async (request: Record<string, string>) => {
-      const id = `test-${Date.now()}-${Math.random()}`;
-      fs.writeFileSync(path.join(world.root, ".kallo-server.control.json"), JSON.stringify({ id, ...request }));
-      primary.kill("SIGHUP");
-      return expect
-        .poll(
-          () => {
-            const { lastControl } = JSON.parse(fs.readFileSync(runFile, "utf8")) as {
-              lastControl?: { id: string; state: string; message: string };
-            };
-            return lastControl?.id === id ? lastControl : null;
-          },
-          { timeout: 120_000, interval: 200 },
-        )
-        .not.toBeNull()
-        .then(
-          () =>
-            (JSON.parse(fs.readFileSync(runFile, "utf8")) as { lastControl: { state: string; message: string } })
-              .lastControl,
-        );
-    };
-    expect(JSON.parse(fs.readFileSync(runFile, "utf8"))).toMatchObject({ pid: primary.pid, workers: 2 });
+    expect(JSON.parse(fs.readFileSync(runFile(), "utf8"))).toMatchObject({ pid: primary.pid, workers: 2 });
     const build = fs.realpathSync("build");
 
     // A build whose migrations the database has not taken: refused, and the workers stay.
@@ -433,40 +469,15 @@ describe("two workers serve as one", () => {
     fs.writeFileSync(journalFile, JSON.stringify(journal));
     fs.writeFileSync(path.join(ahead, "drizzle", "0999_ahead.sql"), "SELECT 1;");
     const before = await workerPids();
-    const refused = await ask({ action: "reload", build: ahead });
+    const refused = await askPrimary({ action: "reload", build: ahead });
     expect(refused.state).toBe("refused");
     expect(refused.message).toContain("needs migrations the database has not taken (0999_ahead)");
     expect([...(await workerPids()).keys()].sort()).toEqual([...before.keys()].sort());
 
     // Clients asking all along, on kept-alive connections and new ones: none refused, none cut, none answered 5xx.
-    let asking = true;
-    const failures: string[] = [];
-    let answered = 0;
-    const client = async (keepAlive: boolean) => {
-      const agent = new http.Agent({ keepAlive, maxSockets: 1 });
-      while (asking) {
-        await new Promise<void>((resolve) => {
-          http
-            .get(`${world.url}/healthz`, { agent, headers: { "X-Forwarded-For": "10.9.3.1" } }, (response) => {
-              response.resume();
-              response.on("end", () => {
-                if ((response.statusCode ?? 0) >= 500) failures.push(`status ${response.statusCode}`);
-                else answered += 1;
-                resolve();
-              });
-            })
-            .on("error", (error: NodeJS.ErrnoException) => {
-              failures.push(error.code ?? error.message);
-              resolve();
-            });
-        });
-      }
-      agent.destroy();
-    };
-    const clients = [client(true), client(true), client(false)];
-    const moved = await ask({ action: "reload", build });
-    asking = false;
-    await Promise.all(clients);
+    const clients = keepAsking(["/healthz"], "10.9.3.1");
+    const moved = await askPrimary({ action: "reload", build });
+    const { answered, failures } = await clients.stop();
     expect(moved.state, moved.message).toBe("done");
     expect(moved.message).toMatch(/^2 workers moved to .* one at a time/);
     expect(failures).toEqual([]);
@@ -474,6 +485,46 @@ describe("two workers serve as one", () => {
     const after = await workerPids();
     expect([...after.values()].sort()).toEqual(["background", "serving"]);
     for (const pid of before.keys()) expect(after.has(pid)).toBe(false);
+  }, 180_000);
+
+  it("moves both workers to a build while kept-alive clients browse and a phone uploads a film: the upload ends whole, nothing refused, cut or 5xx", async () => {
+    const uploader = await login(world, provider);
+    const film = fs.readFileSync(await sharedVideo(world));
+    const connection = new Connection();
+    const created = await createUpload(connection, uploader.token, "Sent through a reload", film.length);
+    connection.close();
+    expect(created.status).toBe(201);
+    // At a phone's pace, in one request as the page sends it (8 MiB): the reload meets it mid-request, and the
+    // worker it is on waits for it no longer than SHUTDOWN_GRACE_SECONDS.
+    const upload = pacedUpload({
+      location: new URL(String(created.headers.location), world.url).href,
+      headers: { Authorization: `Bearer ${uploader.token}`, "X-Forwarded-For": "10.9.4.1" },
+      bytes: film,
+      bytesPerSecond: Math.ceil(film.length / 22),
+    });
+    const browsing = keepAsking(["/", "/movies", "/healthz"], "10.9.4.2");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const before = await workerPids();
+    const moved = await askPrimary({ action: "reload", build: fs.realpathSync("build") });
+    const sent = await upload;
+    const { answered, failures } = await browsing.stop();
+    console.log(
+      `[drill] reload under an upload: ${moved.message}; pages ${answered} answered, ${failures.length} failed; upload of ${film.length} bytes ${sent.finished ? "finished" : "NOT finished"} in ${sent.seconds.toFixed(1)} s, ${sent.interruptions.length} interruptions (${sent.interruptions.join(", ") || "none"}), ${sent.shortAnswers} early answers, ${sent.resentBytes} bytes sent twice (${sent.answers.join("; ")})`,
+    );
+    expect(moved.state, moved.message).toBe("done");
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(20);
+    expect(sent.finished).toBe(true);
+    // A stopping worker answers the request under way with what it holds (204 and the offset): never a cut.
+    expect(sent.interruptions).toEqual([]);
+    // What it sends again is what was on its way when the worker answered: under a second of the phone's pace.
+    expect(sent.resentBytes).toBeLessThan(Math.ceil(film.length / 22));
+    const after = await workerPids();
+    for (const pid of before.keys()) expect(after.has(pid)).toBe(false);
+    // The title is made of the whole film.
+    const title = world.db.select().from(movies).where(eq(movies.name, "Sent through a reload")).get();
+    expect(title).toBeDefined();
+    await expect.poll(() => fs.existsSync(movieVideoPath(title!.id, world.root)), { timeout: 30_000 }).toBe(true);
   }, 180_000);
 
   it("replaces a killed worker; the new background worker runs the jobs", async () => {
