@@ -16,8 +16,8 @@ import { readyH264Rungs, startPlaying } from "./fixtures/titles";
  * The player under what a Nigerian network does to a film, in the watch page
  * against the real server, the faults injected through DevTools (Fetch
  * interception and network conditions): a damaged segment, a request that
- * hangs, a segment the browser cannot decode, and a dip in the link and its
- * return. hls.js beside it under the same faults, and the faults these tests
+ * hangs, a segment the browser cannot decode, a dip in the link and its
+ * return, and what the page says of a thin link and of a lost one. hls.js beside it under the same faults, and the faults these tests
  * leave out: `npm run bench:player-faults`.
  */
 
@@ -181,7 +181,7 @@ test.describe("a dip in the link", () => {
     page,
     context,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(120_000);
     const asked = await strike(context, () => "pass");
     const video = await openTitle(page, movieId);
     const cdp = await context.newCDPSession(page);
@@ -193,8 +193,8 @@ test.describe("a dip in the link", () => {
     await expect.poll(() => video.getAttribute("data-rung"), { timeout: 20_000 }).not.toBe("144");
     const top = Number(await video.getAttribute("data-rung"));
     await link(150);
-    // In the dip the player fetches the lowest rung.
-    await expect.poll(() => asked.at(-1)?.rung, { timeout: 20_000 }).toBe("144");
+    // In the dip the player fetches the lowest rung (once the read-ahead bought on the good link runs low enough).
+    await expect.poll(() => asked.at(-1)?.rung, { timeout: 40_000 }).toBe("144");
     await page.waitForTimeout(8_000);
     await link(1500);
     const back = Date.now();
@@ -208,5 +208,47 @@ test.describe("a dip in the link", () => {
       })
       .toBeGreaterThanOrEqual(top);
     await expect(page.getByTestId("player-error")).toHaveCount(0);
+  });
+
+  test.describe("in Hausa", () => {
+    test.use({ locale: "ha-NG", extraHTTPHeaders: { "Accept-Language": "ha" } });
+
+    test("a thin link is said to be slow, never lost; a link that answers nothing is lost; the film goes on when it is back", async ({
+      page,
+      context,
+    }) => {
+      test.setTimeout(90_000);
+      const video = await openTitle(page, movieId);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      const link = (conditions: ReturnType<typeof linkConditions>) =>
+        cdp.send("Network.emulateNetworkConditions", conditions);
+      const slow = page.getByTestId("player-slow");
+      const lost = page.getByTestId("player-reconnecting");
+      // Whether "connection lost" ever showed, however briefly.
+      const lostShown = () => page.evaluate(() => (window as unknown as { lostShown?: boolean }).lostShown === true);
+      await page.evaluate(() => {
+        const seen = () => document.querySelector('[data-testid="player-reconnecting"]') !== null;
+        new MutationObserver(() => {
+          if (seen()) (window as unknown as { lostShown: boolean }).lostShown = true;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      // Thinner than the lowest rung: the film waits while its bytes still come, for a while.
+      await link(linkConditions(24, 300));
+      await startPlaying(video);
+      await expect(slow).toContainText("Ana lodawa a hankali", { timeout: 20_000 });
+      await page.waitForTimeout(8_000);
+      expect(await lostShown()).toBe(false);
+      // Nothing answers at all.
+      await link({ ...linkConditions(24, 300), offline: true });
+      await expect(lost).toContainText("Haɗin intanet ya katse", { timeout: 20_000 });
+      await expect(slow).toHaveCount(0);
+      // Back: the notice goes and the film plays on by itself.
+      await link(linkConditions(1500, 100));
+      await expect(lost).toHaveCount(0, { timeout: 20_000 });
+      const from = await position(video);
+      await expect.poll(() => position(video), { timeout: 20_000 }).toBeGreaterThan(from + 2);
+      await expect(page.getByTestId("player-error")).toHaveCount(0);
+    });
   });
 });
