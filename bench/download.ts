@@ -34,12 +34,13 @@ import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { accounts, movieRenditions, plans } from "../app/db/schema";
 import { hashPassword } from "../app/services/passwords.server";
 import { PASSWORD, signIn, startServer } from "./lib";
+import { testChromiumPath } from "../tests/fixtures/browser";
 
 const KBPS = Number(process.env.BENCH_KBPS ?? 2000);
 const RUNG = Number(process.env.BENCH_RUNG ?? 240);
 const PORT = Number(process.env.BENCH_PORT ?? 3391);
 const LATENCY_MS = 100;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : "");
+const CHROMIUM = testChromiumPath() ?? "";
 
 function findStorage(): string {
   if (process.env.BENCH_STORAGE) return process.env.BENCH_STORAGE;

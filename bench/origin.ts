@@ -32,6 +32,7 @@ import { accounts, movieRenditions, movies } from "../app/db/schema";
 import { runFfmpeg } from "../app/media/ffmpeg.server";
 import { startS3rver } from "../tests/fixtures/s3-servers";
 import { cpuMs, prepareStorage, signIn, startServer } from "./lib";
+import { testChromiumPath } from "../tests/fixtures/browser";
 
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 40);
 const BROWSERS = Number(process.env.BENCH_BROWSERS ?? 2);
@@ -409,7 +410,7 @@ async function runMode(
     const stalls: number[] = [];
     const stallSeconds: number[] = [];
     if (BROWSERS > 0) {
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium" });
+      const browser = await chromium.launch({ executablePath: testChromiumPath() });
       try {
         for (const [index, cookie] of cookies.slice(VIEWERS).entries()) {
           const early = index % 2 === 1;

@@ -39,7 +39,7 @@
  *
  * Knobs: BENCH_RUNS (3), BENCH_PORT (3380), BENCH_DPR (1: device pixels per
  * CSS pixel), BENCH_KBPS (500), BENCH_LATENCY_MS (300), BENCH_DEMO_DIR,
- * CHROMIUM_PATH (/usr/bin/chromium), BENCH_PAGES (only the pages whose label contains it), BENCH_HOST (another name of this
+ * CHROMIUM_PATH (else Debian's headless shell, else /usr/bin/chromium), BENCH_PAGES (only the pages whose label contains it), BENCH_HOST (another name of this
  * machine, such as its LAN address: plain http, so gzip and no service
  * worker), BENCH_VERBOSE=1 (every request of each
  * visit, with when it was asked for and when it finished, in seconds from the
@@ -50,7 +50,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Request as PwRequest } from "@playwright/test";
-import { TEST_CHROMIUM_ARGS } from "../tests/fixtures/browser";
+import { TEST_CHROMIUM_ARGS, testChromiumPath } from "../tests/fixtures/browser";
 import { migrateDatabase, openDatabase } from "../app/db/client.server";
 import { DEMO_ACCOUNTS, DEMO_SERIES } from "../app/demo/demo-catalogue";
 import { seedDemo } from "../app/demo/seed-demo.server";
@@ -61,7 +61,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3380);
 const DPR = Number(process.env.BENCH_DPR ?? 1);
 const KBPS = Number(process.env.BENCH_KBPS ?? 500);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = testChromiumPath() ?? "";
 const VERBOSE = process.env.BENCH_VERBOSE === "1";
 /** Another name of this machine (BENCH_HOST=192.0.2.2): a LAN visit over plain http, where Chromium asks for gzip, not Brotli, and runs no service worker. */
 const HOST = process.env.BENCH_HOST;

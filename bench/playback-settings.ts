@@ -1,6 +1,7 @@
 /** The playback bench's settings (BENCH_* variables) and the small number helpers its parts share. */
 import { DATA_SAVER_READ_AHEAD_SECONDS, READ_AHEAD_SECONDS } from "../app/media/read-ahead";
 import { percentile } from "./lib";
+import { testChromiumPath } from "../tests/fixtures/browser";
 
 export const FILM_MINUTES = Number(process.env.BENCH_FILM_MINUTES ?? 20);
 export const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -20,7 +21,7 @@ export const KEEP = process.env.BENCH_KEEP_STORAGE;
 export const VERBOSE = process.env.BENCH_VERBOSE === "1";
 /** Seek to this second instead of minute 15 (BENCH_SEEK_TO). */
 export const SEEK_TO = process.env.BENCH_SEEK_TO ? Number(process.env.BENCH_SEEK_TO) : null;
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM = testChromiumPath() ?? "";
 export const LATENCY_MS = 300;
 export const SETTLE_MS = 2_000;
 export const FIRST_FRAME_TIMEOUT_MS = 60_000;
