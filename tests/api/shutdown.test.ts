@@ -72,7 +72,8 @@ describe("a clean stop", () => {
 
     expect(code).toBe(0);
     expect(received).toEqual({ bytes: 4 * 1024 * 1024, complete: true });
-    expect(seconds).toBeLessThan(GRACE_SECONDS + 2);
+    // Within the grace, and the few seconds a loaded box takes to stop the encoder and close the database after it.
+    expect(seconds).toBeLessThan(GRACE_SECONDS + 4);
     // No encoder outlives the server, and its job waits in the queue with the try not counted.
     expect(encodersOf(world.root)).toEqual([]);
     const waiting = world.db.select().from(jobs).where(eq(jobs.movieId, movieId)).all();
