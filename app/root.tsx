@@ -63,7 +63,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The service worker's copy of a page for this device offline (public/sw.js): rendered without a
   // session, but opened by whoever uses the device, so its top bar is neither signed in nor signed out.
   const deviceCopy = request.headers.get("X-Kallo-Shell") === "1";
-  const unreadNotifications = account ? countUnreadNotifications(getDb(), account.id) : 0;
+  const unreadNotifications = account
+    ? countUnreadNotifications(getDb(), account.id, { children: account.profile.children })
+    : 0;
   return data(
     {
       language,

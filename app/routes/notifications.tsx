@@ -27,7 +27,7 @@ export const meta = metaTitleMeta;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const { t, language } = await getRequestT(request, "auth");
-  const rows = listNotifications(getDb(), user.id).map((row) => ({
+  const rows = listNotifications(getDb(), user.id, { children: user.profile.children }).map((row) => ({
     ...row,
     messageValues: shownNotificationValues(row.messageValues, language),
     link: row.link ? safeRedirectPath(row.link, "") || null : null,

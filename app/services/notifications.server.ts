@@ -1,9 +1,9 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { DB } from "~/db/client.server";
 import { preparedQuery } from "~/db/prepared.server";
-import { notifications } from "~/db/schema";
+import { movies, notifications } from "~/db/schema";
 import { dateFormatter } from "~/utils/dates";
-import { isPublished } from "./catalogue.server";
+import { isChildSafeTitle, isPublished } from "./catalogue.server";
 
 /**
  * A notice's values as its reader reads them: a moment (`endsAt`) written in
@@ -21,8 +21,19 @@ export function shownNotificationValues(
   return shown;
 }
 
-/** A person's notifications (new titles and the like), newest first. */
-export function listNotifications(db: DB, accountId: string, limit = 50) {
+/**
+ * The notices a profile is shown: all of the account's, but a children's profile only those of no title or
+ * of a title it may open (a new episode of a 15-rated series is not its news). The same rule as its lists.
+ */
+function shownTo(children: boolean): SQL | undefined {
+  return children
+    ? sql`(${notifications.movieId} IS NULL OR EXISTS (SELECT 1 FROM ${movies} WHERE ${movies.id} = ${notifications.movieId} AND ${isChildSafeTitle()}))`
+    : undefined;
+}
+
+/** A person's notifications (new titles and the like), newest first; `children`: what a children's profile is shown. */
+export function listNotifications(db: DB, accountId: string, options: { children?: boolean; limit?: number } = {}) {
+  const limit = options.limit ?? 50;
   return db
     .select({
       id: notifications.id,
@@ -34,23 +45,27 @@ export function listNotifications(db: DB, accountId: string, limit = 50) {
       createdAt: notifications.createdAt,
     })
     .from(notifications)
-    .where(eq(notifications.accountId, accountId))
+    .where(and(eq(notifications.accountId, accountId), shownTo(Boolean(options.children))))
     .orderBy(desc(notifications.createdAt))
     .limit(limit)
     .all();
 }
 
-// The bell on every signed-in page: prepared once.
-const unreadCount = preparedQuery((db) =>
-  db
-    .select({ value: count() })
-    .from(notifications)
-    .where(and(eq(notifications.accountId, sql.placeholder("accountId")), isNull(notifications.readAt)))
-    .prepare(),
-);
+// The bell on every signed-in page: prepared once (a grown-up's, a children's profile's).
+const unreadCountFor = (children: boolean) =>
+  preparedQuery((db) =>
+    db
+      .select({ value: count() })
+      .from(notifications)
+      .where(
+        and(eq(notifications.accountId, sql.placeholder("accountId")), isNull(notifications.readAt), shownTo(children)),
+      )
+      .prepare(),
+  );
+const unreadCount = { grownUp: unreadCountFor(false), children: unreadCountFor(true) };
 
-export function countUnreadNotifications(db: DB, accountId: string): number {
-  return unreadCount(db).get({ accountId })?.value ?? 0;
+export function countUnreadNotifications(db: DB, accountId: string, options: { children?: boolean } = {}): number {
+  return (options.children ? unreadCount.children : unreadCount.grownUp)(db).get({ accountId })?.value ?? 0;
 }
 
 /** Mark one (only the owner's) or all of a person's notifications read. */

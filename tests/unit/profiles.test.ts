@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DB } from "~/db/client.server";
-import { categories, profiles, seasons, series } from "~/db/schema";
+import { categories, notifications, profiles, seasons, series } from "~/db/schema";
 import type { AgeRating } from "~/db/age-ratings";
 import { hashPassword } from "~/services/passwords.server";
 import { listCatalogue, listPublishedTitles, loadLandingCatalogue } from "~/services/catalogue-lists.server";
@@ -12,6 +12,7 @@ import { addToSavedList, listSavedMovies } from "~/services/saved-lists.server";
 import { getSeriesPage } from "~/services/series-viewing.server";
 import { getWatchPage, recordProgress } from "~/services/watching.server";
 import { rateSeries, rateTitle } from "~/services/age-ratings.server";
+import { countUnreadNotifications, listNotifications, notifyNewTitle } from "~/services/notifications.server";
 import {
   accountAndProfile,
   afterSignInPath,
@@ -195,6 +196,44 @@ describe("a children's profile", () => {
         .rows.map((row) => row.id)
         .sort(),
     ).toEqual([film("G"), film("PG"), "seriespg0001e1"].sort());
+  });
+
+  it("is told only of titles it may open: the bell leaves out a 15-rated film's and an unrated series' news", () => {
+    // The account watched in Drama and both series; new titles arrive: a G film, a 15 film, an unrated series' episode.
+    for (const watched of [film("PG"), "seriesnone01e1", "seriespg0001e1"])
+      recordProgress(
+        db,
+        { accountId: grownUp.id, profileId: grownUp.profile.id, movieId: watched, positionSeconds: 30 },
+        now,
+      );
+    for (const [id, rating] of [
+      ["newfilmg0001", "G"],
+      ["newfilm15001", "15"],
+    ] as const)
+      insertTitle(db, id, { categoryId: "catdramaaaaa", durationSeconds: 600 }, { name: id, ageRating: rating });
+    insertTitle(
+      db,
+      "seriesnone01e2",
+      { categoryId: "catdramaaaaa", durationSeconds: 600 },
+      { seasonId: "seriesnone01s1", episodeNumber: 2, name: "Labari episode two" },
+    );
+    for (const id of ["newfilmg0001", "newfilm15001", "seriesnone01e2"]) notifyNewTitle(db, id, now);
+    // A notice of no title (a pass, say) is everyone's.
+    db.insert(notifications)
+      .values({ id: "passnotice01", accountId: "viewer000001", kind: "pass", messageKey: "billing:x", movieId: null })
+      .run();
+    const titles = (children: boolean) =>
+      listNotifications(db, "viewer000001", { children })
+        .map((notice) => notice.link?.split("=")[1] ?? "none")
+        .sort();
+    // Before (the grown-up's bell): all four; after (the children's profile): the G film and the title-less one.
+    expect(titles(false)).toEqual(["newfilm15001", "newfilmg0001", "none", "seriesnone01e2"]);
+    expect(countUnreadNotifications(db, "viewer000001")).toBe(4);
+    expect(titles(true)).toEqual(["newfilmg0001", "none"]);
+    expect(countUnreadNotifications(db, "viewer000001", { children: true })).toBe(2);
+    // Rated PG, the series' episode joins the children's bell at once.
+    rateSeries(db, "seriesnone01", "PG", { actorId: "viewer000001" });
+    expect(titles(true)).toEqual(["newfilmg0001", "none", "seriesnone01e2"]);
   });
 
   it("opens and streams only child-safe titles: a direct link to an 18 title is refused", () => {
