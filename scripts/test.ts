@@ -21,6 +21,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 type PhaseName = "typecheck" | "lint" | "build" | "demo" | "unit" | "api" | "e2e";
 
@@ -37,6 +38,8 @@ type Phase = {
 };
 
 type FileTiming = { file: string; seconds: number; tests: number };
+/** A failed test, named, with the first lines of what it said: printed last, where CI's kept tail shows it. */
+type Failure = { test: string; message: string };
 type PhaseResult = {
   name: PhaseName;
   label: string;
@@ -44,7 +47,17 @@ type PhaseResult = {
   startedAt: number;
   seconds: number;
   files: FileTiming[];
+  failures: Failure[];
 };
+
+/** The lines of a failure worth reading at the end: colour codes dropped, and of the stack only our own frames. */
+function firstLines(text: string, count = 12): string {
+  return stripVTControlCharacters(text)
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !(/^\s*at /.test(line) && /node_modules|<anonymous>|node:/.test(line)))
+    .slice(0, count)
+    .join("\n");
+}
 
 const cacheDir = path.resolve(".cache");
 fs.mkdirSync(cacheDir, { recursive: true });
@@ -95,23 +108,52 @@ const PHASES: Phase[] = [
   },
 ];
 
-/** Per file, from vitest's JSON report: the time from its first test's start to its end. */
-function vitestFiles(report: string): FileTiming[] {
-  if (!fs.existsSync(report)) return [];
-  const json = JSON.parse(fs.readFileSync(report, "utf8")) as {
-    testResults: Array<{ name: string; startTime: number; endTime: number; assertionResults: unknown[] }>;
+type VitestReport = {
+  testResults: Array<{
+    name: string;
+    startTime: number;
+    endTime: number;
+    message?: string;
+    assertionResults: Array<{ fullName: string; status: string; failureMessages?: string[] }>;
+  }>;
+};
+type E2eReport = { files: FileTiming[]; failures?: Failure[] };
+
+function readReport<T>(report: string): T | undefined {
+  return fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, "utf8")) as T) : undefined;
+}
+
+/** Per file, from vitest's JSON report: the time from its first test's start to its end, and what failed. */
+function vitestReport(report: string): { files: FileTiming[]; failures: Failure[] } {
+  const json = readReport<VitestReport>(report);
+  if (!json) return { files: [], failures: [] };
+  const failures: Failure[] = [];
+  for (const result of json.testResults) {
+    const file = path.relative(process.cwd(), result.name);
+    for (const test of result.assertionResults)
+      if (test.status === "failed")
+        failures.push({
+          test: `${file} › ${test.fullName}`,
+          message: firstLines(test.failureMessages?.join("\n") ?? ""),
+        });
+    // A file that failed before any test ran (an import, a hook) says so only here.
+    if (result.message && !result.assertionResults.some((test) => test.status === "failed"))
+      failures.push({ test: file, message: firstLines(result.message) });
+  }
+  return {
+    files: json.testResults.map((result) => ({
+      file: path.relative(process.cwd(), result.name),
+      seconds: (result.endTime - result.startTime) / 1000,
+      tests: result.assertionResults.length,
+    })),
+    failures,
   };
-  return json.testResults.map((result) => ({
-    file: path.relative(process.cwd(), result.name),
-    seconds: (result.endTime - result.startTime) / 1000,
-    tests: result.assertionResults.length,
-  }));
 }
 
 /** Per file, from tests/e2e/fixtures/timing-reporter.ts: the sum of its tests' times (two workers share the wall). */
-function e2eFiles(report: string): FileTiming[] {
-  if (!fs.existsSync(report)) return [];
-  return (JSON.parse(fs.readFileSync(report, "utf8")) as { files: FileTiming[] }).files;
+function e2eReport(report: string): { files: FileTiming[]; failures: Failure[] } {
+  const json = readReport<E2eReport>(report);
+  return { files: json?.files ?? [], failures: json?.failures ?? [] };
 }
 
 const started = Date.now();
@@ -145,6 +187,7 @@ function run(phase: Phase): Promise<void> {
       startedAt,
       seconds: 0,
       files: [],
+      failures: [],
     });
     return Promise.resolve();
   }
@@ -165,13 +208,30 @@ function run(phase: Phase): Promise<void> {
         process.stdout.write(output.endsWith("\n") || output === "" ? output : `${output}\n`);
       }
       console.log(`[test] ${phase.label}: ${status} in ${seconds.toFixed(0)} s`);
-      const files =
+      const report =
         phase.name === "unit" || phase.name === "api"
-          ? vitestFiles(path.join(reportDir, `${phase.name}.json`))
+          ? vitestReport(path.join(reportDir, `${phase.name}.json`))
           : phase.name === "e2e"
-            ? e2eFiles(path.join(reportDir, "e2e.json"))
-            : [];
-      results.set(phase.name, { name: phase.name, label: phase.label, status, startedAt, seconds, files });
+            ? e2eReport(path.join(reportDir, "e2e.json"))
+            : { files: [], failures: [] };
+      const failures =
+        status === "failed" && report.failures.length === 0 && !phase.live
+          ? [
+              {
+                test: `${phase.label}: the end of its output`,
+                message: output.trimEnd().split("\n").slice(-15).join("\n"),
+              },
+            ]
+          : report.failures;
+      results.set(phase.name, {
+        name: phase.name,
+        label: phase.label,
+        status,
+        startedAt,
+        seconds,
+        files: report.files,
+        failures,
+      });
       resolve();
     });
   });
@@ -212,6 +272,12 @@ function table(all: PhaseResult[]): string {
       "|---|---|---|",
       ...slowest.map((file) => `| ${file.file} | ${file.tests} | ${file.seconds.toFixed(1)} |`),
     );
+  }
+  const failures = all.flatMap((result) => result.failures);
+  if (failures.length > 0) {
+    lines.push("", `What failed (${failures.length}):`);
+    for (const failure of failures)
+      lines.push("", `✘ ${failure.test}`, ...failure.message.split("\n").map((line) => `    ${line}`));
   }
   return lines.join("\n");
 }

@@ -167,7 +167,7 @@ const STDERR_KEEP_BYTES = 16 * 1024;
 const globalForTools = globalThis as unknown as { __kalloMediaToolsStop?: AbortController };
 const stopAll = (globalForTools.__kalloMediaToolsStop ??= new AbortController());
 
-/** End every media tool this process runs, now and from now on (a clean stop: their jobs go back in the queue). */
+/** End every media tool a job runs, now and from now on (a clean stop: their jobs go back in the queue). */
 export function stopAllMediaTools(): void {
   stopAll.abort();
 }
@@ -215,6 +215,9 @@ export function endStaleMediaTool(pid: number): boolean {
 
 /** Run a media tool with arguments (no shell), collecting stdout and the tail of stderr. */
 export function runMediaTool(tool: MediaTool, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  // A clean stop ends the tools of jobs (run inside watchMediaTools; the job goes back in the queue). A request's
+  // own tool — the probe of an upload's last byte — is part of its answer and ends with it, within the grace.
+  if (!toolWatchers.getStore()) return runWithSignal(tool, args, options);
   const signal = options.signal ? AbortSignal.any([options.signal, stopAll.signal]) : stopAll.signal;
   return runWithSignal(tool, args, { ...options, signal });
 }

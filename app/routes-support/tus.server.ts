@@ -107,10 +107,7 @@ function createTusServer(): Server {
       return {};
     },
     onUploadFinish: async (request, upload) => {
-      await refuseUnreadableFilm(getDb(), upload.id);
-      const movieId = await oneAtATime(upload.id, () =>
-        finishUpload(getDb(), upload.id, clientAddress(request as unknown as Request)),
-      );
+      const movieId = await makeTitle(request as unknown as Request, upload.id);
       // A replacement's answer names the title it replaces the film of.
       return { headers: { "Kallo-Movie-Id": movieId } };
     },
@@ -134,6 +131,12 @@ function createTusServer(): Server {
   // The bytes have become a title's: the upload's own files can go once its last answer is sent.
   server.on(EVENTS.POST_FINISH, (_request, _response, upload: Upload) => removeUploadFiles(upload.id));
   return server;
+}
+
+/** A complete upload becomes its title: the film is read by ffprobe first, then the title is made (once, whoever asks). */
+async function makeTitle(request: Request, id: string): Promise<string> {
+  await refuseUnreadableFilm(getDb(), id);
+  return oneAtATime(id, () => finishUpload(getDb(), id, clientAddress(request)));
 }
 
 const globalForTus = globalThis as unknown as { __kalloTus?: { root: string; server: Server } };
@@ -334,7 +337,18 @@ async function dispatchTus(request: Request, caller: UploadCaller | null): Promi
     return response;
   }
   if (row.completedAt) return answerCompleted(request, row);
-  if (method === "HEAD") return withNoStore(await tusServer().handleWeb(request));
+  if (method === "HEAD") {
+    const response = withNoStore(await tusServer().handleWeb(request));
+    // Every byte is in but no title was made: the last PATCH's answer never came (its worker stopped
+    // after its grace, the process was killed between the last byte and the title). The client that
+    // asks where its upload stands finishes it, as that PATCH would have.
+    const length = response.headers.get("Upload-Length");
+    if (response.status !== 200 || length === null || response.headers.get("Upload-Offset") !== length) return response;
+    await makeTitle(request, row.id);
+    removeUploadFiles(row.id);
+    const finished = db.select().from(resumableUploads).where(eq(resumableUploads.id, row.id)).get();
+    return finished?.completedAt ? answerCompleted(request, finished) : response;
+  }
   if (method === "PATCH") {
     // The protocol's one content type for a PATCH's bytes (415 otherwise, as tus 1.0 says).
     if (

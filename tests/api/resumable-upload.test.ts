@@ -105,6 +105,33 @@ async function offsetOf(location: string, as: As = { token: provider.token }): P
   return response.status === 200 ? Number(response.headers.get("Upload-Offset")) : null;
 }
 
+/** A PATCH of the whole film from 0 with only `sent` bytes written: the rest when the test says, or never. */
+function openPatch(location: string, sent: number) {
+  const { port } = new URL(world.url);
+  const request = http.request({
+    host: "127.0.0.1",
+    port,
+    path: location,
+    method: "PATCH",
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      Authorization: `Bearer ${provider.token}`,
+      "Upload-Offset": "0",
+      "Content-Type": "application/offset+octet-stream",
+      "Content-Length": String(video.length),
+    },
+  });
+  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+    request.on("response", (response) => {
+      response.resume();
+      resolve(response);
+    });
+    request.on("error", reject);
+  });
+  request.write(video.subarray(0, sent));
+  return { answer, finish: (rest: Uint8Array) => request.end(rest) };
+}
+
 const idOf = (location: string) => location.split("/").pop()!;
 const uploadRow = (location: string) =>
   world.db
@@ -424,40 +451,50 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     await world.restart();
   });
 
-  it("answers a PATCH still sending at the stop's deadline with the offset it stored, and resumes from there", async () => {
-    process.env.SHUTDOWN_GRACE_SECONDS = "1";
+  it("at a stop: a PATCH that ends within the grace makes its title, one still sending at the deadline is answered with what is stored, and a HEAD finishes an upload whose bytes all landed without a title", async () => {
+    process.env.SHUTDOWN_GRACE_SECONDS = "3";
     await world.restart();
-    const location = await createOk({ token: provider.token }, video.length, { name: "Cut by a stop" });
     const half = Math.floor(video.length / 2);
-    const { port } = new URL(world.url);
-    const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
-      const request = http.request({
-        host: "127.0.0.1",
-        port,
-        path: location,
-        method: "PATCH",
-        headers: {
-          "Tus-Resumable": "1.0.0",
-          Authorization: `Bearer ${provider.token}`,
-          "Upload-Offset": "0",
-          "Content-Type": "application/offset+octet-stream",
-          "Content-Length": String(video.length),
-        },
-      });
-      request.on("response", resolve);
-      request.on("error", reject);
-      // Half the film, then nothing more: still sending when the server is told to stop.
-      request.write(video.subarray(0, half));
-    });
-    await expect.poll(() => fs.statSync(path.join(storagePaths(world.root).uploads, idOf(location))).size).toBe(half);
+    const ending = await createOk({ token: provider.token }, video.length, { name: "Ends in the grace" });
+    const cut = await createOk({ token: provider.token }, video.length, { name: "Cut by a stop" });
+    const landed = await createOk({ token: provider.token }, video.length, { name: "Landed without a title" });
+    expect((await patch(landed, 0, video.subarray(0, half))).status).toBe(204);
+    // Two requests each half sent when the server is told to stop.
+    const ending1 = openPatch(ending, half);
+    const cut1 = openPatch(cut, half);
+    const stored = (location: string) => fs.statSync(path.join(storagePaths(world.root).uploads, idOf(location))).size;
+    await expect.poll(() => [stored(ending), stored(cut)]).toEqual([half, half]);
     const stopping = world.server.stop();
-    const response = await answer;
-    expect(response.statusCode).toBe(204);
-    expect(Number(response.headers["upload-offset"])).toBe(half);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The first one's rest comes now: the film is read and its title made, as on any day (never refused as unreadable).
+    ending1.finish(video.subarray(half));
+    const [endingAnswer, cutAnswer] = await Promise.all([ending1.answer, cut1.answer]);
+    expect(endingAnswer.statusCode).toBe(204);
+    expect(Number(endingAnswer.headers["upload-offset"])).toBe(video.length);
+    const endingId = String(endingAnswer.headers["kallo-movie-id"]);
+    expect(world.db.select().from(movies).where(eq(movies.id, endingId)).get()?.name).toBe("Ends in the grace");
+    // The other one, silent to the deadline: answered with what the server holds.
+    expect(cutAnswer.statusCode).toBe(204);
+    expect(Number(cutAnswer.headers["upload-offset"])).toBe(half);
     await stopping;
+    // The third one's last bytes landed on disk and the process died before its title was made.
+    fs.appendFileSync(path.join(storagePaths(world.root).uploads, idOf(landed)), video.subarray(half));
     delete process.env.SHUTDOWN_GRACE_SECONDS;
     await world.restart();
-    expect(await offsetOf(location)).toBe(half);
-    expect((await patch(location, half, video.subarray(half))).status).toBe(204);
+    expect(await offsetOf(cut)).toBe(half);
+    expect((await patch(cut, half, video.subarray(half))).status).toBe(204);
+    // Its client asks where it stands (as tus clients do when an answer never came): the title is made then.
+    const asked = await tus(landed, { method: "HEAD", as: { token: provider.token } });
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get("Upload-Offset")).toBe(String(video.length));
+    const landedId = asked.headers.get("Kallo-Movie-Id")!;
+    expect(titlesOf(provider, "Landed without a title").map((title) => title.id)).toEqual([landedId]);
+    expect(uploadFilesOf(landed)).toEqual([]);
+    await waitUntilReady(world, landedId);
+    expect(sha256(fs.readFileSync(movieVideoPath(landedId, world.root)))).toBe(sha256(video));
+    // Asked again, it is the same title.
+    expect((await tus(landed, { method: "HEAD", as: { token: provider.token } })).headers.get("Kallo-Movie-Id")).toBe(
+      landedId,
+    );
   });
 });
