@@ -25,6 +25,11 @@ export const PASSWORD = "api-test-password-1";
 // One server process per test file (WORKERS=1, the server as a single process runs it): on this small
 // shared box each worker costs seconds of start-up. tests/api/workers.test.ts runs several.
 process.env.WORKERS ??= "1";
+// H.264 ladders only: these files check what the server answers, and every film they upload would otherwise
+// be encoded to AV1 too, in the background, on the cores the suite shares (a quarter of the suite's CPU). The
+// server serves AV1 rungs whatever this says (tests/api/abuse.test.ts); the AV1 encode has tests of its own
+// (tests/integration/adaptive-ladder.test.ts, tests/e2e/av1-playback.spec.ts).
+process.env.LADDER_CODECS ??= "h264";
 
 export type Seeded = { id: string; email: string; role: Role };
 
