@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -179,12 +179,37 @@ export function stopAllMediaTools(): void {
  * so the kernel ends it the moment the server dies, even by kill -9. Where
  * setpriv is missing, the job runner's record of the tool's pid (below) lets
  * the next start end it.
+ *
+ * A server that may change scheduling (root, or CAP_SYS_NICE) starts its tools
+ * without that right: SVT-AV1 (1.4, Debian 12's) gives each of its ~80 threads
+ * real-time priority (SCHED_FIFO 99) whenever it can, which puts a background
+ * AV1 encode, meant to run at nice 10 on what serving leaves, ahead of every
+ * page, every stream and the server itself. Without the right it makes ordinary
+ * threads, and the nice value holds.
  */
 const SETPRIV = "/usr/bin/setpriv";
-let deathSignalWrapper: string | null | undefined;
-function parentDeathWrapper(): string | null {
-  deathSignalWrapper ??= process.platform === "linux" && isExecutableFile(SETPRIV) ? SETPRIV : null;
-  return deathSignalWrapper;
+const CAP_SYS_NICE = 23;
+type ToolWrapper = { path: string; args: string[] };
+let toolWrapperFound: ToolWrapper | null | undefined;
+function toolWrapper(): ToolWrapper | null {
+  if (toolWrapperFound !== undefined) return toolWrapperFound;
+  if (process.platform !== "linux" || !isExecutableFile(SETPRIV)) return (toolWrapperFound = null);
+  const args = ["--pdeathsig", "KILL"];
+  const withoutNice = [...args, "--bounding-set", "-sys_nice", "--inh-caps", "-sys_nice"];
+  // Dropping the right needs another (CAP_SETPCAP): tried once, kept only where it works.
+  if (mayChangeScheduling() && spawnSync(SETPRIV, [...withoutNice, "--", "true"], { stdio: "ignore" }).status === 0)
+    return (toolWrapperFound = { path: SETPRIV, args: withoutNice });
+  return (toolWrapperFound = { path: SETPRIV, args });
+}
+
+/** Whether this process holds CAP_SYS_NICE (the right to real-time scheduling), from /proc/self/status. */
+function mayChangeScheduling(): boolean {
+  try {
+    const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
+    return effective !== undefined && ((BigInt(`0x${effective}`) >> BigInt(CAP_SYS_NICE)) & 1n) === 1n;
+  } catch {
+    return false;
+  }
 }
 
 const toolWatchers = new AsyncLocalStorage<(pid: number | null) => void>();
@@ -230,9 +255,9 @@ function runWithSignal(tool: MediaTool, args: readonly string[], options: RunOpt
       reject(new MediaToolError(`${tool} was cancelled before it started`, tool, null, ""));
       return;
     }
-    const wrapper = parentDeathWrapper();
+    const wrapper = toolWrapper();
     const child = wrapper
-      ? spawn(wrapper, ["--pdeathsig", "KILL", "--", binary, ...args], {
+      ? spawn(wrapper.path, [...wrapper.args, "--", binary, ...args], {
           stdio: ["ignore", "pipe", "pipe"],
           shell: false,
         })

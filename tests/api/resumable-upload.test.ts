@@ -113,12 +113,13 @@ function openPatch(location: string, sent: number) {
     port,
     path: location,
     method: "PATCH",
+    // The whole film's length announced; `sent` bytes of it written now.
     headers: {
+      "Content-Length": String(video.length),
+      "Content-Type": "application/offset+octet-stream",
+      "Upload-Offset": "0",
       "Tus-Resumable": "1.0.0",
       Authorization: `Bearer ${provider.token}`,
-      "Upload-Offset": "0",
-      "Content-Type": "application/offset+octet-stream",
-      "Content-Length": String(video.length),
     },
   });
   const answer = new Promise<http.IncomingMessage>((resolve, reject) => {

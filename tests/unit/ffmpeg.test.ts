@@ -12,6 +12,7 @@ import {
   probeMedia,
   resolveMediaBinary,
   runFfmpeg,
+  watchMediaTools,
 } from "~/media/ffmpeg.server";
 
 let workDir: string;
@@ -157,5 +158,58 @@ describe("running ffmpeg and ffprobe", () => {
       },
     ).catch((error: unknown) => error);
     expect((failure as Error).message).toMatch(/timed out after 300 ms/);
+  });
+
+  it("runs an AV1 encode at the nice value it is given, never at real-time priority (SVT-AV1 takes that where it may, as root does)", async () => {
+    /** Each thread's scheduling policy (0 ordinary, 1 FIFO, 2 round robin) and nice value, from /proc. */
+    const threads = (pid: number) =>
+      fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+        try {
+          const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
+          // After the name: field 3 is the state; 19 the nice value, 41 the policy.
+          return [{ nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) }];
+        } catch {
+          return [];
+        }
+      });
+    let seen: Array<{ nice: number; policy: number }> = [];
+    const encode = watchMediaTools(
+      (pid) => {
+        if (pid === null) return;
+        // Once SVT-AV1 has made its threads (it makes them at the encoder's start).
+        const look = setInterval(() => {
+          try {
+            const now = threads(pid);
+            if (now.length > seen.length) seen = now;
+          } catch {
+            clearInterval(look);
+          }
+        }, 100);
+        setTimeout(() => clearInterval(look), 4_000);
+      },
+      () =>
+        runFfmpeg(
+          [
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc2=s=320x180:r=25",
+            "-t",
+            "4",
+            "-c:v",
+            "libsvtav1",
+            "-preset",
+            "8",
+            "-f",
+            "null",
+            "-",
+          ],
+          { niceness: 10 },
+        ),
+    );
+    await encode;
+    expect(seen.length).toBeGreaterThan(8);
+    expect(seen.filter((thread) => thread.policy !== 0)).toEqual([]);
+    expect(new Set(seen.map((thread) => thread.nice))).toEqual(new Set([10]));
   });
 });
