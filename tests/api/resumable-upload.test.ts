@@ -453,7 +453,8 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
   });
 
   it("at a stop: a PATCH that ends within the grace makes its title, one still sending at the deadline is answered with what is stored, and a HEAD finishes an upload whose bytes all landed without a title", async () => {
-    process.env.SHUTDOWN_GRACE_SECONDS = "3";
+    // Long enough for the first one's rest, its probe and its title on a loaded box.
+    process.env.SHUTDOWN_GRACE_SECONDS = "6";
     await world.restart();
     const half = Math.floor(video.length / 2);
     const ending = await createOk({ token: provider.token }, video.length, { name: "Ends in the grace" });
@@ -464,7 +465,7 @@ describe("resumable uploads (tus 1.0) at /provider/uploads/tus", () => {
     const ending1 = openPatch(ending, half);
     const cut1 = openPatch(cut, half);
     const stored = (location: string) => fs.statSync(path.join(storagePaths(world.root).uploads, idOf(location))).size;
-    await expect.poll(() => [stored(ending), stored(cut)]).toEqual([half, half]);
+    await expect.poll(() => [stored(ending), stored(cut)], { timeout: 30_000 }).toEqual([half, half]);
     const stopping = world.server.stop();
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The first one's rest comes now: the film is read and its title made, as on any day (never refused as unreadable).
