@@ -35,6 +35,9 @@ build() {
   fi
   # Docker's image format keeps HEALTHCHECK (podman builds OCI images by default, which drop it).
   [ "$engine" = podman ] && build_flags+=(--format docker)
+  # The build's RUN steps run in a cgroup of their own, which competes with everything else on the box as
+  # one whole whatever the nice value: KALLO_BUILD_CPU_SHARES=2 (.ci/run, beside the tests) makes it yield.
+  [ -n "${KALLO_BUILD_CPU_SHARES:-}" ] && build_flags+=(--cpu-shares "$KALLO_BUILD_CPU_SHARES")
 
   step_started=$(date +%s)
   node_image=$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile)
