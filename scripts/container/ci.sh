@@ -38,6 +38,10 @@ build() {
   # The build's RUN steps run in a cgroup of their own, which competes with everything else on the box as
   # one whole whatever the nice value: KALLO_BUILD_CPU_SHARES=2 (.ci/run, beside the tests) makes it yield.
   [ -n "${KALLO_BUILD_CPU_SHARES:-}" ] && build_flags+=(--cpu-shares "$KALLO_BUILD_CPU_SHARES")
+  # RUN steps on the host's network: a network of their own adds and removes an interface at each step,
+  # which every browser on the box hears as "the network changed" and fails its requests under way
+  # (net::ERR_NETWORK_CHANGED in the end-to-end tests beside the build).
+  build_flags+=(--network host)
 
   step_started=$(date +%s)
   node_image=$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile)
