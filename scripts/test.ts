@@ -153,7 +153,8 @@ function vitestReport(report: string): { files: FileTiming[]; failures: Failure[
 /** Per file, from tests/e2e/fixtures/timing-reporter.ts: the sum of its tests' times (two workers share the wall). */
 function e2eReport(report: string): { files: FileTiming[]; failures: Failure[] } {
   const json = readReport<E2eReport>(report);
-  return { files: json?.files ?? [], failures: json?.failures ?? [] };
+  const failures = (json?.failures ?? []).map((failure) => ({ ...failure, message: firstLines(failure.message) }));
+  return { files: json?.files ?? [], failures };
 }
 
 const started = Date.now();
